@@ -1,0 +1,585 @@
+/* eval.c: semi-naive bottom-up evaluation over Judy-indexed relations (see
+ * eval.h).  A rule version is compiled to a plan: a list of steps (scan an
+ * atom, test a negation, test distinct) over a frame of variable slots,
+ * followed by the head.  Terms are ids throughout; compound arguments are
+ * matched against the term store. */
+#include "datalog/eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "index/tupleset.h"
+
+/* ---- plans ------------------------------------------------------------------ */
+
+enum pat_kind {
+  P_CONST,  /* value: term id */
+  P_BIND,   /* value: slot, bound by this match */
+  P_READ,   /* value: slot, bound before (read, or compared when matching) */
+  P_FUN     /* value: function symbol; n children from kids[first] */
+};
+
+typedef struct pat {
+  uint8_t kind;
+  uint32_t value;
+  uint32_t n, first;  /* P_FUN: children are pats[kids[first .. first+n)] */
+} pat;
+
+enum step_kind { S_SCAN, S_NEG, S_DISTINCT, S_EQUAL };
+enum source { SRC_FULL, SRC_DELTA, SRC_OLD };
+
+#define NO_PAT UINT32_MAX
+
+typedef struct step {
+  uint8_t kind;
+  uint8_t source;       /* S_SCAN: which tuples of the relation */
+  uint32_t pred;
+  int index;            /* S_SCAN over FULL/OLD: the index used */
+  uint32_t n_key;       /* S_SCAN: bound columns, their patterns at kids[key] */
+  uint32_t key;
+  uint32_t cols;        /* S_SCAN: per column a match pattern or NO_PAT, at kids[cols];
+                           S_NEG: per column a build pattern */
+  uint32_t a, b;        /* S_DISTINCT, S_EQUAL: the two patterns */
+} step;
+
+typedef struct plan {
+  step *steps;
+  uint32_t n_steps, cap_steps;
+  pat *pats;
+  uint32_t n_pats, cap_pats;
+  uint32_t *kids;       /* pattern lists */
+  uint32_t n_kids, cap_kids;
+  uint32_t head;        /* head patterns at kids[head] */
+  uint32_t head_pred;
+  uint32_t n_vars;
+} plan;
+
+/* ---- evaluator state ---------------------------------------------------------- */
+
+struct dl_eval {
+  const dl_program *prog;
+  dl_terms *terms;
+  dl_diag *diag;
+  dl_eval_options opt;
+  ix_relation **rel;        /* per predicate */
+  ix_tupleset *delta;       /* per predicate: last round's new tuples */
+  ix_tupleset *fresh;       /* per predicate: this round's new tuples */
+  uint8_t *in_scc;          /* per predicate: member of the component being run */
+  uint32_t *rule_start, *rule_order;  /* rules grouped by head component */
+  uint64_t atoms;
+  int failed;
+  dl_eval_stats stats;
+};
+
+typedef struct frame {
+  dl_eval *e;
+  const plan *pl;
+  dl_tid *env;              /* variable slots */
+  int recursive;            /* heads go to fresh sets, not to the relation */
+} frame;
+
+/* ---- plan building ------------------------------------------------------------ */
+
+static int plan_reserve(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+  if (need <= *cap) return 1;
+  uint32_t c = *cap ? *cap * 2 : 32;
+  while (c < need) c *= 2;
+  void *q = realloc(*p, c * elem);
+  if (!q) return 0;
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
+static uint32_t new_kids(plan *pl, uint32_t n)
+{
+  if (!plan_reserve((void **)&pl->kids, &pl->cap_kids, pl->n_kids + n + 1, sizeof(uint32_t))) return NO_PAT;
+  uint32_t at = pl->n_kids;
+  pl->n_kids += n;
+  return at;
+}
+
+static uint32_t new_pat(plan *pl, uint8_t kind, uint32_t value)
+{
+  if (!plan_reserve((void **)&pl->pats, &pl->cap_pats, pl->n_pats + 1, sizeof(pat))) return NO_PAT;
+  pat p = { kind, value, 0, 0 };
+  pl->pats[pl->n_pats] = p;
+  return pl->n_pats++;
+}
+
+/* Compiles term t.  Variables in bound[] read their slot; others are bound
+ * here (first occurrence) and marked.  Ground terms become constants. */
+static uint32_t compile_term(plan *pl, dl_terms *terms, const ast_term *t, uint8_t *bound)
+{
+  if (t->kind == AST_SYM) return new_pat(pl, P_CONST, dl_terms_constant(terms, t->value));
+  if (t->kind == AST_VAR) {
+    uint8_t kind = bound[t->value] ? P_READ : P_BIND;
+    bound[t->value] = 1;
+    return new_pat(pl, kind, t->value);
+  }
+  uint32_t kids = new_kids(pl, t->n), ground = 1;
+  if (kids == NO_PAT) return NO_PAT;
+  for (uint32_t i = 0; i < t->n; i++) {
+    uint32_t k = compile_term(pl, terms, t->args[i], bound);
+    if (k == NO_PAT) return NO_PAT;
+    pl->kids[kids + i] = k;
+    ground &= pl->pats[k].kind == P_CONST;
+  }
+  if (ground) {
+    dl_tid args[t->n];
+    for (uint32_t i = 0; i < t->n; i++) args[i] = pl->pats[pl->kids[kids + i]].value;
+    dl_tid id = dl_terms_make(terms, t->value, t->n, args);
+    return id == DL_NO_TERM ? NO_PAT : new_pat(pl, P_CONST, id);
+  }
+  uint32_t p = new_pat(pl, P_FUN, t->value);
+  if (p == NO_PAT) return NO_PAT;
+  pl->pats[p].n = t->n;
+  pl->pats[p].first = kids;
+  return p;
+}
+
+static int all_bound(const ast_term *t, const uint8_t *bound)
+{
+  if (t->kind == AST_VAR) return bound[t->value];
+  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++)
+    if (!all_bound(t->args[i], bound)) return 0;
+  return 1;
+}
+
+static const ast_term *atom_arg(const ast_term *a, uint32_t i) { return a->args[i]; }
+
+static step *new_step(plan *pl, uint8_t kind)
+{
+  if (!plan_reserve((void **)&pl->steps, &pl->cap_steps, pl->n_steps + 1, sizeof(step))) return NULL;
+  step *s = &pl->steps[pl->n_steps++];
+  memset(s, 0, sizeof *s);
+  s->kind = kind;
+  return s;
+}
+
+/* Adds a scan of atom a (predicate pred) reading `source`. */
+static int add_scan(dl_eval *e, plan *pl, const ast_term *a, uint32_t pred, uint8_t source, uint8_t *bound)
+{
+  uint32_t n = ast_atom_arity(a);
+  uint64_t mask = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (source != SRC_DELTA && all_bound(atom_arg(a, i), bound)) mask |= (uint64_t)1 << i;
+  uint32_t key = new_kids(pl, (uint32_t)__builtin_popcountll(mask)), cols = new_kids(pl, n);
+  step *s = new_step(pl, S_SCAN);
+  if (!s || key == NO_PAT || cols == NO_PAT) return 0;
+  s->source = source;
+  s->pred = pred;
+  s->key = key;
+  s->cols = cols;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t p = NO_PAT;
+    if (mask >> i & 1) {
+      if ((pl->kids[key + s->n_key++] = compile_term(pl, e->terms, atom_arg(a, i), bound)) == NO_PAT) return 0;
+    } else if ((p = compile_term(pl, e->terms, atom_arg(a, i), bound)) == NO_PAT) {
+      return 0;
+    }
+    pl->kids[cols + i] = p;
+  }
+  s->index = 0;
+  if (source != SRC_DELTA && (s->index = ix_relation_index(e->rel[pred], mask)) < 0) return 0;
+  return 1;
+}
+
+static int add_test(dl_eval *e, plan *pl, const dl_literal *l, uint32_t pred, uint8_t *bound)
+{
+  step *s = new_step(pl, l->kind == DL_NEG ? S_NEG : l->kind == DL_DISTINCT ? S_DISTINCT : S_EQUAL);
+  if (!s) return 0;
+  size_t at = (size_t)(s - pl->steps);
+  if (l->kind != DL_NEG) {
+    uint32_t a = compile_term(pl, e->terms, l->a, bound), b = compile_term(pl, e->terms, l->b, bound);
+    pl->steps[at].a = a;
+    pl->steps[at].b = b;
+    return a != NO_PAT && b != NO_PAT;
+  }
+  uint32_t n = ast_atom_arity(l->atom), cols = new_kids(pl, n);
+  if (cols == NO_PAT) return 0;
+  pl->steps[at].pred = pred;
+  pl->steps[at].cols = cols;
+  for (uint32_t i = 0; i < n; i++)
+    if ((pl->kids[cols + i] = compile_term(pl, e->terms, atom_arg(l->atom, i), bound)) == NO_PAT) return 0;
+  return 1;
+}
+
+static int lit_bound(const dl_literal *l, const uint8_t *bound)
+{
+  if (l->kind == DL_NEG) return all_bound(l->atom, bound);
+  if (l->kind == DL_POS) return 0;
+  return all_bound(l->a, bound) && all_bound(l->b, bound);
+}
+
+/* Expected matches of a positive atom given what is bound: the relation's
+ * size divided by the distinct values of each bound column. */
+static double estimate(const dl_eval *e, const ast_term *a, uint32_t pred, uint8_t source, const uint8_t *bound)
+{
+  double size = source == SRC_DELTA ? (double)e->delta[pred].n : (double)ix_relation_size(e->rel[pred]);
+  for (uint32_t i = 0; i < ast_atom_arity(a); i++) {
+    if (!all_bound(atom_arg(a, i), bound)) continue;
+    uint32_t v = ix_relation_column_values(e->rel[pred], i);
+    size /= v ? v : 1;
+  }
+  return size;
+}
+
+/* The source of body atom k in version `delta_at` (-1: all full). */
+static uint8_t source_of(const dl_eval *e, const uint32_t *preds, uint32_t k, int delta_at)
+{
+  if (delta_at < 0 || !e->in_scc[preds[k]]) return SRC_FULL;
+  if ((int)k == delta_at) return SRC_DELTA;
+  return (int)k < delta_at ? SRC_OLD : SRC_FULL;
+}
+
+/* Plans rule r with the delta at body literal delta_at (-1: none). */
+static int build_plan(dl_eval *e, uint32_t r, int delta_at, plan *pl)
+{
+  const dl_rule *rule = &e->prog->ast->rules[r];
+  const uint32_t *preds = e->prog->lit_pred[r];
+  uint8_t bound[rule->n_vars + 1], placed[rule->n_body + 1];
+  memset(bound, 0, sizeof bound);
+  memset(placed, 0, sizeof placed);
+  pl->n_vars = rule->n_vars;
+  pl->head_pred = e->prog->head_pred[r];
+  if (delta_at >= 0) {
+    placed[delta_at] = 1;
+    if (!add_scan(e, pl, rule->body[delta_at].atom, preds[delta_at], SRC_DELTA, bound)) return 0;
+  }
+  for (;;) {
+    for (uint32_t k = 0; k < rule->n_body; k++)
+      if (!placed[k] && lit_bound(&rule->body[k], bound)) {
+        placed[k] = 1;
+        if (!add_test(e, pl, &rule->body[k], preds[k], bound)) return 0;
+      }
+    int best = -1;
+    double best_cost = 0;
+    for (uint32_t k = 0; k < rule->n_body; k++) {
+      if (placed[k] || rule->body[k].kind != DL_POS) continue;
+      double c = estimate(e, rule->body[k].atom, preds[k], source_of(e, preds, k, delta_at), bound);
+      if (best < 0 || c < best_cost) { best = (int)k; best_cost = c; }
+    }
+    if (best < 0) break;
+    placed[best] = 1;
+    if (!add_scan(e, pl, rule->body[best].atom, preds[best], source_of(e, preds, (uint32_t)best, delta_at), bound))
+      return 0;
+  }
+  uint32_t n = ast_atom_arity(rule->head);
+  if ((pl->head = new_kids(pl, n)) == NO_PAT) return 0;
+  for (uint32_t i = 0; i < n; i++)
+    if ((pl->kids[pl->head + i] = compile_term(pl, e->terms, atom_arg(rule->head, i), bound)) == NO_PAT) return 0;
+  return 1;
+}
+
+static void plan_free(plan *pl)
+{
+  free(pl->steps);
+  free(pl->pats);
+  free(pl->kids);
+  memset(pl, 0, sizeof *pl);
+}
+
+/* ---- pattern execution ----------------------------------------------------------- */
+
+/* The term of a pattern whose variables are bound; created when `make`,
+ * else looked up (DL_NO_TERM when it does not exist). */
+static dl_tid build(const frame *f, uint32_t p, int make)
+{
+  const pat *pt = &f->pl->pats[p];
+  if (pt->kind == P_CONST) return pt->value;
+  if (pt->kind != P_FUN) return f->env[pt->value];
+  dl_tid args[pt->n];
+  for (uint32_t i = 0; i < pt->n; i++)
+    if ((args[i] = build(f, f->pl->kids[pt->first + i], make)) == DL_NO_TERM) return DL_NO_TERM;
+  return make ? dl_terms_make(f->e->terms, pt->value, pt->n, args)
+              : dl_terms_find(f->e->terms, pt->value, pt->n, args);
+}
+
+/* Matches term t against pattern p, binding its P_BIND variables. */
+static int match(const frame *f, uint32_t p, dl_tid t)
+{
+  const pat *pt = &f->pl->pats[p];
+  switch (pt->kind) {
+  case P_CONST: return t == pt->value;
+  case P_READ: return f->env[pt->value] == t;
+  case P_BIND: f->env[pt->value] = t; return 1;
+  default: break;
+  }
+  const dl_terms *terms = f->e->terms;
+  if (dl_terms_functor(terms, t) != pt->value || dl_terms_arity(terms, t) != pt->n) return 0;
+  const dl_tid *args = dl_terms_args(terms, t);
+  for (uint32_t i = 0; i < pt->n; i++)
+    if (!match(f, f->pl->kids[pt->first + i], args[i])) return 0;
+  return 1;
+}
+
+/* ---- running a plan --------------------------------------------------------------- */
+
+static void fail_limit(dl_eval *e, uint32_t pred)
+{
+  e->failed = 1;
+  dl_diag_report(e->diag, DL_ERROR, NULL, 0,
+                 "the model grew beyond %llu atoms while deriving '%s' (the model may be infinite, "
+                 "e.g. function terms in recursion); raise the limit with --max-atoms",
+                 (unsigned long long)e->opt.max_atoms, dl_program_pred_name(e->prog, pred));
+}
+
+static void fail_memory(dl_eval *e)
+{
+  e->failed = 1;
+  dl_diag_report(e->diag, DL_ERROR, NULL, 0, "out of memory during evaluation");
+}
+
+static void emit(frame *f)
+{
+  dl_eval *e = f->e;
+  const plan *pl = f->pl;
+  uint32_t n = ix_relation_arity(e->rel[pl->head_pred]);
+  dl_tid tuple[IX_MAX_ARITY];
+  for (uint32_t i = 0; i < n; i++)
+    if ((tuple[i] = build(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) { fail_memory(e); return; }
+  e->stats.derivations++;
+  int rc;
+  if (f->recursive) {
+    if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
+    rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
+  } else {
+    rc = ix_relation_insert(e->rel[pl->head_pred], tuple);
+  }
+  if (rc < 0) fail_memory(e);
+  if (rc == 1 && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pl->head_pred);
+}
+
+static void run_step(frame *f, uint32_t si);
+
+/* Matches the free columns of a scanned tuple, then goes on. */
+static void scan_tuple(frame *f, uint32_t si, const step *s, const dl_tid *tuple, uint32_t n)
+{
+  const uint32_t *cols = f->pl->kids + s->cols;
+  for (uint32_t i = 0; i < n; i++)
+    if (cols[i] != NO_PAT && !match(f, cols[i], tuple[i])) return;
+  run_step(f, si + 1);
+}
+
+static void scan(frame *f, uint32_t si, const step *s)
+{
+  dl_eval *e = f->e;
+  const ix_relation *r = e->rel[s->pred];
+  uint32_t n = ix_relation_arity(r);
+  if (s->source == SRC_DELTA) {
+    const ix_tupleset *d = &e->delta[s->pred];
+    for (uint64_t t = 0; t < d->n && !e->failed; t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
+    return;
+  }
+  dl_tid key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
+  for (uint32_t i = 0; i < s->n_key; i++)
+    if ((key[i] = build(f, f->pl->kids[s->key + i], 0)) == DL_NO_TERM) return;
+  ix_iter it;
+  ix_iter_begin(&it, r, s->index, s->n_key, key);
+  while (!e->failed && ix_iter_next(&it, tuple)) {
+    if (s->source == SRC_OLD && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
+    scan_tuple(f, si, s, tuple, n);
+  }
+}
+
+static void run_step(frame *f, uint32_t si)
+{
+  if (si == f->pl->n_steps) {
+    emit(f);
+    return;
+  }
+  const step *s = &f->pl->steps[si];
+  dl_tid tuple[IX_MAX_ARITY];
+  switch (s->kind) {
+  case S_SCAN:
+    scan(f, si, s);
+    return;
+  case S_NEG:
+    for (uint32_t i = 0; i < ix_relation_arity(f->e->rel[s->pred]); i++)
+      if ((tuple[i] = build(f, f->pl->kids[s->cols + i], 0)) == DL_NO_TERM) {
+        run_step(f, si + 1);  /* the term does not exist, so neither does the atom */
+        return;
+      }
+    if (!ix_relation_contains(f->e->rel[s->pred], tuple)) run_step(f, si + 1);
+    return;
+  case S_DISTINCT:
+  case S_EQUAL:
+    if ((build(f, s->a, 1) != build(f, s->b, 1)) == (s->kind == S_DISTINCT)) run_step(f, si + 1);
+    return;
+  }
+}
+
+static int run_plan(dl_eval *e, const plan *pl, int recursive)
+{
+  dl_tid env[pl->n_vars + 1];
+  frame f = { e, pl, env, recursive };
+  run_step(&f, 0);
+  if (e->opt.cancel && *e->opt.cancel && !e->failed) {
+    e->failed = 1;
+    dl_diag_report(e->diag, DL_ERROR, NULL, 0, "interrupted");
+  }
+  return !e->failed;
+}
+
+/* ---- components ---------------------------------------------------------------- */
+
+static int run_rule(dl_eval *e, uint32_t r, int delta_at, int recursive)
+{
+  plan pl = { 0 };
+  int ok = build_plan(e, r, delta_at, &pl);
+  if (!ok) fail_memory(e);
+  else ok = run_plan(e, &pl, recursive);
+  plan_free(&pl);
+  return ok;
+}
+
+/* Moves this round's new tuples into the relations; they become the delta.
+ * Returns the number of new tuples, or -1 when out of memory. */
+static int64_t merge(dl_eval *e, const st_strata *s, uint32_t c)
+{
+  int64_t total = 0;
+  for (uint32_t i = s->scc_start[c]; i < s->scc_start[c + 1]; i++) {
+    uint32_t p = s->members[i];
+    ix_tupleset tmp = e->delta[p];
+    e->delta[p] = e->fresh[p];
+    e->fresh[p] = tmp;
+    ix_tupleset_clear(&e->fresh[p]);
+    for (uint64_t t = 0; t < e->delta[p].n; t++)
+      if (ix_relation_insert(e->rel[p], ix_tupleset_get(&e->delta[p], t)) < 0) return -1;
+    total += (int64_t)e->delta[p].n;
+  }
+  return total;
+}
+
+static int run_recursive(dl_eval *e, const st_strata *s, uint32_t c)
+{
+  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
+    if (!run_rule(e, e->rule_order[i], -1, 1)) return 0;
+  for (;;) {
+    e->stats.rounds++;
+    int64_t n = merge(e, s, c);
+    if (n < 0) { fail_memory(e); return 0; }
+    if (n == 0) return 1;
+    for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) {
+      uint32_t r = e->rule_order[i];
+      const dl_rule *rule = &e->prog->ast->rules[r];
+      for (uint32_t k = 0; k < rule->n_body; k++) {
+        uint32_t p = e->prog->lit_pred[r][k];
+        if (rule->body[k].kind != DL_POS || !e->in_scc[p] || e->delta[p].n == 0) continue;
+        if (!run_rule(e, r, (int)k, 1)) return 0;
+      }
+    }
+  }
+}
+
+static int run_component(dl_eval *e, uint32_t c)
+{
+  const st_strata *s = e->prog->strata;
+  for (uint32_t i = s->scc_start[c]; i < s->scc_start[c + 1]; i++) e->in_scc[s->members[i]] = 1;
+  int ok = 1;
+  if (s->recursive[c]) {
+    ok = run_recursive(e, s, c);
+  } else {
+    e->stats.rounds++;
+    for (uint32_t i = e->rule_start[c]; ok && i < e->rule_start[c + 1]; i++)
+      ok = run_rule(e, e->rule_order[i], -1, 0);
+  }
+  for (uint32_t i = s->scc_start[c]; i < s->scc_start[c + 1]; i++) {
+    uint32_t p = s->members[i];
+    e->in_scc[p] = 0;
+    ix_tupleset_free(&e->delta[p]);
+    ix_tupleset_free(&e->fresh[p]);
+  }
+  return ok;
+}
+
+/* ---- public --------------------------------------------------------------------- */
+
+static int group_rules(dl_eval *e)
+{
+  const st_strata *s = e->prog->strata;
+  const ast_program *ast = e->prog->ast;
+  e->rule_start = calloc(s->n_sccs + 2, sizeof *e->rule_start);
+  e->rule_order = malloc((ast->n_rules + 1) * sizeof *e->rule_order);
+  if (!e->rule_start || !e->rule_order) return 0;
+  for (uint32_t r = 0; r < ast->n_rules; r++) e->rule_start[s->scc_of[e->prog->head_pred[r]] + 2]++;
+  for (uint32_t c = 0; c < s->n_sccs; c++) e->rule_start[c + 2] += e->rule_start[c + 1];
+  for (uint32_t r = 0; r < ast->n_rules; r++)
+    e->rule_order[e->rule_start[s->scc_of[e->prog->head_pred[r]] + 1]++] = r;
+  return 1;
+}
+
+dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag *diag)
+{
+  dl_eval *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  e->prog = p;
+  e->terms = p->terms;
+  e->diag = diag;
+  e->opt = *opt;
+  uint32_t n = p->n_preds + 1;
+  e->rel = calloc(n, sizeof *e->rel);
+  e->delta = calloc(n, sizeof *e->delta);
+  e->fresh = calloc(n, sizeof *e->fresh);
+  e->in_scc = calloc(n, 1);
+  int ok = e->rel && e->delta && e->fresh && e->in_scc && group_rules(e);
+  for (uint32_t i = 0; ok && i < p->n_preds; i++) {
+    if (p->preds[i].arity > IX_MAX_ARITY) {
+      dl_diag_report(diag, DL_ERROR, p->preds[i].src, p->preds[i].off,
+                     "'%s' has %u arguments; gdlog supports at most %d", dl_program_pred_name(p, i),
+                     p->preds[i].arity, IX_MAX_ARITY);
+      ok = 0;
+      break;
+    }
+    e->rel[i] = ix_relation_create(p->preds[i].arity);
+    ix_tupleset_init(&e->delta[i], p->preds[i].arity);
+    ix_tupleset_init(&e->fresh[i], p->preds[i].arity);
+    ok = e->rel[i] != NULL;
+  }
+  if (!ok) {
+    dl_eval_destroy(e);
+    return NULL;
+  }
+  return e;
+}
+
+void dl_eval_destroy(dl_eval *e)
+{
+  if (!e) return;
+  for (uint32_t i = 0; e->rel && i < e->prog->n_preds; i++) {
+    ix_relation_destroy(e->rel[i]);
+    if (e->delta) ix_tupleset_free(&e->delta[i]);
+    if (e->fresh) ix_tupleset_free(&e->fresh[i]);
+  }
+  free(e->rel);
+  free(e->delta);
+  free(e->fresh);
+  free(e->in_scc);
+  free(e->rule_start);
+  free(e->rule_order);
+  free(e);
+}
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int dl_eval_run(dl_eval *e)
+{
+  double t0 = now();
+  const st_strata *s = e->prog->strata;
+  int ok = 1;
+  for (uint32_t c = 0; ok && c < s->n_sccs; c++) ok = run_component(e, c);
+  e->stats.atoms = e->atoms;
+  e->stats.seconds = now() - t0;
+  return ok;
+}
+
+const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred) { return e->rel[pred]; }
+dl_eval_stats dl_eval_get_stats(const dl_eval *e) { return e->stats; }

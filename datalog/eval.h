@@ -1,0 +1,51 @@
+/* eval.h: the semi-naive evaluator.  Components of the dependency graph are
+ * evaluated in order.  A component without recursion is one pass over its
+ * rules.  A recursive one runs in rounds: a rule with k body atoms of the
+ * component becomes k versions, version i reading the last round's delta at
+ * atom i, the relation without that delta at atoms before i, and the whole
+ * relation after i, so no rule instance is derived twice.  Each version is
+ * planned per round from the current relation sizes: the delta first, then
+ * the atom with the fewest expected matches; negations and distinct as soon
+ * as their variables are bound. */
+#ifndef GDLOG_EVAL_H
+#define GDLOG_EVAL_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "datalog/diag.h"
+#include "datalog/program.h"
+#include "index/relation.h"
+
+typedef struct dl_eval_options {
+  uint64_t max_atoms;                 /* stop beyond this many atoms; 0: no limit */
+  volatile sig_atomic_t *cancel;      /* stop when *cancel becomes non-zero; may be NULL */
+} dl_eval_options;
+
+typedef struct dl_eval_stats {
+  uint64_t atoms;          /* atoms in the model */
+  uint64_t derivations;    /* rule instances fired, duplicates included */
+  uint32_t rounds;         /* semi-naive rounds over all components */
+  double seconds;          /* time of dl_eval_run */
+} dl_eval_stats;
+
+typedef struct dl_eval dl_eval;
+
+/* Creates an evaluator for program p with empty relations; NULL when out of
+ * memory or when a predicate has more than IX_MAX_ARITY arguments (reported). */
+dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag *diag);
+
+/* Frees the evaluator and its relations; NULL is allowed. */
+void dl_eval_destroy(dl_eval *e);
+
+/* Computes the minimal model.  Returns 1 on success; 0 after reporting an
+ * error (limit reached, cancelled, out of memory) to diag. */
+int dl_eval_run(dl_eval *e);
+
+/* The relation of predicate pred (complete after dl_eval_run). */
+const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred);
+
+/* Figures of the last run. */
+dl_eval_stats dl_eval_get_stats(const dl_eval *e);
+
+#endif

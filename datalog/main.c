@@ -1,0 +1,423 @@
+/* main.c: the gdlog command line.  The only place that prints or exits. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "datalog/check.h"
+#include "datalog/diag.h"
+#include "datalog/eval.h"
+#include "datalog/normalize.h"
+#include "datalog/output.h"
+#include "datalog/parse.h"
+#include "datalog/program.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+  "usage: gdlog COMMAND [OPTIONS] FILE\n"
+  "\n"
+  "Reads a GDL game or a Datalog program (prefix KIF or the book's infix syntax)\n"
+  "and computes with it.  FILE may be - for standard input.\n"
+  "\n"
+  "commands:\n"
+  "  model    print the minimal model, one atom per line, sorted\n"
+  "  print    print the program again after checking it\n"
+  "  check    check the program (syntax, safety, arities, GDL rules, stratification)\n"
+  "\n"
+  "options:\n"
+  "  --format F       output syntax: infix (default) or kif; print also takes asp\n"
+  "  --syntax S       input syntax: kif or infix (default: by extension, else sniffed)\n"
+  "  --init           add true(T) for every derived init(T): the initial state\n"
+  "  --state FILE     add the facts of FILE as the current state (true(T) or bare T)\n"
+  "  --does FILE      add the does(R,A) facts of FILE as the players' moves\n"
+  "  --max-atoms N    stop with an error beyond N atoms (default 100000000)\n"
+  "  --stats          print strata, atoms per relation, time and memory on stderr\n"
+  "  -o FILE          write the output to FILE (replaced only when all went well)\n"
+  "  -h, --help       show this help\n"
+  "  --version        show the version\n"
+  "\n"
+  "exit status: 0 success, 1 bad input or a limit reached, 2 wrong usage\n";
+
+typedef struct options {
+  const char *command;
+  const char *file;
+  const char *state_file;
+  const char *does_file;
+  const char *output;
+  dl_format format;
+  int syntax;            /* -1: guess; else lx_syntax */
+  int init;
+  int stats;
+  uint64_t max_atoms;
+} options;
+
+static volatile sig_atomic_t g_cancel;
+
+static void on_signal(int sig)
+{
+  g_cancel = sig;
+}
+
+/* ---- argument parsing -------------------------------------------------------- */
+
+static int usage_error(const char *fmt, const char *arg)
+{
+  fprintf(stderr, "gdlog: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry 'gdlog --help'.\n");
+  return EXIT_USAGE;
+}
+
+static int parse_format(const char *s, dl_format *f)
+{
+  if (strcmp(s, "infix") == 0) *f = DL_FMT_INFIX;
+  else if (strcmp(s, "kif") == 0) *f = DL_FMT_KIF;
+  else if (strcmp(s, "asp") == 0) *f = DL_FMT_ASP;
+  else return 0;
+  return 1;
+}
+
+static int parse_count(const char *s, uint64_t *n)
+{
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end || s[0] == '-') return 0;
+  *n = v;
+  return 1;
+}
+
+/* Returns -1 when the options are fine, else the exit status. */
+static int parse_args(int argc, char **argv, options *o)
+{
+  memset(o, 0, sizeof *o);
+  o->syntax = -1;
+  o->max_atoms = 100000000ULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    int takes = strcmp(a, "--format") == 0 || strcmp(a, "--syntax") == 0 || strcmp(a, "--state") == 0 ||
+                strcmp(a, "--does") == 0 || strcmp(a, "--max-atoms") == 0 || strcmp(a, "-o") == 0;
+    if (takes && !next) return usage_error("option %s needs a value", a);
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(usage_text, stdout);
+      return EXIT_OK;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("gdlog %s\n", GDLOG_VERSION);
+      return EXIT_OK;
+    } else if (strcmp(a, "--format") == 0) {
+      if (!parse_format(next, &o->format)) return usage_error("unknown format '%s' (infix, kif, asp)", next);
+      i++;
+    } else if (strcmp(a, "--syntax") == 0) {
+      if (strcmp(next, "kif") == 0) o->syntax = LX_KIF;
+      else if (strcmp(next, "infix") == 0) o->syntax = LX_INFIX;
+      else return usage_error("unknown syntax '%s' (kif, infix)", next);
+      i++;
+    } else if (strcmp(a, "--state") == 0) {
+      o->state_file = argv[++i];
+    } else if (strcmp(a, "--does") == 0) {
+      o->does_file = argv[++i];
+    } else if (strcmp(a, "--max-atoms") == 0) {
+      if (!parse_count(next, &o->max_atoms)) return usage_error("--max-atoms needs a number, not '%s'", next);
+      i++;
+    } else if (strcmp(a, "-o") == 0) {
+      o->output = argv[++i];
+    } else if (strcmp(a, "--init") == 0) {
+      o->init = 1;
+    } else if (strcmp(a, "--stats") == 0) {
+      o->stats = 1;
+    } else if (a[0] == '-' && a[1] != 0) {
+      return usage_error("unknown option '%s'", a);
+    } else if (!o->command) {
+      o->command = a;
+    } else if (!o->file) {
+      o->file = a;
+    } else {
+      return usage_error("unexpected argument '%s'", a);
+    }
+  }
+  if (!o->command) return usage_error("%s", "no command given (model, print, check)");
+  if (strcmp(o->command, "model") && strcmp(o->command, "print") && strcmp(o->command, "check"))
+    return usage_error("unknown command '%s' (model, print, check)", o->command);
+  if (!o->file) return usage_error("%s", "no input file given");
+  if (strcmp(o->command, "model") == 0 && o->format == DL_FMT_ASP)
+    return usage_error("%s", "model prints infix or kif, not asp");
+  return -1;
+}
+
+/* ---- input ------------------------------------------------------------------- */
+
+/* Reads a file (or stdin for "-") into a NUL-terminated source. */
+static dl_source *read_source(const char *path, dl_diag *diag)
+{
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot open %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t len = 0, cap = 1 << 16;
+  char *text = malloc(cap);
+  size_t got;
+  while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+    len += got;
+    if (len + 1 == cap) {
+      char *q = cap >= (1u << 31) ? NULL : realloc(text, cap * 2);
+      if (!q) { free(text); text = NULL; break; }
+      text = q;
+      cap *= 2;
+    }
+  }
+  int err = ferror(f);
+  if (f != stdin) fclose(f);
+  dl_source *src = text && !err ? malloc(sizeof *src) : NULL;
+  if (!src) {
+    free(text);
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot read %s%s", path, err ? "" : ": too large");
+    return NULL;
+  }
+  text[len] = 0;
+  src->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+  src->text = text;
+  src->len = (uint32_t)len;
+  return src;
+}
+
+typedef struct session {
+  options opt;
+  dl_diag *diag;
+  dl_terms *terms;
+  ast_program *ast;
+  dl_program *prog;
+  dl_eval *eval;
+  dl_source *sources[4];
+  int n_sources;
+  double t_parse, t_check, t_eval, t_output;
+} session;
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int parse_file(session *s, const char *path, int trusted)
+{
+  dl_source *src = read_source(path, s->diag);
+  if (!src) return 0;
+  s->sources[s->n_sources++] = src;
+  lx_syntax syn = s->opt.syntax >= 0 && !trusted ? (lx_syntax)s->opt.syntax
+                                                  : dl_parse_guess_syntax(path, src->text, src->len);
+  uint32_t first = s->ast->n_clauses;
+  if (!dl_parse(s->ast, s->terms, src, syn, s->diag)) return 0;
+  for (uint32_t i = first; i < s->ast->n_clauses; i++) s->ast->clauses[i]->trusted = (uint8_t)trusted;
+  return 1;
+}
+
+static int parse_text(session *s, const char *name, const char *text)
+{
+  dl_source *src = malloc(sizeof *src);
+  if (!src) return 0;
+  src->name = name;
+  src->text = text;
+  src->len = (uint32_t)strlen(text);
+  s->sources[s->n_sources++] = src;
+  uint32_t first = s->ast->n_clauses;
+  if (!dl_parse(s->ast, s->terms, src, LX_INFIX, s->diag)) return 0;
+  for (uint32_t i = first; i < s->ast->n_clauses; i++) s->ast->clauses[i]->trusted = 1;
+  return 1;
+}
+
+/* Checks that clauses [first, n) of a --state/--does file are ground facts
+ * of `pred`; with wrap, a fact of another name becomes pred(fact). */
+static int fix_facts(session *s, uint32_t first, const char *pred, int wrap, const char *option)
+{
+  dl_sym want = dl_terms_symbol(s->terms, pred, strlen(pred));
+  for (uint32_t i = first; i < s->ast->n_clauses; i++) {
+    ast_clause *c = s->ast->clauses[i];
+    if (c->n_body || c->n_vars) {
+      dl_diag_report(s->diag, DL_ERROR, c->src, c->off, "%s files hold ground facts only", option);
+      return 0;
+    }
+    if (c->head->value == want) continue;
+    if (!wrap) {
+      dl_diag_report(s->diag, DL_ERROR, c->src, c->off, "%s files hold %s(...) facts only", option, pred);
+      return 0;
+    }
+    ast_term *t = dl_arena_alloc(s->ast->arena, sizeof *t);
+    ast_term **args = dl_arena_alloc(s->ast->arena, sizeof *args);
+    if (!t || !args) return 0;
+    t->kind = AST_FUN;
+    t->off = c->head->off;
+    t->value = want;
+    t->n = 1;
+    t->args = args;
+    args[0] = c->head;
+    c->head = t;
+  }
+  return 1;
+}
+
+static int load(session *s)
+{
+  double t0 = now();
+  if (!parse_file(s, s->opt.file, 0)) return 0;
+  uint32_t first = s->ast->n_clauses;
+  if (s->opt.state_file && (!parse_file(s, s->opt.state_file, 1) || !fix_facts(s, first, "true", 1, "--state")))
+    return 0;
+  first = s->ast->n_clauses;
+  if (s->opt.does_file && (!parse_file(s, s->opt.does_file, 1) || !fix_facts(s, first, "does", 0, "--does")))
+    return 0;
+  if (s->opt.init && !parse_text(s, "<--init>", "true(X) :- init(X).")) return 0;
+  s->t_parse = now() - t0;
+  t0 = now();
+  if (!dl_normalize(s->ast, 0, s->diag)) return 0;
+  s->prog = dl_program_build(s->ast, s->terms, s->diag);
+  s->t_check = now() - t0;
+  return s->prog != NULL;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+/* Opens the output: stdout, or a temporary file beside opt.output. */
+static FILE *open_output(const options *o, char **tmp_path)
+{
+  *tmp_path = NULL;
+  if (!o->output) return stdout;
+  size_t n = strlen(o->output) + 16;
+  char *path = malloc(n);
+  if (!path) return NULL;
+  snprintf(path, n, "%s.tmpXXXXXX", o->output);
+  int fd = mkstemp(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    if (fd >= 0) { close(fd); unlink(path); }
+    free(path);
+    return NULL;
+  }
+  *tmp_path = path;
+  return f;
+}
+
+/* Closes the output; renames the temporary file into place when ok. */
+static int close_output(const options *o, FILE *f, char *tmp_path, int ok)
+{
+  if (f == stdout) return fflush(stdout) == 0 && ok;
+  ok = (fclose(f) == 0) && ok;
+  if (ok && rename(tmp_path, o->output) != 0) ok = 0;
+  if (!ok) unlink(tmp_path);
+  free(tmp_path);
+  return ok;
+}
+
+static long peak_kib(void)
+{
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+static void print_stats(const session *s)
+{
+  const dl_program *p = s->prog;
+  const st_strata *st = p->strata;
+  uint32_t strata = 0, recursive = 0;
+  for (uint32_t c = 0; c < st->n_sccs; c++) {
+    if (st->stratum[c] + 1 > strata) strata = st->stratum[c] + 1;
+    recursive += st->recursive[c];
+  }
+  fprintf(stderr, "predicates %u, rules %u, components %u (%u recursive), strata %u\n", p->n_preds,
+          p->ast->n_rules, st->n_sccs, recursive, strata);
+  if (s->eval) {
+    dl_eval_stats es = dl_eval_get_stats(s->eval);
+    fprintf(stderr, "atoms %llu, derivations %llu, rounds %u, terms %u\n", (unsigned long long)es.atoms,
+            (unsigned long long)es.derivations, es.rounds, dl_terms_count(s->terms));
+    for (uint32_t c = 0; c < st->n_sccs; c++)
+      for (uint32_t i = st->scc_start[c]; i < st->scc_start[c + 1]; i++) {
+        uint32_t pr = st->members[i];
+        fprintf(stderr, "  stratum %u  %-32s %10llu atoms\n", st->stratum[c], dl_program_pred_name(p, pr),
+                (unsigned long long)ix_relation_size(dl_eval_relation(s->eval, pr)));
+      }
+  }
+  fprintf(stderr, "time: parse %.3f s, check %.3f s, evaluate %.3f s, output %.3f s; peak memory %.1f MiB\n",
+          s->t_parse, s->t_check, s->t_eval, s->t_output, peak_kib() / 1024.0);
+}
+
+static int run_command(session *s)
+{
+  const options *o = &s->opt;
+  if (strcmp(o->command, "check") == 0) return 1;
+  if (strcmp(o->command, "model") == 0) {
+    dl_eval_options eo = { o->max_atoms, &g_cancel };
+    double t0 = now();
+    s->eval = dl_eval_create(s->prog, &eo, s->diag);
+    if (!s->eval || !dl_eval_run(s->eval)) return 0;
+    s->t_eval = now() - t0;
+  }
+  double t0 = now();
+  char *tmp;
+  FILE *out = open_output(o, &tmp);
+  if (!out) {
+    dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
+    return 0;
+  }
+  int ok = s->eval ? dl_output_model(out, s->prog, s->eval, o->format, NULL)
+                   : dl_output_program(out, s->prog, o->format);
+  ok = close_output(o, out, tmp, ok);
+  if (!ok) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write the output%s%s", o->output ? " to " : "",
+                          o->output ? o->output : "");
+  s->t_output = now() - t0;
+  return ok;
+}
+
+static void print_diagnostics(const dl_diag *d)
+{
+  for (size_t i = 0; i < dl_diag_count(d); i++) {
+    char *text = dl_diag_render(dl_diag_message(d, i));
+    if (text) fputs(text, stderr);
+    free(text);
+  }
+  size_t shown = 0;
+  for (size_t i = 0; i < dl_diag_count(d); i++) shown += dl_diag_message(d, i)->severity == DL_ERROR;
+  if (dl_diag_errors(d) > shown)
+    fprintf(stderr, "gdlog: %zu more errors not shown\n", dl_diag_errors(d) - shown);
+}
+
+static void session_free(session *s)
+{
+  dl_eval_destroy(s->eval);
+  dl_program_destroy(s->prog);
+  ast_program_destroy(s->ast);
+  dl_terms_destroy(s->terms);
+  for (int i = 0; i < s->n_sources; i++) {
+    if (strcmp(s->sources[i]->name, "<--init>") != 0) free((char *)s->sources[i]->text);
+    free(s->sources[i]);
+  }
+  dl_diag_destroy(s->diag);
+}
+
+int main(int argc, char **argv)
+{
+  session s;
+  memset(&s, 0, sizeof s);
+  int rc = parse_args(argc, argv, &s.opt);
+  if (rc >= 0) return rc;
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  s.diag = dl_diag_create();
+  s.terms = dl_terms_create();
+  s.ast = ast_program_create();
+  int ok = s.diag && s.terms && s.ast && load(&s) && run_command(&s);
+  if (!s.diag) fputs("gdlog: out of memory\n", stderr);
+  else print_diagnostics(s.diag);
+  if (s.opt.stats && s.prog) print_stats(&s);
+  int sig = g_cancel;
+  session_free(&s);
+  if (sig) return 128 + sig;
+  return ok ? EXIT_OK : EXIT_INPUT;
+}

@@ -1,0 +1,43 @@
+/* output.h: writing terms, models and programs as text.  The caller owns the
+ * stream; these functions only format. */
+#ifndef GDLOG_OUTPUT_H
+#define GDLOG_OUTPUT_H
+
+#include <stdio.h>
+
+#include "datalog/eval.h"
+#include "datalog/program.h"
+
+typedef enum dl_format {
+  DL_FMT_INFIX,  /* legal(white,mark(1,1)) */
+  DL_FMT_KIF,    /* (legal white (mark 1 1)) */
+  DL_FMT_ASP     /* gringo's syntax, names mangled to be valid ASP (docs/cli.md) */
+} dl_format;
+
+/* A growable byte buffer. */
+typedef struct dl_buf {
+  char *data;
+  size_t len, cap;
+  int failed;      /* set when an allocation failed */
+} dl_buf;
+
+void dl_buf_free(dl_buf *b);
+void dl_buf_add(dl_buf *b, const char *s, size_t n);
+void dl_buf_addz(dl_buf *b, const char *s);
+
+/* Appends ground term t in format fmt. */
+void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt);
+
+/* Writes every atom of the model of e, one per line, predicates in byte
+ * order of their names and each predicate's atoms sorted argument by
+ * argument (terms in byte order of their printed form).  Predicates whose
+ * entry in skip is non-zero are left out (skip may be NULL).  Returns 1, or 0
+ * when out of memory or a write failed. */
+int dl_output_model(FILE *out, const dl_program *p, const dl_eval *e, dl_format fmt,
+                    const uint8_t *skip);
+
+/* Writes the rules of p (flat, after normalisation) in fmt.  Returns 1, or 0
+ * when out of memory or a write failed. */
+int dl_output_program(FILE *out, const dl_program *p, dl_format fmt);
+
+#endif

@@ -1,0 +1,31 @@
+/* parse.h: recursive-descent parsers for GDL in prefix KIF and in the book's
+ * infix syntax, building the syntax tree of ast.h.
+ *
+ *   KIF    clause  -> sentence | '(' '<=' sentence literal* ')'
+ *          literal -> sentence | '(' 'not' literal ')' | '(' 'distinct' term term ')'
+ *                   | '(' 'or' literal+ ')' | '(' 'and' literal* ')'
+ *          term    -> symbol | ?var | '(' symbol term* ')'
+ *   infix  clause  -> atom [ ':-' literal { ('&'|',') literal } ] ( '.' | newline )
+ *          literal -> atom | ('~'|'not') literal | 'distinct' '(' term ',' term ')'
+ */
+#ifndef GDLOG_PARSE_H
+#define GDLOG_PARSE_H
+
+#include "datalog/ast.h"
+#include "datalog/diag.h"
+#include "datalog/terms.h"
+#include "lexer.h"
+
+enum { DL_MAX_NESTING = 1000 };
+
+/* Parses src and appends its clauses to prog, interning names in terms (KIF
+ * names lower-cased).  Returns 1 on success; 0 after reporting the first
+ * syntax error to diag. */
+int dl_parse(ast_program *prog, dl_terms *terms, const dl_source *src,
+             lx_syntax syntax, dl_diag *diag);
+
+/* Picks the syntax of a file: by the extension of name (.kif .gdl .lisp are
+ * KIF; .dl .pl .lp .pro are infix), else by the first token of text. */
+lx_syntax dl_parse_guess_syntax(const char *name, const char *text, uint32_t len);
+
+#endif

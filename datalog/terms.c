@@ -1,0 +1,251 @@
+/* terms.c: hash-consed symbols and terms (see terms.h).  Both tables are open
+ * addressing over dense ids with linear probing; the slot holds id + 1. */
+#include "datalog/terms.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct table {
+  uint32_t *slots;  /* id + 1, 0 for empty */
+  uint32_t mask;    /* capacity - 1, capacity a power of two */
+} table;
+
+struct dl_terms {
+  char *names;        /* symbol bytes, each name NUL-terminated */
+  size_t names_len, names_cap;
+  uint32_t *name_off; /* per symbol: offset into names */
+  uint32_t *name_len;
+  uint32_t n_syms, syms_cap;
+  table sym_table;
+
+  dl_sym *functor;    /* per term */
+  uint32_t *arity;
+  uint64_t *arg_off;  /* per term: offset into args */
+  uint32_t n_terms, terms_cap;
+  dl_tid *args;
+  uint64_t args_len, args_cap;
+  table term_table;
+};
+
+static uint64_t mix(uint64_t h)
+{
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+  return mix(h);
+}
+
+static uint64_t hash_term(dl_sym f, uint32_t n, const dl_tid *args)
+{
+  uint64_t h = mix(((uint64_t)f << 32) | n);
+  for (uint32_t i = 0; i < n; i++) h = mix(h ^ (args[i] + 0x9e3779b97f4a7c15ULL * (i + 1)));
+  return h;
+}
+
+static int table_init(table *tb, uint32_t cap)
+{
+  tb->slots = calloc(cap, sizeof(uint32_t));
+  tb->mask = cap - 1;
+  return tb->slots != NULL;
+}
+
+dl_terms *dl_terms_create(void)
+{
+  dl_terms *t = calloc(1, sizeof(dl_terms));
+  if (!t) return NULL;
+  if (!table_init(&t->sym_table, 1024) || !table_init(&t->term_table, 1024)) {
+    dl_terms_destroy(t);
+    return NULL;
+  }
+  return t;
+}
+
+void dl_terms_destroy(dl_terms *t)
+{
+  if (!t) return;
+  free(t->names);
+  free(t->name_off);
+  free(t->name_len);
+  free(t->sym_table.slots);
+  free(t->functor);
+  free(t->arity);
+  free(t->arg_off);
+  free(t->args);
+  free(t->term_table.slots);
+  free(t);
+}
+
+/* ---- symbols ------------------------------------------------------------ */
+
+static int sym_equal(const dl_terms *t, dl_sym s, const char *z, size_t n)
+{
+  return t->name_len[s] == n && memcmp(t->names + t->name_off[s], z, n) == 0;
+}
+
+static uint32_t *sym_slot(const dl_terms *t, const char *z, size_t n)
+{
+  uint32_t i = (uint32_t)hash_bytes(z, n) & t->sym_table.mask;
+  while (t->sym_table.slots[i] && !sym_equal(t, t->sym_table.slots[i] - 1, z, n))
+    i = (i + 1) & t->sym_table.mask;
+  return &t->sym_table.slots[i];
+}
+
+static int sym_rehash(dl_terms *t)
+{
+  table old = t->sym_table;
+  if (!table_init(&t->sym_table, (old.mask + 1) * 2)) {
+    t->sym_table = old;
+    return 0;
+  }
+  for (dl_sym s = 0; s < t->n_syms; s++)
+    *sym_slot(t, t->names + t->name_off[s], t->name_len[s]) = s + 1;
+  free(old.slots);
+  return 1;
+}
+
+static int syms_reserve(dl_terms *t)
+{
+  if (t->n_syms < t->syms_cap) return 1;
+  uint32_t c = t->syms_cap ? t->syms_cap * 2 : 256;
+  uint32_t *o = realloc(t->name_off, (size_t)c * sizeof *o);
+  if (o) t->name_off = o;
+  uint32_t *l = realloc(t->name_len, (size_t)c * sizeof *l);
+  if (l) t->name_len = l;
+  if (!o || !l) return 0;
+  t->syms_cap = c;
+  return 1;
+}
+
+static int names_reserve(dl_terms *t, size_t more)
+{
+  if (t->names_len + more <= t->names_cap) return 1;
+  size_t c = t->names_cap ? t->names_cap : 4096;
+  while (c < t->names_len + more) c *= 2;
+  char *q = realloc(t->names, c);
+  if (!q) return 0;
+  t->names = q;
+  t->names_cap = c;
+  return 1;
+}
+
+dl_sym dl_terms_symbol(dl_terms *t, const char *z, size_t n)
+{
+  if (n >= UINT32_MAX / 2) return DL_NO_SYM;
+  uint32_t *slot = sym_slot(t, z, n);
+  if (*slot) return *slot - 1;
+  if (!syms_reserve(t) || !names_reserve(t, n + 1) || t->names_len + n + 1 > UINT32_MAX)
+    return DL_NO_SYM;
+  dl_sym s = t->n_syms++;
+  t->name_off[s] = (uint32_t)t->names_len;
+  t->name_len[s] = (uint32_t)n;
+  memcpy(t->names + t->names_len, z, n);
+  t->names[t->names_len + n] = 0;
+  t->names_len += n + 1;
+  *slot = s + 1;
+  if (t->n_syms * 2 > t->sym_table.mask && !sym_rehash(t)) return DL_NO_SYM;
+  return s;
+}
+
+const char *dl_terms_name(const dl_terms *t, dl_sym s, size_t *len)
+{
+  if (len) *len = t->name_len[s];
+  return t->names + t->name_off[s];
+}
+
+uint32_t dl_terms_symbol_count(const dl_terms *t) { return t->n_syms; }
+
+/* ---- terms -------------------------------------------------------------- */
+
+static int term_equal(const dl_terms *t, dl_tid id, dl_sym f, uint32_t n, const dl_tid *args)
+{
+  return t->functor[id] == f && t->arity[id] == n &&
+         (n == 0 || memcmp(t->args + t->arg_off[id], args, n * sizeof(dl_tid)) == 0);
+}
+
+static uint32_t *term_slot(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
+{
+  uint32_t i = (uint32_t)hash_term(f, n, args) & t->term_table.mask;
+  while (t->term_table.slots[i] && !term_equal(t, t->term_table.slots[i] - 1, f, n, args))
+    i = (i + 1) & t->term_table.mask;
+  return &t->term_table.slots[i];
+}
+
+static int term_rehash(dl_terms *t)
+{
+  table old = t->term_table;
+  if (!table_init(&t->term_table, (old.mask + 1) * 2)) {
+    t->term_table = old;
+    return 0;
+  }
+  for (dl_tid id = 0; id < t->n_terms; id++)
+    *term_slot(t, t->functor[id], t->arity[id], t->args + t->arg_off[id]) = id + 1;
+  free(old.slots);
+  return 1;
+}
+
+static int terms_reserve(dl_terms *t, uint32_t n_args)
+{
+  if (t->n_terms + 1 > t->terms_cap) {
+    uint32_t c = t->terms_cap ? t->terms_cap * 2 : 1024;
+    dl_sym *f = realloc(t->functor, (size_t)c * sizeof *f);
+    if (f) t->functor = f;
+    uint32_t *a = realloc(t->arity, (size_t)c * sizeof *a);
+    if (a) t->arity = a;
+    uint64_t *o = realloc(t->arg_off, (size_t)c * sizeof *o);
+    if (o) t->arg_off = o;
+    if (!f || !a || !o) return 0;
+    t->terms_cap = c;
+  }
+  if (t->args_len + n_args > t->args_cap) {
+    uint64_t c = t->args_cap ? t->args_cap : 4096;
+    while (c < t->args_len + n_args) c *= 2;
+    dl_tid *q = realloc(t->args, c * sizeof *q);
+    if (!q) return 0;
+    t->args = q;
+    t->args_cap = c;
+  }
+  return 1;
+}
+
+dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
+{
+  uint32_t *slot = term_slot(t, f, n, args);
+  if (*slot) return *slot - 1;
+  if (t->n_terms == DL_NO_TERM - 1 || !terms_reserve(t, n)) return DL_NO_TERM;
+  dl_tid id = t->n_terms++;
+  t->functor[id] = f;
+  t->arity[id] = n;
+  t->arg_off[id] = t->args_len;
+  if (n) memcpy(t->args + t->args_len, args, n * sizeof(dl_tid));
+  t->args_len += n;
+  *slot = id + 1;
+  if (t->n_terms * 2 > t->term_table.mask && !term_rehash(t)) return DL_NO_TERM;
+  return id;
+}
+
+dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
+{
+  uint32_t *slot = term_slot(t, f, n, args);
+  return *slot ? *slot - 1 : DL_NO_TERM;
+}
+
+dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
+uint32_t dl_terms_count(const dl_terms *t) { return t->n_terms; }
+dl_sym dl_terms_functor(const dl_terms *t, dl_tid id) { return t->functor[id]; }
+uint32_t dl_terms_arity(const dl_terms *t, dl_tid id) { return t->arity[id]; }
+const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { return t->args + t->arg_off[id]; }
+
+size_t dl_terms_bytes(const dl_terms *t)
+{
+  return t->names_cap + (size_t)t->syms_cap * 8 + ((size_t)t->sym_table.mask + 1) * 4 +
+         (size_t)t->terms_cap * 16 + t->args_cap * 4 + ((size_t)t->term_table.mask + 1) * 4;
+}

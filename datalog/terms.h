@@ -1,0 +1,54 @@
+/* terms.h: the term store.  Symbols (names) and ground terms are hash-consed
+ * into dense integer ids once; everything after parsing works on ids only.
+ * Equal terms have equal ids, so equality is an integer compare.  A constant
+ * is a term of arity 0. */
+#ifndef GDLOG_TERMS_H
+#define GDLOG_TERMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t dl_sym;  /* interned name */
+typedef uint32_t dl_tid;  /* interned ground term */
+
+#define DL_NO_TERM UINT32_MAX
+#define DL_NO_SYM UINT32_MAX
+
+typedef struct dl_terms dl_terms;
+
+/* Creates an empty store; NULL when out of memory. */
+dl_terms *dl_terms_create(void);
+
+/* Frees the store; NULL is allowed. */
+void dl_terms_destroy(dl_terms *t);
+
+/* Interns the name s[0..n); DL_NO_SYM when out of memory. */
+dl_sym dl_terms_symbol(dl_terms *t, const char *s, size_t n);
+
+/* The name of a symbol and its length. */
+const char *dl_terms_name(const dl_terms *t, dl_sym s, size_t *len);
+
+/* Number of symbols interned. */
+uint32_t dl_terms_symbol_count(const dl_terms *t);
+
+/* Interns the term f(args[0..n)); DL_NO_TERM when out of memory. */
+dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args);
+
+/* Finds f(args[0..n)) without creating it; DL_NO_TERM when absent. */
+dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args);
+
+/* Interns the constant named by symbol f. */
+dl_tid dl_terms_constant(dl_terms *t, dl_sym f);
+
+/* Number of terms interned: ids are 0 .. count-1. */
+uint32_t dl_terms_count(const dl_terms *t);
+
+/* The function symbol, arity and arguments of term id. */
+dl_sym dl_terms_functor(const dl_terms *t, dl_tid id);
+uint32_t dl_terms_arity(const dl_terms *t, dl_tid id);
+const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id);
+
+/* Bytes of memory the store holds. */
+size_t dl_terms_bytes(const dl_terms *t);
+
+#endif

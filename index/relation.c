@@ -1,0 +1,431 @@
+/* relation.c: tuples as packed column codes in Judy arrays (see relation.h). */
+#include "index/relation.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { PAGE_BITS = 10, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 64 };
+#define NO_CODE UINT32_MAX
+
+/* A column's dictionary: term id -> code (paged array), code -> term id. */
+typedef struct colmap {
+  uint32_t **pages;   /* page p maps ids [p*PAGE, (p+1)*PAGE); entry = code + 1 */
+  uint32_t n_pages;
+  ix_val *id_of;      /* code -> term id */
+  uint32_t n_codes, cap;
+  uint8_t bits;       /* width of the column's codes in index keys */
+} colmap;
+
+/* One lexicographic column order, its keys cut into chunks of <= 64 bits. */
+typedef struct ix_index {
+  uint64_t mask;                      /* the bound columns it was built for */
+  uint8_t order[IX_MAX_ARITY];        /* position -> column */
+  uint8_t chunk_of[IX_MAX_ARITY];     /* position -> chunk */
+  uint8_t shift[IX_MAX_ARITY];        /* position -> shift inside its chunk key */
+  uint8_t chunk_end[IX_MAX_ARITY];    /* chunk -> one past its last position */
+  uint8_t n_chunks;
+  Pvoid_t root;
+} ix_index;
+
+struct ix_relation {
+  uint32_t arity;
+  uint64_t size;
+  colmap *cols;
+  ix_index *indexes[MAX_INDEXES];
+  int n_indexes;
+};
+
+/* ---- column dictionaries ----------------------------------------------------- */
+
+static inline uint32_t code_get(const colmap *m, ix_val id)
+{
+  uint32_t p = id >> PAGE_BITS;
+  if (p >= m->n_pages || !m->pages[p]) return NO_CODE;
+  return m->pages[p][id & (PAGE - 1)] - 1;
+}
+
+/* Returns the code of id, adding one when absent; NO_CODE when out of memory. */
+static uint32_t code_add(colmap *m, ix_val id)
+{
+  uint32_t p = id >> PAGE_BITS;
+  if (p >= m->n_pages) {
+    uint32_t n = m->n_pages ? m->n_pages : 16;
+    while (n <= p) n *= 2;
+    uint32_t **q = realloc(m->pages, n * sizeof *q);
+    if (!q) return NO_CODE;
+    memset(q + m->n_pages, 0, (n - m->n_pages) * sizeof *q);
+    m->pages = q;
+    m->n_pages = n;
+  }
+  if (!m->pages[p] && !(m->pages[p] = calloc(PAGE, sizeof(uint32_t)))) return NO_CODE;
+  uint32_t *slot = &m->pages[p][id & (PAGE - 1)];
+  if (*slot) return *slot - 1;
+  if (m->n_codes == m->cap) {
+    uint32_t cap = m->cap ? m->cap * 2 : 16;
+    ix_val *q = realloc(m->id_of, cap * sizeof *q);
+    if (!q) return NO_CODE;
+    m->id_of = q;
+    m->cap = cap;
+  }
+  m->id_of[m->n_codes] = id;
+  *slot = ++m->n_codes;
+  return m->n_codes - 1;
+}
+
+static void colmap_free(colmap *m)
+{
+  for (uint32_t p = 0; p < m->n_pages; p++) free(m->pages[p]);
+  free(m->pages);
+  free(m->id_of);
+}
+
+/* ---- index layout ------------------------------------------------------------ */
+
+/* Lays out the positions of ix into chunks from the current column widths. */
+static void layout(ix_index *ix, const ix_relation *r)
+{
+  uint32_t chunk = 0, used = 0, n = r->arity;
+  for (uint32_t p = 0; p < n; p++) {
+    uint32_t w = r->cols[ix->order[p]].bits;
+    if (used + w > 64) {
+      ix->chunk_end[chunk++] = (uint8_t)p;
+      used = 0;
+    }
+    ix->chunk_of[p] = (uint8_t)chunk;
+    used += w;
+  }
+  ix->chunk_end[chunk] = (uint8_t)n;
+  ix->n_chunks = (uint8_t)(n ? chunk + 1 : 0);
+  /* shifts: the first position of a chunk is the most significant */
+  for (uint32_t p = n; p-- > 0;) {
+    int last = p + 1 == n || ix->chunk_of[p + 1] != ix->chunk_of[p];
+    ix->shift[p] = last ? 0 : (uint8_t)(ix->shift[p + 1] + r->cols[ix->order[p + 1]].bits);
+  }
+}
+
+static Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_t *codes)
+{
+  Word_t k = 0;
+  uint32_t start = chunk ? ix->chunk_end[chunk - 1] : 0;
+  for (uint32_t p = start; p < ix->chunk_end[chunk]; p++)
+    k |= (Word_t)codes[ix->order[p]] << ix->shift[p];
+  return k;
+}
+
+/* Adds a tuple (as column codes) to one index: 1 new, 0 present, -1 no memory. */
+static int index_insert(ix_index *ix, const uint32_t *codes)
+{
+  PPvoid_t slot = &ix->root;
+  for (uint32_t c = 0; c + 1 < ix->n_chunks; c++) {
+    PWord_t v = (PWord_t)JudyLIns(slot, chunk_key(ix, c, codes), PJE0);
+    if (v == PJERR) return -1;
+    slot = (PPvoid_t)v;
+  }
+  int rc = Judy1Set(slot, chunk_key(ix, ix->n_chunks - 1, codes), PJE0);
+  return rc == JERR ? -1 : rc;
+}
+
+static int index_contains(const ix_index *ix, const uint32_t *codes)
+{
+  Pvoid_t node = ix->root;
+  for (uint32_t c = 0; c + 1 < ix->n_chunks; c++) {
+    PWord_t v = (PWord_t)JudyLGet(node, chunk_key(ix, c, codes), PJE0);
+    if (!v || v == PJERR) return 0;
+    node = (Pvoid_t)*v;
+  }
+  return Judy1Test(node, chunk_key(ix, ix->n_chunks - 1, codes), PJE0) == 1;
+}
+
+static void trie_free(Pvoid_t node, uint32_t levels_left)
+{
+  if (levels_left <= 1) {
+    Judy1FreeArray(&node, PJE0);
+    return;
+  }
+  Word_t k = 0;
+  for (PWord_t v = (PWord_t)JudyLFirst(node, &k, PJE0); v && v != PJERR;
+       v = (PWord_t)JudyLNext(node, &k, PJE0))
+    trie_free((Pvoid_t)*v, levels_left - 1);
+  JudyLFreeArray(&node, PJE0);
+}
+
+static size_t trie_bytes(Pvoid_t node, uint32_t levels_left)
+{
+  if (levels_left <= 1) return Judy1MemUsed(node);
+  size_t n = JudyLMemUsed(node);
+  Word_t k = 0;
+  for (PWord_t v = (PWord_t)JudyLFirst(node, &k, PJE0); v && v != PJERR;
+       v = (PWord_t)JudyLNext(node, &k, PJE0))
+    n += trie_bytes((Pvoid_t)*v, levels_left - 1);
+  return n;
+}
+
+/* ---- relation ------------------------------------------------------------------ */
+
+static ix_index *index_new(const ix_relation *r, uint64_t mask)
+{
+  ix_index *ix = calloc(1, sizeof *ix);
+  if (!ix) return NULL;
+  ix->mask = mask;
+  uint32_t p = 0;
+  for (uint32_t c = 0; c < r->arity; c++)
+    if (mask >> c & 1) ix->order[p++] = (uint8_t)c;
+  for (uint32_t c = 0; c < r->arity; c++)
+    if (!(mask >> c & 1)) ix->order[p++] = (uint8_t)c;
+  layout(ix, r);
+  return ix;
+}
+
+ix_relation *ix_relation_create(uint32_t arity)
+{
+  if (arity > IX_MAX_ARITY) return NULL;
+  ix_relation *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->arity = arity;
+  r->cols = calloc(arity ? arity : 1, sizeof *r->cols);
+  for (uint32_t c = 0; r->cols && c < arity; c++) r->cols[c].bits = 2;
+  if (!r->cols || !(r->indexes[0] = index_new(r, 0))) {
+    ix_relation_destroy(r);
+    return NULL;
+  }
+  r->n_indexes = 1;
+  return r;
+}
+
+void ix_relation_destroy(ix_relation *r)
+{
+  if (!r) return;
+  for (int i = 0; i < r->n_indexes; i++) {
+    if (r->arity) trie_free(r->indexes[i]->root, r->indexes[i]->n_chunks);
+    free(r->indexes[i]);
+  }
+  for (uint32_t c = 0; r->cols && c < r->arity; c++) colmap_free(&r->cols[c]);
+  free(r->cols);
+  free(r);
+}
+
+uint32_t ix_relation_arity(const ix_relation *r) { return r->arity; }
+uint64_t ix_relation_size(const ix_relation *r) { return r->size; }
+uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col) { return r->cols[col].n_codes; }
+ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code) { return r->cols[col].id_of[code]; }
+
+/* Calls fn on the codes of every tuple, walking the primary index. */
+static int collect_codes(const ix_relation *r, uint32_t **out)
+{
+  uint32_t *all = malloc((r->size ? r->size : 1) * r->arity * sizeof *all);
+  if (!all) return 0;
+  ix_iter it;
+  ix_val tuple[IX_MAX_ARITY];
+  ix_iter_begin(&it, r, 0, 0, NULL);
+  for (uint64_t i = 0; ix_iter_next(&it, tuple); i++)
+    for (uint32_t c = 0; c < r->arity; c++) all[i * r->arity + c] = code_get(&r->cols[c], tuple[c]);
+  *out = all;
+  return 1;
+}
+
+/* Widens the columns whose codes outgrew their bits and rebuilds every index. */
+static int rebuild(ix_relation *r)
+{
+  uint32_t *all;
+  if (!collect_codes(r, &all)) return 0;
+  for (uint32_t c = 0; c < r->arity; c++) {
+    colmap *m = &r->cols[c];
+    while (m->bits < 32 && ((uint64_t)1 << m->bits) < (uint64_t)m->n_codes + 1) m->bits += 2;
+  }
+  int ok = 1;
+  for (int i = 0; i < r->n_indexes; i++) {
+    ix_index *ix = r->indexes[i];
+    trie_free(ix->root, ix->n_chunks);
+    ix->root = NULL;
+    layout(ix, r);
+    for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
+  }
+  free(all);
+  return ok;
+}
+
+int ix_relation_insert(ix_relation *r, const ix_val *tuple)
+{
+  if (r->arity == 0) {
+    int fresh = r->size == 0;
+    r->size = 1;
+    return fresh;
+  }
+  uint32_t codes[IX_MAX_ARITY];
+  int widen = 0;
+  for (uint32_t c = 0; c < r->arity; c++) {
+    colmap *m = &r->cols[c];
+    codes[c] = code_add(m, tuple[c]);
+    if (codes[c] == NO_CODE) return -1;
+    if (m->bits < 32 && (codes[c] >> m->bits) != 0) widen = 1;
+  }
+  if (widen && !rebuild(r)) return -1;
+  int rc = index_insert(r->indexes[0], codes);
+  if (rc != 1) return rc;
+  for (int i = 1; i < r->n_indexes; i++)
+    if (index_insert(r->indexes[i], codes) < 0) return -1;
+  r->size++;
+  return 1;
+}
+
+int ix_relation_contains(const ix_relation *r, const ix_val *tuple)
+{
+  if (r->arity == 0) return r->size != 0;
+  uint32_t codes[IX_MAX_ARITY];
+  for (uint32_t c = 0; c < r->arity; c++) {
+    codes[c] = code_get(&r->cols[c], tuple[c]);
+    if (codes[c] == NO_CODE) return 0;
+  }
+  return index_contains(r->indexes[0], codes);
+}
+
+/* Does index ix serve lookups with exactly the columns of mask bound? */
+static int serves(const ix_index *ix, uint64_t mask, uint32_t arity)
+{
+  uint32_t k = (uint32_t)__builtin_popcountll(mask);
+  for (uint32_t p = 0; p < k && p < arity; p++)
+    if (!(mask >> ix->order[p] & 1)) return 0;
+  return 1;
+}
+
+int ix_relation_index(ix_relation *r, uint64_t mask)
+{
+  for (int i = 0; i < r->n_indexes; i++)
+    if (serves(r->indexes[i], mask, r->arity)) return i;
+  if (r->n_indexes == MAX_INDEXES) return -1;
+  ix_index *ix = index_new(r, mask);
+  uint32_t *all = NULL;
+  if (!ix || !collect_codes(r, &all)) {
+    free(ix);
+    return -1;
+  }
+  int ok = 1;
+  for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
+  free(all);
+  r->indexes[r->n_indexes] = ix;
+  return ok ? r->n_indexes++ : (r->n_indexes++, -1);
+}
+
+size_t ix_relation_bytes(const ix_relation *r)
+{
+  size_t n = sizeof *r;
+  for (int i = 0; i < r->n_indexes; i++)
+    if (r->arity) n += trie_bytes(r->indexes[i]->root, r->indexes[i]->n_chunks);
+  for (uint32_t c = 0; c < r->arity; c++) {
+    const colmap *m = &r->cols[c];
+    n += (size_t)m->cap * sizeof(ix_val) + (size_t)m->n_pages * sizeof(uint32_t *);
+    for (uint32_t p = 0; p < m->n_pages; p++)
+      if (m->pages[p]) n += PAGE * sizeof(uint32_t);
+  }
+  return n;
+}
+
+/* ---- iteration ---------------------------------------------------------------- */
+
+static Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }
+
+void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, const ix_val *key)
+{
+  const ix_index *ix = r->indexes[index];
+  it->rel = r;
+  it->ix = ix;
+  it->level = -1;
+  it->n_levels = ix->n_chunks;
+  it->done = 0;
+  if (r->arity == 0) {
+    it->done = r->size == 0;
+    return;
+  }
+  for (uint32_t l = 0; l < ix->n_chunks; l++) {
+    it->lo[l] = 0;
+    it->hi[l] = 0;
+  }
+  /* bound positions fix their bits; free positions span their whole width */
+  for (uint32_t p = 0; p < r->arity; p++) {
+    uint32_t l = ix->chunk_of[p], col = ix->order[p];
+    Word_t width = low_mask(r->cols[col].bits) << ix->shift[p];
+    if (p < n_bound) {
+      uint32_t code = code_get(&r->cols[col], key[p]);
+      if (code == NO_CODE) {
+        it->done = 1;
+        return;
+      }
+      it->lo[l] |= (Word_t)code << ix->shift[p];
+      it->hi[l] |= (Word_t)code << ix->shift[p];
+    } else {
+      it->hi[l] |= width;
+    }
+  }
+}
+
+/* Finds the first key >= it->key[l] within the level's range; 1 when found. */
+static int seek(ix_iter *it, int l)
+{
+  const ix_index *ix = it->ix;
+  Word_t k = it->key[l];
+  if (l + 1 == ix->n_chunks) {
+    if (Judy1First(it->node[l], &k, PJE0) != 1 || k > it->hi[l]) return 0;
+    it->key[l] = k;
+    return 1;
+  }
+  PWord_t v = (PWord_t)JudyLFirst(it->node[l], &k, PJE0);
+  if (!v || v == PJERR || k > it->hi[l]) return 0;
+  it->key[l] = k;
+  it->node[l + 1] = (Pvoid_t)*v;
+  return 1;
+}
+
+/* Moves level l to its next key in range; 1 when there is one. */
+static int step(ix_iter *it, int l)
+{
+  if (it->key[l] >= it->hi[l]) return 0;
+  it->key[l]++;
+  return seek(it, l);
+}
+
+static void decode(const ix_iter *it, ix_val *tuple)
+{
+  const ix_index *ix = it->ix;
+  const ix_relation *r = it->rel;
+  for (uint32_t p = 0; p < r->arity; p++) {
+    const colmap *m = &r->cols[ix->order[p]];
+    uint32_t code = (uint32_t)((it->key[ix->chunk_of[p]] >> ix->shift[p]) & low_mask(m->bits));
+    tuple[ix->order[p]] = m->id_of[code];
+  }
+}
+
+int ix_iter_next(ix_iter *it, ix_val *tuple)
+{
+  if (it->done) return 0;
+  if (it->rel->arity == 0) {
+    it->done = 1;
+    return 1;
+  }
+  int l = it->level;
+  int found;
+  if (l < 0) {
+    l = 0;
+    it->node[0] = ((const ix_index *)it->ix)->root;
+    it->key[0] = it->lo[0];
+    found = seek(it, 0);
+  } else {
+    found = step(it, l);
+  }
+  for (;;) {
+    if (!found) {
+      if (--l < 0) {
+        it->done = 1;
+        return 0;
+      }
+      found = step(it, l);
+      continue;
+    }
+    if (l + 1 == it->n_levels) break;
+    l++;
+    it->key[l] = it->lo[l];
+    found = seek(it, l);
+  }
+  it->level = l;
+  decode(it, tuple);
+  return 1;
+}

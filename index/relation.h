@@ -1,0 +1,78 @@
+/* relation.h: a relation (a set of tuples of term ids) indexed with Judy.
+ *
+ * Each column keeps a dictionary from term id to a dense column code, so
+ * the codes of a tuple pack into few bits.  An index is one lexicographic
+ * column order: its key is the codes of the tuple in that order, cut into
+ * chunks of at most 64 bits.  A one-chunk key is a single Judy1 set; longer
+ * keys are nested JudyL arrays ending in a Judy1.  A lookup with the first k
+ * columns of the order bound is one contiguous key range.  The identity
+ * order is the primary index and also the duplicate check.  Indexes for
+ * other lookups are built on demand and then kept up to date. */
+#ifndef GDLOG_RELATION_H
+#define GDLOG_RELATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <Judy.h>
+
+typedef uint32_t ix_val;
+typedef struct ix_relation ix_relation;
+
+enum { IX_MAX_ARITY = 64 };
+
+/* Creates an empty relation of the given arity (at most IX_MAX_ARITY). */
+ix_relation *ix_relation_create(uint32_t arity);
+
+/* Frees the relation and its indexes; NULL is allowed. */
+void ix_relation_destroy(ix_relation *r);
+
+uint32_t ix_relation_arity(const ix_relation *r);
+
+/* Number of distinct values in column col. */
+uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col);
+
+/* The term id of the code-th distinct value of column col. */
+ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code);
+
+/* Number of tuples. */
+uint64_t ix_relation_size(const ix_relation *r);
+
+/* Adds tuple[0..arity).  Returns 1 when it is new, 0 when it was there,
+ * -1 when out of memory. */
+int ix_relation_insert(ix_relation *r, const ix_val *tuple);
+
+/* Returns 1 when tuple[0..arity) is in the relation. */
+int ix_relation_contains(const ix_relation *r, const ix_val *tuple);
+
+/* Returns the number of an index whose order starts with exactly the columns
+ * in bound_mask (bit i for column i), building it when needed; -1 when out
+ * of memory.  Index numbers stay valid for the relation's lifetime. */
+int ix_relation_index(ix_relation *r, uint64_t bound_mask);
+
+/* Bytes held by the relation's indexes and dictionaries (walks every index). */
+size_t ix_relation_bytes(const ix_relation *r);
+
+/* Iterates over the tuples that have given values in the bound columns. */
+typedef struct ix_iter {
+  const ix_relation *rel;
+  const void *ix;            /* the index walked */
+  int level;                 /* current chunk level, -1 before the first tuple */
+  int n_levels;
+  int done;
+  Word_t key[IX_MAX_ARITY];  /* per level: current key */
+  Word_t lo[IX_MAX_ARITY];   /* per level: key range */
+  Word_t hi[IX_MAX_ARITY];
+  Pvoid_t node[IX_MAX_ARITY];/* per level: the Judy array walked */
+} ix_iter;
+
+/* Starts an iteration over index `index` of r, for tuples whose first
+ * n_bound columns in the index's order (the bound columns of the lookup it
+ * was made for, in increasing column order) have the values key[0..n_bound).
+ * Tuples must not be added to r until the iteration ends. */
+void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, const ix_val *key);
+
+/* Writes the next tuple to tuple[0..arity) and returns 1; 0 at the end. */
+int ix_iter_next(ix_iter *it, ix_val *tuple);
+
+#endif

@@ -1,0 +1,39 @@
+/* tupleset.h: a short-lived set of fixed-arity tuples in insertion order,
+ * for the deltas of semi-naive rounds: an open-addressing hash set over a
+ * flat array, which suits sets that live for one round better than Judy. */
+#ifndef GDLOG_TUPLESET_H
+#define GDLOG_TUPLESET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ix_tupleset {
+  uint32_t arity;
+  uint32_t *data;     /* tuples, arity values each, in insertion order */
+  uint64_t n, cap;    /* tuples stored, tuples room */
+  uint64_t *slots;    /* tuple number + 1, 0 for empty */
+  uint64_t mask;
+} ix_tupleset;
+
+/* Makes an empty set for tuples of `arity` values. */
+void ix_tupleset_init(ix_tupleset *s, uint32_t arity);
+
+/* Frees the storage of the set. */
+void ix_tupleset_free(ix_tupleset *s);
+
+/* Empties the set, keeping its storage. */
+void ix_tupleset_clear(ix_tupleset *s);
+
+/* Adds a tuple: 1 when new, 0 when there, -1 when out of memory. */
+int ix_tupleset_insert(ix_tupleset *s, const uint32_t *tuple);
+
+/* Returns 1 when the tuple is in the set. */
+int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *tuple);
+
+/* The i-th tuple added, i < s->n. */
+static inline const uint32_t *ix_tupleset_get(const ix_tupleset *s, uint64_t i)
+{
+  return s->data + i * s->arity;
+}
+
+#endif

@@ -1,0 +1,131 @@
+/* gdl.re: re2c rules for GDL tokens.  Only one-line rules live in the re2c
+ * blocks; everything else is plain C around them.  See lexer.h. */
+#include "lexer.h"
+
+void lx_init(lx_lexer *lx, const char *buf, uint32_t len, lx_syntax syntax)
+{
+  lx->buf = (const unsigned char *)buf;
+  lx->len = len;
+  lx->cur = 0;
+  lx->syntax = syntax;
+}
+
+static lx_token make(lx_kind kind, uint32_t start, uint32_t end)
+{
+  lx_token t = { kind, start, end - start };
+  return t;
+}
+
+/*!re2c
+  re2c:define:YYCTYPE = "unsigned char";
+  re2c:yyfill:enable = 0;
+  re2c:flags:utf-8 = 0;
+
+  space    = [ \t\r\f\v]+;
+  nl       = "\n";
+  kifchar  = [a-zA-Z0-9_\-+.*/<>=!$%&^~:'@#|[\]{},\\`];
+  idchar   = [a-zA-Z0-9_];
+*/
+
+static lx_token next_kif(lx_lexer *lx)
+{
+  const unsigned char *base = lx->buf;
+  for (;;) {
+    const unsigned char *YYCURSOR = base + lx->cur, *YYMARKER;
+    uint32_t start = lx->cur;
+    (void)YYMARKER;
+#define DONE(k) do { lx->cur = (uint32_t)(YYCURSOR - base); return make(k, start, lx->cur); } while (0)
+    /*!re2c
+      "\x00"          { if (start >= lx->len) { lx->cur = start; return make(LX_EOF, start, start); } DONE(LX_BAD_NUL); }
+      (space | nl)+   { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      ";" [^\n\x00]*  { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      "("             { DONE(LX_LPAREN); }
+      ")"             { DONE(LX_RPAREN); }
+      "?" kifchar+    { DONE(LX_VARIABLE); }
+      "?"             { DONE(LX_BAD_VAR); }
+      kifchar+        { DONE(LX_SYMBOL); }
+      *               { DONE(LX_BAD_BYTE); }
+    */
+#undef DONE
+  }
+}
+
+/* Skips a block comment whose body starts at from; false when it never ends. */
+static int skip_block_comment(lx_lexer *lx, uint32_t from)
+{
+  for (uint32_t i = from; i + 1 < lx->len; i++) {
+    if (lx->buf[i] == '*' && lx->buf[i + 1] == '/') {
+      lx->cur = i + 2;
+      return 1;
+    }
+  }
+  lx->cur = lx->len;
+  return 0;
+}
+
+static lx_token next_infix(lx_lexer *lx)
+{
+  const unsigned char *base = lx->buf;
+  for (;;) {
+    const unsigned char *YYCURSOR = base + lx->cur, *YYMARKER;
+    uint32_t start = lx->cur;
+    (void)YYMARKER;
+#define DONE(k) do { lx->cur = (uint32_t)(YYCURSOR - base); return make(k, start, lx->cur); } while (0)
+    /*!re2c
+      "\x00"          { if (start >= lx->len) { lx->cur = start; return make(LX_EOF, start, start); } DONE(LX_BAD_NUL); }
+      space           { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      nl              { DONE(LX_NEWLINE); }
+      "%" [^\n\x00]*  { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      "//" [^\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      "/*"            { if (!skip_block_comment(lx, (uint32_t)(YYCURSOR - base))) DONE(LX_BAD_COMMENT); continue; }
+      "("             { DONE(LX_LPAREN); }
+      ")"             { DONE(LX_RPAREN); }
+      ":-" | "<="     { DONE(LX_IF); }
+      "&" | ","       { DONE(LX_AND); }
+      "~"             { DONE(LX_NOT); }
+      "."             { DONE(LX_DOT); }
+      [A-Z_] idchar*  { DONE(LX_VARIABLE); }
+      "?" idchar+     { DONE(LX_VARIABLE); }
+      "?"             { DONE(LX_BAD_VAR); }
+      [a-z0-9] idchar* { DONE(LX_SYMBOL); }
+      *               { DONE(LX_BAD_BYTE); }
+    */
+#undef DONE
+  }
+}
+
+lx_token lx_next(lx_lexer *lx)
+{
+  return lx->syntax == LX_KIF ? next_kif(lx) : next_infix(lx);
+}
+
+void lx_position(const char *buf, uint32_t off, unsigned *line, unsigned *col)
+{
+  unsigned l = 1, c = 1;
+  for (uint32_t i = 0; i < off; i++) {
+    if (buf[i] == '\n') { l++; c = 1; } else c++;
+  }
+  *line = l;
+  *col = c;
+}
+
+const char *lx_kind_name(lx_kind kind)
+{
+  switch (kind) {
+  case LX_EOF: return "end of file";
+  case LX_LPAREN: return "'('";
+  case LX_RPAREN: return "')'";
+  case LX_SYMBOL: return "symbol";
+  case LX_VARIABLE: return "variable";
+  case LX_IF: return "':-'";
+  case LX_AND: return "'&'";
+  case LX_NOT: return "'~'";
+  case LX_DOT: return "'.'";
+  case LX_NEWLINE: return "end of line";
+  case LX_BAD_BYTE: return "unexpected byte";
+  case LX_BAD_NUL: return "NUL byte";
+  case LX_BAD_VAR: return "'?' without a name";
+  case LX_BAD_COMMENT: return "unterminated comment";
+  }
+  return "token";
+}
