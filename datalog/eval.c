@@ -36,8 +36,8 @@ typedef struct step {
   uint8_t source;       /* S_SCAN: which tuples of the relation */
   uint32_t pred;
   int index;            /* S_SCAN over FULL/OLD: the index used */
-  uint32_t n_key;       /* S_SCAN: bound columns, their patterns at kids[key] */
-  uint32_t key;
+  uint32_t n_key;       /* S_SCAN: number of bound columns */
+  uint32_t key;         /* S_SCAN: per column a build pattern (bound) or NO_PAT, at kids[key] */
   uint32_t cols;        /* S_SCAN: per column a match pattern or NO_PAT, at kids[cols];
                            S_NEG: per column a build pattern */
   uint32_t a, b;        /* S_DISTINCT, S_EQUAL: the two patterns */
@@ -166,7 +166,7 @@ static int add_scan(dl_eval *e, plan *pl, const ast_term *a, uint32_t pred, uint
   uint64_t mask = 0;
   for (uint32_t i = 0; i < n; i++)
     if (source != SRC_DELTA && all_bound(atom_arg(a, i), bound)) mask |= (uint64_t)1 << i;
-  uint32_t key = new_kids(pl, (uint32_t)__builtin_popcountll(mask)), cols = new_kids(pl, n);
+  uint32_t key = new_kids(pl, n), cols = new_kids(pl, n);
   step *s = new_step(pl, S_SCAN);
   if (!s || key == NO_PAT || cols == NO_PAT) return 0;
   s->source = source;
@@ -174,13 +174,12 @@ static int add_scan(dl_eval *e, plan *pl, const ast_term *a, uint32_t pred, uint
   s->key = key;
   s->cols = cols;
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t p = NO_PAT;
-    if (mask >> i & 1) {
-      if ((pl->kids[key + s->n_key++] = compile_term(pl, e->terms, atom_arg(a, i), bound)) == NO_PAT) return 0;
-    } else if ((p = compile_term(pl, e->terms, atom_arg(a, i), bound)) == NO_PAT) {
-      return 0;
-    }
-    pl->kids[cols + i] = p;
+    uint32_t p = compile_term(pl, e->terms, atom_arg(a, i), bound);
+    if (p == NO_PAT) return 0;
+    int in_key = mask >> i & 1;
+    pl->kids[key + i] = in_key ? p : NO_PAT;
+    pl->kids[cols + i] = in_key ? NO_PAT : p;
+    s->n_key += (uint32_t)in_key;
   }
   s->index = 0;
   if (source != SRC_DELTA && (s->index = ix_relation_index(e->rel[pred], mask)) < 0) return 0;
@@ -202,8 +201,11 @@ static int add_test(dl_eval *e, plan *pl, const dl_literal *l, uint32_t pred, ui
   if (cols == NO_PAT) return 0;
   pl->steps[at].pred = pred;
   pl->steps[at].cols = cols;
-  for (uint32_t i = 0; i < n; i++)
-    if ((pl->kids[cols + i] = compile_term(pl, e->terms, atom_arg(l->atom, i), bound)) == NO_PAT) return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t p = compile_term(pl, e->terms, atom_arg(l->atom, i), bound);  /* may move pl->kids */
+    if (p == NO_PAT) return 0;
+    pl->kids[cols + i] = p;
+  }
   return 1;
 }
 
@@ -269,8 +271,11 @@ static int build_plan(dl_eval *e, uint32_t r, int delta_at, plan *pl)
   }
   uint32_t n = ast_atom_arity(rule->head);
   if ((pl->head = new_kids(pl, n)) == NO_PAT) return 0;
-  for (uint32_t i = 0; i < n; i++)
-    if ((pl->kids[pl->head + i] = compile_term(pl, e->terms, atom_arg(rule->head, i), bound)) == NO_PAT) return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t p = compile_term(pl, e->terms, atom_arg(rule->head, i), bound);  /* may move pl->kids */
+    if (p == NO_PAT) return 0;
+    pl->kids[pl->head + i] = p;
+  }
   return 1;
 }
 
@@ -375,8 +380,9 @@ static void scan(frame *f, uint32_t si, const step *s)
     return;
   }
   dl_tid key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
-  for (uint32_t i = 0; i < s->n_key; i++)
-    if ((key[i] = build(f, f->pl->kids[s->key + i], 0)) == DL_NO_TERM) return;
+  const uint32_t *kp = f->pl->kids + s->key;
+  for (uint32_t i = 0; i < n; i++)
+    if (kp[i] != NO_PAT && (key[i] = build(f, kp[i], 0)) == DL_NO_TERM) return;
   ix_iter it;
   ix_iter_begin(&it, r, s->index, s->n_key, key);
   while (!e->failed && ix_iter_next(&it, tuple)) {

@@ -224,8 +224,10 @@ static int collect_codes(const ix_relation *r, uint32_t **out)
 }
 
 /* Widens the columns whose codes outgrew their bits and rebuilds every index. */
+#include <stdio.h>
 static int rebuild(ix_relation *r)
 {
+  if (getenv("IXDEBUG")) fprintf(stderr, "rebuild arity %u size %llu\n", r->arity, (unsigned long long)r->size);
   uint32_t *all;
   if (!collect_codes(r, &all)) return 0;
   for (uint32_t c = 0; c < r->arity; c++) {
@@ -345,7 +347,7 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
     uint32_t l = ix->chunk_of[p], col = ix->order[p];
     Word_t width = low_mask(r->cols[col].bits) << ix->shift[p];
     if (p < n_bound) {
-      uint32_t code = code_get(&r->cols[col], key[p]);
+      uint32_t code = code_get(&r->cols[col], key[col]);
       if (code == NO_CODE) {
         it->done = 1;
         return;

@@ -68,7 +68,8 @@ typedef struct ix_iter {
 
 /* Starts an iteration over index `index` of r, for tuples whose first
  * n_bound columns in the index's order (the bound columns of the lookup it
- * was made for, in increasing column order) have the values key[0..n_bound).
+ * was asked for) have the values key[column] (key has one entry per column;
+ * only the bound ones are read).
  * Tuples must not be added to r until the iteration ends. */
 void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, const ix_val *key);
 

@@ -1,0 +1,108 @@
+/* test_relation.c: the Judy-indexed relation against a plain hash set, on
+ * random tuples: sizes, membership, full scans and every lookup pattern,
+ * across widening rebuilds and multi-chunk keys; and a few million dense and
+ * sparse keys read back (libJudy has lost keys under some compilers). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index/relation.h"
+#include "index/tupleset.h"
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+static uint64_t rng = 88172645463325252ULL;
+static uint32_t next_rand(void)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (uint32_t)rng;
+}
+
+/* Counts the tuples of `truth` matching tuple q on the columns of mask. */
+static uint64_t count_matching(const ix_tupleset *truth, uint32_t arity, uint64_t mask, const uint32_t *q)
+{
+  uint64_t n = 0;
+  for (uint64_t t = 0; t < truth->n; t++) {
+    const uint32_t *x = ix_tupleset_get(truth, t);
+    int ok = 1;
+    for (uint32_t c = 0; c < arity && ok; c++)
+      if (mask >> c & 1) ok = x[c] == q[c];
+    n += ok;
+  }
+  return n;
+}
+
+static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
+{
+  ix_relation *r = ix_relation_create(arity);
+  ix_tupleset truth;
+  ix_tupleset_init(&truth, arity);
+  uint32_t tuple[IX_MAX_ARITY];
+  for (uint32_t i = 0; i < n_tuples; i++) {
+    uint32_t grow = 1 + (uint32_t)((uint64_t)range * (i + 1) / n_tuples);  /* values appear late */
+    for (uint32_t c = 0; c < arity; c++) tuple[c] = (next_rand() % grow) * 7919 % 1000003;
+    int expect = ix_tupleset_insert(&truth, tuple);
+    int got = ix_relation_insert(r, tuple);
+    CHECK(got == expect, "insert arity %u: got %d want %d", arity, got, expect);
+  }
+  CHECK(ix_relation_size(r) == truth.n, "size %llu want %llu", (unsigned long long)ix_relation_size(r),
+        (unsigned long long)truth.n);
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains");
+  for (int trial = 0; trial < 20; trial++) {
+    uint64_t mask = arity ? (uint64_t)next_rand() % ((uint64_t)1 << (arity < 20 ? arity : 20)) : 0;
+    int index = ix_relation_index(r, mask);
+    CHECK(index >= 0, "index");
+    const uint32_t *q = truth.n ? ix_tupleset_get(&truth, next_rand() % truth.n) : tuple;
+    uint32_t key[IX_MAX_ARITY], n_key = 0;
+    for (uint32_t c = 0; c < arity; c++)
+      if (mask >> c & 1) key[c] = q[c], n_key++;
+    ix_iter it;
+    ix_iter_begin(&it, r, index, n_key, key);
+    uint64_t n = 0;
+    while (ix_iter_next(&it, tuple)) {
+      n++;
+      CHECK(ix_tupleset_contains(&truth, tuple), "scan yields a tuple not inserted");
+      for (uint32_t c = 0; c < arity; c++)
+        if (mask >> c & 1) CHECK(tuple[c] == q[c], "scan ignores a bound column (arity %u mask %llx col %u index %d)", arity, (unsigned long long)mask, c, index);
+    }
+    CHECK(n == count_matching(&truth, arity, mask, q), "scan count %llu want %llu (arity %u mask %llx)",
+          (unsigned long long)n, (unsigned long long)count_matching(&truth, arity, mask, q), arity,
+          (unsigned long long)mask);
+  }
+  ix_tupleset_free(&truth);
+  ix_relation_destroy(r);
+}
+
+static void judy_readback(void)
+{
+  Pvoid_t dense = NULL, sparse = NULL;
+  const Word_t n = 3000000;
+  for (Word_t i = 0; i < n; i++) {
+    Judy1Set(&dense, i, PJE0);
+    Judy1Set(&sparse, i * 0x9E3779B97F4A7C15ULL, PJE0);
+  }
+  Word_t missing = 0;
+  for (Word_t i = 0; i < n; i++)
+    missing += !Judy1Test(dense, i, PJE0) + !Judy1Test(sparse, i * 0x9E3779B97F4A7C15ULL, PJE0);
+  CHECK(missing == 0, "libJudy lost %lu keys", (unsigned long)missing);
+  CHECK(Judy1Count(dense, 0, -1, PJE0) == n, "dense count");
+  Judy1FreeArray(&dense, PJE0);
+  Judy1FreeArray(&sparse, PJE0);
+}
+
+int main(void)
+{
+  int cases = 0;
+  for (uint32_t arity = 0; arity <= 12; arity++)
+    for (uint32_t range = 2; range <= 4096; range *= 8, cases++) random_relation(arity, 3000, range);
+  random_relation(3, 200000, 100000);  /* wide codes: several chunks */
+  random_relation(20, 2000, 70000);
+  cases += 2;
+  judy_readback();
+  cases++;
+  printf("%d passed, %d failed\n", failures ? cases - 1 : cases, failures ? 1 : 0);
+  return failures != 0;
+}
