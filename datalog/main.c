@@ -11,9 +11,10 @@
 #include "datalog/check.h"
 #include "datalog/diag.h"
 #include "datalog/eval.h"
-#include "datalog/normalize.h"
+#include "datalog/gdl_cmd.h"
+#include "datalog/load.h"
+#include "lexer.h"
 #include "datalog/output.h"
-#include "datalog/parse.h"
 #include "datalog/program.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
@@ -28,6 +29,8 @@ static const char usage_text[] =
   "  model    print the minimal model, one atom per line, sorted\n"
   "  print    print the program again after checking it\n"
   "  check    check the program (syntax, safety, arities, GDL rules, stratification)\n"
+  "  domains  the domain of every argument position (gdlog domains --help)\n"
+  "  reduce   the G+ reduction of a game (gdlog reduce --help)\n"
   "\n"
   "options:\n"
   "  --format F       output syntax: infix (default) or kif; print also takes asp\n"
@@ -150,53 +153,12 @@ static int parse_args(int argc, char **argv, options *o)
   return -1;
 }
 
-/* ---- input ------------------------------------------------------------------- */
-
-/* Reads a file (or stdin for "-") into a NUL-terminated source. */
-static dl_source *read_source(const char *path, dl_diag *diag)
-{
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!f) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot open %s: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t len = 0, cap = 1 << 16;
-  char *text = malloc(cap);
-  size_t got;
-  while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-    len += got;
-    if (len + 1 == cap) {
-      char *q = cap >= (1u << 31) ? NULL : realloc(text, cap * 2);
-      if (!q) { free(text); text = NULL; break; }
-      text = q;
-      cap *= 2;
-    }
-  }
-  int err = ferror(f);
-  if (f != stdin) fclose(f);
-  dl_source *src = text && !err ? malloc(sizeof *src) : NULL;
-  if (!src) {
-    free(text);
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot read %s%s", path, err ? "" : ": too large");
-    return NULL;
-  }
-  text[len] = 0;
-  src->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-  src->text = text;
-  src->len = (uint32_t)len;
-  return src;
-}
-
 typedef struct session {
   options opt;
   dl_diag *diag;
-  dl_terms *terms;
-  ast_program *ast;
-  dl_program *prog;
+  dl_loaded *loaded;
   dl_eval *eval;
-  dl_source *sources[4];
-  int n_sources;
-  double t_parse, t_check, t_eval, t_output;
+  double t_eval, t_output;
 } session;
 
 static double now(void)
@@ -206,80 +168,12 @@ static double now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int parse_file(session *s, const char *path, int trusted)
-{
-  dl_source *src = read_source(path, s->diag);
-  if (!src) return 0;
-  s->sources[s->n_sources++] = src;
-  lx_syntax syn = s->opt.syntax >= 0 && !trusted ? (lx_syntax)s->opt.syntax
-                                                  : dl_parse_guess_syntax(path, src->text, src->len);
-  uint32_t first = s->ast->n_clauses;
-  if (!dl_parse(s->ast, s->terms, src, syn, s->diag)) return 0;
-  for (uint32_t i = first; i < s->ast->n_clauses; i++) s->ast->clauses[i]->trusted = (uint8_t)trusted;
-  return 1;
-}
-
-static int parse_text(session *s, const char *name, const char *text)
-{
-  dl_source *src = malloc(sizeof *src);
-  if (!src) return 0;
-  src->name = name;
-  src->text = text;
-  src->len = (uint32_t)strlen(text);
-  s->sources[s->n_sources++] = src;
-  uint32_t first = s->ast->n_clauses;
-  if (!dl_parse(s->ast, s->terms, src, LX_INFIX, s->diag)) return 0;
-  for (uint32_t i = first; i < s->ast->n_clauses; i++) s->ast->clauses[i]->trusted = 1;
-  return 1;
-}
-
-/* Checks that clauses [first, n) of a --state/--does file are ground facts
- * of `pred`; with wrap, a fact of another name becomes pred(fact). */
-static int fix_facts(session *s, uint32_t first, const char *pred, int wrap, const char *option)
-{
-  dl_sym want = dl_terms_symbol(s->terms, pred, strlen(pred));
-  for (uint32_t i = first; i < s->ast->n_clauses; i++) {
-    ast_clause *c = s->ast->clauses[i];
-    if (c->n_body || c->n_vars) {
-      dl_diag_report(s->diag, DL_ERROR, c->src, c->off, "%s files hold ground facts only", option);
-      return 0;
-    }
-    if (c->head->value == want) continue;
-    if (!wrap) {
-      dl_diag_report(s->diag, DL_ERROR, c->src, c->off, "%s files hold %s(...) facts only", option, pred);
-      return 0;
-    }
-    ast_term *t = dl_arena_alloc(s->ast->arena, sizeof *t);
-    ast_term **args = dl_arena_alloc(s->ast->arena, sizeof *args);
-    if (!t || !args) return 0;
-    t->kind = AST_FUN;
-    t->off = c->head->off;
-    t->value = want;
-    t->n = 1;
-    t->args = args;
-    args[0] = c->head;
-    c->head = t;
-  }
-  return 1;
-}
-
 static int load(session *s)
 {
-  double t0 = now();
-  if (!parse_file(s, s->opt.file, 0)) return 0;
-  uint32_t first = s->ast->n_clauses;
-  if (s->opt.state_file && (!parse_file(s, s->opt.state_file, 1) || !fix_facts(s, first, "true", 1, "--state")))
-    return 0;
-  first = s->ast->n_clauses;
-  if (s->opt.does_file && (!parse_file(s, s->opt.does_file, 1) || !fix_facts(s, first, "does", 0, "--does")))
-    return 0;
-  if (s->opt.init && !parse_text(s, "<--init>", "true(X) :- init(X).")) return 0;
-  s->t_parse = now() - t0;
-  t0 = now();
-  if (!dl_normalize(s->ast, 0, s->diag)) return 0;
-  s->prog = dl_program_build(s->ast, s->terms, s->diag);
-  s->t_check = now() - t0;
-  return s->prog != NULL;
+  dl_load_options lo = { s->opt.file, s->opt.state_file, s->opt.does_file,
+                         s->opt.init ? "true(X) :- init(X)." : NULL, s->opt.syntax };
+  s->loaded = dl_load(&lo, s->diag);
+  return s->loaded && s->loaded->prog;
 }
 
 /* ---- output ------------------------------------------------------------------ */
@@ -324,7 +218,7 @@ static long peak_kib(void)
 
 static void print_stats(const session *s)
 {
-  const dl_program *p = s->prog;
+  const dl_program *p = s->loaded->prog;
   const st_strata *st = p->strata;
   uint32_t strata = 0, recursive = 0;
   for (uint32_t c = 0; c < st->n_sccs; c++) {
@@ -336,7 +230,7 @@ static void print_stats(const session *s)
   if (s->eval) {
     dl_eval_stats es = dl_eval_get_stats(s->eval);
     fprintf(stderr, "atoms %llu, derivations %llu, rounds %u, terms %u\n", (unsigned long long)es.atoms,
-            (unsigned long long)es.derivations, es.rounds, dl_terms_count(s->terms));
+            (unsigned long long)es.derivations, es.rounds, dl_terms_count(s->loaded->terms));
     for (uint32_t c = 0; c < st->n_sccs; c++)
       for (uint32_t i = st->scc_start[c]; i < st->scc_start[c + 1]; i++) {
         uint32_t pr = st->members[i];
@@ -345,7 +239,7 @@ static void print_stats(const session *s)
       }
   }
   fprintf(stderr, "time: parse %.3f s, check %.3f s, evaluate %.3f s, output %.3f s; peak memory %.1f MiB\n",
-          s->t_parse, s->t_check, s->t_eval, s->t_output, peak_kib() / 1024.0);
+          s->loaded->parse_seconds, s->loaded->check_seconds, s->t_eval, s->t_output, peak_kib() / 1024.0);
 }
 
 static int run_command(session *s)
@@ -355,7 +249,7 @@ static int run_command(session *s)
   if (strcmp(o->command, "model") == 0) {
     dl_eval_options eo = { o->max_atoms, &g_cancel };
     double t0 = now();
-    s->eval = dl_eval_create(s->prog, &eo, s->diag);
+    s->eval = dl_eval_create(s->loaded->prog, &eo, s->diag);
     if (!s->eval || !dl_eval_run(s->eval)) return 0;
     s->t_eval = now() - t0;
   }
@@ -366,8 +260,8 @@ static int run_command(session *s)
     dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
     return 0;
   }
-  int ok = s->eval ? dl_output_model(out, s->prog, s->eval, o->format, NULL)
-                   : dl_output_program(out, s->prog, o->format);
+  const dl_program *prog = s->loaded->prog;
+  int ok = s->eval ? dl_output_model(out, prog, s->eval, o->format, NULL) : dl_output_program(out, prog, o->format);
   ok = close_output(o, out, tmp, ok);
   if (!ok) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write the output%s%s", o->output ? " to " : "",
                           o->output ? o->output : "");
@@ -391,18 +285,14 @@ static void print_diagnostics(const dl_diag *d)
 static void session_free(session *s)
 {
   dl_eval_destroy(s->eval);
-  dl_program_destroy(s->prog);
-  ast_program_destroy(s->ast);
-  dl_terms_destroy(s->terms);
-  for (int i = 0; i < s->n_sources; i++) {
-    if (strcmp(s->sources[i]->name, "<--init>") != 0) free((char *)s->sources[i]->text);
-    free(s->sources[i]);
-  }
+  dl_load_destroy(s->loaded);
   dl_diag_destroy(s->diag);
 }
 
 int main(int argc, char **argv)
 {
+  if (argc > 1 && strcmp(argv[1], "domains") == 0) return dl_cmd_domains(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "reduce") == 0) return dl_cmd_reduce(argc, argv);
   session s;
   memset(&s, 0, sizeof s);
   int rc = parse_args(argc, argv, &s.opt);
@@ -410,12 +300,10 @@ int main(int argc, char **argv)
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
   s.diag = dl_diag_create();
-  s.terms = dl_terms_create();
-  s.ast = ast_program_create();
-  int ok = s.diag && s.terms && s.ast && load(&s) && run_command(&s);
+  int ok = s.diag && load(&s) && run_command(&s);
   if (!s.diag) fputs("gdlog: out of memory\n", stderr);
   else print_diagnostics(s.diag);
-  if (s.opt.stats && s.prog) print_stats(&s);
+  if (s.opt.stats && s.loaded && s.loaded->prog) print_stats(&s);
   int sig = g_cancel;
   session_free(&s);
   if (sig) return 128 + sig;
