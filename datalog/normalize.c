@@ -71,8 +71,8 @@ static int dnf_product(dnf *d, dnf *e)
       r[k].n = d->alts[i].n + e->alts[j].n;
       r[k].lits = malloc((r[k].n ? r[k].n : 1) * sizeof(dl_literal));
       if (!r[k].lits) { ok = 0; continue; }
-      memcpy(r[k].lits, d->alts[i].lits, d->alts[i].n * sizeof(dl_literal));
-      memcpy(r[k].lits + d->alts[i].n, e->alts[j].lits, e->alts[j].n * sizeof(dl_literal));
+      if (d->alts[i].n) memcpy(r[k].lits, d->alts[i].lits, d->alts[i].n * sizeof(dl_literal));
+      if (e->alts[j].n) memcpy(r[k].lits + d->alts[i].n, e->alts[j].lits, e->alts[j].n * sizeof(dl_literal));
     }
   dnf_free(d);
   dnf_free(e);
@@ -130,7 +130,7 @@ static int add_rules(ast_program *prog, const ast_clause *c, const dnf *d)
     r.n_body = d->alts[i].n;
     r.body = dl_arena_alloc(prog->arena, (r.n_body ? r.n_body : 1) * sizeof(dl_literal));
     if (!r.body) return 0;
-    memcpy(r.body, d->alts[i].lits, r.n_body * sizeof(dl_literal));
+    if (r.n_body) memcpy(r.body, d->alts[i].lits, r.n_body * sizeof(dl_literal));
     r.n_vars = c->n_vars;
     r.var_names = c->var_names;
     r.src = c->src;

@@ -108,7 +108,7 @@ static void **pop_since(parser *ps, uint32_t mark)
   uint32_t n = ps->n_stack - mark;
   void **a = dl_arena_alloc(ps->prog->arena, (n ? n : 1) * sizeof *a);
   if (!a) return NULL;
-  memcpy(a, ps->stack + mark, n * sizeof *a);
+  if (n) memcpy(a, ps->stack + mark, n * sizeof *a);
   ps->n_stack = mark;
   return a;
 }
@@ -210,7 +210,7 @@ static int end_clause(parser *ps, ast_term *head, uint32_t mark, uint32_t off)
   c->n_vars = ps->n_vars;
   c->var_names = dl_arena_alloc(ps->prog->arena, (ps->n_vars + 1) * sizeof(dl_sym));
   if (!c->body || !c->var_names) return 0;
-  memcpy(c->var_names, ps->vars, ps->n_vars * sizeof(dl_sym));
+  if (ps->n_vars) memcpy(c->var_names, ps->vars, ps->n_vars * sizeof(dl_sym));
   c->src = ps->src;
   c->off = off;
   return ast_program_add_clause(ps->prog, c);
