@@ -78,15 +78,24 @@ static int parse_file(dl_loaded *l, const char *path, int syntax, int trusted, d
   return parse_source(l, src, syn, trusted, diag);
 }
 
-static int parse_text(dl_loaded *l, const char *name, const char *text, dl_diag *diag)
+/* A source holding a copy of text[0..len) under name. */
+static dl_source *copy_source(const char *name, const char *text, size_t len)
 {
   dl_source *src = malloc(sizeof *src);
-  char *copy = strdup(text);
-  if (!src || !copy) { free(src); free(copy); return 0; }
+  char *copy = malloc(len + 1);
+  if (!src || !copy) { free(src); free(copy); return NULL; }
+  if (len) memcpy(copy, text, len);
+  copy[len] = 0;
   src->name = name;
   src->text = copy;
-  src->len = (uint32_t)strlen(copy);
-  return parse_source(l, src, LX_INFIX, 1, diag);
+  src->len = (uint32_t)len;
+  return src;
+}
+
+static int parse_text(dl_loaded *l, const char *name, const char *text, dl_diag *diag)
+{
+  dl_source *src = copy_source(name, text, strlen(text));
+  return src && parse_source(l, src, LX_INFIX, 1, diag);
 }
 
 /* Checks that clauses [first, n) are ground facts of `pred`; with wrap, a
@@ -115,10 +124,10 @@ static int fix_facts(dl_loaded *l, uint32_t first, const char *pred, int wrap, c
   return 1;
 }
 
-static int load_all(dl_loaded *l, const dl_load_options *o, dl_diag *diag)
+/* Parses the side files and extra rules, normalises and checks; t0 is when
+ * parsing began. */
+static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag *diag)
 {
-  double t0 = now();
-  if (!parse_file(l, o->file, o->syntax, 0, diag)) return 0;
   uint32_t first = l->ast->n_clauses;
   if (o->state_file && (!parse_file(l, o->state_file, -1, 1, diag) ||
                         !fix_facts(l, first, "true", 1, "--state", diag)))
@@ -136,7 +145,13 @@ static int load_all(dl_loaded *l, const dl_load_options *o, dl_diag *diag)
   return l->prog != NULL;
 }
 
-dl_loaded *dl_load(const dl_load_options *o, dl_diag *diag)
+static int load_all(dl_loaded *l, const dl_load_options *o, dl_diag *diag)
+{
+  double t0 = now();
+  return parse_file(l, o->file, o->syntax, 0, diag) && load_rest(l, o, t0, diag);
+}
+
+static dl_loaded *loaded_create(void)
 {
   dl_loaded *l = calloc(1, sizeof *l);
   if (!l) return NULL;
@@ -146,8 +161,32 @@ dl_loaded *dl_load(const dl_load_options *o, dl_diag *diag)
     dl_load_destroy(l);
     return NULL;
   }
+  return l;
+}
+
+dl_loaded *dl_load(const dl_load_options *o, dl_diag *diag)
+{
+  dl_loaded *l = loaded_create();
+  if (!l) return NULL;
   size_t errors = dl_diag_errors(diag);
   if (!load_all(l, o, diag) && dl_diag_errors(diag) == errors)
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while reading %s", o->file);
+  return l;
+}
+
+dl_loaded *dl_load_memory(const dl_load_options *o, const char *text, size_t len, dl_diag *diag)
+{
+  dl_loaded *l = loaded_create();
+  if (!l) return NULL;
+  size_t errors = dl_diag_errors(diag);
+  double t0 = now();
+  dl_source *src = len < UINT32_MAX ? copy_source(o->file, text, len) : NULL;
+  int ok = 0;
+  if (src) {
+    lx_syntax syn = o->syntax >= 0 ? (lx_syntax)o->syntax : dl_parse_guess_syntax(o->file, src->text, src->len);
+    ok = parse_source(l, src, syn, 0, diag) && load_rest(l, o, t0, diag);
+  }
+  if (!ok && dl_diag_errors(diag) == errors)
     dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while reading %s", o->file);
   return l;
 }

@@ -32,6 +32,10 @@ typedef struct dl_loaded {
  * errors were reported to diag. */
 dl_loaded *dl_load(const dl_load_options *opt, dl_diag *diag);
 
+/* Like dl_load, with the program's text given in memory (text[0..len), any
+ * bytes; o->file is only its name for messages and syntax guessing). */
+dl_loaded *dl_load_memory(const dl_load_options *o, const char *text, size_t len, dl_diag *diag);
+
 /* Frees everything loaded; NULL is allowed. */
 void dl_load_destroy(dl_loaded *l);
 
