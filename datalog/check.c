@@ -77,35 +77,45 @@ static uint32_t keyword(const dl_program *p, const char *name)
   return s == DL_NO_SYM ? DL_NO_PRED : dl_program_pred(p, s);
 }
 
-/* dep[v] bit 1: v depends on true; bit 2: on does.  Computed per component
- * in evaluation order: members of a component share what they depend on. */
+static uint8_t own_bits(const keywords *kw, uint32_t q)
+{
+  return (uint8_t)((q == kw->truth ? 1 : 0) | (q == kw->does ? 2 : 0));
+}
+
+/* dep[q] bit 1: q depends on true; bit 2: on does.  Bits flow from body to
+ * head predicates through a worklist; each predicate is queued at most
+ * once per bit it gains. */
 static uint8_t *dependencies(const dl_program *p, const keywords *kw)
 {
-  const st_strata *s = p->strata;
-  uint8_t *dep = calloc(p->n_preds + 1, 1);
-  uint8_t *scc_dep = calloc(s->n_sccs + 1, 1);
-  if (!dep || !scc_dep) { free(dep); free(scc_dep); return NULL; }
   const ast_program *ast = p->ast;
-  /* rules grouped by their head's component (counting sort) */
-  uint32_t *start = calloc(s->n_sccs + 2, sizeof *start), *order = malloc((ast->n_rules + 1) * sizeof *order);
-  if (!start || !order) { free(start); free(order); free(dep); free(scc_dep); return NULL; }
-  for (uint32_t r = 0; r < ast->n_rules; r++) start[s->scc_of[p->head_pred[r]] + 2]++;
-  for (uint32_t c = 0; c < s->n_sccs; c++) start[c + 2] += start[c + 1];
-  for (uint32_t r = 0; r < ast->n_rules; r++) order[start[s->scc_of[p->head_pred[r]] + 1]++] = r;
-  for (uint32_t c = 0; c < s->n_sccs; c++) {
-    for (uint32_t i = start[c]; i < start[c + 1]; i++) {
-      uint32_t r = order[i];
-      for (uint32_t k = 0; k < ast->rules[r].n_body; k++) {
-        uint32_t b = p->lit_pred[r][k];
-        if (b == DL_NO_PRED) continue;
-        scc_dep[c] |= dep[b] | (b == kw->truth ? 1 : 0) | (b == kw->does ? 2 : 0);
-      }
+  uint32_t n = p->n_preds, n_uses = 0;
+  uint32_t *start = calloc(n + 2, sizeof *start);
+  for (uint32_t r = 0; start && r < ast->n_rules; r++)
+    for (uint32_t k = 0; k < ast->rules[r].n_body; k++)
+      if (p->lit_pred[r][k] != DL_NO_PRED) start[p->lit_pred[r][k] + 2]++, n_uses++;
+  uint32_t *users = malloc((n_uses + 1) * sizeof *users), *queue = malloc((3 * (size_t)n + 3) * sizeof *queue);
+  uint8_t *dep = calloc(n + 1, 1);
+  if (!start || !users || !queue || !dep) { free(start); free(users); free(queue); free(dep); return NULL; }
+  for (uint32_t q = 0; q < n; q++) start[q + 2] += start[q + 1];
+  for (uint32_t r = 0; r < ast->n_rules; r++)
+    for (uint32_t k = 0; k < ast->rules[r].n_body; k++)
+      if (p->lit_pred[r][k] != DL_NO_PRED) users[start[p->lit_pred[r][k] + 1]++] = r;
+  uint32_t head = 0, tail = 0;
+  for (uint32_t q = 0; q < n; q++)
+    if (own_bits(kw, q)) queue[tail++] = q;
+  while (head < tail) {
+    uint32_t q = queue[head++];
+    uint8_t out = dep[q] | own_bits(kw, q);
+    for (uint32_t i = start[q]; i < start[q + 1]; i++) {
+      uint32_t h = p->head_pred[users[i]];
+      if ((dep[h] | out) == dep[h]) continue;
+      dep[h] |= out;
+      queue[tail++] = h;  /* at most twice per predicate: it has two bits to gain */
     }
-    for (uint32_t i = s->scc_start[c]; i < s->scc_start[c + 1]; i++) dep[s->members[i]] = scc_dep[c];
   }
   free(start);
-  free(order);
-  free(scc_dep);
+  free(users);
+  free(queue);
   return dep;
 }
 
@@ -159,7 +169,7 @@ static const dl_literal *edge_literal(const dl_program *p, const st_edge *e)
 {
   const dl_rule *rule = &p->ast->rules[e->label];
   for (uint32_t k = 0; k < rule->n_body; k++)
-    if (p->lit_pred[e->label][k] == e->from && (rule->body[k].kind == DL_NEG) == e->negative)
+    if (p->lit_pred[e->label][k] == p->node_pred[e->from] && (rule->body[k].kind == DL_NEG) == e->negative)
       return &rule->body[k];
   return NULL;
 }
@@ -169,11 +179,11 @@ void dl_check_report_cycle(const dl_program *p, const st_cycle *c, dl_diag *diag
   char text[900];
   size_t n = 0;
   const st_edge *first = &c->edges[0];
-  n += (size_t)snprintf(text, sizeof text, "%s", dl_program_pred_name(p, first->to));
+  n += (size_t)snprintf(text, sizeof text, "%s", dl_program_pred_name(p, p->node_pred[first->to]));
   for (uint32_t i = 0; i < c->n && n < sizeof text - 100; i++) {
     const st_edge *e = i == 0 ? first : &c->edges[c->n - i];
     n += (size_t)snprintf(text + n, sizeof text - n, " -> %s%s", e->negative ? "~" : "",
-                          dl_program_pred_name(p, e->from));
+                          dl_program_pred_name(p, p->node_pred[e->from]));
   }
   const dl_literal *l = edge_literal(p, first);
   const dl_rule *rule = &p->ast->rules[first->label];
@@ -184,7 +194,7 @@ void dl_check_report_cycle(const dl_program *p, const st_cycle *c, dl_diag *diag
     const dl_rule *ri = &p->ast->rules[e->label];
     const dl_literal *li = edge_literal(p, e);
     dl_diag_report(diag, DL_NOTE, ri->src, li ? li->off : ri->off, "'%s' uses %s'%s' here",
-                   dl_program_pred_name(p, e->to), e->negative ? "not " : "",
-                   dl_program_pred_name(p, e->from));
+                   dl_program_pred_name(p, p->node_pred[e->to]), e->negative ? "not " : "",
+                   dl_program_pred_name(p, p->node_pred[e->from]));
   }
 }

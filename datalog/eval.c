@@ -444,11 +444,11 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int recursive)
 
 /* Moves this round's new tuples into the relations; they become the delta.
  * Returns the number of new tuples, or -1 when out of memory. */
-static int64_t merge(dl_eval *e, const st_strata *s, uint32_t c)
+static int64_t merge(dl_eval *e, const uint32_t *preds, uint32_t n_preds)
 {
   int64_t total = 0;
-  for (uint32_t i = s->scc_start[c]; i < s->scc_start[c + 1]; i++) {
-    uint32_t p = s->members[i];
+  for (uint32_t i = 0; i < n_preds; i++) {
+    uint32_t p = preds[i];
     ix_tupleset tmp = e->delta[p];
     e->delta[p] = e->fresh[p];
     e->fresh[p] = tmp;
@@ -460,13 +460,13 @@ static int64_t merge(dl_eval *e, const st_strata *s, uint32_t c)
   return total;
 }
 
-static int run_recursive(dl_eval *e, const st_strata *s, uint32_t c)
+static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_preds)
 {
   for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
     if (!run_rule(e, e->rule_order[i], -1, 1)) return 0;
   for (;;) {
     e->stats.rounds++;
-    int64_t n = merge(e, s, c);
+    int64_t n = merge(e, preds, n_preds);
     if (n < 0) { fail_memory(e); return 0; }
     if (n == 0) return 1;
     for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) {
@@ -484,17 +484,19 @@ static int run_recursive(dl_eval *e, const st_strata *s, uint32_t c)
 static int run_component(dl_eval *e, uint32_t c)
 {
   const st_strata *s = e->prog->strata;
-  for (uint32_t i = s->scc_start[c]; i < s->scc_start[c + 1]; i++) e->in_scc[s->members[i]] = 1;
+  uint32_t n_preds;
+  const uint32_t *preds = dl_program_component_preds(e->prog, c, &n_preds);
+  for (uint32_t i = 0; i < n_preds; i++) e->in_scc[preds[i]] = 1;
   int ok = 1;
   if (s->recursive[c]) {
-    ok = run_recursive(e, s, c);
+    ok = run_recursive(e, c, preds, n_preds);
   } else {
     e->stats.rounds++;
     for (uint32_t i = e->rule_start[c]; ok && i < e->rule_start[c + 1]; i++)
       ok = run_rule(e, e->rule_order[i], -1, 0);
   }
-  for (uint32_t i = s->scc_start[c]; i < s->scc_start[c + 1]; i++) {
-    uint32_t p = s->members[i];
+  for (uint32_t i = 0; i < n_preds; i++) {
+    uint32_t p = preds[i];
     e->in_scc[p] = 0;
     ix_tupleset_free(&e->delta[p]);
     ix_tupleset_free(&e->fresh[p]);
@@ -511,10 +513,10 @@ static int group_rules(dl_eval *e)
   e->rule_start = calloc(s->n_sccs + 2, sizeof *e->rule_start);
   e->rule_order = malloc((ast->n_rules + 1) * sizeof *e->rule_order);
   if (!e->rule_start || !e->rule_order) return 0;
-  for (uint32_t r = 0; r < ast->n_rules; r++) e->rule_start[s->scc_of[e->prog->head_pred[r]] + 2]++;
+  for (uint32_t r = 0; r < ast->n_rules; r++) e->rule_start[s->scc_of[e->prog->head_node[r]] + 2]++;
   for (uint32_t c = 0; c < s->n_sccs; c++) e->rule_start[c + 2] += e->rule_start[c + 1];
   for (uint32_t r = 0; r < ast->n_rules; r++)
-    e->rule_order[e->rule_start[s->scc_of[e->prog->head_pred[r]] + 1]++] = r;
+    e->rule_order[e->rule_start[s->scc_of[e->prog->head_node[r]] + 1]++] = r;
   return 1;
 }
 

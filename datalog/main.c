@@ -231,12 +231,18 @@ static void print_stats(const session *s)
     dl_eval_stats es = dl_eval_get_stats(s->eval);
     fprintf(stderr, "atoms %llu, derivations %llu, rounds %u, terms %u\n", (unsigned long long)es.atoms,
             (unsigned long long)es.derivations, es.rounds, dl_terms_count(s->loaded->terms));
-    for (uint32_t c = 0; c < st->n_sccs; c++)
-      for (uint32_t i = st->scc_start[c]; i < st->scc_start[c + 1]; i++) {
-        uint32_t pr = st->members[i];
+    uint8_t *shown = calloc(p->n_preds + 1, 1);
+    for (uint32_t c = 0; shown && c < st->n_sccs; c++) {
+      uint32_t n;
+      const uint32_t *preds = dl_program_component_preds(p, c, &n);
+      for (uint32_t i = 0; i < n; i++) {
+        uint32_t pr = preds[i];
+        if (shown[pr]++) continue;
         fprintf(stderr, "  stratum %u  %-32s %10llu atoms\n", st->stratum[c], dl_program_pred_name(p, pr),
                 (unsigned long long)ix_relation_size(dl_eval_relation(s->eval, pr)));
       }
+    }
+    free(shown);
   }
   fprintf(stderr, "time: parse %.3f s, check %.3f s, evaluate %.3f s, output %.3f s; peak memory %.1f MiB\n",
           s->loaded->parse_seconds, s->loaded->check_seconds, s->t_eval, s->t_output, peak_kib() / 1024.0);

@@ -13,17 +13,26 @@ void dl_buf_free(dl_buf *b)
   memset(b, 0, sizeof *b);
 }
 
+/* Makes room for n more bytes and a NUL; 0 when out of memory. */
+static int buf_reserve(dl_buf *b, size_t n)
+{
+  if (b->failed) return 0;
+  if (b->len + n + 1 <= b->cap) return 1;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap < b->len + n + 1) cap *= 2;
+  char *q = realloc(b->data, cap);
+  if (!q) {
+    b->failed = 1;
+    return 0;
+  }
+  b->data = q;
+  b->cap = cap;
+  return 1;
+}
+
 void dl_buf_add(dl_buf *b, const char *s, size_t n)
 {
-  if (b->failed) return;
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1) cap *= 2;
-    char *q = realloc(b->data, cap);
-    if (!q) { b->failed = 1; return; }
-    b->data = q;
-    b->cap = cap;
-  }
+  if (!buf_reserve(b, n)) return;
   memcpy(b->data + b->len, s, n);
   b->len += n;
   b->data[b->len] = 0;
@@ -96,71 +105,18 @@ void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt)
 typedef struct term_texts {
   dl_buf text;
   size_t *off;       /* per term: start of its text (NUL-terminated) */
+  uint32_t *len;     /* per term: length of its text */
   uint32_t *rank;    /* per term */
 } term_texts;
 
-static const char *g_text;     /* for the qsort comparator */
+static const char *g_text;     /* for the qsort comparators below */
 static const size_t *g_off;
+static const uint32_t *g_rank;
+static uint32_t g_arity;
 
 static int by_text(const void *a, const void *b)
 {
   return strcmp(g_text + g_off[*(const uint32_t *)a], g_text + g_off[*(const uint32_t *)b]);
-}
-
-static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
-{
-  uint32_t n = dl_terms_count(terms);
-  tt->off = malloc(((size_t)n + 1) * sizeof *tt->off);
-  tt->rank = malloc(((size_t)n + 1) * sizeof *tt->rank);
-  uint32_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
-  if (!tt->off || !tt->rank || !ids) { free(ids); return 0; }
-  for (uint32_t t = 0; t < n; t++) {
-    tt->off[t] = tt->text.len;
-    dl_output_term(&tt->text, terms, t, fmt);
-    dl_buf_add(&tt->text, "", 1);
-    ids[t] = t;
-  }
-  if (tt->text.failed) { free(ids); return 0; }
-  g_text = tt->text.data;
-  g_off = tt->off;
-  qsort(ids, n, sizeof *ids, by_text);
-  for (uint32_t i = 0; i < n; i++) tt->rank[ids[i]] = i;
-  free(ids);
-  return 1;
-}
-
-static void texts_free(term_texts *tt)
-{
-  dl_buf_free(&tt->text);
-  free(tt->off);
-  free(tt->rank);
-}
-
-/* Sorting a relation: each column's values get a local rank (their order
- * among the column's values), packed into one 64-bit key when they fit. */
-typedef struct sorter {
-  uint32_t arity;
-  const uint32_t *rank;  /* global term ranks */
-  uint32_t *rows;        /* tuples, arity each */
-} sorter;
-
-static const sorter *g_sorter;
-
-static int by_ranks(const void *a, const void *b)
-{
-  const uint32_t *x = g_sorter->rows + (size_t)*(const uint64_t *)a * g_sorter->arity;
-  const uint32_t *y = g_sorter->rows + (size_t)*(const uint64_t *)b * g_sorter->arity;
-  for (uint32_t c = 0; c < g_sorter->arity; c++) {
-    uint32_t rx = g_sorter->rank[x[c]], ry = g_sorter->rank[y[c]];
-    if (rx != ry) return rx < ry ? -1 : 1;
-  }
-  return 0;
-}
-
-static int by_u32(const void *a, const void *b)
-{
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
 }
 
 static int by_u64(const void *a, const void *b)
@@ -169,89 +125,196 @@ static int by_u64(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Writes atom `name(args)` for one tuple. */
-static void add_atom(dl_buf *b, const char *name, size_t n, const uint32_t *tuple, uint32_t arity,
+/* Compares two tuples (pointed to by row pointers) by the ranks of their terms. */
+static int by_ranks(const void *a, const void *b)
+{
+  const dl_tid *x = *(const dl_tid *const *)a, *y = *(const dl_tid *const *)b;
+  for (uint32_t c = 0; c < g_arity; c++)
+    if (g_rank[x[c]] != g_rank[y[c]]) return g_rank[x[c]] < g_rank[y[c]] ? -1 : 1;
+  return 0;
+}
+
+static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
+{
+  uint32_t n = dl_terms_count(terms);
+  tt->off = malloc(((size_t)n + 1) * sizeof *tt->off);
+  tt->len = malloc(((size_t)n + 1) * sizeof *tt->len);
+  tt->rank = malloc(((size_t)n + 1) * sizeof *tt->rank);
+  uint32_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
+  int ok = tt->off && tt->len && tt->rank && ids;
+  for (uint32_t t = 0; ok && t < n; t++) {
+    tt->off[t] = tt->text.len;
+    dl_output_term(&tt->text, terms, t, fmt);
+    tt->len[t] = (uint32_t)(tt->text.len - tt->off[t]);
+    dl_buf_add(&tt->text, "", 1);
+    ids[t] = t;
+  }
+  ok = ok && !tt->text.failed;
+  if (ok) {
+    g_text = tt->text.data;
+    g_off = tt->off;
+    qsort(ids, n, sizeof *ids, by_text);
+    for (uint32_t i = 0; i < n; i++) tt->rank[ids[i]] = i;
+  }
+  free(ids);
+  return ok;
+}
+
+static void texts_free(term_texts *tt)
+{
+  dl_buf_free(&tt->text);
+  free(tt->off);
+  free(tt->len);
+  free(tt->rank);
+}
+
+/* Appends `name(args)` (or `(name args)`) and a newline for one tuple. */
+static void add_atom(dl_buf *b, const char *name, size_t n, const dl_tid *tuple, uint32_t arity,
                      const term_texts *tt, dl_format fmt)
 {
-  if (arity && fmt == DL_FMT_KIF) dl_buf_add(b, "(", 1);
-  dl_buf_add(b, name, n);
+  size_t need = n + 3 + arity;
+  for (uint32_t c = 0; c < arity; c++) need += tt->len[tuple[c]];
+  if (!buf_reserve(b, need)) return;
+  char *w = b->data + b->len;
+  int kif = fmt == DL_FMT_KIF;
+  if (arity && kif) *w++ = '(';
+  memcpy(w, name, n);
+  w += n;
   for (uint32_t c = 0; c < arity; c++) {
-    dl_buf_add(b, c == 0 ? (fmt == DL_FMT_KIF ? " " : "(") : (fmt == DL_FMT_KIF ? " " : ","), 1);
-    dl_buf_addz(b, tt->text.data + tt->off[tuple[c]]);
+    *w++ = kif ? ' ' : c == 0 ? '(' : ',';
+    memcpy(w, tt->text.data + tt->off[tuple[c]], tt->len[tuple[c]]);
+    w += tt->len[tuple[c]];
   }
-  if (arity) dl_buf_add(b, ")", 1);
-  dl_buf_add(b, "\n", 1);
+  if (arity) *w++ = ')';
+  *w++ = '\n';
+  b->len = (size_t)(w - b->data);
 }
 
 static int flush(FILE *out, dl_buf *b)
 {
   if (b->failed) return 0;
-  int ok = b->len == 0 || fwrite(b->data, 1, b->len, out) == b->len;
+  int ok = fwrite(b->data, 1, b->len, out) == b->len;
   b->len = 0;
   return ok;
 }
 
-enum { ROW_BITS = 24 };
+/* The values of one column in output order: a code's place among the
+ * column's values, and the term at each place. */
+typedef struct column_order {
+  uint32_t *place_of_code;
+  dl_tid *term_at;
+  uint32_t bits;   /* bits for a place */
+} column_order;
 
-/* Puts in keys[i] the row number i, and above it the tuple's columns as
- * local ranks (each value's place among its column's values).  Returns 1
- * when they fit 64 bits; 0 leaves only the row numbers. */
-static int pack_ranks(const ix_relation *r, const term_texts *tt, const uint32_t *rows,
-                      uint64_t *keys, uint32_t *scratch)
+static int order_column(const ix_relation *r, uint32_t c, const term_texts *tt, column_order *co)
 {
-  uint32_t arity = ix_relation_arity(r), shift = ROW_BITS;
-  uint64_t size = ix_relation_size(r);
-  for (uint64_t i = 0; i < size; i++) keys[i] = i;
-  if (size >= (1u << ROW_BITS)) return 0;
-  for (uint32_t c = arity; c-- > 0;) {
-    uint32_t nv = ix_relation_column_values(r, c), bits = 0;
-    while (((uint64_t)1 << bits) < nv) bits++;
-    if (shift + bits > 64) goto no_fit;
-    uint32_t *ranks = malloc(((size_t)nv + 1) * sizeof *ranks);
-    if (!ranks) goto no_fit;
-    for (uint32_t k = 0; k < nv; k++) ranks[k] = tt->rank[ix_relation_column_value(r, c, k)];
-    qsort(ranks, nv, sizeof *ranks, by_u32);
-    for (uint32_t k = 0; k < nv; k++) scratch[ranks[k]] = k;  /* global rank -> local rank */
-    free(ranks);
-    for (uint64_t i = 0; i < size; i++) keys[i] |= (uint64_t)scratch[tt->rank[rows[i * arity + c]]] << shift;
-    shift += bits;
+  uint32_t n = ix_relation_column_values(r, c);
+  uint64_t *pairs = malloc(((size_t)n + 1) * sizeof *pairs);
+  co->place_of_code = malloc(((size_t)n + 1) * sizeof(uint32_t));
+  co->term_at = malloc(((size_t)n + 1) * sizeof(dl_tid));
+  if (!pairs || !co->place_of_code || !co->term_at) { free(pairs); return 0; }
+  for (uint32_t k = 0; k < n; k++) pairs[k] = (uint64_t)tt->rank[ix_relation_column_value(r, c, k)] << 32 | k;
+  qsort(pairs, n, sizeof *pairs, by_u64);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t code = (uint32_t)pairs[i];
+    co->place_of_code[code] = i;
+    co->term_at[i] = ix_relation_column_value(r, c, code);
   }
+  free(pairs);
+  for (co->bits = 0; ((uint64_t)1 << co->bits) < n; co->bits++) {}
   return 1;
-no_fit:
-  for (uint64_t i = 0; i < size; i++) keys[i] = i;
-  return 0;
 }
 
-static int write_relation(FILE *out, const char *name, size_t n, const ix_relation *r,
-                          const term_texts *tt, dl_format fmt, uint32_t *scratch)
+/* Sorts a[0..n) on their low `bits` bits, least significant byte first. */
+static int radix_sort(uint64_t *a, uint64_t n, uint32_t bits)
+{
+  uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+  if (!tmp) return 0;
+  for (uint32_t shift = 0; shift < bits; shift += 8) {
+    uint64_t count[257] = { 0 };
+    for (uint64_t i = 0; i < n; i++) count[((a[i] >> shift) & 255) + 1]++;
+    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+    for (uint64_t i = 0; i < n; i++) tmp[count[(a[i] >> shift) & 255]++] = a[i];
+    memcpy(a, tmp, n * sizeof *a);
+  }
+  free(tmp);
+  return 1;
+}
+
+/* Writes a relation whose places pack into 64 bits: one key per tuple,
+ * radix-sorted, decoded back into terms. */
+static int write_packed(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+                        const column_order *co, uint32_t bits, const term_texts *tt, dl_format fmt)
 {
   uint32_t arity = ix_relation_arity(r);
   uint64_t size = ix_relation_size(r);
-  sorter so = { arity, tt->rank, malloc((size ? size : 1) * (arity ? arity : 1) * sizeof(uint32_t)) };
   uint64_t *keys = malloc((size ? size : 1) * sizeof *keys);
-  int ok = so.rows && keys;
+  if (!keys) return 0;
+  uint32_t codes[IX_MAX_ARITY];
+  dl_tid tuple[IX_MAX_ARITY];
   ix_iter it;
   ix_iter_begin(&it, r, 0, 0, NULL);
-  for (uint64_t i = 0; ok && ix_iter_next(&it, so.rows + i * arity); i++) {}
-  if (ok && arity > 0) {
-    if (pack_ranks(r, tt, so.rows, keys, scratch)) {
-      qsort(keys, size, sizeof *keys, by_u64);
-      for (uint64_t i = 0; i < size; i++) keys[i] &= (1u << ROW_BITS) - 1;
-    } else {
-      g_sorter = &so;
-      qsort(keys, size, sizeof *keys, by_ranks);
-    }
+  for (uint64_t i = 0; i < size && ix_iter_next_codes(&it, codes); i++) {
+    uint64_t k = 0;
+    for (uint32_t c = 0; c < arity; c++) k = k << co[c].bits | co[c].place_of_code[codes[c]];
+    keys[i] = k;
   }
-  dl_buf b = { 0 };
+  int ok = radix_sort(keys, size, bits);
   for (uint64_t i = 0; ok && i < size; i++) {
-    add_atom(&b, name, n, so.rows + keys[i] * arity, arity, tt, fmt);
-    if (b.len > (1 << 20)) ok = flush(out, &b);
+    uint64_t k = keys[i];
+    for (uint32_t c = arity; c-- > 0;) {
+      tuple[c] = co[c].term_at[k & (((uint64_t)1 << co[c].bits) - 1)];
+      k = co[c].bits >= 64 ? 0 : k >> co[c].bits;
+    }
+    add_atom(b, name, n, tuple, arity, tt, fmt);
+    if (b->len > (1 << 20)) ok = flush(out, b);
   }
-  if (ok) ok = flush(out, &b);
-  dl_buf_free(&b);
-  free(so.rows);
   free(keys);
   return ok;
+}
+
+/* Writes any relation: rows of term ids sorted with a comparator. */
+static int write_rows(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+                      const term_texts *tt, dl_format fmt)
+{
+  uint32_t arity = ix_relation_arity(r);
+  uint64_t size = ix_relation_size(r);
+  dl_tid *rows = malloc((size ? size : 1) * (arity ? arity : 1) * sizeof *rows);
+  dl_tid **order = malloc((size ? size : 1) * sizeof *order);
+  int ok = rows && order;
+  ix_iter it;
+  ix_iter_begin(&it, r, 0, 0, NULL);
+  for (uint64_t i = 0; ok && i < size && ix_iter_next(&it, rows + i * arity); i++) order[i] = rows + i * arity;
+  g_rank = tt->rank;
+  g_arity = arity;
+  if (ok) qsort(order, size, sizeof *order, by_ranks);
+  for (uint64_t i = 0; ok && i < size; i++) {
+    add_atom(b, name, n, order[i], arity, tt, fmt);
+    if (b->len > (1 << 20)) ok = flush(out, b);
+  }
+  free(rows);
+  free(order);
+  return ok;
+}
+
+static int write_relation(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+                          const term_texts *tt, dl_format fmt)
+{
+  uint32_t arity = ix_relation_arity(r), bits = 0;
+  column_order co[IX_MAX_ARITY];
+  memset(co, 0, sizeof co);
+  int ok = 1;
+  for (uint32_t c = 0; ok && c < arity; c++) {
+    ok = order_column(r, c, tt, &co[c]);
+    bits += co[c].bits;
+  }
+  if (ok) ok = bits <= 64 ? write_packed(out, b, name, n, r, co, bits, tt, fmt)
+                          : write_rows(out, b, name, n, r, tt, fmt);
+  for (uint32_t c = 0; c < arity; c++) {
+    free(co[c].place_of_code);
+    free(co[c].term_at);
+  }
+  return ok && flush(out, b);
 }
 
 static const dl_program *g_prog;
@@ -266,23 +329,22 @@ int dl_output_model(FILE *out, const dl_program *p, const dl_eval *e, dl_format 
 {
   term_texts tt = { 0 };
   uint32_t *order = malloc(((size_t)p->n_preds + 1) * sizeof *order);
-  uint32_t *scratch = malloc(((size_t)dl_terms_count(p->terms) + 1) * sizeof *scratch);
-  int ok = order && scratch && texts_build(&tt, p->terms, fmt);
-  for (uint32_t i = 0; i < p->n_preds; i++) order[i] = i;
+  int ok = order && texts_build(&tt, p->terms, fmt);
+  for (uint32_t i = 0; ok && i < p->n_preds; i++) order[i] = i;
   g_prog = p;
   if (ok) qsort(order, p->n_preds, sizeof *order, by_pred_name);
-  dl_buf name = { 0 };
+  dl_buf name = { 0 }, b = { 0 };
   for (uint32_t i = 0; ok && i < p->n_preds; i++) {
     uint32_t pr = order[i];
     if (skip && skip[pr]) continue;
     name.len = 0;
     add_name(&name, p->terms, p->preds[pr].name, fmt, 1);
-    ok = !name.failed && write_relation(out, name.data, name.len, dl_eval_relation(e, pr), &tt, fmt, scratch);
+    ok = !name.failed && write_relation(out, &b, name.data, name.len, dl_eval_relation(e, pr), &tt, fmt);
   }
   dl_buf_free(&name);
+  dl_buf_free(&b);
   texts_free(&tt);
   free(order);
-  free(scratch);
   return ok;
 }
 

@@ -1,6 +1,13 @@
 /* program.h: a checked program.  It numbers the predicates, resolves every
  * atom of every rule to its predicate, runs the program checks (check.h)
- * and orders the predicates into strata (strata/strata.h). */
+ * and orders the rules into strata (strata/strata.h).
+ *
+ * Stratification works on nodes finer than predicates: the rules of a
+ * predicate are grouped by the constants in their heads, so that
+ * `goal(R,0) :- role(R) & ~goal(R,100)`, common in real games, depends on
+ * the node goal(*,100) and not on itself.  A body literal depends on each
+ * node of its predicate whose head constants it can match.  Facts share one
+ * node per predicate. */
 #ifndef GDLOG_PROGRAM_H
 #define GDLOG_PROGRAM_H
 
@@ -28,7 +35,12 @@ typedef struct dl_program {
   Pvoid_t pred_of_sym;    /* JudyL: symbol -> predicate + 1 */
   uint32_t *head_pred;    /* per rule */
   uint32_t **lit_pred;    /* per rule, per body literal (DL_NO_PRED for distinct) */
-  st_strata *strata;
+  uint32_t n_nodes;
+  uint32_t *node_pred;    /* per node: its predicate */
+  uint32_t *head_node;    /* per rule: the node of its head */
+  st_strata *strata;      /* components of nodes, in evaluation order */
+  uint32_t *comp_start;   /* component c has predicates comp_preds[comp_start[c] .. comp_start[c+1]) */
+  uint32_t *comp_preds;
 } dl_program;
 
 /* Builds and checks the program of ast's rules.  Returns the program, or NULL
@@ -41,6 +53,9 @@ void dl_program_destroy(dl_program *p);
 
 /* The predicate named sym, or DL_NO_PRED. */
 uint32_t dl_program_pred(const dl_program *p, dl_sym sym);
+
+/* The distinct predicates of the nodes of component c; their count in *n. */
+const uint32_t *dl_program_component_preds(const dl_program *p, uint32_t c, uint32_t *n);
 
 /* The name of predicate i. */
 const char *dl_program_pred_name(const dl_program *p, uint32_t i);

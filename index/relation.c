@@ -385,18 +385,20 @@ static int step(ix_iter *it, int l)
   return seek(it, l);
 }
 
-static void decode(const ix_iter *it, ix_val *tuple)
+/* Writes the tuple at the iterator's keys: term ids, or column codes. */
+static void decode(const ix_iter *it, ix_val *tuple, int as_codes)
 {
   const ix_index *ix = it->ix;
   const ix_relation *r = it->rel;
   for (uint32_t p = 0; p < r->arity; p++) {
     const colmap *m = &r->cols[ix->order[p]];
     uint32_t code = (uint32_t)((it->key[ix->chunk_of[p]] >> ix->shift[p]) & low_mask(m->bits));
-    tuple[ix->order[p]] = m->id_of[code];
+    tuple[ix->order[p]] = as_codes ? code : m->id_of[code];
   }
 }
 
-int ix_iter_next(ix_iter *it, ix_val *tuple)
+/* Moves to the next key combination; 1 when there is one. */
+static int advance(ix_iter *it)
 {
   if (it->done) return 0;
   if (it->rel->arity == 0) {
@@ -428,6 +430,19 @@ int ix_iter_next(ix_iter *it, ix_val *tuple)
     found = seek(it, l);
   }
   it->level = l;
-  decode(it, tuple);
+  return 1;
+}
+
+int ix_iter_next(ix_iter *it, ix_val *tuple)
+{
+  if (!advance(it)) return 0;
+  decode(it, tuple, 0);
+  return 1;
+}
+
+int ix_iter_next_codes(ix_iter *it, uint32_t *codes)
+{
+  if (!advance(it)) return 0;
+  decode(it, codes, 1);
   return 1;
 }

@@ -76,4 +76,8 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
 /* Writes the next tuple to tuple[0..arity) and returns 1; 0 at the end. */
 int ix_iter_next(ix_iter *it, ix_val *tuple);
 
+/* Like ix_iter_next, but writes each column's code: its value is
+ * ix_relation_column_value(r, column, code). */
+int ix_iter_next_codes(ix_iter *it, uint32_t *codes);
+
 #endif

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# check.sh: the whole test suite: ctest on the release build, then the same
+# suite under AddressSanitizer + UndefinedBehaviorSanitizer when
+# tests/sanitize.sh exists.  Run tests/setup.sh first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+(cd build && ctest --output-on-failure -j"$(nproc)")
+if [ -f tests/sanitize.sh ]; then
+  bash tests/sanitize.sh
+fi
