@@ -1,20 +1,353 @@
-/* gdl_cmd.c: the domains and reduce commands (issue 3; in progress). */
+/* gdl_cmd.c: the domains and reduce commands.  Parses their options, loads
+ * the game, runs the analysis (domains.h, reduce.h) and prints. */
 #include "datalog/gdl_cmd.h"
 
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datalog/diag.h"
+#include "datalog/domains.h"
+#include "datalog/load.h"
+#include "datalog/output.h"
+#include "datalog/reduce.h"
+#include "lexer.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+static const char domains_help[] =
+  "usage: gdlog domains [--dot] [--syntax S] [-o FILE] FILE\n"
+  "\n"
+  "Prints the domain of every argument position of a GDL game, computed from its\n"
+  "domain graph (Definition 14.1 of the book), one row per predicate and function\n"
+  "symbol:  cell  {1,2,3} x {1,2,3} x {b,o,x}\n"
+  "Recursive function symbols make domains infinite; the cycles are reported.\n"
+  "\n"
+  "  --dot        write the domain graph in Graphviz DOT instead\n"
+  "  --syntax S   input syntax: kif or infix (default: by extension, else sniffed)\n"
+  "  -o FILE      write the output to FILE\n"
+  "  -h, --help   show this help\n";
+
+static const char reduce_help[] =
+  "usage: gdlog reduce [--from init|domains] [--print] [--format text|json]\n"
+  "                    [--syntax S] [--max-atoms N] [-o FILE] FILE\n"
+  "\n"
+  "The G+ reduction of a GDL game (section 14.3 of the book): G+ is the game\n"
+  "without its negative conditions; the instances derivable from G+ are kept,\n"
+  "true(t) only where init(t) or next(t) is derivable, does(r,a) only where\n"
+  "legal(r,a) is, until nothing changes.  Prints per predicate the instances\n"
+  "its domain allows and those kept after each run of G+.\n"
+  "\n"
+  "  --from init     (default) least fixpoint upward from init: one run of G+ with\n"
+  "                  true(X) :- init(X). true(X) :- next(X). does(R,A) :- legal(R,A).\n"
+  "  --from domains  the book's iteration, downward from the domain sets\n"
+  "  --print         list the surviving instances too\n"
+  "  --format F      text (default) or json\n"
+  "  --syntax S      input syntax: kif or infix\n"
+  "  --max-atoms N   stop with an error beyond N atoms per run (default 100000000)\n"
+  "  -o FILE         write the output to FILE\n"
+  "  -h, --help      show this help\n";
+
+typedef struct cmd_options {
+  const char *file, *output;
+  int syntax;             /* -1: guess */
+  int dot, print, json;
+  dl_reduce_mode mode;
+  uint64_t max_atoms;
+} cmd_options;
+
+static volatile sig_atomic_t g_cancel;
+
+static void on_signal(int sig) { g_cancel = sig; }
+
+static int usage(const char *cmd, const char *what, const char *arg)
+{
+  fprintf(stderr, "gdlog %s: %s%s%s\nTry 'gdlog %s --help'.\n", cmd, what, arg ? " " : "", arg ? arg : "", cmd);
+  return EXIT_USAGE;
+}
+
+/* Parses one option with a value at argv[*i]; returns -1 when fine, else the exit status. */
+static int value_option(const char *cmd, char **argv, int *i, cmd_options *o)
+{
+  const char *a = argv[*i], *v = argv[++*i];
+  char *end;
+  if (strcmp(a, "-o") == 0) o->output = v;
+  else if (strcmp(a, "--syntax") == 0 && strcmp(v, "kif") == 0) o->syntax = LX_KIF;
+  else if (strcmp(a, "--syntax") == 0 && strcmp(v, "infix") == 0) o->syntax = LX_INFIX;
+  else if (strcmp(a, "--from") == 0 && strcmp(v, "domains") == 0) o->mode = DL_REDUCE_DOMAINS;
+  else if (strcmp(a, "--from") == 0 && strcmp(v, "init") == 0) o->mode = DL_REDUCE_LFP;
+  else if (strcmp(a, "--format") == 0 && (strcmp(v, "json") == 0 || strcmp(v, "text") == 0)) o->json = v[0] == 'j';
+  else if (strcmp(a, "--max-atoms") == 0 && v[0] >= '0' && v[0] <= '9') {
+    errno = 0;
+    o->max_atoms = strtoull(v, &end, 10);
+    if (errno || *end) return usage(cmd, "--max-atoms needs a number, not", v);
+  } else return usage(cmd, a, v);
+  return -1;
+}
+
+/* Returns -1 when the options are fine, else the exit status. */
+/* valued lists the command's options, " --opt " each; flags are --dot and --print. */
+static int parse_options(int argc, char **argv, const char *help, const char *valued, cmd_options *o)
+{
+  const char *cmd = argv[1];
+  memset(o, 0, sizeof *o);
+  o->syntax = -1;
+  o->max_atoms = 100000000ULL;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    char key[32];
+    snprintf(key, sizeof key, " %s ", a);
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(help, stdout); return EXIT_OK; }
+    if (strcmp(a, "--dot") == 0 && strstr(valued, " --dot ")) o->dot = 1;
+    else if (strcmp(a, "--print") == 0 && strstr(valued, " --print ")) o->print = 1;
+    else if (a[0] == '-' && a[1] && strstr(valued, key)) {
+      if (i + 1 >= argc) return usage(cmd, "option needs a value:", a);
+      int rc = value_option(cmd, argv, &i, o);
+      if (rc >= 0) return rc;
+    } else if (a[0] == '-' && a[1]) return usage(cmd, "unknown option", a);
+    else if (!o->file) o->file = a;
+    else return usage(cmd, "unexpected argument", a);
+  }
+  if (!o->file) return usage(cmd, "no input file given", NULL);
+  return -1;
+}
+
+/* ---- loading and printing --------------------------------------------------------------------- */
+
+static void print_diagnostics(const dl_diag *d)
+{
+  for (size_t i = 0; i < dl_diag_count(d); i++) {
+    char *text = dl_diag_render(dl_diag_message(d, i));
+    if (text) fputs(text, stderr);
+    free(text);
+  }
+}
+
+/* Writes buf to stdout or to o->output (through a temporary file). */
+static int write_output(const cmd_options *o, const dl_buf *b, dl_diag *diag)
+{
+  if (b->failed) { dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory"); return 0; }
+  if (!o->output) return fwrite(b->data, 1, b->len, stdout) == b->len && fflush(stdout) == 0;
+  size_t n = strlen(o->output) + 16;
+  char *tmp = malloc(n);
+  FILE *f = NULL;
+  if (tmp) {
+    snprintf(tmp, n, "%s.tmpXXXXXX", o->output);
+    int fd = mkstemp(tmp);
+    f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  }
+  int ok = f && fwrite(b->data, 1, b->len, f) == b->len;
+  ok = f && fclose(f) == 0 && ok && rename(tmp, o->output) == 0;
+  if (!ok) {
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
+    if (tmp) unlink(tmp);
+  }
+  free(tmp);
+  return ok;
+}
+
+static dl_loaded *load_game(const cmd_options *o, dl_diag *diag)
+{
+  dl_load_options lo = { o->file, NULL, NULL, NULL, o->syntax };
+  return dl_load(&lo, diag);
+}
+
+/* ---- domains ----------------------------------------------------------------------------------- */
+
+static int run_domains(const cmd_options *o, dl_diag *diag)
+{
+  dl_loaded *l = load_game(o, diag);
+  dl_domains *d = l && l->prog ? dl_domains_build(l->prog, diag) : NULL;
+  dl_buf b = { 0 };
+  if (d && o->dot) dl_domains_write_dot(d, &b);
+  else if (d) dl_domains_write_table(d, &b);
+  int ok = d && write_output(o, &b, diag);
+  dl_buf_free(&b);
+  dl_domains_destroy(d);
+  dl_load_destroy(l);
+  return ok;
+}
 
 int dl_cmd_domains(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  fputs("gdlog: error: the domains command is not built yet\n", stderr);
-  return 2;
+  cmd_options o;
+  int rc = parse_options(argc, argv, domains_help, " --dot --syntax -o ", &o);
+  if (rc >= 0) return rc;
+  dl_diag *diag = dl_diag_create();
+  if (!diag) { fputs("gdlog: out of memory\n", stderr); return EXIT_INPUT; }
+  int ok = run_domains(&o, diag);
+  print_diagnostics(diag);
+  dl_diag_destroy(diag);
+  return ok ? EXIT_OK : EXIT_INPUT;
+}
+
+/* ---- reduce ------------------------------------------------------------------------------------ */
+
+static const dl_program *g_sort_prog;  /* qsort has no context argument */
+
+static int pred_cmp(const void *x, const void *y)
+{
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  int c = strcmp(dl_program_pred_name(g_sort_prog, a), dl_program_pred_name(g_sort_prog, b));
+  return c ? c : (g_sort_prog->preds[a].arity > g_sort_prog->preds[b].arity) - (g_sort_prog->preds[a].arity < g_sort_prog->preds[b].arity);
+}
+
+/* The game's predicates in byte order of their names; NULL when out of memory. */
+static uint32_t *sorted_preds(const dl_program *p)
+{
+  uint32_t *a = malloc((p->n_preds + 1) * sizeof *a);
+  for (uint32_t i = 0; a && i < p->n_preds; i++) a[i] = i;
+  g_sort_prog = p;
+  if (a) qsort(a, p->n_preds, sizeof *a, pred_cmp);
+  return a;
+}
+
+static void add_fmt(dl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_fmt(dl_buf *b, const char *fmt, ...)
+{
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  dl_buf_addz(b, text);
+}
+
+static void add_count(dl_buf *b, double c, int width, int json)
+{
+  if (isinf(c)) add_fmt(b, "%*s", width, json ? "null" : "inf");
+  else add_fmt(b, "%*.0f", width, c);
+}
+
+static void json_string(dl_buf *b, const char *z, size_t n)
+{
+  dl_buf_add(b, "\"", 1);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)z[i];
+    if (c == '"' || c == '\\') { dl_buf_add(b, "\\", 1); dl_buf_add(b, &z[i], 1); }
+    else if (c < 0x20) add_fmt(b, "\\u%04x", c);
+    else dl_buf_add(b, &z[i], 1);
+  }
+  dl_buf_add(b, "\"", 1);
+}
+
+static const char *mode_text(dl_reduce_mode m)
+{
+  return m == DL_REDUCE_DOMAINS ? "downward from the domain sets (the book's iteration)"
+                                : "least fixpoint upward from init";
+}
+
+static void reduce_text(const cmd_options *o, const dl_program *p, const dl_domains *d,
+                        const dl_reduction *r, const uint32_t *order, dl_buf *b)
+{
+  uint32_t runs = dl_reduction_iterations(r);
+  add_fmt(b, "%% gdlog reduce %s: %s, %u run%s of G+\n", o->file, mode_text(o->mode), runs, runs == 1 ? "" : "s");
+  if (!dl_domains_has_base(d)) dl_buf_addz(b, "% no base rules: the domain of true comes from init and next\n");
+  if (!dl_domains_has_input(d)) dl_buf_addz(b, "% no input rules: the domain of does comes from legal\n");
+  add_fmt(b, "%-32s %14s", "predicate", "domain");
+  for (uint32_t k = 0; k < runs; k++) {
+    char col[24];
+    snprintf(col, sizeof col, "run %u", k + 1);
+    add_fmt(b, " %14s", col);
+  }
+  dl_buf_addz(b, "\n");
+  for (uint32_t i = 0; i < p->n_preds; i++) {
+    uint32_t q = order[i];
+    char name[300];
+    snprintf(name, sizeof name, "%s/%u", dl_program_pred_name(p, q), p->preds[q].arity);
+    add_fmt(b, "%-32s ", name);
+    add_count(b, dl_domains_pred_count(d, q), 14, 0);
+    for (uint32_t k = 0; k < runs; k++) add_fmt(b, " %14llu", (unsigned long long)dl_reduction_count(r, k, q));
+    dl_buf_addz(b, "\n");
+  }
+  add_fmt(b, "%% atoms %llu, G+ time %.3f s\n", (unsigned long long)dl_reduction_atoms(r), dl_reduction_seconds(r));
+}
+
+static void reduce_json(const cmd_options *o, const dl_program *p, const dl_domains *d,
+                        const dl_reduction *r, const uint32_t *order, dl_buf *b)
+{
+  uint32_t runs = dl_reduction_iterations(r);
+  dl_buf_addz(b, "{\"file\": ");
+  json_string(b, o->file, strlen(o->file));
+  add_fmt(b, ", \"mode\": \"%s\", \"runs\": %u, \"atoms\": %llu, \"seconds\": %.3f,\n",
+          o->mode == DL_REDUCE_DOMAINS ? "domains" : "init", runs,
+          (unsigned long long)dl_reduction_atoms(r), dl_reduction_seconds(r));
+  add_fmt(b, " \"base\": %s, \"input\": %s,\n \"predicates\": [", dl_domains_has_base(d) ? "true" : "false",
+          dl_domains_has_input(d) ? "true" : "false");
+  for (uint32_t i = 0; i < p->n_preds; i++) {
+    uint32_t q = order[i];
+    const char *name = dl_program_pred_name(p, q);
+    dl_buf_addz(b, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+    json_string(b, name, strlen(name));
+    add_fmt(b, ", \"arity\": %u, \"domain\": ", p->preds[q].arity);
+    add_count(b, dl_domains_pred_count(d, q), 0, 1);
+    dl_buf_addz(b, ", \"counts\": [");
+    for (uint32_t k = 0; k < runs; k++) add_fmt(b, "%s%llu", k ? ", " : "", (unsigned long long)dl_reduction_count(r, k, q));
+    dl_buf_addz(b, "]}");
+  }
+  dl_buf_addz(b, "]");
+}
+
+/* Appends the surviving instances, sorted, one per line or as a JSON list. */
+static int reduce_instances(const dl_reduction *r, int json, dl_buf *b)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) return 0;
+  int ok = dl_output_model(f, dl_reduction_program(r), dl_reduction_eval(r), DL_FMT_INFIX, NULL);
+  ok = fclose(f) == 0 && ok;
+  if (!json && ok) dl_buf_add(b, text, len);
+  for (size_t i = 0, n = 0; json && ok && i < len; i += n + 1, n = 0) {
+    while (i + n < len && text[i + n] != '\n') n++;
+    dl_buf_addz(b, i ? ",\n  " : ",\n \"instances\": [\n  ");
+    json_string(b, text + i, n);
+  }
+  if (json && ok) dl_buf_addz(b, len ? "]" : ",\n \"instances\": []");
+  free(text);
+  return ok;
+}
+
+static int run_reduce(const cmd_options *o, dl_diag *diag)
+{
+  dl_loaded *l = load_game(o, diag);
+  dl_domains *d = l && l->prog ? dl_domains_build(l->prog, diag) : NULL;
+  dl_reduce_options ro = { o->mode, o->max_atoms, &g_cancel };
+  dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, diag) : NULL;
+  uint32_t *order = r ? sorted_preds(l->prog) : NULL;
+  dl_buf b = { 0 };
+  if (order && o->json) reduce_json(o, l->prog, d, r, order, &b);
+  else if (order) reduce_text(o, l->prog, d, r, order, &b);
+  int ok = order && (!o->print || reduce_instances(r, o->json, &b));
+  if (ok && o->json) dl_buf_addz(&b, "}\n");
+  ok = ok && write_output(o, &b, diag);
+  dl_buf_free(&b);
+  free(order);
+  dl_reduction_destroy(r);
+  dl_domains_destroy(d);
+  dl_load_destroy(l);
+  return ok;
 }
 
 int dl_cmd_reduce(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  fputs("gdlog: error: the reduce command is not built yet\n", stderr);
-  return 2;
+  cmd_options o;
+  int rc = parse_options(argc, argv, reduce_help, " --from --print --format --syntax --max-atoms -o ", &o);
+  if (rc >= 0) return rc;
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  dl_diag *diag = dl_diag_create();
+  if (!diag) { fputs("gdlog: out of memory\n", stderr); return EXIT_INPUT; }
+  int ok = run_reduce(&o, diag);
+  print_diagnostics(diag);
+  dl_diag_destroy(diag);
+  int sig = g_cancel;
+  if (sig) return 128 + sig;
+  return ok ? EXIT_OK : EXIT_INPUT;
 }
