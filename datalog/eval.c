@@ -68,15 +68,23 @@ struct dl_eval {
   uint8_t *in_scc;          /* per predicate: member of the component being run */
   uint32_t *rule_start, *rule_order;  /* rules grouped by head component */
   uint64_t atoms;
+  uint32_t polls;           /* steps since the cancel flag was read */
   int failed;
   dl_eval_stats stats;
+};
+
+/* Where a rule's new tuples go. */
+enum emit_mode {
+  EMIT_DIRECT,   /* into the relation: nothing reads it while its component runs */
+  EMIT_FRESH,    /* into this round's fresh set: the relation is read this round */
+  EMIT_LINEAR    /* into the relation and the fresh list: only deltas are read */
 };
 
 typedef struct frame {
   dl_eval *e;
   const plan *pl;
   dl_tid *env;              /* variable slots */
-  int recursive;            /* heads go to fresh sets, not to the relation */
+  int mode;                 /* where heads go: an emit_mode */
 } frame;
 
 /* ---- plan building ------------------------------------------------------------ */
@@ -338,6 +346,16 @@ static void fail_memory(dl_eval *e)
   dl_diag_report(e->diag, DL_ERROR, NULL, 0, "out of memory during evaluation");
 }
 
+/* Stops the evaluation when the caller's cancel flag is set; checked every
+ * few thousand steps so that a long join stops promptly. */
+static int cancelled(dl_eval *e)
+{
+  if ((++e->polls & 4095) || !e->opt.cancel || !*e->opt.cancel) return e->failed;
+  if (!e->failed) dl_diag_report(e->diag, DL_ERROR, NULL, 0, "interrupted");
+  e->failed = 1;
+  return 1;
+}
+
 static void emit(frame *f)
 {
   dl_eval *e = f->e;
@@ -348,11 +366,12 @@ static void emit(frame *f)
     if ((tuple[i] = build(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) { fail_memory(e); return; }
   e->stats.derivations++;
   int rc;
-  if (f->recursive) {
+  if (f->mode == EMIT_FRESH) {
     if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
     rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
   } else {
     rc = ix_relation_insert(e->rel[pl->head_pred], tuple);
+    if (rc == 1 && f->mode == EMIT_LINEAR && !ix_tupleset_push(&e->fresh[pl->head_pred], tuple)) rc = -1;
   }
   if (rc < 0) fail_memory(e);
   if (rc == 1 && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pl->head_pred);
@@ -376,7 +395,7 @@ static void scan(frame *f, uint32_t si, const step *s)
   uint32_t n = ix_relation_arity(r);
   if (s->source == SRC_DELTA) {
     const ix_tupleset *d = &e->delta[s->pred];
-    for (uint64_t t = 0; t < d->n && !e->failed; t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
+    for (uint64_t t = 0; t < d->n && !cancelled(e); t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
     return;
   }
   dl_tid key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
@@ -385,7 +404,7 @@ static void scan(frame *f, uint32_t si, const step *s)
     if (kp[i] != NO_PAT && (key[i] = build(f, kp[i], 0)) == DL_NO_TERM) return;
   ix_iter it;
   ix_iter_begin(&it, r, s->index, s->n_key, key);
-  while (!e->failed && ix_iter_next(&it, tuple)) {
+  while (!cancelled(e) && ix_iter_next(&it, tuple)) {
     if (s->source == SRC_OLD && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
     scan_tuple(f, si, s, tuple, n);
   }
@@ -418,33 +437,30 @@ static void run_step(frame *f, uint32_t si)
   }
 }
 
-static int run_plan(dl_eval *e, const plan *pl, int recursive)
+static int run_plan(dl_eval *e, const plan *pl, int mode)
 {
   dl_tid env[pl->n_vars + 1];
-  frame f = { e, pl, env, recursive };
+  frame f = { e, pl, env, mode };
   run_step(&f, 0);
-  if (e->opt.cancel && *e->opt.cancel && !e->failed) {
-    e->failed = 1;
-    dl_diag_report(e->diag, DL_ERROR, NULL, 0, "interrupted");
-  }
-  return !e->failed;
+  e->polls = 4095;
+  return !cancelled(e);
 }
 
 /* ---- components ---------------------------------------------------------------- */
 
-static int run_rule(dl_eval *e, uint32_t r, int delta_at, int recursive)
+static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode)
 {
   plan pl = { 0 };
   int ok = build_plan(e, r, delta_at, &pl);
   if (!ok) fail_memory(e);
-  else ok = run_plan(e, &pl, recursive);
+  else ok = run_plan(e, &pl, mode);
   plan_free(&pl);
   return ok;
 }
 
-/* Moves this round's new tuples into the relations; they become the delta.
- * Returns the number of new tuples, or -1 when out of memory. */
-static int64_t merge(dl_eval *e, const uint32_t *preds, uint32_t n_preds)
+/* Makes this round's new tuples the delta, moving them into the relations
+ * unless they are there already.  Returns their number, -1 when out of memory. */
+static int64_t merge(dl_eval *e, const uint32_t *preds, uint32_t n_preds, int inserted)
 {
   int64_t total = 0;
   for (uint32_t i = 0; i < n_preds; i++) {
@@ -453,20 +469,40 @@ static int64_t merge(dl_eval *e, const uint32_t *preds, uint32_t n_preds)
     e->delta[p] = e->fresh[p];
     e->fresh[p] = tmp;
     ix_tupleset_clear(&e->fresh[p]);
-    for (uint64_t t = 0; t < e->delta[p].n; t++)
+    for (uint64_t t = 0; !inserted && t < e->delta[p].n; t++)
       if (ix_relation_insert(e->rel[p], ix_tupleset_get(&e->delta[p], t)) < 0) return -1;
     total += (int64_t)e->delta[p].n;
   }
   return total;
 }
 
+/* Number of positive body atoms of rule r whose predicate is in the component. */
+static uint32_t recursive_atoms(const dl_eval *e, uint32_t r)
+{
+  const dl_rule *rule = &e->prog->ast->rules[r];
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < rule->n_body; k++)
+    n += rule->body[k].kind == DL_POS && e->in_scc[e->prog->lit_pred[r][k]];
+  return n;
+}
+
+/* Runs a recursive component in semi-naive rounds.  When every rule has at
+ * most one recursive atom (linear recursion), each version reads only the
+ * delta of the component's relations, so new tuples can go straight into the
+ * relations and the next delta needs no hashing. */
 static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_preds)
 {
+  int linear = 1;
   for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
-    if (!run_rule(e, e->rule_order[i], -1, 1)) return 0;
+    linear &= recursive_atoms(e, e->rule_order[i]) <= 1;
+  /* the first round reads whole relations, so its tuples wait in fresh sets */
+  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
+    if (!run_rule(e, e->rule_order[i], -1, EMIT_FRESH)) return 0;
+  int mode = EMIT_FRESH;
   for (;;) {
     e->stats.rounds++;
-    int64_t n = merge(e, preds, n_preds);
+    int64_t n = merge(e, preds, n_preds, mode == EMIT_LINEAR);
+    mode = linear ? EMIT_LINEAR : EMIT_FRESH;
     if (n < 0) { fail_memory(e); return 0; }
     if (n == 0) return 1;
     for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) {
@@ -475,7 +511,7 @@ static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t
       for (uint32_t k = 0; k < rule->n_body; k++) {
         uint32_t p = e->prog->lit_pred[r][k];
         if (rule->body[k].kind != DL_POS || !e->in_scc[p] || e->delta[p].n == 0) continue;
-        if (!run_rule(e, r, (int)k, 1)) return 0;
+        if (!run_rule(e, r, (int)k, mode)) return 0;
       }
     }
   }
@@ -491,9 +527,19 @@ static int run_component(dl_eval *e, uint32_t c)
   if (s->recursive[c]) {
     ok = run_recursive(e, c, preds, n_preds);
   } else {
+    /* A rule may read a predicate it adds to (through another node, as in
+     * p(a) :- p(b)); then new tuples wait until the component is done, as
+     * a relation must not change under an iteration. */
+    int reads_own = 0;
+    for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
+      reads_own |= recursive_atoms(e, e->rule_order[i]) > 0;
     e->stats.rounds++;
     for (uint32_t i = e->rule_start[c]; ok && i < e->rule_start[c + 1]; i++)
-      ok = run_rule(e, e->rule_order[i], -1, 0);
+      ok = run_rule(e, e->rule_order[i], -1, reads_own ? EMIT_FRESH : EMIT_DIRECT);
+    if (ok && reads_own && merge(e, preds, n_preds, 0) < 0) {
+      fail_memory(e);
+      ok = 0;
+    }
   }
   for (uint32_t i = 0; i < n_preds; i++) {
     uint32_t p = preds[i];

@@ -380,9 +380,19 @@ static int seek(ix_iter *it, int l)
 /* Moves level l to its next key in range; 1 when there is one. */
 static int step(ix_iter *it, int l)
 {
-  if (it->key[l] >= it->hi[l]) return 0;
-  it->key[l]++;
-  return seek(it, l);
+  const ix_index *ix = it->ix;
+  Word_t k = it->key[l];
+  if (k >= it->hi[l]) return 0;
+  if (l + 1 == ix->n_chunks) {
+    if (Judy1Next(it->node[l], &k, PJE0) != 1 || k > it->hi[l]) return 0;
+    it->key[l] = k;
+    return 1;
+  }
+  PWord_t v = (PWord_t)JudyLNext(it->node[l], &k, PJE0);
+  if (!v || v == PJERR || k > it->hi[l]) return 0;
+  it->key[l] = k;
+  it->node[l + 1] = (Pvoid_t)*v;
+  return 1;
 }
 
 /* Writes the tuple at the iterator's keys: term ids, or column codes. */

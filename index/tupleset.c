@@ -55,6 +55,25 @@ static int grow_slots(ix_tupleset *s)
   return 1;
 }
 
+static int grow_data(ix_tupleset *s)
+{
+  if (s->n < s->cap) return 1;
+  uint64_t cap = s->cap ? s->cap * 2 : 32;
+  uint32_t *q = realloc(s->data, cap * (s->arity ? s->arity : 1) * sizeof *q);
+  if (!q) return 0;
+  s->data = q;
+  s->cap = cap;
+  return 1;
+}
+
+int ix_tupleset_push(ix_tupleset *s, const uint32_t *t)
+{
+  if (!grow_data(s)) return 0;
+  memcpy(s->data + s->n * s->arity, t, s->arity * sizeof *t);
+  s->n++;
+  return 1;
+}
+
 int ix_tupleset_insert(ix_tupleset *s, const uint32_t *t)
 {
   if (!s->slots || (s->n + 1) * 2 > s->mask + 1) {
@@ -62,13 +81,7 @@ int ix_tupleset_insert(ix_tupleset *s, const uint32_t *t)
   }
   uint64_t *slot = find_slot(s, t);
   if (*slot) return 0;
-  if (s->n == s->cap) {
-    uint64_t cap = s->cap ? s->cap * 2 : 32;
-    uint32_t *q = realloc(s->data, cap * (s->arity ? s->arity : 1) * sizeof *q);
-    if (!q) return -1;
-    s->data = q;
-    s->cap = cap;
-  }
+  if (!grow_data(s)) return -1;
   memcpy(s->data + s->n * s->arity, t, s->arity * sizeof *t);
   *slot = ++s->n;
   return 1;

@@ -27,6 +27,10 @@ void ix_tupleset_clear(ix_tupleset *s);
 /* Adds a tuple: 1 when new, 0 when there, -1 when out of memory. */
 int ix_tupleset_insert(ix_tupleset *s, const uint32_t *tuple);
 
+/* Appends a tuple without hashing it: for a set used as a plain list, on
+ * which insert and contains are then not used.  0 when out of memory. */
+int ix_tupleset_push(ix_tupleset *s, const uint32_t *tuple);
+
 /* Returns 1 when the tuple is in the set. */
 int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *tuple);
 
