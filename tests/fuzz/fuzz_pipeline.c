@@ -2,8 +2,10 @@
  * check, stratify, evaluate under a small atom limit, and print the model
  * and the program.  With the rule true(X) :- init(X) added, as --init does,
  * a game's initial state is evaluated too. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/time.h>
 
 #include "datalog/diag.h"
 #include "datalog/eval.h"
@@ -12,6 +14,23 @@
 #include "tests/fuzz/fuzz.h"
 
 enum { FUZZ_MAX_ATOMS = 5000 };
+
+/* A join may run long without deriving atoms; a CPU-time alarm cancels the
+ * evaluation as --timeout does (SIGVTALRM: libFuzzer owns SIGALRM). */
+static volatile sig_atomic_t g_cancel;
+
+static void on_alarm(int sig)
+{
+  g_cancel = sig;
+}
+
+static void arm(long usec)
+{
+  struct itimerval it = { { 0, 0 }, { usec / 1000000, usec % 1000000 } };
+  g_cancel = 0;
+  signal(SIGVTALRM, on_alarm);
+  setitimer(ITIMER_VIRTUAL, &it, NULL);
+}
 
 static FILE *sink(void)
 {
@@ -22,9 +41,12 @@ static FILE *sink(void)
 
 static void evaluate(const dl_loaded *l, dl_diag *diag)
 {
-  dl_eval_options eo = { FUZZ_MAX_ATOMS, NULL };
+  dl_eval_options eo = { FUZZ_MAX_ATOMS, &g_cancel };
   dl_eval *e = dl_eval_create(l->prog, &eo, diag);
-  if (e && dl_eval_run(e) && sink()) {
+  arm(1000000);
+  int ok = e && dl_eval_run(e);
+  arm(0);
+  if (ok && sink()) {
     dl_output_model(sink(), l->prog, e, DL_FMT_INFIX, NULL);
     dl_output_model(sink(), l->prog, e, DL_FMT_KIF, NULL);
   }
