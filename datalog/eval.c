@@ -356,6 +356,20 @@ static int cancelled(dl_eval *e)
   return 1;
 }
 
+enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
+
+/* Inserts the tuples staged for pred and counts the new ones. */
+static void flush_staged(dl_eval *e, uint32_t pred)
+{
+  int64_t added = ix_relation_flush(e->rel[pred]);
+  if (added < 0) {
+    fail_memory(e);
+    return;
+  }
+  e->atoms += (uint64_t)added;
+  if (e->opt.max_atoms && e->atoms > e->opt.max_atoms) fail_limit(e, pred);
+}
+
 static void emit(frame *f)
 {
   dl_eval *e = f->e;
@@ -369,9 +383,13 @@ static void emit(frame *f)
   if (f->mode == EMIT_FRESH) {
     if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
     rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
+  } else if (f->mode == EMIT_DIRECT) {
+    if (!ix_relation_stage(e->rel[pl->head_pred], tuple)) fail_memory(e);
+    else if (ix_relation_staged(e->rel[pl->head_pred]) >= STAGE_BATCH) flush_staged(e, pl->head_pred);
+    return;
   } else {
     rc = ix_relation_insert(e->rel[pl->head_pred], tuple);
-    if (rc == 1 && f->mode == EMIT_LINEAR && !ix_tupleset_push(&e->fresh[pl->head_pred], tuple)) rc = -1;
+    if (rc == 1 && !ix_tupleset_push(&e->fresh[pl->head_pred], tuple)) rc = -1;
   }
   if (rc < 0) fail_memory(e);
   if (rc == 1 && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pl->head_pred);
@@ -454,8 +472,9 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode)
   int ok = build_plan(e, r, delta_at, &pl);
   if (!ok) fail_memory(e);
   else ok = run_plan(e, &pl, mode);
+  if (mode == EMIT_DIRECT && !e->failed) flush_staged(e, e->prog->head_pred[r]);
   plan_free(&pl);
-  return ok;
+  return ok && !e->failed;
 }
 
 /* Makes this round's new tuples the delta, moving them into the relations

@@ -1,6 +1,8 @@
 /* output.c: terms, models and programs as text (see output.h). */
 #include "datalog/output.h"
 
+#include "index/sort.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,22 +227,6 @@ static int order_column(const ix_relation *r, uint32_t c, const term_texts *tt, 
   return 1;
 }
 
-/* Sorts a[0..n) on their low `bits` bits, least significant byte first. */
-static int radix_sort(uint64_t *a, uint64_t n, uint32_t bits)
-{
-  uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-  if (!tmp) return 0;
-  for (uint32_t shift = 0; shift < bits; shift += 8) {
-    uint64_t count[257] = { 0 };
-    for (uint64_t i = 0; i < n; i++) count[((a[i] >> shift) & 255) + 1]++;
-    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
-    for (uint64_t i = 0; i < n; i++) tmp[count[(a[i] >> shift) & 255]++] = a[i];
-    memcpy(a, tmp, n * sizeof *a);
-  }
-  free(tmp);
-  return 1;
-}
-
 /* Writes a relation whose places pack into 64 bits: one key per tuple,
  * radix-sorted, decoded back into terms. */
 static int write_packed(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
@@ -259,7 +245,7 @@ static int write_packed(FILE *out, dl_buf *b, const char *name, size_t n, const 
     for (uint32_t c = 0; c < arity; c++) k = k << co[c].bits | co[c].place_of_code[codes[c]];
     keys[i] = k;
   }
-  int ok = radix_sort(keys, size, bits);
+  int ok = ix_radix_sort(keys, size, bits);
   for (uint64_t i = 0; ok && i < size; i++) {
     uint64_t k = keys[i];
     for (uint32_t c = arity; c-- > 0;) {

@@ -1,6 +1,8 @@
 /* relation.c: tuples as packed column codes in Judy arrays (see relation.h). */
 #include "index/relation.h"
 
+#include "index/sort.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,10 +32,14 @@ typedef struct ix_index {
 struct ix_relation {
   uint32_t arity;
   uint64_t size;
+  uint32_t *staged;       /* codes of tuples waiting for ix_relation_flush */
+  uint64_t n_staged, cap_staged;
   colmap *cols;
   ix_index *indexes[MAX_INDEXES];
   int n_indexes;
 };
+
+static Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }
 
 /* ---- column dictionaries ----------------------------------------------------- */
 
@@ -183,7 +189,7 @@ ix_relation *ix_relation_create(uint32_t arity)
   if (!r) return NULL;
   r->arity = arity;
   r->cols = calloc(arity ? arity : 1, sizeof *r->cols);
-  for (uint32_t c = 0; r->cols && c < arity; c++) r->cols[c].bits = 2;
+  for (uint32_t c = 0; r->cols && c < arity; c++) r->cols[c].bits = 4;
   if (!r->cols || !(r->indexes[0] = index_new(r, 0))) {
     ix_relation_destroy(r);
     return NULL;
@@ -201,6 +207,7 @@ void ix_relation_destroy(ix_relation *r)
   }
   for (uint32_t c = 0; r->cols && c < r->arity; c++) colmap_free(&r->cols[c]);
   free(r->cols);
+  free(r->staged);
   free(r);
 }
 
@@ -246,6 +253,31 @@ static int rebuild(ix_relation *r)
   return ok;
 }
 
+/* The codes of tuple, added to the column dictionaries; the indexes are
+ * rebuilt when a column outgrows its width.  0 when out of memory. */
+static int encode(ix_relation *r, const ix_val *tuple, uint32_t *codes)
+{
+  int widen = 0;
+  for (uint32_t c = 0; c < r->arity; c++) {
+    colmap *m = &r->cols[c];
+    codes[c] = code_add(m, tuple[c]);
+    if (codes[c] == NO_CODE) return 0;
+    if (m->bits < 32 && (codes[c] >> m->bits) != 0) widen = 1;
+  }
+  return !widen || rebuild(r);
+}
+
+/* Adds a tuple given as codes: 1 new, 0 present, -1 out of memory. */
+static int insert_codes(ix_relation *r, const uint32_t *codes)
+{
+  int rc = index_insert(r->indexes[0], codes);
+  if (rc != 1) return rc;
+  for (int i = 1; i < r->n_indexes; i++)
+    if (index_insert(r->indexes[i], codes) < 0) return -1;
+  r->size++;
+  return 1;
+}
+
 int ix_relation_insert(ix_relation *r, const ix_val *tuple)
 {
   if (r->arity == 0) {
@@ -254,20 +286,65 @@ int ix_relation_insert(ix_relation *r, const ix_val *tuple)
     return fresh;
   }
   uint32_t codes[IX_MAX_ARITY];
-  int widen = 0;
-  for (uint32_t c = 0; c < r->arity; c++) {
-    colmap *m = &r->cols[c];
-    codes[c] = code_add(m, tuple[c]);
-    if (codes[c] == NO_CODE) return -1;
-    if (m->bits < 32 && (codes[c] >> m->bits) != 0) widen = 1;
+  if (!encode(r, tuple, codes)) return -1;
+  return insert_codes(r, codes);
+}
+
+int ix_relation_stage(ix_relation *r, const ix_val *tuple)
+{
+  if (r->arity == 0) return ix_relation_insert(r, tuple) >= 0;
+  if (r->n_staged == r->cap_staged) {
+    uint64_t cap = r->cap_staged ? r->cap_staged * 2 : 1024;
+    uint32_t *q = realloc(r->staged, cap * r->arity * sizeof *q);
+    if (!q) return 0;
+    r->staged = q;
+    r->cap_staged = cap;
   }
-  if (widen && !rebuild(r)) return -1;
-  int rc = index_insert(r->indexes[0], codes);
-  if (rc != 1) return rc;
-  for (int i = 1; i < r->n_indexes; i++)
-    if (index_insert(r->indexes[i], codes) < 0) return -1;
-  r->size++;
+  if (!encode(r, tuple, r->staged + r->n_staged * r->arity)) return 0;
+  r->n_staged++;
   return 1;
+}
+
+uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged; }
+
+/* Inserts staged tuples whose primary key is one chunk: sorted, so that
+ * consecutive inserts walk the same paths of the Judy tree. */
+static int64_t flush_sorted(ix_relation *r)
+{
+  ix_index *ix = r->indexes[0];
+  uint64_t *keys = malloc(r->n_staged * sizeof *keys);
+  uint32_t bits = 0;
+  for (uint32_t c = 0; c < r->arity; c++) bits += r->cols[c].bits;
+  if (!keys) return -1;
+  for (uint64_t i = 0; i < r->n_staged; i++) keys[i] = chunk_key(ix, 0, r->staged + i * r->arity);
+  if (!ix_radix_sort(keys, r->n_staged, bits)) { free(keys); return -1; }
+  int64_t added = 0;
+  uint32_t codes[IX_MAX_ARITY];
+  for (uint64_t i = 0; i < r->n_staged; i++) {
+    if (i && keys[i] == keys[i - 1]) continue;
+    for (uint32_t p = 0; p < r->arity; p++)
+      codes[ix->order[p]] = (uint32_t)((keys[i] >> ix->shift[p]) & low_mask(r->cols[ix->order[p]].bits));
+    int rc = insert_codes(r, codes);
+    if (rc < 0) { added = -1; break; }
+    added += rc;
+  }
+  free(keys);
+  return added;
+}
+
+int64_t ix_relation_flush(ix_relation *r)
+{
+  int64_t added = 0;
+  if (r->n_staged > 1 && r->indexes[0]->n_chunks == 1) {
+    added = flush_sorted(r);
+  } else {
+    for (uint64_t i = 0; i < r->n_staged && added >= 0; i++) {
+      int rc = insert_codes(r, r->staged + i * r->arity);
+      added = rc < 0 ? -1 : added + rc;
+    }
+  }
+  r->n_staged = 0;
+  return added;
 }
 
 int ix_relation_contains(const ix_relation *r, const ix_val *tuple)
@@ -323,8 +400,6 @@ size_t ix_relation_bytes(const ix_relation *r)
 }
 
 /* ---- iteration ---------------------------------------------------------------- */
-
-static Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }
 
 void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, const ix_val *key)
 {
