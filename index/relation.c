@@ -435,40 +435,26 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
   }
 }
 
-/* Finds the first key >= it->key[l] within the level's range; 1 when found. */
-static int seek(ix_iter *it, int l)
+/* Moves level l to the first key >= it->key[l] (next: > it->key[l]) within
+ * the level's range, and below an inner level to its child; 1 when found. */
+static int move(ix_iter *it, int l, int next)
 {
-  const ix_index *ix = it->ix;
   Word_t k = it->key[l];
-  if (l + 1 == ix->n_chunks) {
-    if (Judy1First(it->node[l], &k, PJE0) != 1 || k > it->hi[l]) return 0;
-    it->key[l] = k;
-    return 1;
+  if (next && k >= it->hi[l]) return 0;
+  if (l + 1 == ((const ix_index *)it->ix)->n_chunks) {
+    int rc = next ? Judy1Next(it->node[l], &k, PJE0) : Judy1First(it->node[l], &k, PJE0);
+    if (rc != 1 || k > it->hi[l]) return 0;
+  } else {
+    PWord_t v = (PWord_t)(next ? JudyLNext(it->node[l], &k, PJE0) : JudyLFirst(it->node[l], &k, PJE0));
+    if (!v || v == PJERR || k > it->hi[l]) return 0;
+    it->node[l + 1] = (Pvoid_t)*v;
   }
-  PWord_t v = (PWord_t)JudyLFirst(it->node[l], &k, PJE0);
-  if (!v || v == PJERR || k > it->hi[l]) return 0;
   it->key[l] = k;
-  it->node[l + 1] = (Pvoid_t)*v;
   return 1;
 }
 
-/* Moves level l to its next key in range; 1 when there is one. */
-static int step(ix_iter *it, int l)
-{
-  const ix_index *ix = it->ix;
-  Word_t k = it->key[l];
-  if (k >= it->hi[l]) return 0;
-  if (l + 1 == ix->n_chunks) {
-    if (Judy1Next(it->node[l], &k, PJE0) != 1 || k > it->hi[l]) return 0;
-    it->key[l] = k;
-    return 1;
-  }
-  PWord_t v = (PWord_t)JudyLNext(it->node[l], &k, PJE0);
-  if (!v || v == PJERR || k > it->hi[l]) return 0;
-  it->key[l] = k;
-  it->node[l + 1] = (Pvoid_t)*v;
-  return 1;
-}
+static int seek(ix_iter *it, int l) { return move(it, l, 0); }
+static int step(ix_iter *it, int l) { return move(it, l, 1); }
 
 /* Writes the tuple at the iterator's keys: term ids, or column codes. */
 static void decode(const ix_iter *it, ix_val *tuple, int as_codes)
