@@ -20,6 +20,10 @@
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
+/* The atom limit of reduce when the domains are infinite and --max-atoms is
+ * not given: G+ then may have no finite model, and this stops it soon. */
+#define INFINITE_DOMAIN_ATOMS 1000000ULL
+
 static const char domains_help[] =
   "usage: gdlog domains [--dot] [--syntax S] [-o FILE] FILE\n"
   "\n"
@@ -49,7 +53,8 @@ static const char reduce_help[] =
   "  --print         list the surviving instances too\n"
   "  --format F      text (default) or json\n"
   "  --syntax S      input syntax: kif or infix\n"
-  "  --max-atoms N   stop with an error beyond N atoms per run (default 100000000)\n"
+  "  --max-atoms N   stop with an error beyond N atoms per run (default 100000000;\n"
+  "                  1000000 when recursive function symbols make domains infinite)\n"
   "  -o FILE         write the output to FILE\n"
   "  -h, --help      show this help\n";
 
@@ -57,6 +62,7 @@ typedef struct cmd_options {
   const char *file, *output;
   int syntax;             /* -1: guess */
   int dot, print, json;
+  int max_given;          /* --max-atoms was given */
   dl_reduce_mode mode;
   uint64_t max_atoms;
 } cmd_options;
@@ -85,6 +91,7 @@ static int value_option(const char *cmd, char **argv, int *i, cmd_options *o)
   else if (strcmp(a, "--max-atoms") == 0 && v[0] >= '0' && v[0] <= '9') {
     errno = 0;
     o->max_atoms = strtoull(v, &end, 10);
+    o->max_given = 1;
     if (errno || *end) return usage(cmd, "--max-atoms needs a number, not", v);
   } else return usage(cmd, a, v);
   return -1;
@@ -167,6 +174,7 @@ static int run_domains(const cmd_options *o, dl_diag *diag)
   if (d && o->dot) dl_domains_write_dot(d, &b);
   else if (d) dl_domains_write_table(d, &b);
   int ok = d && write_output(o, &b, diag);
+  print_diagnostics(diag);  /* before the sources they point into are freed */
   dl_buf_free(&b);
   dl_domains_destroy(d);
   dl_load_destroy(l);
@@ -181,7 +189,6 @@ int dl_cmd_domains(int argc, char **argv)
   dl_diag *diag = dl_diag_create();
   if (!diag) { fputs("gdlog: out of memory\n", stderr); return EXIT_INPUT; }
   int ok = run_domains(&o, diag);
-  print_diagnostics(diag);
   dl_diag_destroy(diag);
   return ok ? EXIT_OK : EXIT_INPUT;
 }
@@ -318,7 +325,8 @@ static int run_reduce(const cmd_options *o, dl_diag *diag)
 {
   dl_loaded *l = load_game(o, diag);
   dl_domains *d = l && l->prog ? dl_domains_build(l->prog, diag) : NULL;
-  dl_reduce_options ro = { o->mode, o->max_atoms, &g_cancel };
+  uint64_t limit = o->max_given || !d || !dl_domains_cycle_count(d) ? o->max_atoms : INFINITE_DOMAIN_ATOMS;
+  dl_reduce_options ro = { o->mode, limit, &g_cancel };
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, diag) : NULL;
   uint32_t *order = r ? sorted_preds(l->prog) : NULL;
   dl_buf b = { 0 };
@@ -327,6 +335,7 @@ static int run_reduce(const cmd_options *o, dl_diag *diag)
   int ok = order && (!o->print || reduce_instances(r, o->json, &b));
   if (ok && o->json) dl_buf_addz(&b, "}\n");
   ok = ok && write_output(o, &b, diag);
+  print_diagnostics(diag);  /* before the sources they point into are freed */
   dl_buf_free(&b);
   free(order);
   dl_reduction_destroy(r);
@@ -345,7 +354,6 @@ int dl_cmd_reduce(int argc, char **argv)
   dl_diag *diag = dl_diag_create();
   if (!diag) { fputs("gdlog: out of memory\n", stderr); return EXIT_INPUT; }
   int ok = run_reduce(&o, diag);
-  print_diagnostics(diag);
   dl_diag_destroy(diag);
   int sig = g_cancel;
   if (sig) return 128 + sig;

@@ -246,6 +246,9 @@ dl_reduction *dl_reduce(const dl_program *game, const dl_domains *d, const dl_re
   int ok = o->mode == DL_REDUCE_DOMAINS ? reduce_from_domains(r, d, o, diag)
                                         : run(r, NULL, NULL, o, diag) && record_counts(r);
   ok = ok && make_empty(r);
+  for (size_t i = 0; !ok && i < dl_domains_cycle_count(d); i++)
+    dl_diag_report(diag, DL_NOTE, NULL, 0, "the domains are infinite: recursive function symbol %s",
+                   dl_domains_cycle(d, i));
   if (!ok) {
     if (dl_diag_errors(diag) == errors) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the G+ reduction");
     dl_reduction_destroy(r);
