@@ -12,6 +12,7 @@
 #include "datalog/diag.h"
 #include "datalog/eval.h"
 #include "datalog/gdl_cmd.h"
+#include "datalog/guard.h"
 #include "datalog/load.h"
 #include "lexer.h"
 #include "datalog/output.h"
@@ -38,7 +39,10 @@ static const char usage_text[] =
   "  --init           add true(T) for every derived init(T): the initial state\n"
   "  --state FILE     add the facts of FILE as the current state (true(T) or bare T)\n"
   "  --does FILE      add the does(R,A) facts of FILE as the players' moves\n"
-  "  --max-atoms N    stop with an error beyond N atoms (default 100000000)\n"
+  "  --max-atoms N    stop with an error beyond N atoms (default 100000000; 0: none)\n"
+  "  --max-memory MIB stop with an error beyond MIB MiB of memory (default: 3/4 of\n"
+  "                   physical memory; 0: none); a suffix G means GiB\n"
+  "  --timeout SEC    stop with an error after SEC seconds (default: none)\n"
   "  --stats          print strata, atoms per relation, time and memory on stderr\n"
   "  -o FILE          write the output to FILE (replaced only when all went well)\n"
   "  -h, --help       show this help\n"
@@ -57,14 +61,9 @@ typedef struct options {
   int init;
   int stats;
   uint64_t max_atoms;
+  uint64_t max_memory;   /* MiB; 0: no limit */
+  double timeout;        /* seconds; 0: no limit */
 } options;
-
-static volatile sig_atomic_t g_cancel;
-
-static void on_signal(int sig)
-{
-  g_cancel = sig;
-}
 
 /* ---- argument parsing -------------------------------------------------------- */
 
@@ -95,17 +94,42 @@ static int parse_count(const char *s, uint64_t *n)
   return 1;
 }
 
+/* A size in MiB, or in GiB with a suffix G. */
+static int parse_mib(const char *s, uint64_t *n)
+{
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || s[0] == '-') return 0;
+  if ((*end == 'G' || *end == 'g') && v < (1ULL << 40)) { v <<= 10; end++; }
+  else if (*end == 'M' || *end == 'm') end++;
+  *n = v;
+  return *end == 0;
+}
+
+static int parse_seconds(const char *s, double *t)
+{
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || !(v >= 0 && v <= 1e8)) return 0;
+  *t = v;
+  return 1;
+}
+
 /* Returns -1 when the options are fine, else the exit status. */
 static int parse_args(int argc, char **argv, options *o)
 {
   memset(o, 0, sizeof *o);
   o->syntax = -1;
   o->max_atoms = 100000000ULL;
+  o->max_memory = dl_guard_default_memory();
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
     int takes = strcmp(a, "--format") == 0 || strcmp(a, "--syntax") == 0 || strcmp(a, "--state") == 0 ||
-                strcmp(a, "--does") == 0 || strcmp(a, "--max-atoms") == 0 || strcmp(a, "-o") == 0;
+                strcmp(a, "--does") == 0 || strcmp(a, "--max-atoms") == 0 || strcmp(a, "-o") == 0 ||
+                strcmp(a, "--max-memory") == 0 || strcmp(a, "--timeout") == 0;
     if (takes && !next) return usage_error("option %s needs a value", a);
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       fputs(usage_text, stdout);
@@ -127,6 +151,12 @@ static int parse_args(int argc, char **argv, options *o)
       o->does_file = argv[++i];
     } else if (strcmp(a, "--max-atoms") == 0) {
       if (!parse_count(next, &o->max_atoms)) return usage_error("--max-atoms needs a number, not '%s'", next);
+      i++;
+    } else if (strcmp(a, "--max-memory") == 0) {
+      if (!parse_mib(next, &o->max_memory)) return usage_error("--max-memory needs a size in MiB, not '%s'", next);
+      i++;
+    } else if (strcmp(a, "--timeout") == 0) {
+      if (!parse_seconds(next, &o->timeout)) return usage_error("--timeout needs a number of seconds, not '%s'", next);
       i++;
     } else if (strcmp(a, "-o") == 0) {
       o->output = argv[++i];
@@ -179,34 +209,16 @@ static int load(session *s)
 /* ---- output ------------------------------------------------------------------ */
 
 /* Opens the output: stdout, or a temporary file beside opt.output. */
-static FILE *open_output(const options *o, char **tmp_path)
+static FILE *open_output(const options *o)
 {
-  *tmp_path = NULL;
-  if (!o->output) return stdout;
-  size_t n = strlen(o->output) + 16;
-  char *path = malloc(n);
-  if (!path) return NULL;
-  snprintf(path, n, "%s.tmpXXXXXX", o->output);
-  int fd = mkstemp(path);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (!f) {
-    if (fd >= 0) { close(fd); unlink(path); }
-    free(path);
-    return NULL;
-  }
-  *tmp_path = path;
-  return f;
+  return o->output ? dl_guard_open_output(o->output) : stdout;
 }
 
-/* Closes the output; renames the temporary file into place when ok. */
-static int close_output(const options *o, FILE *f, char *tmp_path, int ok)
+/* Closes the output; the file replaces opt.output only when ok. */
+static int close_output(FILE *f, int ok)
 {
   if (f == stdout) return fflush(stdout) == 0 && ok;
-  ok = (fclose(f) == 0) && ok;
-  if (ok && rename(tmp_path, o->output) != 0) ok = 0;
-  if (!ok) unlink(tmp_path);
-  free(tmp_path);
-  return ok;
+  return dl_guard_close_output(f, ok);
 }
 
 static long peak_kib(void)
@@ -253,31 +265,51 @@ static int run_command(session *s)
   const options *o = &s->opt;
   if (strcmp(o->command, "check") == 0) return 1;
   if (strcmp(o->command, "model") == 0) {
-    dl_eval_options eo = { o->max_atoms, &g_cancel };
+    dl_eval_options eo = { o->max_atoms, dl_guard_cancel_flag() };
     double t0 = now();
+    dl_guard_soft(1);
     s->eval = dl_eval_create(s->loaded->prog, &eo, s->diag);
-    if (!s->eval || !dl_eval_run(s->eval)) return 0;
+    int ok = s->eval && dl_eval_run(s->eval);
+    dl_guard_soft(0);
+    if (!ok || dl_guard_signal()) return 0;
     s->t_eval = now() - t0;
   }
   double t0 = now();
-  char *tmp;
-  FILE *out = open_output(o, &tmp);
+  FILE *out = open_output(o);
   if (!out) {
     dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
     return 0;
   }
   const dl_program *prog = s->loaded->prog;
   int ok = s->eval ? dl_output_model(out, prog, s->eval, o->format, NULL) : dl_output_program(out, prog, o->format);
-  ok = close_output(o, out, tmp, ok);
-  if (!ok) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write the output%s%s", o->output ? " to " : "",
-                          o->output ? o->output : "");
+  int err = errno;
+  ok = close_output(out, ok);
+  if (!ok && errno == 0) errno = err;
+  if (!ok) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write the output%s%s: %s", o->output ? " to " : "",
+                          o->output ? o->output : "", strerror(errno ? errno : EIO));
   s->t_output = now() - t0;
   return ok;
+}
+
+/* The evaluator's own note of a stop that guard.c explains better. */
+static int is_stop_note(const dl_message *m)
+{
+  return dl_guard_signal() && !m->src && strcmp(m->text, "interrupted") == 0;
+}
+
+static int mentions_memory(const dl_diag *d)
+{
+  for (size_t i = 0; i < dl_diag_count(d); i++) {
+    const char *z = dl_diag_message(d, i)->text;
+    if (strstr(z, "out of memory") || strstr(z, "Cannot allocate memory")) return 1;
+  }
+  return 0;
 }
 
 static void print_diagnostics(const dl_diag *d)
 {
   for (size_t i = 0; i < dl_diag_count(d); i++) {
+    if (is_stop_note(dl_diag_message(d, i))) continue;
     char *text = dl_diag_render(dl_diag_message(d, i));
     if (text) fputs(text, stderr);
     free(text);
@@ -286,6 +318,10 @@ static void print_diagnostics(const dl_diag *d)
   for (size_t i = 0; i < dl_diag_count(d); i++) shown += dl_diag_message(d, i)->severity == DL_ERROR;
   if (dl_diag_errors(d) > shown)
     fprintf(stderr, "gdlog: %zu more errors not shown\n", dl_diag_errors(d) - shown);
+  if (dl_guard_memory() && mentions_memory(d))
+    fprintf(stderr, "gdlog: note: memory is limited to %llu MiB; raise the limit with --max-memory MIB (0: none)\n",
+            (unsigned long long)dl_guard_memory());
+  if (dl_guard_stop_message()) fputs(dl_guard_stop_message(), stderr);
 }
 
 static void session_free(session *s)
@@ -303,15 +339,16 @@ int main(int argc, char **argv)
   memset(&s, 0, sizeof s);
   int rc = parse_args(argc, argv, &s.opt);
   if (rc >= 0) return rc;
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
+  dl_guard_install();
+  dl_guard_set_memory(s.opt.max_memory);
+  dl_guard_set_timeout(s.opt.timeout);
   s.diag = dl_diag_create();
   int ok = s.diag && load(&s) && run_command(&s);
   if (!s.diag) fputs("gdlog: out of memory\n", stderr);
   else print_diagnostics(s.diag);
   if (s.opt.stats && s.loaded && s.loaded->prog) print_stats(&s);
-  int sig = g_cancel;
+  int sig = dl_guard_signal();
   session_free(&s);
-  if (sig) return 128 + sig;
+  if (sig) return sig == SIGALRM ? EXIT_INPUT : 128 + sig;
   return ok ? EXIT_OK : EXIT_INPUT;
 }
