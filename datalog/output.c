@@ -195,7 +195,7 @@ static void add_atom(dl_buf *b, const char *name, size_t n, const dl_tid *tuple,
 static int flush(FILE *out, dl_buf *b)
 {
   if (b->failed) return 0;
-  int ok = fwrite(b->data, 1, b->len, out) == b->len;
+  int ok = b->len == 0 || fwrite(b->data, 1, b->len, out) == b->len;
   b->len = 0;
   return ok;
 }
