@@ -30,7 +30,13 @@ void ix_tupleset_free(ix_tupleset *s)
 
 void ix_tupleset_clear(ix_tupleset *s)
 {
-  if (s->slots && s->n) memset(s->slots, 0, (s->mask + 1) * sizeof *s->slots);
+  if (s->slots && s->mask + 1 > 8 * s->n + 64) {
+    free(s->slots);  /* much larger than its last use: let it grow again */
+    s->slots = NULL;
+    s->mask = 0;
+  } else if (s->slots && s->n) {
+    memset(s->slots, 0, (s->mask + 1) * sizeof *s->slots);
+  }
   s->n = 0;
 }
 
