@@ -60,21 +60,23 @@ static const char *severity_name(dl_severity s)
 }
 
 /* Appends the source line around off and a caret under off.  Non-printable
- * bytes are shown as '?', and long lines are cut around the caret. */
+ * bytes are shown as '?', and a long line is cut around the caret, with
+ * "..." where it was cut. */
 static size_t render_excerpt(char *out, size_t cap, const dl_source *src, uint32_t off)
 {
   uint32_t start = off, end = off;
   while (start > 0 && src->text[start - 1] != '\n') start--;
   while (end < src->len && src->text[end] != '\n') end++;
-  if (off - start > 100) start = off - 60;
-  if (end - start > 160) end = start + 160;
-  size_t n = 0;
-  n += (size_t)snprintf(out + n, cap - n, " ");
+  int cut_left = off - start > 100, cut_right;
+  if (cut_left) start = off - 60;
+  cut_right = end - start > 160;
+  if (cut_right) end = start + 160;
+  size_t n = (size_t)snprintf(out, cap, " %s", cut_left ? "..." : "");
   for (uint32_t i = start; i < end && n + 2 < cap; i++) {
     unsigned char c = (unsigned char)src->text[i];
     out[n++] = (c == '\t') ? ' ' : (c < 32 || c > 126) ? '?' : (char)c;
   }
-  n += (size_t)snprintf(out + n, cap - n, "\n ");
+  n += (size_t)snprintf(out + n, cap - n, "%s\n %s", cut_right ? "..." : "", cut_left ? "   " : "");
   for (uint32_t i = start; i < off && n + 2 < cap; i++) out[n++] = ' ';
   n += (size_t)snprintf(out + n, cap - n, "^\n");
   return n;

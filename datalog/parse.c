@@ -51,6 +51,17 @@ static void advance(parser *ps)
   } while (ps->tok.kind == LX_NEWLINE && ps->parens > 0);
 }
 
+/* True when the first KiB of the text has many bytes no text file has. */
+static int looks_binary(const dl_source *src)
+{
+  uint32_t n = src->len < 1024 ? src->len : 1024, odd = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)src->text[i];
+    odd += (c < 32 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 127;
+  }
+  return odd * 10 > n;
+}
+
 /* Reports a lexical error token; returns NULL. */
 static void *bad_token(parser *ps)
 {
@@ -59,6 +70,7 @@ static void *bad_token(parser *ps)
   char what[64];
   switch (t.kind) {
   case LX_BAD_NUL:
+    if (looks_binary(ps->src)) return fail(ps, t.off, "%s", "NUL byte: this looks like a binary file, not GDL text");
     return fail(ps, t.off, "%s", "NUL byte in the input: this is not a text file");
   case LX_BAD_VAR:
     return fail(ps, t.off, "%s", "'?' must be followed by a variable name");
@@ -68,6 +80,7 @@ static void *bad_token(parser *ps)
     if (c >= 0x80) snprintf(what, sizeof what, "byte 0x%02X (only ASCII is allowed outside comments)", c);
     else if (c < 32 || c == 127) snprintf(what, sizeof what, "control character 0x%02X", c);
     else snprintf(what, sizeof what, "character '%c'", c);
+    if (looks_binary(ps->src)) return fail(ps, t.off, "unexpected %s: this looks like a binary file, not GDL text", what);
     return fail(ps, t.off, "unexpected %s", what);
   }
 }
