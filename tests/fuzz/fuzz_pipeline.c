@@ -5,7 +5,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/time.h>
+#include <string.h>
+#include <time.h>
 
 #include "datalog/diag.h"
 #include "datalog/eval.h"
@@ -15,8 +16,9 @@
 
 enum { FUZZ_MAX_ATOMS = 5000 };
 
-/* A join may run long without deriving atoms; a CPU-time alarm cancels the
- * evaluation as --timeout does (SIGVTALRM: libFuzzer owns SIGALRM). */
+/* A join may run long without deriving atoms; a wall-clock timer cancels
+ * the evaluation as --timeout does.  A POSIX timer with SIGVTALRM, because
+ * libFuzzer owns SIGALRM and the CPU clock crawls on a loaded machine. */
 static volatile sig_atomic_t g_cancel;
 
 static void on_alarm(int sig)
@@ -24,12 +26,25 @@ static void on_alarm(int sig)
   g_cancel = sig;
 }
 
-static void arm(long usec)
+static void arm(long msec)
 {
-  struct itimerval it = { { 0, 0 }, { usec / 1000000, usec % 1000000 } };
+  static timer_t timer;
+  static int have_timer;
+  if (!have_timer) {
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_SIGNAL;
+    ev.sigev_signo = SIGVTALRM;
+    signal(SIGVTALRM, on_alarm);
+    have_timer = timer_create(CLOCK_MONOTONIC, &ev, &timer) == 0;
+    if (!have_timer) return;
+  }
+  struct itimerspec it;
+  memset(&it, 0, sizeof it);
+  it.it_value.tv_sec = msec / 1000;
+  it.it_value.tv_nsec = msec % 1000 * 1000000L;
   g_cancel = 0;
-  signal(SIGVTALRM, on_alarm);
-  setitimer(ITIMER_VIRTUAL, &it, NULL);
+  timer_settime(timer, 0, &it, NULL);
 }
 
 static FILE *sink(void)
@@ -43,7 +58,7 @@ static void evaluate(const dl_loaded *l, dl_diag *diag)
 {
   dl_eval_options eo = { FUZZ_MAX_ATOMS, &g_cancel };
   dl_eval *e = dl_eval_create(l->prog, &eo, diag);
-  arm(1000000);
+  arm(2000);
   int ok = e && dl_eval_run(e);
   arm(0);
   if (ok && sink()) {
