@@ -35,7 +35,11 @@ static void arm(long msec)
     memset(&ev, 0, sizeof ev);
     ev.sigev_notify = SIGEV_SIGNAL;
     ev.sigev_signo = SIGVTALRM;
-    signal(SIGVTALRM, on_alarm);
+    struct sigaction sa;  /* not signal(): strict POSIX gives it SA_RESETHAND */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGVTALRM, &sa, NULL);
     have_timer = timer_create(CLOCK_MONOTONIC, &ev, &timer) == 0;
     if (!have_timer) return;
   }
