@@ -37,13 +37,13 @@ dl_source *dl_load_source(const char *path, dl_diag *diag)
     text = q;
     cap *= 2;
   }
-  int err = ferror(f);
+  int err = ferror(f) ? errno : 0;
   if (!is_stdin) fclose(f);
   dl_source *src = text && !err ? malloc(sizeof *src) : NULL;
   if (!src) {
     free(text);
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot read %s%s", path,
-                   too_large ? ": larger than 2 GiB" : err ? "" : ": out of memory");
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot read %s: %s", path,
+                   too_large ? "larger than 2 GiB" : err ? strerror(err) : "out of memory");
     return NULL;
   }
   text[len] = 0;

@@ -34,6 +34,13 @@ printf '(role white)\n(init (cell 1' | $WRAP "$GDLOG" model - > /dev/null 2> "$C
 s=$?; printf "<stdin>:2:7: error: unbalanced '(': it is never closed\n (init (cell 1\n       ^\n" | cmp -s - "$C/err"
 expect "stdin: errors name <stdin>" 1 $s $?
 
+# ---- files that cannot be read -------------------------------------------------------------
+$WRAP "$GDLOG" model "$C" > /dev/null 2> "$C/err"; s=$?
+echo "gdlog: error: cannot read $C: Is a directory" | cmp -s - "$C/err"; expect "a directory is an error" 1 $s $?
+$WRAP "$GDLOG" model "$C/missing.kif" > /dev/null 2> "$C/err"; s=$?
+echo "gdlog: error: cannot open $C/missing.kif: No such file or directory" | cmp -s - "$C/err"
+expect "a missing file is an error" 1 $s $?
+
 # ---- -o replaces the file only on success ------------------------------------------------
 mkdir -p "$C/o"
 echo old > "$C/o/model.txt"
