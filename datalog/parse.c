@@ -17,6 +17,7 @@ typedef struct parser {
   dl_diag *diag;
   unsigned depth;           /* nesting of terms and literals */
   unsigned parens;          /* open parentheses (infix: newlines inside are blanks) */
+  uint32_t n_lits;          /* literals of the current clause */
   /* variables of the current clause, keyed by the symbol of their name */
   uint32_t stamp;           /* clause number + 1 */
   uint32_t *var_stamp, *var_index, var_cap;
@@ -154,6 +155,8 @@ static ast_term *new_term(parser *ps, ast_term_kind kind, uint32_t off, uint32_t
 
 static ast_lit *new_lit(parser *ps, ast_lit_kind kind, uint32_t off)
 {
+  if (++ps->n_lits > DL_MAX_LITERALS)
+    return fail(ps, off, "more than %s literals in one rule (gdlog's limit)", "1000");
   ast_lit *l = dl_arena_alloc(ps->prog->arena, sizeof *l);
   if (!l) return out_of_memory(ps);
   l->kind = (uint8_t)kind;
@@ -174,6 +177,7 @@ static void begin_clause(parser *ps)
 {
   ps->stamp++;
   ps->n_vars = 0;
+  ps->n_lits = 0;
 }
 
 /* The index of the variable named by the current token in this clause. */
@@ -181,7 +185,7 @@ static int variable_index(parser *ps, uint32_t *index)
 {
   const char *z = ps->src->text + ps->tok.off;
   dl_sym s = intern_token(ps);
-  if (s == DL_NO_SYM) return 0;
+  if (s == DL_NO_SYM) return !!out_of_memory(ps);
   int anonymous = ps->lx.syntax == LX_INFIX && ps->tok.len == 1 && z[0] == '_';
   if (s >= ps->var_cap) {
     uint32_t cap = ps->var_cap ? ps->var_cap : 256;
@@ -190,7 +194,7 @@ static int variable_index(parser *ps, uint32_t *index)
     if (st) ps->var_stamp = st;
     uint32_t *ix = realloc(ps->var_index, cap * sizeof *ix);
     if (ix) ps->var_index = ix;
-    if (!st || !ix) return 0;
+    if (!st || !ix) return !!out_of_memory(ps);
     memset(ps->var_stamp + ps->var_cap, 0, (cap - ps->var_cap) * sizeof *st);
     ps->var_cap = cap;
   }
@@ -198,10 +202,14 @@ static int variable_index(parser *ps, uint32_t *index)
     *index = ps->var_index[s];
     return 1;
   }
+  if (ps->n_vars == DL_MAX_VARIABLES) {
+    fail(ps, ps->tok.off, "more than %s variables in one rule (gdlog's limit)", "10000");
+    return 0;
+  }
   if (ps->n_vars == ps->vars_cap) {
     uint32_t cap = ps->vars_cap ? ps->vars_cap * 2 : 16;
     dl_sym *q = realloc(ps->vars, cap * sizeof *q);
-    if (!q) return 0;
+    if (!q) return !!out_of_memory(ps);
     ps->vars = q;
     ps->vars_cap = cap;
   }
@@ -269,7 +277,7 @@ static ast_term *kif_term(parser *ps)
     advance(ps);
     break;
   case LX_VARIABLE:
-    if (!variable_index(ps, &index)) return out_of_memory(ps);
+    if (!variable_index(ps, &index)) return NULL;
     t = new_term(ps, AST_VAR, off, index);
     advance(ps);
     break;
@@ -454,7 +462,7 @@ static ast_term *infix_term(parser *ps)
   uint32_t off = ps->tok.off, index;
   ast_term *t;
   if (ps->tok.kind == LX_VARIABLE) {
-    if (!variable_index(ps, &index)) return out_of_memory(ps);
+    if (!variable_index(ps, &index)) return NULL;
     t = new_term(ps, AST_VAR, off, index);
     advance(ps);
   } else if (ps->tok.kind == LX_SYMBOL) {

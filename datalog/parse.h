@@ -16,7 +16,14 @@
 #include "datalog/terms.h"
 #include "lexer.h"
 
-enum { DL_MAX_NESTING = 1000 };
+/* Limits on one input, far above any real game (the corpus needs at most 103
+ * literals and 45 variables per rule), so that no later stage runs out of
+ * stack or time on a hostile file. */
+enum {
+  DL_MAX_NESTING = 1000,     /* nesting of terms and literals */
+  DL_MAX_LITERALS = 1000,    /* literals in one clause, nested ones included */
+  DL_MAX_VARIABLES = 10000   /* distinct variables in one clause */
+};
 
 /* Parses src and appends its clauses to prog, interning names in terms (KIF
  * names lower-cased).  Returns 1 on success; 0 after reporting the first

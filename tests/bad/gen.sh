@@ -18,6 +18,10 @@ big = 'x' * (1 << 20)
 open(d + '/big_symbol.kif', 'w').write('(p ' + big + ')\n')
 open(d + '/big_symbol_error.kif', 'w').write('(<= (p ?y) (q ' + big + '))\n')
 open(d + '/huge_integer.dl', 'w').write('n(' + '9' * 100000 + ').\n')
+# rules past the parser's limits of 1000 literals and 10,000 variables
+open(d + '/many_literals.kif', 'w').write('(q a)\n(<= p\n' + '\n'.join('  (q ?v%d)' % i for i in range(1001)) + ')\n')
+open(d + '/many_variables.dl', 'w').write('q(f(' + ','.join('a' for i in range(10001)) + ')).\n' +
+    'p :- q(f(' + ','.join('V%d' % i for i in range(10001)) + ')).\n')
 # bytes that are not text
 open(d + '/nul_byte.kif', 'wb').write(b'(role white)\n(init (cell 1\x001 b))\n')
 open(d + '/invalid_utf8.kif', 'wb').write(b'(role white)\n(init (cell \xff\xfe b))\n')
