@@ -59,6 +59,7 @@ struct dl_domains {
   char **cycles;
   size_t n_cycles;
   int has_base, has_input;
+  double extra_true, extra_does;  /* instances init/next (legal) add to base (input) */
   int failed;            /* out of memory */
 };
 
@@ -197,14 +198,16 @@ static void keyword_edges(dl_domains *d)
   uint32_t truth = fn_named(d, "true", 1), does = fn_named(d, "does", 2);
   d->has_base = base != UINT32_MAX && d->fn[base].has_head;
   d->has_input = input != UINT32_MAX && d->fn[input].has_head;
+  /* Definition 14.1 has only the base and input edges; the init, next and
+   * legal edges keep the domains sound for games whose base or input misses
+   * something (3pffa.kif), and add nothing when base and input are complete. */
   if (d->has_base) keyword_edge(d, base, truth, 0);
-  else {
-    keyword_edge(d, fn_named(d, "init", 1), truth, 0);
-    keyword_edge(d, fn_named(d, "next", 1), truth, 0);
+  keyword_edge(d, fn_named(d, "init", 1), truth, 0);
+  keyword_edge(d, fn_named(d, "next", 1), truth, 0);
+  for (uint32_t i = 0; i < 2; i++) {
+    if (d->has_input) keyword_edge(d, input, does, i);
+    keyword_edge(d, fn_named(d, "legal", 2), does, i);
   }
-  uint32_t src = d->has_input ? input : fn_named(d, "legal", 2);
-  keyword_edge(d, src, does, 0);
-  keyword_edge(d, src, does, 1);
 }
 
 /* ---- propagation ------------------------------------------------------------ */
@@ -421,18 +424,32 @@ static int make_shapes(dl_domains *d)
   return !d->failed;
 }
 
-/* true and does take the refined domains of their sources. */
+/* Merges the refined domains of predicate `from` into those of `to`. */
+static void merge_pred(dl_domains *d, uint32_t to, const char *from, uint32_t arity)
+{
+  uint32_t s = fn_named(d, from, arity);
+  for (uint32_t i = 0; to != UINT32_MAX && s != UINT32_MAX && d->pshape[s] && i < arity; i++)
+    shape_merge(d, d->pshape[to][i], d->pshape[s][i]);
+}
+
+static double pred_row_count(dl_domains *d, uint32_t f);
+
+/* true and does take the refined domains of their sources (see keyword_edges). */
 static void keyword_shapes(dl_domains *d)
 {
   uint32_t truth = fn_named(d, "true", 1), does = fn_named(d, "does", 2);
-  const char *tsrc[2] = { d->has_base ? "base" : "init", d->has_base ? NULL : "next" };
-  for (int k = 0; truth != UINT32_MAX && k < 2 && tsrc[k]; k++) {
-    uint32_t s = fn_named(d, tsrc[k], 1);
-    if (s != UINT32_MAX && d->pshape[s]) shape_merge(d, d->pshape[truth][0], d->pshape[s][0]);
-  }
-  uint32_t s = fn_named(d, d->has_input ? "input" : "legal", 2);
-  for (uint32_t i = 0; does != UINT32_MAX && s != UINT32_MAX && d->pshape[s] && i < 2; i++)
-    shape_merge(d, d->pshape[does][i], d->pshape[s][i]);
+  merge_pred(d, truth, "base", 1);
+  merge_pred(d, does, "input", 2);
+  uint32_t base = fn_named(d, "base", 1), input = fn_named(d, "input", 2);
+  double n_base = d->has_base && truth != UINT32_MAX ? pred_row_count(d, truth) : 0;
+  double n_input = d->has_input && does != UINT32_MAX ? pred_row_count(d, does) : 0;
+  merge_pred(d, truth, "init", 1);
+  merge_pred(d, truth, "next", 1);
+  merge_pred(d, does, "legal", 2);
+  if (d->has_base && pred_row_count(d, truth) > n_base) d->extra_true = pred_row_count(d, truth) - n_base;
+  if (d->has_input && pred_row_count(d, does) > n_input) d->extra_does = pred_row_count(d, does) - n_input;
+  (void)base;
+  (void)input;
 }
 
 /* ---- building ---------------------------------------------------------------------- */
@@ -764,10 +781,19 @@ static void write_row(printer *pr, uint32_t f, int width)
 
 static void write_notes(const dl_domains *d, dl_buf *out)
 {
+  char text[200];
   if (fn_named(d, "true", 1) != UINT32_MAX && !d->has_base)
     dl_buf_addz(out, "note: no base rules: true[1] takes its domain from init[1] and next[1]\n");
   if (fn_named(d, "does", 2) != UINT32_MAX && !d->has_input)
     dl_buf_addz(out, "note: no input rules: does[1], does[2] take their domains from legal[1], legal[2]\n");
+  if (d->extra_true > 0) {
+    snprintf(text, sizeof text, "note: base is incomplete: init and next add %.0f instances to the domain of true\n", d->extra_true);
+    dl_buf_addz(out, text);
+  }
+  if (d->extra_does > 0) {
+    snprintf(text, sizeof text, "note: input is incomplete: legal adds %.0f instances to the domain of does\n", d->extra_does);
+    dl_buf_addz(out, text);
+  }
   for (size_t i = 0; i < d->n_cycles; i++) {
     dl_buf_addz(out, "note: infinite domains: recursive function symbol: ");
     dl_buf_addz(out, d->cycles[i]);

@@ -51,6 +51,8 @@ static const char reduce_help[] =
   "                  true(X) :- init(X). true(X) :- next(X). does(R,A) :- legal(R,A).\n"
   "  --from domains  the book's iteration, downward from the domain sets\n"
   "  --print         list the surviving instances too\n"
+  "  --program F     print G+ of the LFP mode as a program in F (infix, kif, asp;\n"
+  "                  asp is for gringo) instead of evaluating it\n"
   "  --format F      text (default) or json\n"
   "  --syntax S      input syntax: kif or infix\n"
   "  --max-atoms N   stop with an error beyond N atoms per run (default 100000000;\n"
@@ -62,6 +64,7 @@ typedef struct cmd_options {
   const char *file, *output;
   int syntax;             /* -1: guess */
   int dot, print, json;
+  int program;            /* --program: 1 + dl_format */
   int max_given;          /* --max-atoms was given */
   dl_reduce_mode mode;
   uint64_t max_atoms;
@@ -87,6 +90,9 @@ static int value_option(const char *cmd, char **argv, int *i, cmd_options *o)
   else if (strcmp(a, "--syntax") == 0 && strcmp(v, "infix") == 0) o->syntax = LX_INFIX;
   else if (strcmp(a, "--from") == 0 && strcmp(v, "domains") == 0) o->mode = DL_REDUCE_DOMAINS;
   else if (strcmp(a, "--from") == 0 && strcmp(v, "init") == 0) o->mode = DL_REDUCE_LFP;
+  else if (strcmp(a, "--program") == 0 && strcmp(v, "infix") == 0) o->program = 1 + DL_FMT_INFIX;
+  else if (strcmp(a, "--program") == 0 && strcmp(v, "kif") == 0) o->program = 1 + DL_FMT_KIF;
+  else if (strcmp(a, "--program") == 0 && strcmp(v, "asp") == 0) o->program = 1 + DL_FMT_ASP;
   else if (strcmp(a, "--format") == 0 && (strcmp(v, "json") == 0 || strcmp(v, "text") == 0)) o->json = v[0] == 'j';
   else if (strcmp(a, "--max-atoms") == 0 && v[0] >= '0' && v[0] <= '9') {
     errno = 0;
@@ -257,7 +263,7 @@ static void reduce_text(const cmd_options *o, const dl_program *p, const dl_doma
   add_fmt(b, "%% gdlog reduce %s: %s, %u run%s of G+\n", o->file, mode_text(o->mode), runs, runs == 1 ? "" : "s");
   if (!dl_domains_has_base(d)) dl_buf_addz(b, "% no base rules: the domain of true comes from init and next\n");
   if (!dl_domains_has_input(d)) dl_buf_addz(b, "% no input rules: the domain of does comes from legal\n");
-  add_fmt(b, "%-32s %14s", "predicate", "domain");
+  add_fmt(b, "%% %-32s %14s", "predicate", "domain");
   for (uint32_t k = 0; k < runs; k++) {
     char col[24];
     snprintf(col, sizeof col, "run %u", k + 1);
@@ -268,12 +274,13 @@ static void reduce_text(const cmd_options *o, const dl_program *p, const dl_doma
     uint32_t q = order[i];
     char name[300];
     snprintf(name, sizeof name, "%s/%u", dl_program_pred_name(p, q), p->preds[q].arity);
-    add_fmt(b, "%-32s ", name);
+    add_fmt(b, "%% %-32s ", name);
     add_count(b, dl_domains_pred_count(d, q), 14, 0);
     for (uint32_t k = 0; k < runs; k++) add_fmt(b, " %14llu", (unsigned long long)dl_reduction_count(r, k, q));
     dl_buf_addz(b, "\n");
   }
-  add_fmt(b, "%% atoms %llu, G+ time %.3f s\n", (unsigned long long)dl_reduction_atoms(r), dl_reduction_seconds(r));
+  add_fmt(b, "%% atoms of the last run %llu\n", (unsigned long long)dl_reduction_atoms(r));
+  add_fmt(b, "%% time of G+ %.3f s\n", dl_reduction_seconds(r));
 }
 
 static void reduce_json(const cmd_options *o, const dl_program *p, const dl_domains *d,
@@ -321,13 +328,36 @@ static int reduce_instances(const dl_reduction *r, int json, dl_buf *b)
   return ok;
 }
 
+/* Writes G+ as a program (--program). */
+static int write_program(const cmd_options *o, const dl_reduction *r, dl_diag *diag)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) return 0;
+  int ok = dl_output_program(f, dl_reduction_program(r), (dl_format)(o->program - 1));
+  ok = fclose(f) == 0 && ok;
+  dl_buf b = { text, len, len + 1, 0 };
+  ok = ok && write_output(o, &b, diag);
+  free(text);
+  return ok;
+}
+
 static int run_reduce(const cmd_options *o, dl_diag *diag)
 {
   dl_loaded *l = load_game(o, diag);
   dl_domains *d = l && l->prog ? dl_domains_build(l->prog, diag) : NULL;
   uint64_t limit = o->max_given || !d || !dl_domains_cycle_count(d) ? o->max_atoms : INFINITE_DOMAIN_ATOMS;
-  dl_reduce_options ro = { o->mode, limit, &g_cancel };
+  dl_reduce_options ro = { o->mode, limit, &g_cancel, o->program != 0 };
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, diag) : NULL;
+  if (r && o->program) {
+    int done = write_program(o, r, diag);
+    print_diagnostics(diag);
+    dl_reduction_destroy(r);
+    dl_domains_destroy(d);
+    dl_load_destroy(l);
+    return done;
+  }
   uint32_t *order = r ? sorted_preds(l->prog) : NULL;
   dl_buf b = { 0 };
   if (order && o->json) reduce_json(o, l->prog, d, r, order, &b);
@@ -347,7 +377,7 @@ static int run_reduce(const cmd_options *o, dl_diag *diag)
 int dl_cmd_reduce(int argc, char **argv)
 {
   cmd_options o;
-  int rc = parse_options(argc, argv, reduce_help, " --from --print --format --syntax --max-atoms -o ", &o);
+  int rc = parse_options(argc, argv, reduce_help, " --from --print --program --format --syntax --max-atoms -o ", &o);
   if (rc >= 0) return rc;
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);

@@ -120,6 +120,7 @@ static int run(dl_reduction *r, const facts *t, const facts *dz, const dl_reduce
   for (size_t i = 0; dz && i < dz->n; i++)
     if (!add_fact(r, sym(r, "does"), 2, &dz->a[2 * i])) return 0;
   if (!(r->prog = dl_program_build(r->ast, r->terms, diag))) return 0;
+  if (o->build_only) return 1;
   dl_eval_options eo = { o->max_atoms, o->cancel };
   if (!(r->eval = dl_eval_create(r->prog, &eo, diag)) || !dl_eval_run(r->eval)) return 0;
   r->seconds += now() - t0;
@@ -243,9 +244,10 @@ dl_reduction *dl_reduce(const dl_program *game, const dl_domains *d, const dl_re
   r->terms = game->terms;
   r->extra = (dl_source){ "<gdlog>", lfp_rules, (uint32_t)strlen(lfp_rules) };
   size_t errors = dl_diag_errors(diag);
-  int ok = o->mode == DL_REDUCE_DOMAINS ? reduce_from_domains(r, d, o, diag)
-                                        : run(r, NULL, NULL, o, diag) && record_counts(r);
-  ok = ok && make_empty(r);
+  int ok;
+  if (o->build_only) ok = run(r, NULL, NULL, o, diag);
+  else if (o->mode == DL_REDUCE_DOMAINS) ok = reduce_from_domains(r, d, o, diag) && make_empty(r);
+  else ok = run(r, NULL, NULL, o, diag) && record_counts(r) && make_empty(r);
   for (size_t i = 0; !ok && i < dl_domains_cycle_count(d); i++)
     dl_diag_report(diag, DL_NOTE, NULL, 0, "the domains are infinite: recursive function symbol %s",
                    dl_domains_cycle(d, i));
@@ -284,6 +286,6 @@ const dl_program *dl_reduction_program(const dl_reduction *r) { return r->prog; 
 
 const dl_eval *dl_reduction_eval(const dl_reduction *r) { return r->eval; }
 
-uint64_t dl_reduction_atoms(const dl_reduction *r) { return dl_eval_get_stats(r->eval).atoms; }
+uint64_t dl_reduction_atoms(const dl_reduction *r) { return r->eval ? dl_eval_get_stats(r->eval).atoms : 0; }
 
 double dl_reduction_seconds(const dl_reduction *r) { return r->seconds; }

@@ -38,6 +38,7 @@ typedef struct dl_reduce_options {
   dl_reduce_mode mode;
   uint64_t max_atoms;                 /* per run, and per listed domain; 0: no limit */
   volatile sig_atomic_t *cancel;      /* may be NULL */
+  int build_only;                     /* only build G+ of the LFP mode, do not evaluate it */
 } dl_reduce_options;
 
 typedef struct dl_reduction dl_reduction;
@@ -62,7 +63,8 @@ uint64_t dl_reduction_count(const dl_reduction *r, uint32_t it, uint32_t pred);
  * G+ has no such predicate.  Valid until the result is freed. */
 const ix_relation *dl_reduction_relation(const dl_reduction *r, uint32_t pred);
 
-/* The program G+ of the last run and its evaluator (for printing). */
+/* The program G+ of the last run and its evaluator (for printing; the
+ * evaluator is NULL with build_only). */
 const dl_program *dl_reduction_program(const dl_reduction *r);
 const dl_eval *dl_reduction_eval(const dl_reduction *r);
 
