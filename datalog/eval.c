@@ -423,7 +423,7 @@ static void scan(frame *f, uint32_t si, const step *s)
   ix_iter it;
   ix_iter_begin(&it, r, s->index, s->n_key, key);
   while (!cancelled(e) && ix_iter_next(&it, tuple)) {
-    if (s->source == SRC_OLD && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
+    if (s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
     scan_tuple(f, si, s, tuple, n);
   }
 }
