@@ -51,6 +51,7 @@ static const char reduce_help[] =
   "                  true(X) :- init(X). true(X) :- next(X). does(R,A) :- legal(R,A).\n"
   "  --from domains  the book's iteration, downward from the domain sets\n"
   "  --print         list the surviving instances too\n"
+  "  --print-format F  their syntax: infix (default) or kif\n"
   "  --program F     print G+ of the LFP mode as a program in F (infix, kif, asp;\n"
   "                  asp is for gringo) instead of evaluating it\n"
   "  --format F      text (default) or json\n"
@@ -65,6 +66,7 @@ typedef struct cmd_options {
   int syntax;             /* -1: guess */
   int dot, print, json;
   int program;            /* --program: 1 + dl_format */
+  dl_format print_format; /* --print-format */
   int max_given;          /* --max-atoms was given */
   dl_reduce_mode mode;
   uint64_t max_atoms;
@@ -93,6 +95,8 @@ static int value_option(const char *cmd, char **argv, int *i, cmd_options *o)
   else if (strcmp(a, "--program") == 0 && strcmp(v, "infix") == 0) o->program = 1 + DL_FMT_INFIX;
   else if (strcmp(a, "--program") == 0 && strcmp(v, "kif") == 0) o->program = 1 + DL_FMT_KIF;
   else if (strcmp(a, "--program") == 0 && strcmp(v, "asp") == 0) o->program = 1 + DL_FMT_ASP;
+  else if (strcmp(a, "--print-format") == 0 && strcmp(v, "kif") == 0) o->print_format = DL_FMT_KIF;
+  else if (strcmp(a, "--print-format") == 0 && strcmp(v, "infix") == 0) o->print_format = DL_FMT_INFIX;
   else if (strcmp(a, "--format") == 0 && (strcmp(v, "json") == 0 || strcmp(v, "text") == 0)) o->json = v[0] == 'j';
   else if (strcmp(a, "--max-atoms") == 0 && v[0] >= '0' && v[0] <= '9') {
     errno = 0;
@@ -309,13 +313,13 @@ static void reduce_json(const cmd_options *o, const dl_program *p, const dl_doma
 }
 
 /* Appends the surviving instances, sorted, one per line or as a JSON list. */
-static int reduce_instances(const dl_reduction *r, int json, dl_buf *b)
+static int reduce_instances(const dl_reduction *r, int json, dl_format fmt, dl_buf *b)
 {
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   if (!f) return 0;
-  int ok = dl_output_model(f, dl_reduction_program(r), dl_reduction_eval(r), DL_FMT_INFIX, NULL);
+  int ok = dl_output_model(f, dl_reduction_program(r), dl_reduction_eval(r), fmt, NULL);
   ok = fclose(f) == 0 && ok;
   if (!json && ok) dl_buf_add(b, text, len);
   for (size_t i = 0, n = 0; json && ok && i < len; i += n + 1, n = 0) {
@@ -362,7 +366,7 @@ static int run_reduce(const cmd_options *o, dl_diag *diag)
   dl_buf b = { 0 };
   if (order && o->json) reduce_json(o, l->prog, d, r, order, &b);
   else if (order) reduce_text(o, l->prog, d, r, order, &b);
-  int ok = order && (!o->print || reduce_instances(r, o->json, &b));
+  int ok = order && (!o->print || reduce_instances(r, o->json, o->print_format, &b));
   if (ok && o->json) dl_buf_addz(&b, "}\n");
   ok = ok && write_output(o, &b, diag);
   print_diagnostics(diag);  /* before the sources they point into are freed */
@@ -377,7 +381,7 @@ static int run_reduce(const cmd_options *o, dl_diag *diag)
 int dl_cmd_reduce(int argc, char **argv)
 {
   cmd_options o;
-  int rc = parse_options(argc, argv, reduce_help, " --from --print --program --format --syntax --max-atoms -o ", &o);
+  int rc = parse_options(argc, argv, reduce_help, " --from --print --print-format --program --format --syntax --max-atoms -o ", &o);
   if (rc >= 0) return rc;
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);

@@ -39,10 +39,10 @@ g() { timeout "$T" "$GDLOG" "$@"; }
 pick_moves() {
     : > "$W/does"
     local r moves
-    for r in $(sed -n 's/^role(\(.*\))$/\1/p' "$W/model"); do
-        mapfile -t moves < <(grep -F "legal($r," "$W/model" | sed "s/^legal($r,\(.*\))\$/\1/")
+    for r in $(sed -n 's/^(role \(.*\))$/\1/p' "$W/model"); do
+        mapfile -t moves < <(grep -F "(legal $r " "$W/model" | sed "s/^(legal $r \(.*\))\$/\1/")
         [ "${#moves[@]}" -eq 0 ] && return 1
-        echo "does($r,${moves[$((RANDOM % ${#moves[@]}))]})" >> "$W/does"
+        echo "(does $r ${moves[$((RANDOM % ${#moves[@]}))]})" >> "$W/does"
     done
     [ -s "$W/does" ]
 }
@@ -52,35 +52,35 @@ check_state() {
     local missing
     missing=$(comm -23 <(sort -u "$W/state") "$W/kept_true" | head -3)
     [ -n "$missing" ] && { echo "true not kept: $missing"; return 1; }
-    missing=$(grep '^legal(' "$W/model" | sed 's/^legal(/does(/' | sort -u | comm -23 - "$W/kept_does" | head -3)
+    missing=$(grep '^(legal ' "$W/model" | sed 's/^(legal /(does /' | sort -u | comm -23 - "$W/kept_does" | head -3)
     [ -n "$missing" ] && { echo "legal move not kept: $missing"; return 1; }
     return 0
 }
 
 playout() {
     local game=$1 step
-    g model --init "$game" > "$W/model" 2>/dev/null || { echo "model --init failed"; return 1; }
-    grep '^true(' "$W/model" > "$W/state"
+    g model --format kif --init "$game" > "$W/model" 2>/dev/null || { echo "model --init failed"; return 1; }
+    grep '^(true ' "$W/model" > "$W/state"
     for ((step = 0; step <= STEPS; step++)); do
-        g model --state "$W/state" "$game" > "$W/model" 2>/dev/null || { echo "model --state failed"; return 1; }
+        g model --format kif --state "$W/state" "$game" > "$W/model" 2>/dev/null || { echo "model --state failed"; return 1; }
         check_state || return 1
         grep -qx 'terminal' "$W/model" && return 0
         [ "$step" -eq "$STEPS" ] && return 0
         pick_moves || return 0
-        g model --state "$W/state" --does "$W/does" "$game" > "$W/model" 2>/dev/null || { echo "step failed"; return 1; }
-        grep '^next(' "$W/model" | sed 's/^next(/true(/' > "$W/state"
+        g model --format kif --state "$W/state" --does "$W/does" "$game" > "$W/model" 2>/dev/null || { echo "step failed"; return 1; }
+        grep '^(next ' "$W/model" | sed 's/^(next /(true /' > "$W/state"
     done
 }
 
 check_game() {
     local game=$1 p why
-    g reduce --print "$game" > "$W/kept" 2> "$W/err" || { echo "reduce failed: $(head -1 "$W/err")"; return 1; }
-    grep '^true(' "$W/kept" | sort -u > "$W/kept_true"
-    grep '^does(' "$W/kept" | sort -u > "$W/kept_does"
+    g reduce --print --print-format kif "$game" > "$W/kept" 2> "$W/err" || { echo "reduce failed: $(head -1 "$W/err")"; return 1; }
+    grep '^(true ' "$W/kept" | sort -u > "$W/kept_true"
+    grep '^(does ' "$W/kept" | sort -u > "$W/kept_does"
     for ((p = 0; p < PLAYOUTS; p++)); do
         why=$(playout "$game") || { echo "$why"; return 1; }
     done
-    if g reduce --from domains --max-atoms 20000000 --print "$game" > "$W/book" 2>/dev/null; then
+    if g reduce --from domains --max-atoms 20000000 --print --print-format kif "$game" > "$W/book" 2>/dev/null; then
         why=$(comm -23 <(grep -v '^%' "$W/kept" | sort -u) <(grep -v '^%' "$W/book" | sort -u) | head -3)
         [ -n "$why" ] && { echo "least fixpoint not inside the book's: $why"; return 1; }
         echo "$(grep -vc '^%' "$W/kept") $(grep -vc '^%' "$W/book")" > "$W/sizes"
