@@ -41,6 +41,9 @@ typedef struct step {
   uint32_t cols;        /* S_SCAN: per column a match pattern or NO_PAT, at kids[cols];
                            S_NEG: per column a build pattern */
   uint32_t a, b;        /* S_DISTINCT, S_EQUAL: the two patterns */
+  uint32_t enum_col;    /* S_SCAN: a column whose compound pattern has a known argument, */
+  uint32_t enum_pat;    /*   enumerated from the term store's argument index, */
+  uint32_t enum_arg;    /*   by that argument; NO_PAT when none */
 } step;
 
 typedef struct plan {
@@ -167,30 +170,61 @@ static step *new_step(plan *pl, uint8_t kind)
   return s;
 }
 
-/* Adds a scan of atom a (predicate pred) reading `source`. */
+/* The position of an argument of compound term t that is known before a
+ * scan (ground, or its variables bound), through which the term store can
+ * enumerate the candidates for t; -1 when there is none. */
+static int probe_position(const ast_term *t, const uint8_t *bound)
+{
+  if (t->kind != AST_FUN || !dl_terms_arg_indexable(t->value, t->n, 0)) return -1;
+  for (uint32_t j = 0; j < t->n; j++)
+    if (all_bound(t->args[j], bound)) return (int)j;
+  return -1;
+}
+
+/* Adds a scan of atom a (predicate pred) reading `source`.  Columns whose
+ * terms are known go into the index key.  One column with a compound
+ * pattern that is only partly known, like cell(X,Y,P) with X bound, is
+ * enumerated from the term store and then also looked up by key. */
 static int add_scan(dl_eval *e, plan *pl, const ast_term *a, uint32_t pred, uint8_t source, uint8_t *bound)
 {
   uint32_t n = ast_atom_arity(a);
   uint64_t mask = 0;
-  for (uint32_t i = 0; i < n; i++)
-    if (source != SRC_DELTA && all_bound(atom_arg(a, i), bound)) mask |= (uint64_t)1 << i;
+  int enum_col = -1, enum_arg = -1;
+  for (uint32_t i = 0; i < n && source != SRC_DELTA; i++) {
+    if (all_bound(atom_arg(a, i), bound)) mask |= (uint64_t)1 << i;
+    else if (enum_col < 0 && (enum_arg = probe_position(atom_arg(a, i), bound)) >= 0) enum_col = (int)i;
+  }
   uint32_t key = new_kids(pl, n), cols = new_kids(pl, n);
   step *s = new_step(pl, S_SCAN);
   if (!s || key == NO_PAT || cols == NO_PAT) return 0;
+  size_t at = (size_t)(s - pl->steps);
   s->source = source;
   s->pred = pred;
   s->key = key;
   s->cols = cols;
+  s->enum_col = s->enum_pat = s->enum_arg = NO_PAT;
+  uint64_t known = mask;  /* the columns bound before the step */
+  if (enum_col >= 0) {
+    uint32_t p = compile_term(pl, e->terms, atom_arg(a, (uint32_t)enum_col), bound);
+    if (p == NO_PAT) return 0;
+    pl->steps[at].enum_col = (uint32_t)enum_col;
+    pl->steps[at].enum_pat = p;
+    pl->steps[at].enum_arg = (uint32_t)enum_arg;
+    pl->kids[key + (uint32_t)enum_col] = pl->kids[cols + (uint32_t)enum_col] = NO_PAT;
+    mask |= (uint64_t)1 << enum_col;
+  }
   for (uint32_t i = 0; i < n; i++) {
+    if ((int)i == enum_col) continue;
     uint32_t p = compile_term(pl, e->terms, atom_arg(a, i), bound);
     if (p == NO_PAT) return 0;
-    int in_key = mask >> i & 1;
+    int in_key = known >> i & 1;
     pl->kids[key + i] = in_key ? p : NO_PAT;
     pl->kids[cols + i] = in_key ? NO_PAT : p;
-    s->n_key += (uint32_t)in_key;
+    pl->steps[at].n_key += (uint32_t)in_key;
   }
-  s->index = 0;
-  if (source != SRC_DELTA && (s->index = ix_relation_index(e->rel[pred], mask)) < 0) return 0;
+  pl->steps[at].n_key += enum_col >= 0;
+  pl->steps[at].index = 0;
+  if (source != SRC_DELTA && (pl->steps[at].index = ix_relation_index(e->rel[pred], mask)) < 0) return 0;
   return 1;
 }
 
@@ -230,7 +264,8 @@ static double estimate(const dl_eval *e, const ast_term *a, uint32_t pred, uint8
 {
   double size = source == SRC_DELTA ? (double)e->delta[pred].n : (double)ix_relation_size(e->rel[pred]);
   for (uint32_t i = 0; i < ast_atom_arity(a); i++) {
-    if (!all_bound(atom_arg(a, i), bound)) continue;
+    if (!all_bound(atom_arg(a, i), bound) && (source == SRC_DELTA || probe_position(atom_arg(a, i), bound) < 0))
+      continue;
     uint32_t v = ix_relation_column_values(e->rel[pred], i);
     size /= v ? v : 1;
   }
@@ -383,7 +418,7 @@ static void emit(frame *f)
   if (f->mode == EMIT_FRESH) {
     if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
     rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
-  } else if (f->mode == EMIT_DIRECT) {
+  } else if (f->mode == EMIT_DIRECT && n > 0) {
     if (!ix_relation_stage(e->rel[pl->head_pred], tuple)) fail_memory(e);
     else if (ix_relation_staged(e->rel[pl->head_pred]) >= STAGE_BATCH) flush_staged(e, pl->head_pred);
     return;
@@ -406,26 +441,56 @@ static void scan_tuple(frame *f, uint32_t si, const step *s, const dl_tid *tuple
   run_step(f, si + 1);
 }
 
-static void scan(frame *f, uint32_t si, const step *s)
+/* Walks the index of a full or old scan with the key in key[]. */
+static void scan_index(frame *f, uint32_t si, const step *s, const dl_tid *key)
 {
   dl_eval *e = f->e;
   const ix_relation *r = e->rel[s->pred];
-  uint32_t n = ix_relation_arity(r);
+  dl_tid tuple[IX_MAX_ARITY];
+  ix_iter it;
+  ix_iter_begin(&it, r, s->index, s->n_key, key);
+  while (!cancelled(e) && ix_iter_next(&it, tuple)) {
+    if (s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
+    scan_tuple(f, si, s, tuple, ix_relation_arity(r));
+  }
+}
+
+/* Enumerates the terms that can match the step's partly known compound
+ * column (from the term store's argument index), and scans for each. */
+static void scan_enumerated(frame *f, uint32_t si, const step *s, dl_tid *key)
+{
+  const pat *ep = &f->pl->pats[s->enum_pat];
+  dl_tid v = build(f, f->pl->kids[ep->first + s->enum_arg], 0);
+  if (v == DL_NO_TERM) return;
+  uint32_t count;
+  const dl_tid *list = dl_terms_with_arg(f->e->terms, ep->value, ep->n, s->enum_arg, v, &count);
+  if (count == 0) return;
+  dl_tid local[64], *copy = count <= 64 ? local : malloc(count * sizeof *copy);  /* makes may move list */
+  if (!copy) { fail_memory(f->e); return; }
+  memcpy(copy, list, count * sizeof *copy);
+  for (uint32_t i = 0; i < count && !f->e->failed; i++) {
+    if (!match(f, s->enum_pat, copy[i])) continue;
+    key[s->enum_col] = copy[i];
+    scan_index(f, si, s, key);
+  }
+  if (copy != local) free(copy);
+}
+
+static void scan(frame *f, uint32_t si, const step *s)
+{
+  dl_eval *e = f->e;
+  uint32_t n = ix_relation_arity(e->rel[s->pred]);
   if (s->source == SRC_DELTA) {
     const ix_tupleset *d = &e->delta[s->pred];
     for (uint64_t t = 0; t < d->n && !cancelled(e); t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
     return;
   }
-  dl_tid key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
+  dl_tid key[IX_MAX_ARITY];
   const uint32_t *kp = f->pl->kids + s->key;
   for (uint32_t i = 0; i < n; i++)
     if (kp[i] != NO_PAT && (key[i] = build(f, kp[i], 0)) == DL_NO_TERM) return;
-  ix_iter it;
-  ix_iter_begin(&it, r, s->index, s->n_key, key);
-  while (!cancelled(e) && ix_iter_next(&it, tuple)) {
-    if (s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
-    scan_tuple(f, si, s, tuple, n);
-  }
+  if (s->enum_col != NO_PAT) scan_enumerated(f, si, s, key);
+  else scan_index(f, si, s, key);
 }
 
 static void run_step(frame *f, uint32_t si)
@@ -649,7 +714,8 @@ int dl_eval_run(dl_eval *e)
   const st_strata *s = e->prog->strata;
   int ok = 1;
   for (uint32_t c = 0; ok && c < s->n_sccs; c++) ok = run_component(e, c);
-  e->stats.atoms = e->atoms;
+  e->stats.atoms = 0;
+  for (uint32_t p = 0; p < e->prog->n_preds; p++) e->stats.atoms += ix_relation_size(e->rel[p]);
   e->stats.seconds = now() - t0;
   return ok;
 }

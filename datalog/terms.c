@@ -2,6 +2,8 @@
  * addressing over dense ids with linear probing; the slot holds id + 1. */
 #include "datalog/terms.h"
 
+#include <Judy.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +27,16 @@ struct dl_terms {
   dl_tid *args;
   uint64_t args_len, args_cap;
   table term_table;
+
+  Pvoid_t indexed;    /* JudyL: f << 8 | n -> 1 when terms of f/n are indexed by argument */
+  Pvoid_t by_arg;     /* JudyL: arg_key(f, n, j, v) -> term_list * */
 };
+
+/* A growable list of term ids. */
+typedef struct term_list {
+  uint32_t n, cap;
+  dl_tid ids[];
+} term_list;
 
 static uint64_t mix(uint64_t h)
 {
@@ -69,9 +80,20 @@ dl_terms *dl_terms_create(void)
   return t;
 }
 
+static void free_arg_index(dl_terms *t)
+{
+  Word_t k = 0;
+  for (PWord_t v = (PWord_t)JudyLFirst(t->by_arg, &k, PJE0); v && v != PJERR;
+       v = (PWord_t)JudyLNext(t->by_arg, &k, PJE0))
+    free((term_list *)*v);
+  JudyLFreeArray(&t->by_arg, PJE0);
+  JudyLFreeArray(&t->indexed, PJE0);
+}
+
 void dl_terms_destroy(dl_terms *t)
 {
   if (!t) return;
+  free_arg_index(t);
   free(t->names);
   free(t->name_off);
   free(t->name_len);
@@ -216,11 +238,70 @@ static int terms_reserve(dl_terms *t, uint32_t n_args)
   return 1;
 }
 
+/* ---- argument index ------------------------------------------------------ */
+
+int dl_terms_arg_indexable(dl_sym f, uint32_t n, uint32_t j)
+{
+  return f < (1u << 20) && n < 256 && j < n;
+}
+
+static Word_t arg_key(dl_sym f, uint32_t n, uint32_t j, dl_tid v)
+{
+  return (Word_t)f << 44 | (Word_t)n << 36 | (Word_t)j << 28 | v;
+}
+
+/* Appends id to the list of its j-th argument. */
+static int list_add(dl_terms *t, Word_t key, dl_tid id)
+{
+  PWord_t v = (PWord_t)JudyLIns(&t->by_arg, key, PJE0);
+  if (v == PJERR) return 0;
+  term_list *l = (term_list *)*v;
+  if (!l || l->n == l->cap) {
+    uint32_t cap = l ? l->cap * 2 : 4;
+    term_list *q = realloc(l, sizeof *q + cap * sizeof(dl_tid));
+    if (!q) return 0;
+    if (!l) q->n = 0;
+    q->cap = cap;
+    *v = (Word_t)q;
+    l = q;
+  }
+  l->ids[l->n++] = id;
+  return 1;
+}
+
+/* Adds term id to the lists of each of its arguments. */
+static int index_term(dl_terms *t, dl_tid id)
+{
+  dl_sym f = t->functor[id];
+  uint32_t n = t->arity[id];
+  const dl_tid *args = t->args + t->arg_off[id];
+  for (uint32_t j = 0; j < n; j++)
+    if (!list_add(t, arg_key(f, n, j, args[j]), id)) return 0;
+  return 1;
+}
+
+const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, dl_tid v, uint32_t *count)
+{
+  *count = 0;
+  if (!dl_terms_arg_indexable(f, n, j)) return NULL;
+  PWord_t mark = (PWord_t)JudyLIns(&t->indexed, (Word_t)f << 8 | n, PJE0);
+  if (mark == PJERR) return NULL;
+  if (!*mark) {
+    *mark = 1;
+    for (dl_tid id = 0; id < t->n_terms; id++)
+      if (t->functor[id] == f && t->arity[id] == n && !index_term(t, id)) return NULL;
+  }
+  PWord_t l = (PWord_t)JudyLGet(t->by_arg, arg_key(f, n, j, v), PJE0);
+  if (!l || l == PJERR) return NULL;
+  *count = ((term_list *)*l)->n;
+  return ((term_list *)*l)->ids;
+}
+
 dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 {
   uint32_t *slot = term_slot(t, f, n, args);
   if (*slot) return *slot - 1;
-  if (t->n_terms == DL_NO_TERM - 1 || !terms_reserve(t, n)) return DL_NO_TERM;
+  if (t->n_terms >= DL_MAX_TERMS || !terms_reserve(t, n)) return DL_NO_TERM;
   dl_tid id = t->n_terms++;
   t->functor[id] = f;
   t->arity[id] = n;
@@ -229,6 +310,7 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
   t->args_len += n;
   *slot = id + 1;
   if (t->n_terms * 2 > t->term_table.mask && !term_rehash(t)) return DL_NO_TERM;
+  if (n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0) && !index_term(t, id)) return DL_NO_TERM;
   return id;
 }
 

@@ -48,6 +48,19 @@ dl_sym dl_terms_functor(const dl_terms *t, dl_tid id);
 uint32_t dl_terms_arity(const dl_terms *t, dl_tid id);
 const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id);
 
+/* Terms of functor f and arity n whose argument j is v, to enumerate the
+ * candidates for a pattern like cell(X,Y,P) with X bound.  The first call
+ * for f/n indexes the existing terms of f/n; later ones are kept up to date.
+ * Returns the list (valid until the next dl_terms_make) and its length in
+ * *count; NULL with *count 0 when there are none. */
+const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, dl_tid v, uint32_t *count);
+
+/* Whether dl_terms_with_arg can index functor f with arity n at argument j. */
+int dl_terms_arg_indexable(dl_sym f, uint32_t n, uint32_t j);
+
+/* The most terms a store holds (ids fit 28 bits, for dl_terms_with_arg). */
+#define DL_MAX_TERMS (1u << 28)
+
 /* Bytes of memory the store holds. */
 size_t dl_terms_bytes(const dl_terms *t);
 
