@@ -56,6 +56,7 @@ typedef struct plan {
   uint32_t head;        /* head patterns at kids[head] */
   uint32_t head_pred;
   uint32_t n_vars;
+  uint32_t cut;         /* steps from here on bind no head variable: one witness is enough */
 } plan;
 
 /* ---- evaluator state ---------------------------------------------------------- */
@@ -88,6 +89,7 @@ typedef struct frame {
   const plan *pl;
   dl_tid *env;              /* variable slots */
   int mode;                 /* where heads go: an emit_mode */
+  int found;                /* a head was emitted since the plan's cut step began */
 } frame;
 
 /* ---- plan building ------------------------------------------------------------ */
@@ -280,6 +282,13 @@ static uint8_t source_of(const dl_eval *e, const uint32_t *preds, uint32_t k, in
   return (int)k < delta_at ? SRC_OLD : SRC_FULL;
 }
 
+/* Marks the first step after which every head variable is bound: the steps
+ * from there on only look for a witness, and one is enough. */
+static void mark_cut(plan *pl, const dl_rule *rule, const uint8_t *bound)
+{
+  if (pl->cut == UINT32_MAX && all_bound(rule->head, bound)) pl->cut = pl->n_steps;
+}
+
 /* Plans rule r with the delta at body literal delta_at (-1: none). */
 static int build_plan(dl_eval *e, uint32_t r, int delta_at, plan *pl)
 {
@@ -290,15 +299,19 @@ static int build_plan(dl_eval *e, uint32_t r, int delta_at, plan *pl)
   memset(placed, 0, sizeof placed);
   pl->n_vars = rule->n_vars;
   pl->head_pred = e->prog->head_pred[r];
+  pl->cut = UINT32_MAX;
+  mark_cut(pl, rule, bound);
   if (delta_at >= 0) {
     placed[delta_at] = 1;
     if (!add_scan(e, pl, rule->body[delta_at].atom, preds[delta_at], SRC_DELTA, bound)) return 0;
+    mark_cut(pl, rule, bound);
   }
   for (;;) {
     for (uint32_t k = 0; k < rule->n_body; k++)
       if (!placed[k] && lit_bound(&rule->body[k], bound)) {
         placed[k] = 1;
         if (!add_test(e, pl, &rule->body[k], preds[k], bound)) return 0;
+        mark_cut(pl, rule, bound);
       }
     int best = -1;
     double best_cost = 0;
@@ -311,6 +324,7 @@ static int build_plan(dl_eval *e, uint32_t r, int delta_at, plan *pl)
     placed[best] = 1;
     if (!add_scan(e, pl, rule->body[best].atom, preds[best], source_of(e, preds, (uint32_t)best, delta_at), bound))
       return 0;
+    mark_cut(pl, rule, bound);
   }
   uint32_t n = ast_atom_arity(rule->head);
   if ((pl->head = new_kids(pl, n)) == NO_PAT) return 0;
@@ -414,6 +428,7 @@ static void emit(frame *f)
   for (uint32_t i = 0; i < n; i++)
     if ((tuple[i] = build(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) { fail_memory(e); return; }
   e->stats.derivations++;
+  f->found = 1;
   int rc;
   if (f->mode == EMIT_FRESH) {
     if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
@@ -441,6 +456,12 @@ static void scan_tuple(frame *f, uint32_t si, const step *s, const dl_tid *tuple
   run_step(f, si + 1);
 }
 
+/* Whether step si is past the plan's cut and a head was already emitted. */
+static inline int witnessed(const frame *f, uint32_t si)
+{
+  return si >= f->pl->cut && f->found;
+}
+
 /* Walks the index of a full or old scan with the key in key[]. */
 static void scan_index(frame *f, uint32_t si, const step *s, const dl_tid *key)
 {
@@ -449,7 +470,7 @@ static void scan_index(frame *f, uint32_t si, const step *s, const dl_tid *key)
   dl_tid tuple[IX_MAX_ARITY];
   ix_iter it;
   ix_iter_begin(&it, r, s->index, s->n_key, key);
-  while (!cancelled(e) && ix_iter_next(&it, tuple)) {
+  while (!witnessed(f, si) && !cancelled(e) && ix_iter_next(&it, tuple)) {
     if (s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
     scan_tuple(f, si, s, tuple, ix_relation_arity(r));
   }
@@ -468,7 +489,7 @@ static void scan_enumerated(frame *f, uint32_t si, const step *s, dl_tid *key)
   dl_tid local[64], *copy = count <= 64 ? local : malloc(count * sizeof *copy);  /* makes may move list */
   if (!copy) { fail_memory(f->e); return; }
   memcpy(copy, list, count * sizeof *copy);
-  for (uint32_t i = 0; i < count && !f->e->failed; i++) {
+  for (uint32_t i = 0; i < count && !f->e->failed && !witnessed(f, si); i++) {
     if (!match(f, s->enum_pat, copy[i])) continue;
     key[s->enum_col] = copy[i];
     scan_index(f, si, s, key);
@@ -482,7 +503,7 @@ static void scan(frame *f, uint32_t si, const step *s)
   uint32_t n = ix_relation_arity(e->rel[s->pred]);
   if (s->source == SRC_DELTA) {
     const ix_tupleset *d = &e->delta[s->pred];
-    for (uint64_t t = 0; t < d->n && !cancelled(e); t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
+    for (uint64_t t = 0; t < d->n && !witnessed(f, si) && !cancelled(e); t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
     return;
   }
   dl_tid key[IX_MAX_ARITY];
@@ -495,6 +516,7 @@ static void scan(frame *f, uint32_t si, const step *s)
 
 static void run_step(frame *f, uint32_t si)
 {
+  if (si == f->pl->cut) f->found = 0;
   if (si == f->pl->n_steps) {
     emit(f);
     return;
@@ -523,7 +545,7 @@ static void run_step(frame *f, uint32_t si)
 static int run_plan(dl_eval *e, const plan *pl, int mode)
 {
   dl_tid env[pl->n_vars + 1];
-  frame f = { e, pl, env, mode };
+  frame f = { e, pl, env, mode, 0 };
   run_step(&f, 0);
   e->polls = 4095;
   return !cancelled(e);
