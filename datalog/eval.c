@@ -389,6 +389,21 @@ static void fail_limit(dl_eval *e, uint32_t pred)
                  (unsigned long long)e->opt.max_atoms, dl_program_pred_name(e->prog, pred));
 }
 
+static void fail_memory(dl_eval *e);
+
+/* A head term could not be made: too deep, or out of memory. */
+static void fail_term(dl_eval *e, uint32_t pred)
+{
+  if (!dl_terms_too_deep(e->terms)) {
+    fail_memory(e);
+    return;
+  }
+  e->failed = 1;
+  dl_diag_report(e->diag, DL_ERROR, NULL, 0,
+                 "a term nests deeper than %d levels while deriving '%s' (the model is likely infinite: "
+                 "function terms in recursion)", DL_MAX_TERM_DEPTH, dl_program_pred_name(e->prog, pred));
+}
+
 static void fail_memory(dl_eval *e)
 {
   e->failed = 1;
@@ -426,7 +441,10 @@ static void emit(frame *f)
   uint32_t n = ix_relation_arity(e->rel[pl->head_pred]);
   dl_tid tuple[IX_MAX_ARITY];
   for (uint32_t i = 0; i < n; i++)
-    if ((tuple[i] = build(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) { fail_memory(e); return; }
+    if ((tuple[i] = build(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) {
+      fail_term(e, pl->head_pred);
+      return;
+    }
   e->stats.derivations++;
   f->found = 1;
   int rc;
@@ -537,8 +555,12 @@ static void run_step(frame *f, uint32_t si)
     return;
   case S_DISTINCT:
   case S_EQUAL:
-    if ((build(f, s->a, 1) != build(f, s->b, 1)) == (s->kind == S_DISTINCT)) run_step(f, si + 1);
+  {
+    dl_tid a = build(f, s->a, 1), b = build(f, s->b, 1);
+    if (a == DL_NO_TERM || b == DL_NO_TERM) fail_term(f->e, f->pl->head_pred);
+    else if ((a != b) == (s->kind == S_DISTINCT)) run_step(f, si + 1);
     return;
+  }
   }
 }
 

@@ -1,6 +1,7 @@
 /* gdl_cmd.c: the domains and reduce commands.  Parses their options, loads
  * the game, runs the analysis (domains.h, reduce.h) and prints. */
 #include "datalog/gdl_cmd.h"
+#include "datalog/guard.h"
 
 #include <errno.h>
 #include <math.h>
@@ -149,22 +150,11 @@ static void print_diagnostics(const dl_diag *d)
 static int write_output(const cmd_options *o, const dl_buf *b, dl_diag *diag)
 {
   if (b->failed) { dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory"); return 0; }
-  if (!o->output) return fwrite(b->data, 1, b->len, stdout) == b->len && fflush(stdout) == 0;
-  size_t n = strlen(o->output) + 16;
-  char *tmp = malloc(n);
-  FILE *f = NULL;
-  if (tmp) {
-    snprintf(tmp, n, "%s.tmpXXXXXX", o->output);
-    int fd = mkstemp(tmp);
-    f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  }
-  int ok = f && fwrite(b->data, 1, b->len, f) == b->len;
-  ok = f && fclose(f) == 0 && ok && rename(tmp, o->output) == 0;
-  if (!ok) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
-    if (tmp) unlink(tmp);
-  }
-  free(tmp);
+  if (!o->output) return (b->len == 0 || fwrite(b->data, 1, b->len, stdout) == b->len) && fflush(stdout) == 0;
+  FILE *f = dl_guard_open_output(o->output);  /* a temporary file, or the pipe or device itself */
+  int ok = f && (b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len);
+  ok = f && dl_guard_close_output(f, ok) && ok;
+  if (!ok) dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
   return ok;
 }
 

@@ -23,6 +23,8 @@ struct dl_terms {
   dl_sym *functor;    /* per term */
   uint32_t *arity;
   uint64_t *arg_off;  /* per term: offset into args */
+  uint16_t *depth;    /* per term: 1 for a constant, else 1 + deepest argument */
+  int too_deep;       /* a term was refused for its depth */
   uint32_t n_terms, terms_cap;
   dl_tid *args;
   uint64_t args_len, args_cap;
@@ -101,6 +103,7 @@ void dl_terms_destroy(dl_terms *t)
   free(t->functor);
   free(t->arity);
   free(t->arg_off);
+  free(t->depth);
   free(t->args);
   free(t->term_table.slots);
   free(t);
@@ -224,7 +227,9 @@ static int terms_reserve(dl_terms *t, uint32_t n_args)
     if (a) t->arity = a;
     uint64_t *o = realloc(t->arg_off, (size_t)c * sizeof *o);
     if (o) t->arg_off = o;
-    if (!f || !a || !o) return 0;
+    uint16_t *d = realloc(t->depth, (size_t)c * sizeof *d);
+    if (d) t->depth = d;
+    if (!f || !a || !o || !d) return 0;
     t->terms_cap = c;
   }
   if (t->args_len + n_args > t->args_cap) {
@@ -301,8 +306,16 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 {
   uint32_t *slot = term_slot(t, f, n, args);
   if (*slot) return *slot - 1;
+  uint32_t depth = 1;
+  for (uint32_t i = 0; i < n; i++)
+    if (t->depth[args[i]] + 1u > depth) depth = t->depth[args[i]] + 1u;
+  if (depth > DL_MAX_TERM_DEPTH) {
+    t->too_deep = 1;
+    return DL_NO_TERM;
+  }
   if (t->n_terms >= DL_MAX_TERMS || !terms_reserve(t, n)) return DL_NO_TERM;
   dl_tid id = t->n_terms++;
+  t->depth[id] = (uint16_t)depth;
   t->functor[id] = f;
   t->arity[id] = n;
   t->arg_off[id] = t->args_len;
@@ -319,6 +332,8 @@ dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args
   uint32_t *slot = term_slot(t, f, n, args);
   return *slot ? *slot - 1 : DL_NO_TERM;
 }
+
+int dl_terms_too_deep(const dl_terms *t) { return t->too_deep; }
 
 dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
 uint32_t dl_terms_count(const dl_terms *t) { return t->n_terms; }

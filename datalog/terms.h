@@ -31,8 +31,16 @@ const char *dl_terms_name(const dl_terms *t, dl_sym s, size_t *len);
 /* Number of symbols interned. */
 uint32_t dl_terms_symbol_count(const dl_terms *t);
 
-/* Interns the term f(args[0..n)); DL_NO_TERM when out of memory. */
+/* Terms nest at most this deep; deeper ones are refused (an infinite model
+ * built with function terms stops here, and printing stays shallow). */
+#define DL_MAX_TERM_DEPTH 1000
+
+/* Interns the term f(args[0..n)); DL_NO_TERM when out of memory or when it
+ * would nest deeper than DL_MAX_TERM_DEPTH (then dl_terms_too_deep says so). */
 dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args);
+
+/* Whether a term was refused for nesting deeper than DL_MAX_TERM_DEPTH. */
+int dl_terms_too_deep(const dl_terms *t);
 
 /* Finds f(args[0..n)) without creating it; DL_NO_TERM when absent. */
 dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args);
