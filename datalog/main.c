@@ -189,6 +189,7 @@ typedef struct session {
   dl_loaded *loaded;
   dl_eval *eval;
   double t_eval, t_output;
+  long kib_load, kib_eval, kib_output;  /* peak memory at the end of each phase */
 } session;
 
 static double now(void)
@@ -256,13 +257,16 @@ static void print_stats(const session *s)
     }
     free(shown);
   }
-  fprintf(stderr, "time: parse %.3f s, check %.3f s, evaluate %.3f s, output %.3f s; peak memory %.1f MiB\n",
-          s->loaded->parse_seconds, s->loaded->check_seconds, s->t_eval, s->t_output, peak_kib() / 1024.0);
+  fprintf(stderr, "time: parse %.3f s, check %.3f s, evaluate %.3f s, output %.3f s\n",
+          s->loaded->parse_seconds, s->loaded->check_seconds, s->t_eval, s->t_output);
+  fprintf(stderr, "peak memory: after loading %.1f MiB, after evaluating %.1f MiB, after output %.1f MiB\n",
+          s->kib_load / 1024.0, (s->kib_eval ? s->kib_eval : s->kib_load) / 1024.0, peak_kib() / 1024.0);
 }
 
 static int run_command(session *s)
 {
   const options *o = &s->opt;
+  s->kib_load = peak_kib();
   if (strcmp(o->command, "check") == 0) return 1;
   if (strcmp(o->command, "model") == 0) {
     dl_eval_options eo = { o->max_atoms, dl_guard_cancel_flag() };
@@ -273,6 +277,7 @@ static int run_command(session *s)
     dl_guard_soft(0);
     if (!ok || dl_guard_signal()) return 0;
     s->t_eval = now() - t0;
+    s->kib_eval = peak_kib();
   }
   double t0 = now();
   FILE *out = open_output(o);
