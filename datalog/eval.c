@@ -360,6 +360,14 @@ static dl_tid build(const frame *f, uint32_t p, int make)
               : dl_terms_find(f->e->terms, pt->value, pt->n, args);
 }
 
+/* build(f, p, 1) without a call for a variable or a constant. */
+static inline dl_tid build_fast(const frame *f, uint32_t p)
+{
+  const pat *pt = &f->pl->pats[p];
+  if (pt->kind == P_READ || pt->kind == P_BIND) return f->env[pt->value];
+  return pt->kind == P_CONST ? pt->value : build(f, p, 1);
+}
+
 /* Matches term t against pattern p, binding its P_BIND variables. */
 static int match(const frame *f, uint32_t p, dl_tid t)
 {
@@ -441,7 +449,7 @@ static void emit(frame *f)
   uint32_t n = ix_relation_arity(e->rel[pl->head_pred]);
   dl_tid tuple[IX_MAX_ARITY];
   for (uint32_t i = 0; i < n; i++)
-    if ((tuple[i] = build(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) {
+    if ((tuple[i] = build_fast(f, pl->kids[pl->head + i])) == DL_NO_TERM) {
       fail_term(e, pl->head_pred);
       return;
     }
