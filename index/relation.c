@@ -233,10 +233,8 @@ static int collect_codes(const ix_relation *r, uint32_t **out)
 }
 
 /* Widens the columns whose codes outgrew their bits and rebuilds every index. */
-#include <stdio.h>
 static int rebuild(ix_relation *r)
 {
-  if (getenv("IXDEBUG")) fprintf(stderr, "rebuild arity %u size %llu\n", r->arity, (unsigned long long)r->size);
   uint32_t *all;
   if (!collect_codes(r, &all)) return 0;
   for (uint32_t c = 0; c < r->arity; c++) {
