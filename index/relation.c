@@ -218,16 +218,14 @@ uint64_t ix_relation_size(const ix_relation *r) { return r->size; }
 uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col) { return r->cols[col].n_codes; }
 ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code) { return r->cols[col].id_of[code]; }
 
-/* Calls fn on the codes of every tuple, walking the primary index. */
+/* The codes of every tuple, arity per tuple, walking the primary index; 0 when out of memory. */
 static int collect_codes(const ix_relation *r, uint32_t **out)
 {
   uint32_t *all = malloc((r->size ? r->size : 1) * r->arity * sizeof *all);
   if (!all) return 0;
   ix_iter it;
-  ix_val tuple[IX_MAX_ARITY];
   ix_iter_begin(&it, r, 0, 0, NULL);
-  for (uint64_t i = 0; ix_iter_next(&it, tuple); i++)
-    for (uint32_t c = 0; c < r->arity; c++) all[i * r->arity + c] = code_get(&r->cols[c], tuple[c]);
+  for (uint64_t i = 0; i < r->size && ix_iter_next_codes(&it, all + i * r->arity); i++) {}
   *out = all;
   return 1;
 }
