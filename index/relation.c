@@ -324,13 +324,20 @@ static int64_t flush_sorted(ix_relation *r)
   if (!ix_radix_sort(keys, r->n_staged, bits)) { free(keys); return -1; }
   int64_t added = 0;
   uint32_t codes[IX_MAX_ARITY];
-  for (uint64_t i = 0; i < r->n_staged; i++) {
+  for (uint64_t i = 0; i < r->n_staged && added >= 0; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
+    int rc = Judy1Set(&ix->root, keys[i], PJE0);
+    if (rc != 1) {
+      added = rc == JERR ? -1 : added;
+      continue;
+    }
+    r->size++;
+    added++;
+    if (r->n_indexes == 1) continue;
     for (uint32_t p = 0; p < r->arity; p++)
       codes[ix->order[p]] = (uint32_t)((keys[i] >> ix->shift[p]) & low_mask(r->cols[ix->order[p]].bits));
-    int rc = insert_codes(r, codes);
-    if (rc < 0) { added = -1; break; }
-    added += rc;
+    for (int k = 1; k < r->n_indexes && added >= 0; k++)
+      if (index_insert(r->indexes[k], codes) < 0) added = -1;
   }
   free(keys);
   return added;

@@ -76,6 +76,35 @@ static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
   ix_relation_destroy(r);
 }
 
+/* Staged tuples, flushed in batches, against a hash set; with a secondary
+ * index built before the flushes so that flushing must keep it current. */
+static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
+{
+  ix_relation *r = ix_relation_create(arity);
+  ix_tupleset truth;
+  ix_tupleset_init(&truth, arity);
+  int secondary = ix_relation_index(r, arity > 1 ? 2 : 0);
+  uint32_t tuple[IX_MAX_ARITY];
+  int64_t added = 0;
+  for (uint32_t i = 0; i < n_tuples; i++) {
+    for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % (1 + range * (i + 1) / n_tuples);
+    ix_tupleset_insert(&truth, tuple);
+    CHECK(ix_relation_stage(r, tuple), "stage");
+    if (i % 1000 == 999) added += ix_relation_flush(r);
+  }
+  added += ix_relation_flush(r);
+  CHECK(added == (int64_t)truth.n, "flushes added %lld, want %llu", (long long)added, (unsigned long long)truth.n);
+  CHECK(ix_relation_size(r) == truth.n, "staged size");
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "staged contains");
+  ix_iter it;
+  ix_iter_begin(&it, r, secondary, 0, NULL);
+  uint64_t n = 0;
+  while (ix_iter_next(&it, tuple)) n += ix_tupleset_contains(&truth, tuple);
+  CHECK(n == truth.n, "secondary index holds %llu of %llu", (unsigned long long)n, (unsigned long long)truth.n);
+  ix_tupleset_free(&truth);
+  ix_relation_destroy(r);
+}
+
 static void judy_readback(void)
 {
   Pvoid_t dense = NULL, sparse = NULL;
@@ -101,6 +130,9 @@ int main(void)
   random_relation(3, 200000, 100000);  /* wide codes: several chunks */
   random_relation(20, 2000, 70000);
   cases += 2;
+  for (uint32_t arity = 1; arity <= 9; arity += 4, cases++) staged_relation(arity, 20000, 300);
+  staged_relation(3, 50000, 200000);  /* keys beyond one chunk: flushed unsorted */
+  cases++;
   judy_readback();
   cases++;
   printf("%d passed, %d failed\n", failures ? cases - 1 : cases, failures ? 1 : 0);
