@@ -241,6 +241,24 @@ static int end_clause(parser *ps, ast_term *head, uint32_t mark, uint32_t off)
 
 static ast_term *kif_term(parser *ps);
 
+static void *kif_term_item(parser *ps) { return kif_term(ps); }
+
+/* Reads items up to the ')' that closes the '(' at open_off, into a new
+ * arena array; their count through *n.  NULL after reporting an error. */
+static void **until_close(parser *ps, uint32_t open_off, uint32_t *n, void *(*item)(parser *))
+{
+  uint32_t mark = ps->n_stack;
+  while (ps->tok.kind != LX_RPAREN) {
+    if (ps->tok.kind == LX_EOF) return fail(ps, open_off, "%s", "unbalanced '(': it is never closed");
+    void *x = item(ps);
+    if (!x || !push(ps, x)) return NULL;
+  }
+  advance(ps);
+  *n = ps->n_stack - mark;
+  void **all = pop_since(ps, mark);
+  return all ? all : out_of_memory(ps);
+}
+
 /* kif_compound -> symbol term* ')'      (the '(' is already read) */
 static ast_term *kif_compound(parser *ps, uint32_t open_off)
 {
@@ -251,16 +269,8 @@ static ast_term *kif_compound(parser *ps, uint32_t open_off)
   ast_term *t = new_term(ps, AST_FUN, open_off, intern_token(ps));
   if (!t || t->value == DL_NO_SYM) return out_of_memory(ps);
   advance(ps);
-  uint32_t mark = ps->n_stack;
-  while (ps->tok.kind != LX_RPAREN) {
-    if (ps->tok.kind == LX_EOF) return fail(ps, open_off, "%s", "unbalanced '(': it is never closed");
-    ast_term *a = kif_term(ps);
-    if (!a || !push(ps, a)) return NULL;
-  }
-  advance(ps);
-  t->n = ps->n_stack - mark;
-  t->args = (ast_term **)pop_since(ps, mark);
-  if (!t->args) return out_of_memory(ps);
+  t->args = (ast_term **)until_close(ps, open_off, &t->n, kif_term_item);
+  if (!t->args) return NULL;
   if (t->n == 0) t->kind = AST_SYM;
   return t;
 }
@@ -296,18 +306,12 @@ static ast_term *kif_term(parser *ps)
 
 static ast_lit *kif_literal(parser *ps);
 
-/* Reads literals up to ')' onto the stack; the count through *n. */
+static void *kif_literal_item(parser *ps) { return kif_literal(ps); }
+
+/* Reads literals up to ')'; their count through *n. */
 static ast_lit **kif_literals_until_close(parser *ps, uint32_t open_off, uint32_t *n)
 {
-  uint32_t mark = ps->n_stack;
-  while (ps->tok.kind != LX_RPAREN) {
-    if (ps->tok.kind == LX_EOF) return fail(ps, open_off, "%s", "unbalanced '(': it is never closed");
-    ast_lit *l = kif_literal(ps);
-    if (!l || !push(ps, l)) return NULL;
-  }
-  advance(ps);
-  *n = ps->n_stack - mark;
-  return (ast_lit **)pop_since(ps, mark);
+  return (ast_lit **)until_close(ps, open_off, n, kif_literal_item);
 }
 
 /* kif_connective -> ('not' literal | 'or' literal+ | 'and' literal*) ')' */
