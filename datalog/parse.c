@@ -306,6 +306,13 @@ static ast_term *kif_term(parser *ps)
 
 static ast_lit *kif_literal(parser *ps);
 
+/* Reports why no literal starts at the current token (both syntaxes). */
+static ast_lit *no_literal(parser *ps, uint32_t off)
+{
+  if (ps->tok.kind == LX_VARIABLE) return fail(ps, off, "%s", "a variable cannot stand as a literal");
+  return expected(ps, "a literal");
+}
+
 static void *kif_literal_item(parser *ps) { return kif_literal(ps); }
 
 /* Reads literals up to ')'; their count through *n. */
@@ -359,10 +366,8 @@ static ast_lit *kif_literal(parser *ps)
   } else if (ps->tok.kind == LX_SYMBOL) {
     l = new_lit(ps, AST_ATOM, off);
     if (l && !(l->atom = kif_term(ps))) l = NULL;
-  } else if (ps->tok.kind == LX_VARIABLE) {
-    return fail(ps, off, "%s", "a variable cannot stand as a literal");
   } else {
-    return expected(ps, "a literal");
+    return no_literal(ps, off);
   }
   ps->depth--;
   return l;
@@ -500,10 +505,8 @@ static ast_lit *infix_literal(parser *ps)
     if (l->kind == AST_DISTINCT && ast_atom_arity(l->atom) != 2)
       return fail(ps, off, "'distinct' takes exactly two arguments, found %s",
                   ast_atom_arity(l->atom) < 2 ? "fewer" : "more");
-  } else if (ps->tok.kind == LX_VARIABLE) {
-    return fail(ps, off, "%s", "a variable cannot stand as a literal");
   } else {
-    return expected(ps, "a literal");
+    return no_literal(ps, off);
   }
   ps->depth--;
   return l;
