@@ -103,6 +103,16 @@ void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt)
 
 /* ---- model -------------------------------------------------------------------- */
 
+enum { COPY_SLACK = 16 };  /* bytes copy_short may read and write past its end */
+enum { FLUSH_AT = 1 << 16 };  /* a model's atoms are written in pieces this size, which stay in cache */
+
+/* Copies n bytes in 16-byte pieces: src and dst must have COPY_SLACK bytes
+ * of room past n.  Faster than memcpy for the short texts of atoms. */
+static inline void copy_short(char *dst, const char *src, size_t n)
+{
+  for (size_t i = 0; i < n; i += COPY_SLACK) memcpy(dst + i, src + i, COPY_SLACK);
+}
+
 /* Printed forms of all terms, and each term's rank in their byte order. */
 typedef struct term_texts {
   dl_buf text;
@@ -151,6 +161,8 @@ static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
     dl_buf_add(&tt->text, "", 1);
     ids[t] = t;
   }
+  static const char pad[COPY_SLACK];
+  dl_buf_add(&tt->text, pad, sizeof pad);  /* room for copy_short's overreads */
   ok = ok && !tt->text.failed;
   if (ok) {
     g_text = tt->text.data;
@@ -201,61 +213,207 @@ static int flush(FILE *out, dl_buf *b)
 }
 
 /* The values of one column in output order: a code's place among the
- * column's values, and the term at each place. */
+ * column's values, and the text of the term at each place. */
 typedef struct column_order {
-  uint32_t *place_of_code;
-  dl_tid *term_at;
-  uint32_t bits;   /* bits for a place */
+  uint64_t *key_of_code;  /* per code: its place, shifted to its bits in a packed key */
+  const char **text_at;   /* per place: the term's text */
+  uint32_t *len_at;       /* per place: its length */
+  uint32_t bits;          /* bits for a place */
+  uint32_t shift;         /* where the place sits in a packed key (0 when bits is 0) */
+  uint64_t mask;          /* (1 << bits) - 1 */
+  uint32_t max_len;       /* longest text among the column's values */
 } column_order;
 
 static int order_column(const ix_relation *r, uint32_t c, const term_texts *tt, column_order *co)
 {
   uint32_t n = ix_relation_column_values(r, c);
   uint64_t *pairs = malloc(((size_t)n + 1) * sizeof *pairs);
-  co->place_of_code = malloc(((size_t)n + 1) * sizeof(uint32_t));
-  co->term_at = malloc(((size_t)n + 1) * sizeof(dl_tid));
-  if (!pairs || !co->place_of_code || !co->term_at) { free(pairs); return 0; }
+  co->key_of_code = malloc(((size_t)n + 1) * sizeof(uint64_t));
+  co->text_at = malloc(((size_t)n + 1) * sizeof *co->text_at);
+  co->len_at = malloc(((size_t)n + 1) * sizeof *co->len_at);
+  if (!pairs || !co->key_of_code || !co->text_at || !co->len_at) { free(pairs); return 0; }
   for (uint32_t k = 0; k < n; k++) pairs[k] = (uint64_t)tt->rank[ix_relation_column_value(r, c, k)] << 32 | k;
   qsort(pairs, n, sizeof *pairs, by_u64);
+  co->max_len = 0;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t code = (uint32_t)pairs[i];
-    co->place_of_code[code] = i;
-    co->term_at[i] = ix_relation_column_value(r, c, code);
+    co->key_of_code[code] = i;
+    dl_tid t = ix_relation_column_value(r, c, code);
+    co->text_at[i] = tt->text.data + tt->off[t];
+    co->len_at[i] = tt->len[t];
+    if (co->len_at[i] > co->max_len) co->max_len = co->len_at[i];
   }
   free(pairs);
   for (co->bits = 0; ((uint64_t)1 << co->bits) < n; co->bits++) {}
+  co->mask = co->bits ? ((uint64_t)1 << co->bits) - 1 : 0;
   return 1;
 }
 
-/* Writes a relation whose places pack into 64 bits: one key per tuple,
- * radix-sorted, decoded back into terms. */
-static int write_packed(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
-                        const column_order *co, uint32_t bits, const term_texts *tt, dl_format fmt)
+/* Lays the columns' places out in a packed key, the first column in the
+ * highest bits, so that keys order like the tuples; returns the key's bits
+ * (when more than 64, the keys are not usable). */
+static uint32_t layout_keys(column_order *co, uint32_t arity, const ix_relation *r)
 {
-  uint32_t arity = ix_relation_arity(r);
+  uint32_t bits = 0;
+  for (uint32_t c = arity; c-- > 0;) {
+    co[c].shift = co[c].bits ? bits : 0;
+    bits += co[c].bits;
+  }
+  for (uint32_t c = 0; bits <= 64 && c < arity; c++)
+    for (uint32_t k = 0, n = ix_relation_column_values(r, c); k < n; k++) co[c].key_of_code[k] <<= co[c].shift;
+  return bits;
+}
+
+/* The packed key of a tuple given as column codes. */
+static uint64_t pack_key(const column_order *co, uint32_t arity, const uint32_t *codes)
+{
+  uint64_t k = 0;
+  for (uint32_t c = 0; c < arity; c++) k |= co[c].key_of_code[codes[c]];
+  return k;
+}
+
+/* Writes the atoms of one relation from its packed keys, given in increasing
+ * order.  It keeps the previous atom's line: consecutive keys mostly differ
+ * in their last columns, and only the columns from the first that differs
+ * are rendered again. */
+typedef struct atom_writer {
+  FILE *out;
+  dl_buf *b;
+  const column_order *co;
+  uint32_t arity;
+  int started;                     /* an atom has been written */
+  int ok;                          /* 0 once a write failed */
+  uint64_t prev;                   /* the previous key */
+  size_t max_line;                 /* bytes of the longest line */
+  char *line;                      /* the previous line up to its last column */
+  size_t start[IX_MAX_ARITY];      /* where each column (its separator) starts in a line */
+  char sep[IX_MAX_ARITY];          /* the separator before each column */
+  uint8_t col_of_bit[64];          /* the column a key bit belongs to */
+} atom_writer;
+
+static int writer_init(atom_writer *aw, FILE *out, dl_buf *b, const char *name, size_t n, uint32_t arity,
+                       const column_order *co, dl_format fmt)
+{
+  int kif = fmt == DL_FMT_KIF;
+  memset(aw, 0, sizeof *aw);
+  aw->max_line = n + 3;
+  for (uint32_t c = 0; c < arity; c++) {
+    aw->max_line += 1 + (size_t)co[c].max_len;
+    aw->sep[c] = kif ? ' ' : c == 0 ? '(' : ',';
+    for (uint32_t h = co[c].shift; h < co[c].shift + co[c].bits; h++) aw->col_of_bit[h] = (uint8_t)c;
+  }
+  aw->line = calloc(aw->max_line + COPY_SLACK, 1);
+  if (!aw->line) return 0;
+  if (arity && kif) aw->line[aw->start[0]++] = '(';
+  memcpy(aw->line + aw->start[0], name, n);
+  aw->start[0] += n;
+  aw->out = out;
+  aw->b = b;
+  aw->co = co;
+  aw->arity = arity;
+  aw->ok = 1;
+  return 1;
+}
+
+/* Appends column c of key k at w (its separator and text); returns the end. */
+static inline char *put_column(const atom_writer *aw, char *w, uint32_t c, uint64_t k)
+{
+  const column_order *co = &aw->co[c];
+  uint64_t place = (k >> co->shift) & co->mask;
+  *w++ = aw->sep[c];
+  copy_short(w, co->text_at[place], co->len_at[place]);
+  return w + co->len_at[place];
+}
+
+/* Renders columns c..arity-2 of key k into the line.  The last column is
+ * written straight to the output, so that the line, copied for every atom,
+ * changes seldom. */
+static void render_prefix(atom_writer *aw, uint32_t c, uint64_t k)
+{
+  char *w = aw->line + aw->start[c];
+  for (; c + 1 < aw->arity; c++) {
+    w = put_column(aw, w, c, k);
+    aw->start[c + 1] = (size_t)(w - aw->line);
+  }
+}
+
+static inline void emit_key(atom_writer *aw, uint64_t k)
+{
+  uint32_t c = 0, last = aw->arity ? aw->arity - 1 : 0;
+  if (aw->started) {
+    uint64_t diff = k ^ aw->prev;
+    c = diff ? aw->col_of_bit[63 - __builtin_clzll(diff)] : last;
+  }
+  aw->started = 1;
+  aw->prev = k;
+  if (c < last) render_prefix(aw, c, k);
+  dl_buf *b = aw->b;
+  if (b->cap - b->len < aw->max_line + COPY_SLACK + 1 && !buf_reserve(b, aw->max_line + COPY_SLACK)) {
+    aw->ok = 0;
+    return;
+  }
+  char *w = b->data + b->len;
+  copy_short(w, aw->line, aw->start[last]);
+  w += aw->start[last];
+  if (aw->arity) {
+    w = put_column(aw, w, last, k);
+    *w++ = ')';
+  }
+  *w++ = '\n';
+  b->len = (size_t)(w - b->data);
+  if (b->len > FLUSH_AT) aw->ok = flush(aw->out, b);
+}
+
+/* Sorts the keys by setting bits in a bitmap of every possible key, then
+ * walks it: for dense relations (the keys of a set are distinct). */
+static int emit_by_bitmap(atom_writer *aw, const ix_relation *r, uint32_t bits)
+{
+  uint64_t n_words = (((uint64_t)1 << bits) + 63) / 64;
+  uint64_t *set = calloc(n_words, sizeof *set);
+  if (!set) return 0;
+  uint32_t codes[IX_MAX_ARITY];
+  ix_iter it;
+  ix_iter_begin(&it, r, 0, 0, NULL);
+  while (ix_iter_next_codes(&it, codes)) {
+    uint64_t k = pack_key(aw->co, aw->arity, codes);
+    set[k >> 6] |= (uint64_t)1 << (k & 63);
+  }
+  for (uint64_t i = 0; aw->ok && i < n_words; i++)
+    for (uint64_t x = set[i]; x && aw->ok; x &= x - 1) emit_key(aw, i << 6 | (uint64_t)__builtin_ctzll(x));
+  free(set);
+  return aw->ok;
+}
+
+/* Sorts the keys with a radix sort: for sparse relations. */
+static int emit_by_sort(atom_writer *aw, const ix_relation *r, uint32_t bits)
+{
   uint64_t size = ix_relation_size(r);
   uint64_t *keys = malloc((size ? size : 1) * sizeof *keys);
   if (!keys) return 0;
   uint32_t codes[IX_MAX_ARITY];
-  dl_tid tuple[IX_MAX_ARITY];
   ix_iter it;
   ix_iter_begin(&it, r, 0, 0, NULL);
-  for (uint64_t i = 0; i < size && ix_iter_next_codes(&it, codes); i++) {
-    uint64_t k = 0;
-    for (uint32_t c = 0; c < arity; c++) k = k << co[c].bits | co[c].place_of_code[codes[c]];
-    keys[i] = k;
-  }
-  int ok = ix_radix_sort(keys, size, bits);
-  for (uint64_t i = 0; ok && i < size; i++) {
-    uint64_t k = keys[i];
-    for (uint32_t c = arity; c-- > 0;) {
-      tuple[c] = co[c].term_at[k & (((uint64_t)1 << co[c].bits) - 1)];
-      k = co[c].bits >= 64 ? 0 : k >> co[c].bits;
-    }
-    add_atom(b, name, n, tuple, arity, tt, fmt);
-    if (b->len > (1 << 20)) ok = flush(out, b);
-  }
+  uint64_t n = 0;
+  while (n < size && ix_iter_next_codes(&it, codes)) keys[n++] = pack_key(aw->co, aw->arity, codes);
+  int ok = ix_radix_sort(keys, n, bits);
+  for (uint64_t i = 0; ok && aw->ok && i < n; i++) emit_key(aw, keys[i]);
   free(keys);
+  return ok && aw->ok;
+}
+
+/* Writes a relation whose places pack into 64 bits: one key per tuple,
+ * sorted (with a bitmap or a radix sort), decoded back into text. */
+static int write_packed(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+                        const column_order *co, uint32_t bits, dl_format fmt)
+{
+  atom_writer aw;
+  if (!writer_init(&aw, out, b, name, n, ix_relation_arity(r), co, fmt)) return 0;
+  uint64_t size = ix_relation_size(r);
+  /* the bitmap costs 2^bits / 8 bytes and 2^bits / 64 word reads: at most
+   * 16 bytes and 2 reads a tuple (the radix sort needs 16 bytes a tuple) */
+  int dense = bits <= 16 || (bits <= 40 && ((uint64_t)1 << bits) <= 128 * size);
+  int ok = size == 0 || (dense ? emit_by_bitmap(&aw, r, bits) : emit_by_sort(&aw, r, bits));
+  free(aw.line);
   return ok;
 }
 
@@ -286,19 +444,18 @@ static int write_rows(FILE *out, dl_buf *b, const char *name, size_t n, const ix
 static int write_relation(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
                           const term_texts *tt, dl_format fmt)
 {
-  uint32_t arity = ix_relation_arity(r), bits = 0;
+  uint32_t arity = ix_relation_arity(r);
   column_order co[IX_MAX_ARITY];
   memset(co, 0, sizeof co);
   int ok = 1;
-  for (uint32_t c = 0; ok && c < arity; c++) {
-    ok = order_column(r, c, tt, &co[c]);
-    bits += co[c].bits;
-  }
-  if (ok) ok = bits <= 64 ? write_packed(out, b, name, n, r, co, bits, tt, fmt)
+  for (uint32_t c = 0; ok && c < arity; c++) ok = order_column(r, c, tt, &co[c]);
+  uint32_t bits = ok ? layout_keys(co, arity, r) : 0;
+  if (ok) ok = bits <= 64 ? write_packed(out, b, name, n, r, co, bits, fmt)
                           : write_rows(out, b, name, n, r, tt, fmt);
   for (uint32_t c = 0; c < arity; c++) {
-    free(co[c].place_of_code);
-    free(co[c].term_at);
+    free(co[c].key_of_code);
+    free(co[c].text_at);
+    free(co[c].len_at);
   }
   return ok && flush(out, b);
 }

@@ -4,18 +4,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { MAX_DIGIT_BITS = 11, MAX_PASSES = (64 + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS };
+
+/* Counts, in one read of a, how often each digit occurs at each pass:
+ * count[pass][d], digits of width bits. */
+static void histograms(const uint64_t *a, uint64_t n, uint32_t passes, uint32_t width, uint64_t *count)
+{
+  uint64_t mask = ((uint64_t)1 << width) - 1;
+  for (uint64_t i = 0; i < n; i++)
+    for (uint32_t p = 0; p < passes; p++) count[((size_t)p << width) + ((a[i] >> (p * width)) & mask)]++;
+}
+
+/* Moves src[0..n) into dst by the digit at shift, given its counts; returns 0
+ * (and moves nothing) when every key has the same digit there. */
+static int scatter(const uint64_t *src, uint64_t *dst, uint64_t n, uint32_t shift, uint32_t width,
+                   uint64_t *count)
+{
+  uint64_t mask = ((uint64_t)1 << width) - 1, sum = 0;
+  for (uint64_t d = 0; d <= mask; d++) {
+    if (count[d] == n) return 0;
+    uint64_t c = count[d];
+    count[d] = sum;
+    sum += c;
+  }
+  for (uint64_t i = 0; i < n; i++) dst[count[(src[i] >> shift) & mask]++] = src[i];
+  return 1;
+}
+
 int ix_radix_sort(uint64_t *a, uint64_t n, uint32_t bits)
 {
-  if (n < 2) return 1;
+  if (n < 2 || bits == 0) return 1;
+  uint32_t passes = (bits + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS;
+  uint32_t width = (bits + passes - 1) / passes;
   uint64_t *tmp = malloc(n * sizeof *tmp);
-  if (!tmp) return 0;
-  for (uint32_t shift = 0; shift < bits; shift += 8) {
-    uint64_t count[257] = { 0 };
-    for (uint64_t i = 0; i < n; i++) count[((a[i] >> shift) & 255) + 1]++;
-    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
-    for (uint64_t i = 0; i < n; i++) tmp[count[(a[i] >> shift) & 255]++] = a[i];
-    memcpy(a, tmp, n * sizeof *a);
+  uint64_t *count = calloc((size_t)passes << width, sizeof *count);
+  if (!tmp || !count) {
+    free(tmp);
+    free(count);
+    return 0;
   }
+  histograms(a, n, passes, width, count);
+  uint64_t *src = a, *dst = tmp;
+  for (uint32_t p = 0; p < passes; p++) {
+    if (!scatter(src, dst, n, p * width, width, count + ((size_t)p << width))) continue;
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != a) memcpy(a, src, n * sizeof *a);
   free(tmp);
+  free(count);
   return 1;
 }
