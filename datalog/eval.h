@@ -29,6 +29,14 @@ typedef struct dl_eval_stats {
   double seconds;          /* time of dl_eval_run */
 } dl_eval_stats;
 
+/* Figures of one rule over a run, all its versions together. */
+typedef struct dl_eval_rule_stats {
+  uint64_t derivations;    /* rule instances fired, duplicates included */
+  double seconds;          /* time spent running its plans */
+  uint32_t runs;           /* versions run (one per delta atom per round) */
+  uint32_t heads_first;    /* of those, runs planned heads first (see plan.h) */
+} dl_eval_rule_stats;
+
 typedef struct dl_eval dl_eval;
 
 /* Creates an evaluator for program p with empty relations; NULL when out of
@@ -47,5 +55,8 @@ const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred);
 
 /* Figures of the last run. */
 dl_eval_stats dl_eval_get_stats(const dl_eval *e);
+
+/* Figures of rule r (a rule of the program's ast) over the last run. */
+dl_eval_rule_stats dl_eval_get_rule_stats(const dl_eval *e, uint32_t r);
 
 #endif

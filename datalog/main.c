@@ -229,6 +229,33 @@ static long peak_kib(void)
   return ru.ru_maxrss;
 }
 
+enum { TOP_RULES = 8 };
+
+/* Prints the rules that took the most time, with their place and figures. */
+static void print_rule_stats(const session *s)
+{
+  const ast_program *ast = s->loaded->prog->ast;
+  uint32_t top[TOP_RULES], n = 0;
+  for (uint32_t r = 0; r < ast->n_rules; r++) {
+    double t = dl_eval_get_rule_stats(s->eval, r).seconds;
+    uint32_t i = n < TOP_RULES ? n++ : TOP_RULES;
+    while (i > 0 && dl_eval_get_rule_stats(s->eval, top[i - 1]).seconds < t) {
+      if (i < TOP_RULES) top[i] = top[i - 1];
+      i--;
+    }
+    if (i < TOP_RULES) top[i] = r;
+  }
+  fprintf(stderr, "costliest rules (seconds, derivations, versions run, of them planned heads first):\n");
+  for (uint32_t i = 0; i < n; i++) {
+    const dl_rule *rule = &ast->rules[top[i]];
+    dl_eval_rule_stats rs = dl_eval_get_rule_stats(s->eval, top[i]);
+    unsigned line = 0, col = 0;
+    if (rule->src) lx_position(rule->src->text, rule->off, &line, &col);
+    fprintf(stderr, "  %s:%u:%u  %.3f s  %llu  %u  %u\n", rule->src ? rule->src->name : "?", line, col,
+            rs.seconds, (unsigned long long)rs.derivations, rs.runs, rs.heads_first);
+  }
+}
+
 static void print_stats(const session *s)
 {
   const dl_program *p = s->loaded->prog;
@@ -256,6 +283,7 @@ static void print_stats(const session *s)
       }
     }
     free(shown);
+    print_rule_stats(s);
   }
   fprintf(stderr, "time: parse %.3f s, check %.3f s, evaluate %.3f s, output %.3f s\n",
           s->loaded->parse_seconds, s->loaded->check_seconds, s->t_eval, s->t_output);

@@ -170,7 +170,9 @@ static size_t trie_bytes(Pvoid_t node, uint32_t levels_left)
 
 /* ---- relation ------------------------------------------------------------------ */
 
-static ix_index *index_new(const ix_relation *r, uint64_t mask)
+/* An empty index whose order is the columns of mask, then those of
+ * distinct, then the others, each group in column order. */
+static ix_index *index_new(const ix_relation *r, uint64_t mask, uint64_t distinct)
 {
   ix_index *ix = calloc(1, sizeof *ix);
   if (!ix) return NULL;
@@ -179,7 +181,9 @@ static ix_index *index_new(const ix_relation *r, uint64_t mask)
   for (uint32_t c = 0; c < r->arity; c++)
     if (mask >> c & 1) ix->order[p++] = (uint8_t)c;
   for (uint32_t c = 0; c < r->arity; c++)
-    if (!(mask >> c & 1)) ix->order[p++] = (uint8_t)c;
+    if (distinct >> c & 1) ix->order[p++] = (uint8_t)c;
+  for (uint32_t c = 0; c < r->arity; c++)
+    if (!((mask | distinct) >> c & 1)) ix->order[p++] = (uint8_t)c;
   layout(ix, r);
   return ix;
 }
@@ -192,7 +196,7 @@ ix_relation *ix_relation_create(uint32_t arity)
   r->arity = arity;
   r->cols = calloc(arity ? arity : 1, sizeof *r->cols);
   for (uint32_t c = 0; r->cols && c < arity; c++) r->cols[c].bits = 4;
-  if (!r->cols || !(r->indexes[0] = index_new(r, 0))) {
+  if (!r->cols || !(r->indexes[0] = index_new(r, 0, 0))) {
     ix_relation_destroy(r);
     return NULL;
   }
@@ -369,21 +373,23 @@ int ix_relation_contains(const ix_relation *r, const ix_val *tuple)
   return index_contains(r->indexes[0], codes);
 }
 
-/* Does index ix serve lookups with exactly the columns of mask bound? */
-static int serves(const ix_index *ix, uint64_t mask, uint32_t arity)
+/* Does the order of ix start with the columns of mask, then those of distinct? */
+static int serves(const ix_index *ix, uint64_t mask, uint64_t distinct, uint32_t arity)
 {
-  uint32_t k = (uint32_t)__builtin_popcountll(mask);
-  for (uint32_t p = 0; p < k && p < arity; p++)
-    if (!(mask >> ix->order[p] & 1)) return 0;
+  uint32_t k = (uint32_t)__builtin_popcountll(mask), d = (uint32_t)__builtin_popcountll(distinct);
+  for (uint32_t p = 0; p < k + d && p < arity; p++)
+    if (!((p < k ? mask : distinct) >> ix->order[p] & 1)) return 0;
   return 1;
 }
 
-int ix_relation_index(ix_relation *r, uint64_t mask)
+int ix_relation_index(ix_relation *r, uint64_t mask) { return ix_relation_index_ordered(r, mask, 0); }
+
+int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct)
 {
   for (int i = 0; i < r->n_indexes; i++)
-    if (serves(r->indexes[i], mask, r->arity)) return i;
+    if (serves(r->indexes[i], mask, distinct, r->arity)) return i;
   if (r->n_indexes == MAX_INDEXES) return -1;
-  ix_index *ix = index_new(r, mask);
+  ix_index *ix = index_new(r, mask, distinct);
   uint32_t *all = NULL;
   if (!ix || !collect_codes(r, &all)) {
     free(ix);
@@ -420,6 +426,7 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
   it->level = -1;
   it->n_levels = ix->n_chunks;
   it->done = 0;
+  it->skip_level = -2;
   if (r->arity == 0) {
     it->done = r->size == 0;
     return;
@@ -444,6 +451,21 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
       it->hi[l] |= width;
     }
   }
+}
+
+void ix_iter_begin_distinct(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, uint32_t n_distinct,
+                            const ix_val *key)
+{
+  ix_iter_begin(it, r, index, n_bound, key);
+  uint32_t prefix = n_bound + n_distinct;
+  if (prefix >= r->arity) return;
+  if (prefix == 0) {
+    it->skip_level = -1;
+    return;
+  }
+  const ix_index *ix = r->indexes[index];
+  it->skip_level = ix->chunk_of[prefix - 1];
+  it->skip_low = low_mask(ix->shift[prefix - 1]);
 }
 
 /* Moves level l to the first key >= it->key[l] (next: > it->key[l]) within
@@ -494,7 +516,15 @@ static int advance(ix_iter *it)
     it->node[0] = ((const ix_index *)it->ix)->root;
     it->key[0] = it->lo[0];
     found = seek(it, 0);
+  } else if (it->skip_level == -2) {
+    found = step(it, l);
+  } else if (it->skip_level == -1) {
+    it->done = 1;
+    return 0;
   } else {
+    /* past every key that shares the current distinct prefix */
+    l = it->skip_level;
+    it->key[l] |= it->skip_low;
     found = step(it, l);
   }
   for (;;) {

@@ -61,6 +61,12 @@ int ix_relation_contains(const ix_relation *r, const ix_val *tuple);
  * of memory.  Index numbers stay valid for the relation's lifetime. */
 int ix_relation_index(ix_relation *r, uint64_t bound_mask);
 
+/* Like ix_relation_index, for a projection: the index's order starts with
+ * the columns of bound_mask, then those of distinct_mask, so that
+ * ix_iter_begin_distinct can skip from one distinct combination of them to
+ * the next.  The two masks must not overlap. */
+int ix_relation_index_ordered(ix_relation *r, uint64_t bound_mask, uint64_t distinct_mask);
+
 /* Bytes held by the relation's indexes and dictionaries (walks every index). */
 size_t ix_relation_bytes(const ix_relation *r);
 
@@ -71,6 +77,9 @@ typedef struct ix_iter {
   int level;                 /* current chunk level, -1 before the first tuple */
   int n_levels;
   int done;
+  int skip_level;            /* distinct iteration: the level to step after a tuple, */
+  Word_t skip_low;           /*   with these low key bits set first; -2: no skipping, */
+                             /*   -1: stop after the first tuple */
   Word_t key[IX_MAX_ARITY];  /* per level: current key */
   Word_t lo[IX_MAX_ARITY];   /* per level: key range */
   Word_t hi[IX_MAX_ARITY];
@@ -83,6 +92,14 @@ typedef struct ix_iter {
  * only the bound ones are read).
  * Tuples must not be added to r until the iteration ends. */
 void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, const ix_val *key);
+
+/* Like ix_iter_begin, but visits one tuple per distinct combination of the
+ * first n_bound + n_distinct columns of the index's order (an index from
+ * ix_relation_index_ordered): the other columns of each tuple written are
+ * those of an arbitrary witness.  With n_bound + n_distinct == 0 it visits
+ * at most one tuple (an existence test). */
+void ix_iter_begin_distinct(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, uint32_t n_distinct,
+                            const ix_val *key);
 
 /* Writes the next tuple to tuple[0..arity) and returns 1; 0 at the end. */
 int ix_iter_next(ix_iter *it, ix_val *tuple);

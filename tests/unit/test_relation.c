@@ -35,6 +35,55 @@ static uint64_t count_matching(const ix_tupleset *truth, uint32_t arity, uint64_
   return n;
 }
 
+/* Number of distinct combinations of the columns of proj among the tuples
+ * of `truth` that match q on the columns of mask. */
+static uint64_t count_distinct(const ix_tupleset *truth, uint32_t arity, uint64_t mask, uint64_t proj,
+                               const uint32_t *q)
+{
+  ix_tupleset seen;
+  ix_tupleset_init(&seen, arity);
+  uint32_t key[IX_MAX_ARITY];
+  for (uint64_t t = 0; t < truth->n; t++) {
+    const uint32_t *x = ix_tupleset_get(truth, t);
+    int ok = 1;
+    for (uint32_t c = 0; c < arity && ok; c++)
+      if (mask >> c & 1) ok = x[c] == q[c];
+    for (uint32_t c = 0; c < arity; c++) key[c] = proj >> c & 1 ? x[c] : 0;
+    if (ok) ix_tupleset_insert(&seen, key);
+  }
+  uint64_t n = seen.n;
+  ix_tupleset_free(&seen);
+  return n;
+}
+
+/* Distinct iteration over the columns of proj, with those of mask bound:
+ * each combination once, each written tuple a real one. */
+static void check_distinct(ix_relation *r, const ix_tupleset *truth, uint32_t arity, uint64_t mask, uint64_t proj,
+                           const uint32_t *q)
+{
+  int index = ix_relation_index_ordered(r, mask, proj);
+  CHECK(index >= 0, "ordered index");
+  uint32_t key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
+  for (uint32_t c = 0; c < arity; c++) key[c] = q[c];
+  ix_tupleset seen;
+  ix_tupleset_init(&seen, arity);
+  ix_iter it;
+  ix_iter_begin_distinct(&it, r, index, (uint32_t)__builtin_popcountll(mask),
+                         (uint32_t)__builtin_popcountll(proj), key);
+  uint64_t n = 0;
+  while (ix_iter_next(&it, tuple)) {
+    n++;
+    CHECK(ix_tupleset_contains(truth, tuple), "distinct scan yields a tuple not inserted");
+    for (uint32_t c = 0; c < arity; c++) key[c] = proj >> c & 1 ? tuple[c] : 0;
+    CHECK(ix_tupleset_insert(&seen, key) == 1, "distinct scan repeats a combination (mask %llx proj %llx)",
+          (unsigned long long)mask, (unsigned long long)proj);
+  }
+  uint64_t want = count_distinct(truth, arity, mask, proj, q);
+  CHECK(n == want, "distinct count %llu want %llu (arity %u mask %llx proj %llx)", (unsigned long long)n,
+        (unsigned long long)want, arity, (unsigned long long)mask, (unsigned long long)proj);
+  ix_tupleset_free(&seen);
+}
+
 static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
 {
   ix_relation *r = ix_relation_create(arity);
@@ -71,6 +120,8 @@ static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
     CHECK(n == count_matching(&truth, arity, mask, q), "scan count %llu want %llu (arity %u mask %llx)",
           (unsigned long long)n, (unsigned long long)count_matching(&truth, arity, mask, q), arity,
           (unsigned long long)mask);
+    uint64_t proj = arity ? (uint64_t)next_rand() % ((uint64_t)1 << (arity < 20 ? arity : 20)) & ~mask : 0;
+    if (truth.n < 50000) check_distinct(r, &truth, arity, mask, proj, q);
   }
   ix_tupleset_free(&truth);
   ix_relation_destroy(r);
