@@ -34,13 +34,16 @@ struct dl_eval {
 enum emit_mode {
   EMIT_DIRECT,   /* into the relation: nothing reads it while its component runs */
   EMIT_FRESH,    /* into this round's fresh set: the relation is read this round */
-  EMIT_LINEAR    /* into the relation and the fresh list: only deltas are read */
+  EMIT_LINEAR    /* staged for the relation, and the new ones into the fresh list
+                    when the rule is done: only deltas are read */
 };
 
 /* Per scan with live variables (see plan.h): the combinations of their
  * values seen in this run of the plan. */
 typedef struct seen_set {
   ix_tupleset set;
+  uint8_t *found;           /* memo steps: per combination, whether a witness was found */
+  uint64_t cap_found;
   uint64_t tries, repeats;
   int off;                  /* given up: repeats were too rare to pay */
 } seen_set;
@@ -52,6 +55,7 @@ typedef struct frame {
   int mode;                 /* where heads go: an emit_mode */
   int found;                /* a head was emitted since the plan's cut step began */
   seen_set *seen;           /* per step; NULL when no step has live variables */
+  seen_set known;           /* at the cut: how often the head was there already */
 } frame;
 
 /* ---- pattern execution ----------------------------------------------------------- */
@@ -140,10 +144,11 @@ static int cancelled(dl_eval *e)
 
 enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
 
-/* Inserts the tuples staged for pred and counts the new ones. */
-static void flush_staged(dl_eval *e, uint32_t pred)
+/* Inserts the tuples staged for pred and counts the new ones; in linear
+ * recursion (mode EMIT_LINEAR) they also go to the fresh list. */
+static void flush_staged(dl_eval *e, uint32_t pred, int mode)
 {
-  int64_t added = ix_relation_flush(e->rel[pred]);
+  int64_t added = ix_relation_flush_to(e->rel[pred], mode == EMIT_LINEAR ? &e->fresh[pred] : NULL);
   if (added < 0) {
     fail_memory(e);
     return;
@@ -169,9 +174,9 @@ static void emit(frame *f)
   if (f->mode == EMIT_FRESH) {
     if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
     rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
-  } else if (f->mode == EMIT_DIRECT && n > 0) {
+  } else if (f->mode != EMIT_FRESH && n > 0) {
     if (!ix_relation_stage(e->rel[pl->head_pred], tuple)) fail_memory(e);
-    else if (ix_relation_staged(e->rel[pl->head_pred]) >= STAGE_BATCH) flush_staged(e, pl->head_pred);
+    else if (ix_relation_staged(e->rel[pl->head_pred]) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
     return;
   } else {
     rc = ix_relation_insert(e->rel[pl->head_pred], tuple);
@@ -188,6 +193,17 @@ enum {
   SEEN_MAX = 1 << 23        /* combinations kept at most: then it starts afresh */
 };
 
+/* Counts a try of the seen set of step si, giving it up after a trial in
+ * which repeats were rare. */
+static void judge_seen(seen_set *ss, int repeat)
+{
+  ss->repeats += repeat;
+  if (++ss->tries == SEEN_TRIAL && ss->repeats < SEEN_TRIAL / 8) {
+    ss->off = 1;
+    ix_tupleset_free(&ss->set);
+  }
+}
+
 /* Whether the values of the live variables of scan si are new in this run
  * (always 1 once the seen set was given up, or when out of memory). */
 static int first_seen(frame *f, uint32_t si, const pl_step *s)
@@ -198,12 +214,47 @@ static int first_seen(frame *f, uint32_t si, const pl_step *s)
   for (uint32_t k = 0; k < s->n_live; k++) key[k] = f->env[f->pl->kids[s->live + k]];
   if (ss->set.n >= SEEN_MAX) ix_tupleset_clear(&ss->set);
   int fresh = ix_tupleset_insert(&ss->set, key) != 0;
-  ss->repeats += !fresh;
-  if (++ss->tries == SEEN_TRIAL && ss->repeats < SEEN_TRIAL / 8) {
-    ss->off = 1;
-    ix_tupleset_free(&ss->set);
-  }
+  judge_seen(ss, !fresh);
   return fresh;
+}
+
+/* Remembers that the witness search for key found one or not. */
+static void remember(frame *f, seen_set *ss, const dl_tid *key, int found)
+{
+  if (ss->set.n >= SEEN_MAX) ix_tupleset_clear(&ss->set);
+  if (ix_tupleset_insert(&ss->set, key) != 1) return;
+  if (ss->set.n > ss->cap_found) {
+    uint64_t cap = ss->cap_found ? 2 * ss->cap_found : 1024;
+    uint8_t *q = realloc(ss->found, cap);
+    if (!q) {
+      fail_memory(f->e);
+      return;
+    }
+    ss->found = q;
+    ss->cap_found = cap;
+  }
+  ss->found[ss->set.n - 1] = (uint8_t)found;
+}
+
+/* Past the cut: goes on with the witness search from step si + 1, or
+ * reuses its outcome for the same values of the variables it reads. */
+static void search_remembered(frame *f, uint32_t si, const pl_step *s)
+{
+  seen_set *ss = &f->seen[si];
+  if (ss->off) {
+    run_step(f, si + 1);
+    return;
+  }
+  dl_tid key[s->n_live];
+  for (uint32_t k = 0; k < s->n_live; k++) key[k] = f->env[f->pl->kids[s->live + k]];
+  int64_t at = ix_tupleset_find(&ss->set, key);
+  judge_seen(ss, at >= 0);
+  if (at >= 0) {
+    if (ss->found[at]) emit(f);
+    return;
+  }
+  run_step(f, si + 1);
+  if (!ss->off && !f->e->failed) remember(f, ss, key, f->found);
 }
 
 /* Matches the free columns of a scanned tuple, then goes on unless the
@@ -213,8 +264,8 @@ static void scan_tuple(frame *f, uint32_t si, const pl_step *s, const dl_tid *tu
   const uint32_t *cols = f->pl->kids + s->cols;
   for (uint32_t i = 0; i < n; i++)
     if (cols[i] != PL_NONE && !match(f, cols[i], tuple[i])) return;
-  if (s->n_live && !first_seen(f, si, s)) return;
-  run_step(f, si + 1);
+  if (s->memo && s->n_live) search_remembered(f, si, s);
+  else if (!s->n_live || first_seen(f, si, s)) run_step(f, si + 1);
 }
 
 /* Whether step si is past the plan's cut and a head was already emitted. */
@@ -276,9 +327,28 @@ static void scan(frame *f, uint32_t si, const pl_step *s)
   else scan_index(f, si, s, key);
 }
 
+/* At the cut, before a witness search: is the head there already?  Then
+ * the search cannot add anything (in chess's G+, six rules derive the same
+ * threatened_with_capture atoms).  Given up when that is rare. */
+static int head_known(frame *f)
+{
+  if (f->known.off || f->pl->cut >= f->pl->n_steps) return 0;
+  const ix_relation *r = f->e->rel[f->pl->head_pred];
+  uint32_t n = ix_relation_arity(r);
+  dl_tid tuple[IX_MAX_ARITY];
+  for (uint32_t i = 0; i < n; i++)
+    if ((tuple[i] = build(f, f->pl->kids[f->pl->head + i], 0)) == DL_NO_TERM) return 0;
+  int known = ix_relation_contains(r, tuple);
+  judge_seen(&f->known, known);
+  return known;
+}
+
 static void run_step(frame *f, uint32_t si)
 {
-  if (si == f->pl->cut) f->found = 0;
+  if (si == f->pl->cut) {
+    f->found = 0;
+    if (head_known(f)) return;
+  }
   if (si == f->pl->n_steps) {
     emit(f);
     return;
@@ -311,7 +381,7 @@ static void run_step(frame *f, uint32_t si)
 static int run_plan(dl_eval *e, const pl_plan *pl, int mode)
 {
   dl_tid env[pl->n_vars + 1];
-  frame f = { e, pl, env, mode, 0, NULL };
+  frame f = { .e = e, .pl = pl, .env = env, .mode = mode };
   int any_live = 0;
   for (uint32_t si = 0; si < pl->n_steps; si++) any_live |= pl->steps[si].n_live != 0;
   if (any_live && !(f.seen = calloc(pl->n_steps, sizeof *f.seen))) {
@@ -320,7 +390,10 @@ static int run_plan(dl_eval *e, const pl_plan *pl, int mode)
   }
   for (uint32_t si = 0; f.seen && si < pl->n_steps; si++) ix_tupleset_init(&f.seen[si].set, pl->steps[si].n_live);
   run_step(&f, 0);
-  for (uint32_t si = 0; f.seen && si < pl->n_steps; si++) ix_tupleset_free(&f.seen[si].set);
+  for (uint32_t si = 0; f.seen && si < pl->n_steps; si++) {
+    ix_tupleset_free(&f.seen[si].set);
+    free(f.seen[si].found);
+  }
   free(f.seen);
   e->polls = 4095;
   return !cancelled(e);
@@ -344,7 +417,7 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode)
   int ok = pl_plan_build(&c, r, delta_at, &pl);
   if (!ok) fail_memory(e);
   else ok = run_plan(e, &pl, mode);
-  if (mode == EMIT_DIRECT && !e->failed) flush_staged(e, e->prog->head_pred[r]);
+  if (mode != EMIT_FRESH && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
   dl_eval_rule_stats *rs = &e->rule_stats[r];
   rs->derivations += e->stats.derivations - d0;
   rs->seconds += now() - t0;
@@ -439,6 +512,7 @@ static int run_component(dl_eval *e, uint32_t c)
   }
   for (uint32_t i = 0; i < n_preds; i++) {
     uint32_t p = preds[i];
+    ix_relation_freeze(e->rel[p]);  /* complete: later components only read it */
     e->in_scc[p] = 0;
     ix_tupleset_free(&e->delta[p]);
     ix_tupleset_free(&e->fresh[p]);

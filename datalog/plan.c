@@ -555,19 +555,42 @@ static int mark_step_live(const pl_context *c, pl_plan *pl, uint32_t si, const u
   return 1;
 }
 
+/* Scan si is past the cut: it gets the list of the variables bound so far
+ * that later steps read (read: the variables of the steps after si). */
+static int mark_step_memo(const pl_context *c, pl_plan *pl, uint32_t si, const uint8_t *read)
+{
+  uint8_t bound[pl->n_vars + 1];
+  dead_after(c, pl, si, read, bound);
+  uint32_t n_live = 0;
+  for (uint32_t v = 0; v < pl->n_vars; v++) n_live += bound[v] && read[v];
+  if (!n_live) return 1;
+  uint32_t at = new_kids(pl, n_live);
+  if (at == PL_NONE) return 0;
+  for (uint32_t v = 0, k = 0; v < pl->n_vars; v++)
+    if (bound[v] && read[v]) pl->kids[at + k++] = v;
+  pl->steps[si].n_live = n_live;
+  pl->steps[si].live = at;
+  pl->steps[si].memo = 1;
+  return 1;
+}
+
 /* Marks the scans that bind a variable no later step reads with the
  * variables that are read later (see plan.h).  The last step is left out:
  * the head's insertion drops repeats anyway. */
 static int mark_live(const pl_context *c, pl_plan *pl)
 {
   uint32_t n = pl->n_vars + 1;
-  uint8_t live[n], before[n];
+  uint8_t live[n], before[n], read[n];
   memset(live, 0, n);
+  memset(read, 0, n);
   for (uint32_t i = 0; i < ix_relation_arity(c->rel[pl->head_pred]); i++) pattern_vars(pl, pl->kids[pl->head + i], live, 0);
   for (uint32_t si = pl->n_steps; si-- > 0;) {
     memcpy(before, live, n);
     step_vars(pl, &pl->steps[si], step_arity(c, &pl->steps[si]), before, 0);
-    if (pl->steps[si].kind == S_SCAN && si + 1 < pl->n_steps && !mark_step_live(c, pl, si, live, before)) return 0;
+    int scan = pl->steps[si].kind == S_SCAN && si + 1 < pl->n_steps;
+    if (scan && si >= pl->cut && !mark_step_memo(c, pl, si, read)) return 0;
+    if (scan && si < pl->cut && !mark_step_live(c, pl, si, live, before)) return 0;
+    step_vars(pl, &pl->steps[si], step_arity(c, &pl->steps[si]), read, 0);
     memcpy(live, before, n);
   }
   return 1;

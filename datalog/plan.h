@@ -19,7 +19,11 @@
  * A scan that binds a variable no later step reads (as u,v in chess's
  * threatened_with_capture, once different_cells(cx,cy,u,v) is matched) is
  * marked with the variables that are read later: the evaluator skips a
- * combination of their values it has seen before in the same run. */
+ * combination of their values it has seen before in the same run.  Past
+ * the cut, where the rest of the body only looks for a witness, the outcome
+ * of that search depends only on the variables it reads, so the evaluator
+ * remembers it per combination: in amazons' G+, does(P,play(X1,Y1,...)) is
+ * searched once per cell (X1,Y1), not once per state atom and cell. */
 #ifndef GDLOG_PLAN_H
 #define GDLOG_PLAN_H
 
@@ -67,6 +71,10 @@ typedef struct pl_step {
   uint32_t live;        /*   n_live slots read later, at kids[live]; the rest of the
                            plan depends on their values only, so a repeated
                            combination can be skipped (0: no such step) */
+  uint8_t memo;         /* S_SCAN past the cut: live holds the slots the rest of the
+                           witness search reads (head variables only read by the
+                           head left out), and the search's outcome for them is
+                           remembered */
 } pl_step;
 
 typedef struct pl_plan {

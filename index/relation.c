@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PAGE_BITS = 10, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 64 };
+enum { PAGE_BITS = 10, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 256 };
 #define NO_CODE UINT32_MAX
 
 /* A column's dictionary: term id -> code (paged array), code -> term id. */
@@ -29,6 +29,9 @@ typedef struct ix_index {
   uint8_t chunk_end[IX_MAX_ARITY];    /* chunk -> one past its last position */
   uint8_t n_chunks;
   Pvoid_t root;
+  Word_t *flat;                       /* frozen, one chunk: the keys in order, */
+  uint64_t n_flat;
+  uint64_t *first_at;                 /*   and per code of the first column where its keys start */
 } ix_index;
 
 struct ix_relation {
@@ -36,9 +39,12 @@ struct ix_relation {
   uint64_t size;
   uint32_t *staged;       /* codes of tuples waiting for ix_relation_flush */
   uint64_t n_staged, cap_staged;
+  uint64_t *staged_keys;  /* or their primary keys, while that is one chunk */
+  uint64_t n_keys, cap_keys;
   colmap *cols;
   ix_index *indexes[MAX_INDEXES];
   int n_indexes;
+  int frozen;             /* see ix_relation_freeze */
 };
 
 static Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }
@@ -204,9 +210,56 @@ ix_relation *ix_relation_create(uint32_t arity)
   return r;
 }
 
+/* Drops the sorted key arrays: r is about to change. */
+static void thaw(ix_relation *r)
+{
+  if (!r->frozen) return;
+  r->frozen = 0;
+  for (int i = 0; i < r->n_indexes; i++) {
+    free(r->indexes[i]->flat);
+    free(r->indexes[i]->first_at);
+    r->indexes[i]->flat = NULL;
+    r->indexes[i]->first_at = NULL;
+    r->indexes[i]->n_flat = 0;
+  }
+}
+
+/* Builds the sorted key array of a one-chunk index; 0 when out of memory. */
+static int flatten(const ix_relation *r, ix_index *ix)
+{
+  if (ix->flat || ix->n_chunks != 1 || r->size == 0) return 1;
+  uint32_t first_codes = r->cols[ix->order[0]].n_codes;
+  ix->flat = malloc(r->size * sizeof *ix->flat);
+  ix->first_at = malloc(((size_t)first_codes + 1) * sizeof *ix->first_at);
+  if (!ix->flat || !ix->first_at) {
+    free(ix->flat);
+    free(ix->first_at);
+    ix->flat = NULL;
+    ix->first_at = NULL;
+    return 0;
+  }
+  Word_t k = 0;
+  uint64_t n = 0;
+  uint32_t code = 0;
+  for (int rc = Judy1First(ix->root, &k, PJE0); rc == 1 && n < r->size; rc = Judy1Next(ix->root, &k, PJE0)) {
+    for (; code <= (k >> ix->shift[0]); code++) ix->first_at[code] = n;
+    ix->flat[n++] = k;
+  }
+  for (; code <= first_codes; code++) ix->first_at[code] = n;
+  ix->n_flat = n;
+  return 1;
+}
+
+int ix_relation_freeze(ix_relation *r)
+{
+  r->frozen = 1;
+  return 1;
+}
+
 void ix_relation_destroy(ix_relation *r)
 {
   if (!r) return;
+  thaw(r);
   for (int i = 0; i < r->n_indexes; i++) {
     if (r->arity) trie_free(r->indexes[i]->root, r->indexes[i]->n_chunks);
     free(r->indexes[i]);
@@ -214,6 +267,7 @@ void ix_relation_destroy(ix_relation *r)
   for (uint32_t c = 0; r->cols && c < r->arity; c++) colmap_free(&r->cols[c]);
   free(r->cols);
   free(r->staged);
+  free(r->staged_keys);
   free(r);
 }
 
@@ -255,6 +309,8 @@ static int rebuild(ix_relation *r)
   return ok;
 }
 
+static int unkey_staged(ix_relation *r);
+
 /* The codes of tuple, added to the column dictionaries; the indexes are
  * rebuilt when a column outgrows its width.  0 when out of memory. */
 static int encode(ix_relation *r, const ix_val *tuple, uint32_t *codes)
@@ -272,7 +328,7 @@ static int encode(ix_relation *r, const ix_val *tuple, uint32_t *codes)
     m->last_code = codes[c];
     if (m->bits < 32 && (codes[c] >> m->bits) != 0) widen = 1;
   }
-  return !widen || rebuild(r);
+  return !widen || (unkey_staged(r) && rebuild(r));
 }
 
 /* Adds a tuple given as codes: 1 new, 0 present, -1 out of memory. */
@@ -288,6 +344,7 @@ static int insert_codes(ix_relation *r, const uint32_t *codes)
 
 int ix_relation_insert(ix_relation *r, const ix_val *tuple)
 {
+  thaw(r);
   if (r->arity == 0) {
     int fresh = r->size == 0;
     r->size = 1;
@@ -298,9 +355,9 @@ int ix_relation_insert(ix_relation *r, const ix_val *tuple)
   return insert_codes(r, codes);
 }
 
-int ix_relation_stage(ix_relation *r, const ix_val *tuple)
+/* Appends the codes of a tuple to the staged ones; 0 when out of memory. */
+static int push_codes(ix_relation *r, const uint32_t *codes)
 {
-  if (r->arity == 0) return ix_relation_insert(r, tuple) >= 0;
   if (r->n_staged == r->cap_staged) {
     uint64_t cap = r->cap_staged ? r->cap_staged * 2 : 1024;
     uint32_t *q = realloc(r->staged, cap * r->arity * sizeof *q);
@@ -308,59 +365,115 @@ int ix_relation_stage(ix_relation *r, const ix_val *tuple)
     r->staged = q;
     r->cap_staged = cap;
   }
-  if (!encode(r, tuple, r->staged + r->n_staged * r->arity)) return 0;
-  r->n_staged++;
+  memcpy(r->staged + r->n_staged++ * r->arity, codes, r->arity * sizeof *codes);
   return 1;
 }
 
-uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged; }
-
-/* Inserts staged tuples whose primary key is one chunk: sorted, so that
- * consecutive inserts walk the same paths of the Judy tree. */
-static int64_t flush_sorted(ix_relation *r)
+/* Room for n staged keys; 0 when out of memory. */
+static int reserve_keys(ix_relation *r, uint64_t n)
 {
-  ix_index *ix = r->indexes[0];
-  uint64_t *keys = malloc(r->n_staged * sizeof *keys);
-  uint32_t bits = 0;
-  for (uint32_t c = 0; c < r->arity; c++) bits += r->cols[c].bits;
-  if (!keys) return -1;
-  for (uint64_t i = 0; i < r->n_staged; i++) keys[i] = chunk_key(ix, 0, r->staged + i * r->arity);
-  if (!ix_radix_sort(keys, r->n_staged, bits)) { free(keys); return -1; }
-  int64_t added = 0;
-  uint32_t codes[IX_MAX_ARITY];
-  for (uint64_t i = 0; i < r->n_staged && added >= 0; i++) {
-    if (i && keys[i] == keys[i - 1]) continue;
-    int rc = Judy1Set(&ix->root, keys[i], PJE0);
-    if (rc != 1) {
-      added = rc == JERR ? -1 : added;
-      continue;
-    }
-    r->size++;
-    added++;
-    if (r->n_indexes == 1) continue;
-    for (uint32_t p = 0; p < r->arity; p++)
-      codes[ix->order[p]] = (uint32_t)((keys[i] >> ix->shift[p]) & low_mask(r->cols[ix->order[p]].bits));
-    for (int k = 1; k < r->n_indexes && added >= 0; k++)
-      if (index_insert(r->indexes[k], codes) < 0) added = -1;
-  }
-  free(keys);
-  return added;
+  if (n <= r->cap_keys) return 1;
+  uint64_t cap = r->cap_keys ? r->cap_keys : 1024;
+  while (cap < n) cap *= 2;
+  uint64_t *q = realloc(r->staged_keys, cap * sizeof *q);
+  if (!q) return 0;
+  r->staged_keys = q;
+  r->cap_keys = cap;
+  return 1;
 }
 
-int64_t ix_relation_flush(ix_relation *r)
+/* The codes of a key of the one-chunk index ix. */
+static void key_codes(const ix_relation *r, const ix_index *ix, Word_t key, uint32_t *codes)
 {
-  int64_t added = 0;
-  if (r->n_staged > 1 && r->indexes[0]->n_chunks == 1) {
-    added = flush_sorted(r);
+  for (uint32_t p = 0; p < r->arity; p++)
+    codes[ix->order[p]] = (uint32_t)((key >> ix->shift[p]) & low_mask(r->cols[ix->order[p]].bits));
+}
+
+/* Turns the staged keys back into staged codes, before the key layout
+ * changes; 0 when out of memory. */
+static int unkey_staged(ix_relation *r)
+{
+  uint32_t codes[IX_MAX_ARITY];
+  for (uint64_t i = 0; i < r->n_keys; i++) {
+    key_codes(r, r->indexes[0], r->staged_keys[i], codes);
+    if (!push_codes(r, codes)) return 0;
+  }
+  r->n_keys = 0;
+  return 1;
+}
+
+int ix_relation_stage(ix_relation *r, const ix_val *tuple)
+{
+  thaw(r);
+  if (r->arity == 0) return ix_relation_insert(r, tuple) >= 0;
+  uint32_t codes[IX_MAX_ARITY];
+  if (!encode(r, tuple, codes)) return 0;
+  if (r->indexes[0]->n_chunks != 1) return push_codes(r, codes);
+  if (!reserve_keys(r, r->n_keys + 1)) return 0;
+  r->staged_keys[r->n_keys++] = chunk_key(r->indexes[0], 0, codes);
+  return 1;
+}
+
+uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->n_keys; }
+
+/* Appends the tuple of the given codes, as term ids, to `added` (may be
+ * NULL); 0 when out of memory. */
+static int report_new(const ix_relation *r, const uint32_t *codes, ix_tupleset *added)
+{
+  if (!added) return 1;
+  ix_val tuple[IX_MAX_ARITY];
+  for (uint32_t c = 0; c < r->arity; c++) tuple[c] = r->cols[c].id_of[codes[c]];
+  return ix_tupleset_push(added, tuple) >= 0;
+}
+
+/* Inserts the staged tuples when the primary key is one chunk: sorted, so
+ * that consecutive inserts walk the same paths of the Judy tree. */
+static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
+{
+  ix_index *ix = r->indexes[0];
+  if (!reserve_keys(r, r->n_keys + r->n_staged)) return -1;
+  uint64_t *keys = r->staged_keys, n = r->n_keys;
+  for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
+  uint32_t bits = 0;
+  for (uint32_t c = 0; c < r->arity; c++) bits += r->cols[c].bits;
+  if (!ix_radix_sort(keys, n, bits)) return -1;
+  int64_t new_tuples = 0;
+  uint32_t codes[IX_MAX_ARITY];
+  for (uint64_t i = 0; i < n; i++) {
+    if (i && keys[i] == keys[i - 1]) continue;
+    int rc = Judy1Set(&ix->root, keys[i], PJE0);
+    if (rc == JERR) return -1;
+    if (rc == 0) continue;
+    r->size++;
+    new_tuples++;
+    if (r->n_indexes == 1 && !added) continue;
+    key_codes(r, ix, keys[i], codes);
+    for (int k = 1; k < r->n_indexes; k++)
+      if (index_insert(r->indexes[k], codes) < 0) return -1;
+    if (!report_new(r, codes, added)) return -1;
+  }
+  return new_tuples;
+}
+
+int64_t ix_relation_flush_to(ix_relation *r, ix_tupleset *added)
+{
+  int64_t new_tuples = 0;
+  if (r->indexes[0]->n_chunks == 1 && r->n_keys + r->n_staged > 0) {
+    new_tuples = flush_sorted(r, added);
   } else {
-    for (uint64_t i = 0; i < r->n_staged && added >= 0; i++) {
-      int rc = insert_codes(r, r->staged + i * r->arity);
-      added = rc < 0 ? -1 : added + rc;
+    for (uint64_t i = 0; i < r->n_staged && new_tuples >= 0; i++) {
+      const uint32_t *codes = r->staged + i * r->arity;
+      int rc = insert_codes(r, codes);
+      if (rc == 1 && !report_new(r, codes, added)) rc = -1;
+      new_tuples = rc < 0 ? -1 : new_tuples + rc;
     }
   }
   r->n_staged = 0;
-  return added;
+  r->n_keys = 0;
+  return new_tuples;
 }
+
+int64_t ix_relation_flush(ix_relation *r) { return ix_relation_flush_to(r, NULL); }
 
 int ix_relation_contains(const ix_relation *r, const ix_val *tuple)
 {
@@ -387,7 +500,7 @@ int ix_relation_index(ix_relation *r, uint64_t mask) { return ix_relation_index_
 int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct)
 {
   for (int i = 0; i < r->n_indexes; i++)
-    if (serves(r->indexes[i], mask, distinct, r->arity)) return i;
+    if (serves(r->indexes[i], mask, distinct, r->arity)) return !r->frozen || flatten(r, r->indexes[i]) ? i : -1;
   if (r->n_indexes == MAX_INDEXES) return -1;
   ix_index *ix = index_new(r, mask, distinct);
   uint32_t *all = NULL;
@@ -399,6 +512,7 @@ int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct)
   for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
   free(all);
   r->indexes[r->n_indexes] = ix;
+  ok = ok && (!r->frozen || flatten(r, ix));
   return ok ? r->n_indexes++ : (r->n_indexes++, -1);
 }
 
@@ -427,6 +541,11 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
   it->n_levels = ix->n_chunks;
   it->done = 0;
   it->skip_level = -2;
+  it->flat = ix->flat;
+  it->n_flat = ix->n_flat;
+  it->first_at = ix->first_at;
+  it->first_shift = ix->shift[0];
+  it->n_bound = n_bound;
   if (r->arity == 0) {
     it->done = r->size == 0;
     return;
@@ -501,10 +620,78 @@ static void decode(const ix_iter *it, ix_val *tuple, int as_codes)
   }
 }
 
+/* The first position in flat[from, n) whose key is >= key; galloping from
+ * `from`, for targets that are often near. */
+static uint64_t gallop(const Word_t *flat, uint64_t from, uint64_t n, Word_t key)
+{
+  uint64_t step = 1, lo = from, hi = from;
+  while (hi < n && flat[hi] < key) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > n) hi = n;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (flat[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The first position in flat[lo, hi) whose key is >= key: a binary search
+ * without branches to mispredict. */
+static uint64_t lower_bound(const Word_t *flat, uint64_t lo, uint64_t hi, Word_t key)
+{
+  if (lo >= hi) return lo;
+  const Word_t *base = flat + lo;
+  uint64_t n = hi - lo;
+  while (n > 1) {
+    uint64_t half = n / 2;
+    base = base[half] < key ? base + half : base;
+    n -= half;
+  }
+  return (uint64_t)(base - flat) + (*base < key);
+}
+
+/* Where the keys of the iteration's range start: the first column's code
+ * narrows the search to its keys. */
+static uint64_t flat_start(const ix_iter *it)
+{
+  if (it->n_bound == 0) return lower_bound(it->flat, 0, it->n_flat, it->lo[0]);
+  uint64_t code = it->lo[0] >> it->first_shift;
+  uint64_t lo = it->first_at[code], hi = it->first_at[code + 1];
+  return it->n_bound == 1 ? lo : lower_bound(it->flat, lo, hi, it->lo[0]);
+}
+
+/* advance() over a frozen index's sorted keys (one chunk). */
+static int advance_flat(ix_iter *it)
+{
+  uint64_t pos;
+  if (it->level < 0) {
+    it->level = 0;
+    pos = flat_start(it);
+  } else if (it->skip_level == -2) {
+    pos = it->pos + 1;
+  } else if (it->skip_level == -1 || (it->key[0] | it->skip_low) >= it->hi[0]) {
+    pos = it->n_flat;
+  } else {
+    pos = gallop(it->flat, it->pos + 1, it->n_flat, (it->key[0] | it->skip_low) + 1);
+  }
+  if (pos >= it->n_flat || it->flat[pos] > it->hi[0]) {
+    it->done = 1;
+    return 0;
+  }
+  it->pos = pos;
+  it->key[0] = it->flat[pos];
+  return 1;
+}
+
 /* Moves to the next key combination; 1 when there is one. */
 static int advance(ix_iter *it)
 {
   if (it->done) return 0;
+  if (it->flat && it->rel->arity) return advance_flat(it);
   if (it->rel->arity == 0) {
     it->done = 1;
     return 1;

@@ -16,6 +16,8 @@
 
 #include <Judy.h>
 
+#include "index/tupleset.h"
+
 typedef uint32_t ix_val;
 typedef struct ix_relation ix_relation;
 
@@ -53,12 +55,17 @@ uint64_t ix_relation_staged(const ix_relation *r);
 /* Inserts the staged tuples; returns how many were new, -1 when out of memory. */
 int64_t ix_relation_flush(ix_relation *r);
 
+/* Like ix_relation_flush, and appends each new tuple to `added` (in key
+ * order, without hashing: see ix_tupleset_push). */
+int64_t ix_relation_flush_to(ix_relation *r, ix_tupleset *added);
+
 /* Returns 1 when tuple[0..arity) is in the relation. */
 int ix_relation_contains(const ix_relation *r, const ix_val *tuple);
 
 /* Returns the number of an index whose order starts with exactly the columns
  * in bound_mask (bit i for column i), building it when needed; -1 when out
- * of memory.  Index numbers stay valid for the relation's lifetime. */
+ * of memory or when the relation has 256 indexes already.  Index numbers
+ * stay valid for the relation's lifetime. */
 int ix_relation_index(ix_relation *r, uint64_t bound_mask);
 
 /* Like ix_relation_index, for a projection: the index's order starts with
@@ -66,6 +73,12 @@ int ix_relation_index(ix_relation *r, uint64_t bound_mask);
  * ix_iter_begin_distinct can skip from one distinct combination of them to
  * the next.  The two masks must not overlap. */
 int ix_relation_index_ordered(ix_relation *r, uint64_t bound_mask, uint64_t distinct_mask);
+
+/* Declares that r will not change for a while: the one-chunk indexes that
+ * lookups ask for from now on (ix_relation_index) also get a sorted array
+ * of their keys, which iterates several times faster than Judy.  The next
+ * insertion or staging drops the arrays.  0 when out of memory. */
+int ix_relation_freeze(ix_relation *r);
 
 /* Bytes held by the relation's indexes and dictionaries (walks every index). */
 size_t ix_relation_bytes(const ix_relation *r);
@@ -84,6 +97,10 @@ typedef struct ix_iter {
   Word_t lo[IX_MAX_ARITY];   /* per level: key range */
   Word_t hi[IX_MAX_ARITY];
   Pvoid_t node[IX_MAX_ARITY];/* per level: the Judy array walked */
+  const Word_t *flat;        /* a frozen index's sorted keys, or NULL; */
+  uint64_t n_flat, pos;      /*   their number, the current one, */
+  const uint64_t *first_at;  /*   where each code of the first column starts */
+  uint32_t first_shift, n_bound;
 } ix_iter;
 
 /* Starts an iteration over index `index` of r, for tuples whose first

@@ -97,3 +97,8 @@ int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *t)
 {
   return s->slots && *find_slot(s, t) != 0;
 }
+
+int64_t ix_tupleset_find(const ix_tupleset *s, const uint32_t *t)
+{
+  return s->slots ? (int64_t)*find_slot(s, t) - 1 : -1;
+}

@@ -34,6 +34,10 @@ int ix_tupleset_push(ix_tupleset *s, const uint32_t *tuple);
 /* Returns 1 when the tuple is in the set. */
 int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *tuple);
 
+/* The insertion number of a tuple of a hashed set (0 for the first one
+ * inserted), -1 when it is not there. */
+int64_t ix_tupleset_find(const ix_tupleset *s, const uint32_t *tuple);
+
 /* The i-th tuple added, i < s->n. */
 static inline const uint32_t *ix_tupleset_get(const ix_tupleset *s, uint64_t i)
 {

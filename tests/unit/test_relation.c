@@ -1,7 +1,8 @@
 /* test_relation.c: the Judy-indexed relation against a plain hash set, on
  * random tuples: sizes, membership, full scans and every lookup pattern,
  * across widening rebuilds and multi-chunk keys; and a few million dense and
- * sparse keys read back (libJudy has lost keys under some compilers). */
+ * sparse keys read back (libJudy has lost keys under some compilers).
+ * Lookups run on Judy and again on the sorted arrays of a frozen relation. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +101,8 @@ static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
   CHECK(ix_relation_size(r) == truth.n, "size %llu want %llu", (unsigned long long)ix_relation_size(r),
         (unsigned long long)truth.n);
   for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains");
-  for (int trial = 0; trial < 20; trial++) {
+  for (int trial = 0; trial < 40; trial++) {
+    if (trial == 20) CHECK(ix_relation_freeze(r), "freeze");  /* the second half reads sorted key arrays */
     uint64_t mask = arity ? (uint64_t)next_rand() % ((uint64_t)1 << (arity < 20 ? arity : 20)) : 0;
     int index = ix_relation_index(r, mask);
     CHECK(index >= 0, "index");
@@ -141,7 +143,11 @@ static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
     for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % (1 + range * (i + 1) / n_tuples);
     ix_tupleset_insert(&truth, tuple);
     CHECK(ix_relation_stage(r, tuple), "stage");
-    if (i % 1000 == 999) added += ix_relation_flush(r);
+    if (i % 1000 == 999) {
+      added += ix_relation_flush(r);
+      ix_relation_freeze(r);  /* staging must thaw it */
+      CHECK(ix_relation_index(r, arity > 1 ? 2 : 0) == secondary, "same index");
+    }
   }
   added += ix_relation_flush(r);
   CHECK(added == (int64_t)truth.n, "flushes added %lld, want %llu", (long long)added, (unsigned long long)truth.n);
