@@ -174,7 +174,7 @@ static void emit(frame *f)
   if (f->mode == EMIT_FRESH) {
     if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
     rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
-  } else if (f->mode != EMIT_FRESH && n > 0) {
+  } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
     if (!ix_relation_stage(e->rel[pl->head_pred], tuple)) fail_memory(e);
     else if (ix_relation_staged(e->rel[pl->head_pred]) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
     return;
@@ -193,8 +193,8 @@ enum {
   SEEN_MAX = 1 << 23        /* combinations kept at most: then it starts afresh */
 };
 
-/* Counts a try of the seen set of step si, giving it up after a trial in
- * which repeats were rare. */
+/* Counts a try of a seen set, giving it up after a trial in which repeats
+ * were rare. */
 static void judge_seen(seen_set *ss, int repeat)
 {
   ss->repeats += repeat;

@@ -535,6 +535,23 @@ static uint32_t dead_after(const pl_context *c, const pl_plan *pl, uint32_t si, 
   return n;
 }
 
+/* Gives scan si the list of the variables in both bound and wanted (none
+ * when that is empty); memo as in pl_step.  0 when out of memory. */
+static int set_live(pl_plan *pl, uint32_t si, const uint8_t *bound, const uint8_t *wanted, uint8_t memo)
+{
+  uint32_t n_live = 0;
+  for (uint32_t v = 0; v < pl->n_vars; v++) n_live += bound[v] && wanted[v];
+  if (!n_live) return 1;
+  uint32_t at = new_kids(pl, n_live);
+  if (at == PL_NONE) return 0;
+  for (uint32_t v = 0, k = 0; v < pl->n_vars; v++)
+    if (bound[v] && wanted[v]) pl->kids[at + k++] = v;
+  pl->steps[si].n_live = n_live;
+  pl->steps[si].live = at;
+  pl->steps[si].memo = memo;
+  return 1;
+}
+
 /* Scan si leaves a variable dead that was not dead before it (bound here or
  * read for the last time)?  Then it gets the list of the variables bound so
  * far that are read later. */
@@ -543,16 +560,7 @@ static int mark_step_live(const pl_context *c, pl_plan *pl, uint32_t si, const u
   uint8_t bound[pl->n_vars + 1];
   uint32_t dead_before = si ? dead_after(c, pl, si - 1, live_before, bound) : 0;
   if (dead_after(c, pl, si, live, bound) == dead_before) return 1;
-  uint32_t n_live = 0;
-  for (uint32_t v = 0; v < pl->n_vars; v++) n_live += bound[v] && live[v];
-  if (!n_live) return 1;
-  uint32_t at = new_kids(pl, n_live);
-  if (at == PL_NONE) return 0;
-  for (uint32_t v = 0, k = 0; v < pl->n_vars; v++)
-    if (bound[v] && live[v]) pl->kids[at + k++] = v;
-  pl->steps[si].n_live = n_live;
-  pl->steps[si].live = at;
-  return 1;
+  return set_live(pl, si, bound, live, 0);
 }
 
 /* Scan si is past the cut: it gets the list of the variables bound so far
@@ -561,17 +569,7 @@ static int mark_step_memo(const pl_context *c, pl_plan *pl, uint32_t si, const u
 {
   uint8_t bound[pl->n_vars + 1];
   dead_after(c, pl, si, read, bound);
-  uint32_t n_live = 0;
-  for (uint32_t v = 0; v < pl->n_vars; v++) n_live += bound[v] && read[v];
-  if (!n_live) return 1;
-  uint32_t at = new_kids(pl, n_live);
-  if (at == PL_NONE) return 0;
-  for (uint32_t v = 0, k = 0; v < pl->n_vars; v++)
-    if (bound[v] && read[v]) pl->kids[at + k++] = v;
-  pl->steps[si].n_live = n_live;
-  pl->steps[si].live = at;
-  pl->steps[si].memo = 1;
-  return 1;
+  return set_live(pl, si, bound, read, 1);
 }
 
 /* Marks the scans that bind a variable no later step reads with the
