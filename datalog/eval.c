@@ -142,7 +142,9 @@ static int cancelled(dl_eval *e)
   return 1;
 }
 
-enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
+/* Tuples staged before a sorted insert (8 bytes each while a key fits one
+ * chunk): large batches, as filling an empty relation in one go is fastest. */
+enum { STAGE_BATCH = 1 << 23 };
 
 /* Inserts the tuples staged for pred and counts the new ones; in linear
  * recursion (mode EMIT_LINEAR) they also go to the fresh list. */
@@ -415,9 +417,11 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode)
   pl_plan pl = { 0 };
   pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
   int ok = pl_plan_build(&c, r, delta_at, &pl);
+  /* a plan with a witness search first asks whether its head is known */
+  if (ok && mode == EMIT_DIRECT && pl.cut < pl.n_steps) flush_staged(e, pl.head_pred, mode);
   if (!ok) fail_memory(e);
   else ok = run_plan(e, &pl, mode);
-  if (mode != EMIT_FRESH && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
+  if (mode == EMIT_LINEAR && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
   dl_eval_rule_stats *rs = &e->rule_stats[r];
   rs->derivations += e->stats.derivations - d0;
   rs->seconds += now() - t0;
@@ -505,6 +509,11 @@ static int run_component(dl_eval *e, uint32_t c)
     e->stats.rounds++;
     for (uint32_t i = e->rule_start[c]; ok && i < e->rule_start[c + 1]; i++)
       ok = run_rule(e, e->rule_order[i], -1, reads_own ? EMIT_FRESH : EMIT_DIRECT);
+    /* staged tuples wait until the component is done: one sorted insert */
+    for (uint32_t i = 0; ok && !reads_own && i < n_preds; i++) {
+      flush_staged(e, preds[i], EMIT_DIRECT);
+      ok = !e->failed;
+    }
     if (ok && reads_own && merge(e, preds, n_preds, 0) < 0) {
       fail_memory(e);
       ok = 0;
