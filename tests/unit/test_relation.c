@@ -162,6 +162,32 @@ static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
   ix_relation_destroy(r);
 }
 
+/* Staged tuples flushed at once into an empty relation with no other index
+ * (the Judy1SetArray path), duplicates included; the new tuples reported
+ * by ix_relation_flush_to are exactly the distinct ones. */
+static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range)
+{
+  ix_relation *r = ix_relation_create(arity);
+  ix_tupleset truth, reported;
+  ix_tupleset_init(&truth, arity);
+  ix_tupleset_init(&reported, arity);
+  uint32_t tuple[IX_MAX_ARITY];
+  for (uint32_t i = 0; i < n_tuples; i++) {
+    for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % range;
+    ix_tupleset_insert(&truth, tuple);
+    CHECK(ix_relation_stage(r, tuple), "stage");
+  }
+  int64_t added = ix_relation_flush_to(r, &reported);
+  CHECK(added == (int64_t)truth.n && reported.n == truth.n, "flush into empty: added %lld, reported %llu, want %llu",
+        (long long)added, (unsigned long long)reported.n, (unsigned long long)truth.n);
+  for (uint64_t t = 0; t < reported.n; t++) CHECK(ix_tupleset_contains(&truth, ix_tupleset_get(&reported, t)), "reported");
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains after fill");
+  CHECK(ix_relation_size(r) == truth.n, "size after fill");
+  ix_tupleset_free(&truth);
+  ix_tupleset_free(&reported);
+  ix_relation_destroy(r);
+}
+
 static void judy_readback(void)
 {
   Pvoid_t dense = NULL, sparse = NULL;
@@ -190,6 +216,7 @@ int main(void)
   for (uint32_t arity = 1; arity <= 9; arity += 4, cases++) staged_relation(arity, 20000, 300);
   staged_relation(3, 50000, 200000);  /* keys beyond one chunk: flushed unsorted */
   cases++;
+  for (uint32_t arity = 1; arity <= 7; arity += 3, cases++) staged_into_empty(arity, 100000, 12);
   judy_readback();
   cases++;
   printf("%d passed, %d failed\n", failures ? cases - 1 : cases, failures ? 1 : 0);
