@@ -48,6 +48,14 @@ typedef struct seen_set {
   int off;                  /* given up: repeats were too rare to pay */
 } seen_set;
 
+/* The tuples an invariant scan (see plan.h) matches, collected on its first
+ * visit in a run. */
+typedef struct matched {
+  dl_tid *tuples;
+  uint64_t n, cap;
+  int state;                /* 0: not collected yet, 1: collected, 2: too many, not kept */
+} matched;
+
 typedef struct frame {
   dl_eval *e;
   const pl_plan *pl;
@@ -56,6 +64,7 @@ typedef struct frame {
   int found;                /* a head was emitted since the plan's cut step began */
   seen_set *seen;           /* per step; NULL when no step has live variables */
   seen_set known;           /* at the cut: how often the head was there already */
+  matched *matched;         /* per step: the tuples an invariant scan matches */
 } frame;
 
 /* ---- pattern execution ----------------------------------------------------------- */
@@ -312,10 +321,63 @@ static void scan_enumerated(frame *f, uint32_t si, const pl_step *s, dl_tid *key
   if (copy != local) free(copy);
 }
 
+enum { MATCHED_MAX = 1 << 20 };  /* tuples an invariant scan keeps at most */
+
+/* Does tuple match the step's column patterns? */
+static int matches(frame *f, const pl_step *s, const dl_tid *tuple, uint32_t n)
+{
+  const uint32_t *cols = f->pl->kids + s->cols;
+  for (uint32_t i = 0; i < n; i++)
+    if (cols[i] != PL_NONE && !match(f, cols[i], tuple[i])) return 0;
+  return 1;
+}
+
+/* Collects the tuples invariant scan si matches; 0 when there are too many
+ * to keep (or no memory): then the scan runs as usual. */
+static int collect_matched(frame *f, const pl_step *s, matched *m, uint32_t n)
+{
+  dl_eval *e = f->e;
+  const ix_relation *r = e->rel[s->pred];
+  dl_tid tuple[IX_MAX_ARITY];
+  ix_iter it;
+  ix_iter_begin(&it, r, s->index, 0, tuple);
+  m->state = 2;
+  while (ix_iter_next(&it, tuple)) {
+    if (s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
+    if (!matches(f, s, tuple, n)) continue;
+    if (m->n == MATCHED_MAX) return 0;
+    if (m->n == m->cap) {
+      uint64_t cap = m->cap ? 2 * m->cap : 64;
+      dl_tid *q = realloc(m->tuples, cap * n * sizeof *q);
+      if (!q) return 0;
+      m->tuples = q;
+      m->cap = cap;
+    }
+    memcpy(m->tuples + m->n++ * n, tuple, n * sizeof *tuple);
+  }
+  m->state = 1;
+  return 1;
+}
+
+/* An invariant scan: its matching tuples, collected on the first visit. */
+static int scan_matched(frame *f, uint32_t si, const pl_step *s, uint32_t n)
+{
+  matched *m = &f->matched[si];
+  if (m->state == 0 && !collect_matched(f, s, m, n)) {
+    free(m->tuples);
+    m->tuples = NULL;
+    m->n = m->cap = 0;
+  }
+  if (m->state != 1) return 0;
+  for (uint64_t t = 0; t < m->n && !witnessed(f, si) && !cancelled(f->e); t++) scan_tuple(f, si, s, m->tuples + t * n, n);
+  return 1;
+}
+
 static void scan(frame *f, uint32_t si, const pl_step *s)
 {
   dl_eval *e = f->e;
   uint32_t n = ix_relation_arity(e->rel[s->pred]);
+  if (s->invariant && f->matched && scan_matched(f, si, s, n)) return;
   if (s->source == SRC_DELTA) {
     const ix_tupleset *d = &e->delta[s->pred];
     for (uint64_t t = 0; t < d->n && !witnessed(f, si) && !cancelled(e); t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
@@ -391,12 +453,17 @@ static int run_plan(dl_eval *e, const pl_plan *pl, int mode)
     return 0;
   }
   for (uint32_t si = 0; f.seen && si < pl->n_steps; si++) ix_tupleset_init(&f.seen[si].set, pl->steps[si].n_live);
+  int any_invariant = 0;
+  for (uint32_t si = 0; si < pl->n_steps; si++) any_invariant |= pl->steps[si].invariant;
+  if (any_invariant && !(f.matched = calloc(pl->n_steps, sizeof *f.matched))) fail_memory(e);
   run_step(&f, 0);
   for (uint32_t si = 0; f.seen && si < pl->n_steps; si++) {
     ix_tupleset_free(&f.seen[si].set);
     free(f.seen[si].found);
   }
   free(f.seen);
+  for (uint32_t si = 0; f.matched && si < pl->n_steps; si++) free(f.matched[si].tuples);
+  free(f.matched);
   e->polls = 4095;
   return !cancelled(e);
 }

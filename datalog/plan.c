@@ -594,6 +594,33 @@ static int mark_live(const pl_context *c, pl_plan *pl)
   return 1;
 }
 
+/* Does pattern p read a variable bound before (anywhere inside)?  *filters
+ * is set when it can reject a term (a compound pattern). */
+static int reads_bound(const pl_plan *pl, uint32_t p, int *filters)
+{
+  if (p == PL_NONE) return 0;
+  const pl_pat *pt = &pl->pats[p];
+  if (pt->kind == P_READ) return 1;
+  if (pt->kind != P_FUN) return 0;
+  *filters = 1;
+  for (uint32_t i = 0; i < pt->n; i++)
+    if (reads_bound(pl, pl->kids[pt->first + i], filters)) return 1;
+  return 0;
+}
+
+/* Marks the scans whose matching tuples are the same on every visit (see
+ * pl_step.invariant). */
+static void mark_invariant(const pl_context *c, pl_plan *pl)
+{
+  for (uint32_t si = 1; si < pl->n_steps; si++) {
+    pl_step *s = &pl->steps[si];
+    if (s->kind != S_SCAN || s->source == SRC_DELTA || s->n_key || s->enum_col != PL_NONE) continue;
+    int filters = 0, reads = 0;
+    for (uint32_t i = 0; i < ix_relation_arity(c->rel[s->pred]); i++) reads |= reads_bound(pl, pl->kids[s->cols + i], &filters);
+    s->invariant = filters && !reads;
+  }
+}
+
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
 {
   const dl_rule *rule = &c->prog->ast->rules[r];
@@ -609,6 +636,7 @@ int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
     pl->cost = pl->heads_first ? cost_heads : cost_plain;
     ok = pl->heads_first ? compile_order(c, r, heads, n_heads, pl) : compile_order(c, r, plain, n_plain, pl);
     ok = ok && mark_live(c, pl);
+    if (ok) mark_invariant(c, pl);
   }
   free(plain);
   free(heads);
