@@ -608,8 +608,9 @@ static int reads_bound(const pl_plan *pl, uint32_t p, int *filters)
   return 0;
 }
 
-/* Marks the scans whose matching tuples are the same on every visit (see
- * pl_step.invariant). */
+/* Marks the scans whose matching tuples are the same on every visit and
+ * fewer than the relation's (patterns that reject tuples, or a projection):
+ * see pl_step.invariant. */
 static void mark_invariant(const pl_context *c, pl_plan *pl)
 {
   for (uint32_t si = 1; si < pl->n_steps; si++) {
@@ -617,7 +618,7 @@ static void mark_invariant(const pl_context *c, pl_plan *pl)
     if (s->kind != S_SCAN || s->source == SRC_DELTA || s->n_key || s->enum_col != PL_NONE) continue;
     int filters = 0, reads = 0;
     for (uint32_t i = 0; i < ix_relation_arity(c->rel[s->pred]); i++) reads |= reads_bound(pl, pl->kids[s->cols + i], &filters);
-    s->invariant = filters && !reads;
+    s->invariant = (filters || s->project) && !reads;
   }
 }
 

@@ -72,8 +72,9 @@ typedef struct pl_step {
                            plan depends on their values only, so a repeated
                            combination can be skipped (0: no such step) */
   uint8_t invariant;    /* S_SCAN after the first step whose matches do not depend on
-                           earlier steps (no key, no bound variable read) but whose
-                           patterns reject tuples: they are collected once per run */
+                           earlier steps (no key, no bound variable read) but are
+                           fewer than the relation's tuples (patterns that reject
+                           tuples, or a projection): collected once per run */
   uint8_t memo;         /* S_SCAN past the cut: live holds the slots the rest of the
                            witness search reads (head variables only read by the
                            head left out), and the search's outcome for them is
