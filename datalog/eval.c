@@ -340,8 +340,8 @@ static int collect_matched(frame *f, const pl_step *s, matched *m, uint32_t n)
   const ix_relation *r = e->rel[s->pred];
   dl_tid tuple[IX_MAX_ARITY];
   ix_iter it;
-  if (s->project) ix_iter_begin_distinct(&it, r, s->index, 0, s->n_distinct, tuple);
-  else ix_iter_begin(&it, r, s->index, 0, tuple);
+  if (s->project) ix_iter_begin_distinct(&it, r, s->index, 0, s->n_distinct, NULL);
+  else ix_iter_begin(&it, r, s->index, 0, NULL);
   m->state = 2;
   while (ix_iter_next(&it, tuple)) {
     if (s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
