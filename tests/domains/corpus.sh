@@ -6,7 +6,8 @@
 #  - sound: every true(t) of the initial state and of the states of a few
 #    random playouts (gdlog model --init, --state S --does D) is among the
 #    kept true instances of `reduce --print`, and every legal(r,a) seen is
-#    among the kept does(r,a);
+#    among the kept does(r,a); a game whose initial model has no role fails
+#    (it would pass vacuously);
 #  - contained: the instances kept by `reduce --print` are a subset of those
 #    kept by `reduce --from domains --print` (when the domains are finite and
 #    the book's iteration ends within the time limit; else that check is
@@ -35,6 +36,11 @@ pass=0 fail=0 skipped=0 book_skipped=0 lfp_total=0 book_total=0
 
 g() { timeout "$T" "$GDLOG" "$@"; }
 
+# Why a g call failed: its exit status $1 and its stderr file $2.
+failure() {
+    if [ "$1" -eq 124 ]; then echo "timed out after $T s"; else head -1 "$2"; fi
+}
+
 # Picks one random legal move per role from the model in $W/model; writes $W/does.
 pick_moves() {
     : > "$W/does"
@@ -59,33 +65,34 @@ check_state() {
 
 playout() {
     local game=$1 step
-    g model --format kif --init "$game" > "$W/model" 2>/dev/null || { echo "model --init failed"; return 1; }
+    g model --format kif --init "$game" > "$W/model" 2> "$W/merr" || { echo "model --init failed: $(failure $? "$W/merr")"; return 1; }
+    grep -q '^(role ' "$W/model" || { echo "no role in the initial model (was the file read as empty?)"; return 1; }
     grep '^(true ' "$W/model" > "$W/state"
     for ((step = 0; step <= STEPS; step++)); do
-        g model --format kif --state "$W/state" "$game" > "$W/model" 2>/dev/null || { echo "model --state failed"; return 1; }
+        g model --format kif --state "$W/state" "$game" > "$W/model" 2> "$W/merr" || { echo "model --state failed: $(failure $? "$W/merr")"; return 1; }
         check_state || return 1
         grep -qx 'terminal' "$W/model" && return 0
         [ "$step" -eq "$STEPS" ] && return 0
         pick_moves || return 0
-        g model --format kif --state "$W/state" --does "$W/does" "$game" > "$W/model" 2>/dev/null || { echo "step failed"; return 1; }
+        g model --format kif --state "$W/state" --does "$W/does" "$game" > "$W/model" 2> "$W/merr" || { echo "step failed: $(failure $? "$W/merr")"; return 1; }
         grep '^(next ' "$W/model" | sed 's/^(next /(true /' > "$W/state"
     done
 }
 
 check_game() {
     local game=$1 p why
-    g reduce --print --print-format kif "$game" > "$W/kept" 2> "$W/err" || { echo "reduce failed: $(head -1 "$W/err")"; return 1; }
+    g reduce --print --print-format kif "$game" > "$W/kept" 2> "$W/err" || { echo "reduce failed: $(failure $? "$W/err")"; return 1; }
     grep '^(true ' "$W/kept" | sort -u > "$W/kept_true"
     grep '^(does ' "$W/kept" | sort -u > "$W/kept_does"
     for ((p = 0; p < PLAYOUTS; p++)); do
         why=$(playout "$game") || { echo "$why"; return 1; }
     done
-    if g reduce --from domains --max-atoms 20000000 --print --print-format kif "$game" > "$W/book" 2>/dev/null; then
+    if g reduce --from domains --max-atoms 20000000 --print --print-format kif "$game" > "$W/book" 2> "$W/err"; then
         why=$(comm -23 <(grep -v '^%' "$W/kept" | sort -u) <(grep -v '^%' "$W/book" | sort -u) | head -3)
         [ -n "$why" ] && { echo "least fixpoint not inside the book's: $why"; return 1; }
         echo "$(grep -vc '^%' "$W/kept") $(grep -vc '^%' "$W/book")" > "$W/sizes"
     else
-        echo "skipped" > "$W/sizes"
+        echo "skipped $(failure $? "$W/err")" > "$W/sizes"
     fi
     return 0
 }
@@ -100,7 +107,7 @@ for game in "$SHARED"/kif/${CORPUS_GAMES:-*.kif}; do
         read -r a b < "$W/sizes"
         if [ "$a" = skipped ]; then
             book_skipped=$((book_skipped + 1))
-            echo "ok   $name (the book's iteration did not finish: containment not checked)"
+            echo "ok   $name (the book's iteration did not finish, containment not checked: ${b#gdlog: })"
         else
             lfp_total=$((lfp_total + a)); book_total=$((book_total + b))
             echo "ok   $name (instances: least fixpoint $a, book's fixpoint $b)"
