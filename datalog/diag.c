@@ -65,8 +65,8 @@ static const char *severity_name(dl_severity s)
 static size_t render_excerpt(char *out, size_t cap, const dl_source *src, uint32_t off)
 {
   uint32_t start = off, end = off;
-  while (start > 0 && src->text[start - 1] != '\n') start--;
-  while (end < src->len && src->text[end] != '\n') end++;
+  while (start > 0 && src->text[start - 1] != '\n' && src->text[start - 1] != '\r') start--;
+  while (end < src->len && src->text[end] != '\n' && src->text[end] != '\r') end++;
   int cut_left = off - start > 100, cut_right;
   if (cut_left) start = off - 60;
   cut_right = end - start > 160;

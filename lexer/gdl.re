@@ -21,8 +21,8 @@ static lx_token make(lx_kind kind, uint32_t start, uint32_t end)
   re2c:yyfill:enable = 0;
   re2c:flags:utf-8 = 0;
 
-  space    = [ \t\r\f\v]+;
-  nl       = "\n";
+  space    = [ \t\f\v]+;
+  nl       = "\r\n" | "\n" | "\r";
   kifchar  = [a-zA-Z0-9_\-+.*/<>=!$%&^~:'@#|[\]{},\\`];
   idchar   = [a-zA-Z0-9_];
 */
@@ -38,7 +38,7 @@ static lx_token next_kif(lx_lexer *lx)
     /*!re2c
       "\x00"          { if (start >= lx->len) { lx->cur = start; return make(LX_EOF, start, start); } DONE(LX_BAD_NUL); }
       (space | nl)+   { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
-      ";" [^\n\x00]*  { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      ";" [^\r\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       "("             { DONE(LX_LPAREN); }
       ")"             { DONE(LX_RPAREN); }
       "?" kifchar+    { DONE(LX_VARIABLE); }
@@ -75,8 +75,8 @@ static lx_token next_infix(lx_lexer *lx)
       "\x00"          { if (start >= lx->len) { lx->cur = start; return make(LX_EOF, start, start); } DONE(LX_BAD_NUL); }
       space           { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       nl              { DONE(LX_NEWLINE); }
-      "%" [^\n\x00]*  { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
-      "//" [^\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      "%" [^\r\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      "//" [^\r\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       "/*"            { if (!skip_block_comment(lx, (uint32_t)(YYCURSOR - base))) DONE(LX_BAD_COMMENT); continue; }
       "("             { DONE(LX_LPAREN); }
       ")"             { DONE(LX_RPAREN); }
@@ -103,7 +103,8 @@ void lx_position(const char *buf, uint32_t off, unsigned *line, unsigned *col)
 {
   unsigned l = 1, c = 1;
   for (uint32_t i = 0; i < off; i++) {
-    if (buf[i] == '\n') { l++; c = 1; } else c++;
+    if (buf[i] == '\r' && i + 1 < off && buf[i + 1] == '\n') i++;  /* CR LF: one line end */
+    if (buf[i] == '\n' || buf[i] == '\r') { l++; c = 1; } else c++;
   }
   *line = l;
   *col = c;
