@@ -151,9 +151,7 @@ static int cancelled(dl_eval *e)
   return 1;
 }
 
-/* Tuples staged before a sorted insert (8 bytes each while a key fits one
- * chunk): large batches, as filling an empty relation in one go is fastest. */
-enum { STAGE_BATCH = 1 << 23 };
+enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
 
 /* Inserts the tuples staged for pred and counts the new ones; in linear
  * recursion (mode EMIT_LINEAR) they also go to the fresh list. */

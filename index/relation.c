@@ -426,25 +426,6 @@ static int report_new(const ix_relation *r, const uint32_t *codes, ix_tupleset *
   return ix_tupleset_push(added, tuple) >= 0;
 }
 
-/* Fills the empty primary index (the only one) with the sorted keys[0..n):
- * Judy1SetArray builds an empty Judy1 about ten times faster than one
- * Judy1Set per key.  Returns the number of distinct keys, -1 when out of
- * memory. */
-static int64_t fill_empty(ix_relation *r, uint64_t *keys, uint64_t n, ix_tupleset *added)
-{
-  uint64_t m = 0;
-  for (uint64_t i = 0; i < n; i++)
-    if (i == 0 || keys[i] != keys[m - 1]) keys[m++] = keys[i];
-  if (m && Judy1SetArray(&r->indexes[0]->root, m, keys, PJE0) != 1) return -1;
-  uint32_t codes[IX_MAX_ARITY];
-  for (uint64_t i = 0; added && i < m; i++) {
-    key_codes(r, r->indexes[0], keys[i], codes);
-    if (!report_new(r, codes, added)) return -1;
-  }
-  r->size = m;
-  return (int64_t)m;
-}
-
 /* Inserts the staged tuples when the primary key is one chunk: sorted, so
  * that consecutive inserts walk the same paths of the Judy tree. */
 static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
@@ -456,7 +437,6 @@ static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
   uint32_t bits = 0;
   for (uint32_t c = 0; c < r->arity; c++) bits += r->cols[c].bits;
   if (!ix_radix_sort(keys, n, bits)) return -1;
-  if (ix->root == NULL && r->n_indexes == 1) return fill_empty(r, keys, n, added);
   int64_t new_tuples = 0;
   uint32_t codes[IX_MAX_ARITY];
   for (uint64_t i = 0; i < n; i++) {

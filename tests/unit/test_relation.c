@@ -162,9 +162,9 @@ static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
   ix_relation_destroy(r);
 }
 
-/* Staged tuples flushed at once into an empty relation with no other index
- * (the Judy1SetArray path), duplicates included; the new tuples reported
- * by ix_relation_flush_to are exactly the distinct ones. */
+/* Staged tuples flushed at once into an empty relation with no other index,
+ * duplicates included; the new tuples reported by ix_relation_flush_to are
+ * exactly the distinct ones. */
 static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range)
 {
   ix_relation *r = ix_relation_create(arity);
