@@ -4,9 +4,11 @@
  * component becomes k versions, version i reading the last round's delta at
  * atom i, the relation without that delta at atoms before i, and the whole
  * relation after i, so no rule instance is derived twice.  Each version is
- * planned per round from the current relation sizes: the delta first, then
- * the atom with the fewest expected matches; negations and distinct as soon
- * as their variables are bound. */
+ * planned per round from the current relation sizes (plan.h).  Heads of a
+ * component that nothing reads while it runs, and those of linear
+ * recursion, are staged and inserted in sorted batches; a component's
+ * relations are frozen when it is done (ix_relation_freeze), which gives the
+ * later components sorted-array lookups. */
 #ifndef GDLOG_EVAL_H
 #define GDLOG_EVAL_H
 
