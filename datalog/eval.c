@@ -213,6 +213,12 @@ static void judge_seen(seen_set *ss, int repeat)
   }
 }
 
+/* The values of the live variables of scan s, into key[0..s->n_live). */
+static void live_key(const frame *f, const pl_step *s, dl_tid *key)
+{
+  for (uint32_t k = 0; k < s->n_live; k++) key[k] = f->env[f->pl->kids[s->live + k]];
+}
+
 /* Whether the values of the live variables of scan si are new in this run
  * (always 1 once the seen set was given up, or when out of memory). */
 static int first_seen(frame *f, uint32_t si, const pl_step *s)
@@ -220,7 +226,7 @@ static int first_seen(frame *f, uint32_t si, const pl_step *s)
   seen_set *ss = &f->seen[si];
   if (ss->off) return 1;
   dl_tid key[s->n_live];
-  for (uint32_t k = 0; k < s->n_live; k++) key[k] = f->env[f->pl->kids[s->live + k]];
+  live_key(f, s, key);
   if (ss->set.n >= SEEN_MAX) ix_tupleset_clear(&ss->set);
   int fresh = ix_tupleset_insert(&ss->set, key) != 0;
   judge_seen(ss, !fresh);
@@ -255,7 +261,7 @@ static void search_remembered(frame *f, uint32_t si, const pl_step *s)
     return;
   }
   dl_tid key[s->n_live];
-  for (uint32_t k = 0; k < s->n_live; k++) key[k] = f->env[f->pl->kids[s->live + k]];
+  live_key(f, s, key);
   int64_t at = ix_tupleset_find(&ss->set, key);
   judge_seen(ss, at >= 0);
   if (at >= 0) {
@@ -266,13 +272,20 @@ static void search_remembered(frame *f, uint32_t si, const pl_step *s)
   if (!ss->off && !f->e->failed) remember(f, ss, key, f->found);
 }
 
+/* Does tuple match the step's column patterns?  Binds their variables. */
+static int matches(frame *f, const pl_step *s, const dl_tid *tuple, uint32_t n)
+{
+  const uint32_t *cols = f->pl->kids + s->cols;
+  for (uint32_t i = 0; i < n; i++)
+    if (cols[i] != PL_NONE && !match(f, cols[i], tuple[i])) return 0;
+  return 1;
+}
+
 /* Matches the free columns of a scanned tuple, then goes on unless the
  * live variables repeat a combination already run. */
 static void scan_tuple(frame *f, uint32_t si, const pl_step *s, const dl_tid *tuple, uint32_t n)
 {
-  const uint32_t *cols = f->pl->kids + s->cols;
-  for (uint32_t i = 0; i < n; i++)
-    if (cols[i] != PL_NONE && !match(f, cols[i], tuple[i])) return;
+  if (!matches(f, s, tuple, n)) return;
   if (s->memo && s->n_live) search_remembered(f, si, s);
   else if (!s->n_live || first_seen(f, si, s)) run_step(f, si + 1);
 }
@@ -283,19 +296,30 @@ static inline int witnessed(const frame *f, uint32_t si)
   return si >= f->pl->cut && f->found;
 }
 
+/* Starts the iteration of a full or old scan over its index, with the
+ * first n_key columns of the index's order bound to key[]. */
+static void begin_scan(const dl_eval *e, const pl_step *s, ix_iter *it, uint32_t n_key, const dl_tid *key)
+{
+  const ix_relation *r = e->rel[s->pred];
+  if (s->project) ix_iter_begin_distinct(it, r, s->index, n_key, s->n_distinct, key);
+  else ix_iter_begin(it, r, s->index, n_key, key);
+}
+
+/* Is tuple, found by an old scan, one of the last round's delta? */
+static int in_delta(const dl_eval *e, const pl_step *s, const dl_tid *tuple)
+{
+  return s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple);
+}
+
 /* Walks the index of a full or old scan with the key in key[]. */
 static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *key)
 {
   dl_eval *e = f->e;
-  const ix_relation *r = e->rel[s->pred];
   dl_tid tuple[IX_MAX_ARITY];
   ix_iter it;
-  if (s->project) ix_iter_begin_distinct(&it, r, s->index, s->n_key, s->n_distinct, key);
-  else ix_iter_begin(&it, r, s->index, s->n_key, key);
-  while (!witnessed(f, si) && !cancelled(e) && ix_iter_next(&it, tuple)) {
-    if (s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
-    scan_tuple(f, si, s, tuple, ix_relation_arity(r));
-  }
+  begin_scan(e, s, &it, s->n_key, key);
+  while (!witnessed(f, si) && !cancelled(e) && ix_iter_next(&it, tuple))
+    if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, ix_relation_arity(e->rel[s->pred]));
 }
 
 /* Enumerates the terms that can match the step's partly known compound
@@ -321,29 +345,16 @@ static void scan_enumerated(frame *f, uint32_t si, const pl_step *s, dl_tid *key
 
 enum { MATCHED_MAX = 1 << 20 };  /* tuples an invariant scan keeps at most */
 
-/* Does tuple match the step's column patterns? */
-static int matches(frame *f, const pl_step *s, const dl_tid *tuple, uint32_t n)
-{
-  const uint32_t *cols = f->pl->kids + s->cols;
-  for (uint32_t i = 0; i < n; i++)
-    if (cols[i] != PL_NONE && !match(f, cols[i], tuple[i])) return 0;
-  return 1;
-}
-
 /* Collects the tuples invariant scan si matches; 0 when there are too many
  * to keep (or no memory): then the scan runs as usual. */
 static int collect_matched(frame *f, const pl_step *s, matched *m, uint32_t n)
 {
-  dl_eval *e = f->e;
-  const ix_relation *r = e->rel[s->pred];
   dl_tid tuple[IX_MAX_ARITY];
   ix_iter it;
-  if (s->project) ix_iter_begin_distinct(&it, r, s->index, 0, s->n_distinct, NULL);
-  else ix_iter_begin(&it, r, s->index, 0, NULL);
+  begin_scan(f->e, s, &it, 0, NULL);
   m->state = 2;
   while (ix_iter_next(&it, tuple)) {
-    if (s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple)) continue;
-    if (!matches(f, s, tuple, n)) continue;
+    if (in_delta(f->e, s, tuple) || !matches(f, s, tuple, n)) continue;
     if (m->n == MATCHED_MAX) return 0;
     if (m->n == m->cap) {
       uint64_t cap = m->cap ? 2 * m->cap : 64;
@@ -441,28 +452,39 @@ static void run_step(frame *f, uint32_t si)
   }
 }
 
+/* Allocates the frame's per-step sets of a plan run, for the plans that
+ * have steps needing them; 0 when out of memory. */
+static int frame_open(frame *f)
+{
+  const pl_plan *pl = f->pl;
+  int any_live = 0, any_invariant = 0;
+  for (uint32_t si = 0; si < pl->n_steps; si++) {
+    any_live |= pl->steps[si].n_live != 0;
+    any_invariant |= pl->steps[si].invariant;
+  }
+  if (any_live && !(f->seen = calloc(pl->n_steps, sizeof *f->seen))) return 0;
+  for (uint32_t si = 0; f->seen && si < pl->n_steps; si++) ix_tupleset_init(&f->seen[si].set, pl->steps[si].n_live);
+  return !any_invariant || (f->matched = calloc(pl->n_steps, sizeof *f->matched)) != NULL;
+}
+
+static void frame_close(frame *f)
+{
+  for (uint32_t si = 0; f->seen && si < f->pl->n_steps; si++) {
+    ix_tupleset_free(&f->seen[si].set);
+    free(f->seen[si].found);
+  }
+  for (uint32_t si = 0; f->matched && si < f->pl->n_steps; si++) free(f->matched[si].tuples);
+  free(f->seen);
+  free(f->matched);
+}
+
 static int run_plan(dl_eval *e, const pl_plan *pl, int mode)
 {
   dl_tid env[pl->n_vars + 1];
   frame f = { .e = e, .pl = pl, .env = env, .mode = mode };
-  int any_live = 0;
-  for (uint32_t si = 0; si < pl->n_steps; si++) any_live |= pl->steps[si].n_live != 0;
-  if (any_live && !(f.seen = calloc(pl->n_steps, sizeof *f.seen))) {
-    fail_memory(e);
-    return 0;
-  }
-  for (uint32_t si = 0; f.seen && si < pl->n_steps; si++) ix_tupleset_init(&f.seen[si].set, pl->steps[si].n_live);
-  int any_invariant = 0;
-  for (uint32_t si = 0; si < pl->n_steps; si++) any_invariant |= pl->steps[si].invariant;
-  if (any_invariant && !(f.matched = calloc(pl->n_steps, sizeof *f.matched))) fail_memory(e);
-  run_step(&f, 0);
-  for (uint32_t si = 0; f.seen && si < pl->n_steps; si++) {
-    ix_tupleset_free(&f.seen[si].set);
-    free(f.seen[si].found);
-  }
-  free(f.seen);
-  for (uint32_t si = 0; f.matched && si < pl->n_steps; si++) free(f.matched[si].tuples);
-  free(f.matched);
+  if (frame_open(&f)) run_step(&f, 0);
+  else fail_memory(e);
+  frame_close(&f);
   e->polls = 4095;
   return !cancelled(e);
 }

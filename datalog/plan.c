@@ -201,12 +201,8 @@ static void take(chooser *ch, uint32_t lit, uint8_t source, uint64_t skip, doubl
   else ch->placed[lit] = 1;
   for (uint32_t i = 0; i < ast_atom_arity(l->atom); i++)
     if (!(skip >> i & 1)) mark_vars(atom_arg(l->atom, i), ch->bound);
-  if (ch->cut) {
-    ch->cost += ch->rows;
-  } else {
-    ch->rows *= est;
-    ch->cost += ch->rows;
-  }
+  if (!ch->cut) ch->rows *= est;
+  ch->cost += ch->rows;
   ch->cut = ch->cut || all_bound(ch->rule->head, ch->bound);
 }
 
@@ -228,14 +224,15 @@ static int take_projection(chooser *ch)
     const dl_literal *l = &ch->rule->body[k];
     if (ch->placed[k] || ch->projected[k] || l->kind != DL_POS) continue;
     uint64_t skip = existential_columns(l->atom, ch->bound, ch->in_head);
+    uint8_t source = source_of(ch->c, ch->preds, k, ch->delta_at);
     double est;
-    if (!skip) est = estimate(ch->c, l->atom, ch->preds[k], source_of(ch->c, ch->preds, k, ch->delta_at), ch->bound, 0);
+    if (!skip) est = estimate(ch->c, l->atom, ch->preds[k], source, ch->bound, 0);
     else if (unknown_columns(l->atom, ch->bound, skip)) est = estimate_projection(ch->c, l->atom, ch->preds[k], ch->bound, skip);
     else continue;
     /* binding the existential columns too costs little when they add few
      * tuples (opponent(P,O) in chess), and spares a lookup per candidate */
     double full = estimate(ch->c, l->atom, ch->preds[k], SRC_FULL, ch->bound, 0);
-    if (skip && full <= 1.5 * est && source_of(ch->c, ch->preds, k, ch->delta_at) != SRC_OLD) {
+    if (skip && full <= 1.5 * est && source != SRC_OLD) {
       skip = 0;
       est = full;
     }
