@@ -7,6 +7,10 @@
 #include <string.h>
 
 enum { PAGE_BITS = 10, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 256 };
+/* The primary index turns into a bitmap over its key range once it holds at
+ * least DENSE_MIN_TUPLES keys and at least one key per DENSE_SPARSITY bits
+ * of the range, for key widths up to DENSE_MAX_BITS (a 32 MiB bitmap). */
+enum { DENSE_MAX_BITS = 28, DENSE_MIN_TUPLES = 4096, DENSE_SPARSITY = 64 };
 #define NO_CODE UINT32_MAX
 
 /* A column's dictionary: term id -> code (paged array), code -> term id. */
@@ -28,7 +32,9 @@ typedef struct ix_index {
   uint8_t shift[IX_MAX_ARITY];        /* position -> shift inside its chunk key */
   uint8_t chunk_end[IX_MAX_ARITY];    /* chunk -> one past its last position */
   uint8_t n_chunks;
-  Pvoid_t root;
+  Pvoid_t root;                       /* the keys in Judy, */
+  uint64_t *dense;                    /*   or as a bitmap over the key range (one chunk) */
+  uint8_t dense_bits;                 /*   of that many bits */
   Word_t *flat;                       /* frozen, one chunk: the keys in order, */
   uint64_t n_flat;
   uint64_t *first_at;                 /*   and per code of the first column where its keys start */
@@ -126,9 +132,38 @@ static Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_t *code
   return k;
 }
 
+/* ---- dense keys -------------------------------------------------------------- */
+
+static int dense_test(const uint64_t *bits, Word_t key) { return (int)(bits[key >> 6] >> (key & 63) & 1); }
+
+/* Sets a key's bit: 1 when it was clear. */
+static int dense_set(uint64_t *bits, Word_t key)
+{
+  uint64_t *w = &bits[key >> 6], bit = (uint64_t)1 << (key & 63);
+  if (*w & bit) return 0;
+  *w |= bit;
+  return 1;
+}
+
+/* The first key in [k, hi] whose bit is set, into *k; 0 when none. */
+static int dense_first(const uint64_t *bits, Word_t *k, Word_t hi)
+{
+  Word_t w = *k >> 6, last = hi >> 6;
+  uint64_t word = bits[w] & (~(uint64_t)0 << (*k & 63));
+  while (!word) {
+    if (++w > last) return 0;
+    word = bits[w];
+  }
+  Word_t found = w << 6 | (Word_t)__builtin_ctzll(word);
+  if (found > hi) return 0;
+  *k = found;
+  return 1;
+}
+
 /* Adds a tuple (as column codes) to one index: 1 new, 0 present, -1 no memory. */
 static int index_insert(ix_index *ix, const uint32_t *codes)
 {
+  if (ix->dense) return dense_set(ix->dense, chunk_key(ix, 0, codes));
   PPvoid_t slot = &ix->root;
   for (uint32_t c = 0; c + 1 < ix->n_chunks; c++) {
     PWord_t v = (PWord_t)JudyLIns(slot, chunk_key(ix, c, codes), PJE0);
@@ -141,6 +176,7 @@ static int index_insert(ix_index *ix, const uint32_t *codes)
 
 static int index_contains(const ix_index *ix, const uint32_t *codes)
 {
+  if (ix->dense) return dense_test(ix->dense, chunk_key(ix, 0, codes));
   Pvoid_t node = ix->root;
   for (uint32_t c = 0; c + 1 < ix->n_chunks; c++) {
     PWord_t v = (PWord_t)JudyLGet(node, chunk_key(ix, c, codes), PJE0);
@@ -161,6 +197,25 @@ static void trie_free(Pvoid_t node, uint32_t levels_left)
        v = (PWord_t)JudyLNext(node, &k, PJE0))
     trie_free((Pvoid_t)*v, levels_left - 1);
   JudyLFreeArray(&node, PJE0);
+}
+
+/* Moves *k to the first key >= *k (next: > *k) of a one-chunk index; 0 when none. */
+static int key_seek(const ix_index *ix, Word_t *k, int next)
+{
+  if (!ix->dense) return (next ? Judy1Next(ix->root, k, PJE0) : Judy1First(ix->root, k, PJE0)) == 1;
+  Word_t max = low_mask(ix->dense_bits);
+  if (next && *k >= max) return 0;
+  *k += (Word_t)next;
+  return dense_first(ix->dense, k, max);
+}
+
+/* Empties an index (Judy arrays or bitmap), keeping its layout. */
+static void index_clear(ix_index *ix, uint32_t arity)
+{
+  if (arity) trie_free(ix->root, ix->n_chunks);
+  ix->root = NULL;
+  free(ix->dense);
+  ix->dense = NULL;
 }
 
 static size_t trie_bytes(Pvoid_t node, uint32_t levels_left)
@@ -241,7 +296,7 @@ static int flatten(const ix_relation *r, ix_index *ix)
   Word_t k = 0;
   uint64_t n = 0;
   uint32_t code = 0;
-  for (int rc = Judy1First(ix->root, &k, PJE0); rc == 1 && n < r->size; rc = Judy1Next(ix->root, &k, PJE0)) {
+  for (int found = key_seek(ix, &k, 0); found && n < r->size; found = key_seek(ix, &k, 1)) {
     for (; code <= (k >> ix->shift[0]); code++) ix->first_at[code] = n;
     ix->flat[n++] = k;
   }
@@ -261,7 +316,7 @@ void ix_relation_destroy(ix_relation *r)
   if (!r) return;
   thaw(r);
   for (int i = 0; i < r->n_indexes; i++) {
-    if (r->arity) trie_free(r->indexes[i]->root, r->indexes[i]->n_chunks);
+    index_clear(r->indexes[i], r->arity);
     free(r->indexes[i]);
   }
   for (uint32_t c = 0; r->cols && c < r->arity; c++) colmap_free(&r->cols[c]);
@@ -288,28 +343,99 @@ static int collect_codes(const ix_relation *r, uint32_t **out)
   return 1;
 }
 
+/* The width of a tuple's key: the sum of the column widths. */
+static uint32_t tuple_bits(const ix_relation *r)
+{
+  uint32_t bits = 0;
+  for (uint32_t c = 0; c < r->arity; c++) bits += r->cols[c].bits;
+  return bits;
+}
+
+/* Should the primary index of r, holding n tuples, be a bitmap? */
+static int wants_dense(const ix_relation *r, uint64_t n)
+{
+  uint32_t bits = tuple_bits(r);
+  return bits <= DENSE_MAX_BITS && n >= DENSE_MIN_TUPLES && ((uint64_t)1 << bits) <= (uint64_t)DENSE_SPARSITY * n;
+}
+
+/* Gives the empty primary index a bitmap for the current key width; 0 when out of memory. */
+static int make_dense(ix_relation *r)
+{
+  ix_index *ix = r->indexes[0];
+  uint32_t bits = tuple_bits(r);
+  size_t words = bits < 6 ? 1 : (size_t)1 << (bits - 6);
+  if (!(ix->dense = calloc(words, sizeof *ix->dense))) return 0;
+  ix->dense_bits = (uint8_t)bits;
+  return 1;
+}
+
+/* Lays out every index for the current column widths and inserts the
+ * tuples all[0..size) (codes, arity per tuple) again; the primary index
+ * becomes a bitmap when it is dense enough for `expect` tuples.  0 when out
+ * of memory. */
+static int reindex(ix_relation *r, const uint32_t *all, uint64_t expect)
+{
+  int ok = 1;
+  for (int i = 0; ok && i < r->n_indexes; i++) {
+    ix_index *ix = r->indexes[i];
+    index_clear(ix, r->arity);
+    layout(ix, r);
+    if (i == 0 && wants_dense(r, expect)) ok = make_dense(r);
+    for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
+  }
+  return ok;
+}
+
 /* Widens the columns whose codes outgrew their bits and rebuilds every index. */
 static int rebuild(ix_relation *r)
 {
   uint32_t *all;
   if (!collect_codes(r, &all)) return 0;
+  /* a bitmap doubles per bit: it grows by one bit, Judy keys by two */
+  uint8_t grow = r->indexes[0]->dense ? 1 : 2;
   for (uint32_t c = 0; c < r->arity; c++) {
     colmap *m = &r->cols[c];
-    while (m->bits < 32 && ((uint64_t)1 << m->bits) < (uint64_t)m->n_codes + 1) m->bits += 2;
+    while (m->bits < 32 && ((uint64_t)1 << m->bits) < (uint64_t)m->n_codes) m->bits += grow;
   }
-  int ok = 1;
-  for (int i = 0; i < r->n_indexes; i++) {
-    ix_index *ix = r->indexes[i];
-    trie_free(ix->root, ix->n_chunks);
-    ix->root = NULL;
-    layout(ix, r);
-    for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
-  }
+  int ok = reindex(r, all, r->size);
   free(all);
   return ok;
 }
 
 static int unkey_staged(ix_relation *r);
+
+/* Turns the primary index into a bitmap when it would be dense enough with
+ * n tuples and its columns as narrow as their codes allow: the columns are
+ * narrowed and every index rebuilt.  Stays with Judy when the bitmap cannot
+ * be allocated.  0 when out of memory. */
+static uint8_t narrowest(const colmap *m) { return (uint8_t)(64 - __builtin_clzll(m->n_codes > 1 ? m->n_codes - 1 : 1)); }
+
+static int densify(ix_relation *r, uint64_t n)
+{
+  if (r->indexes[0]->dense || n < DENSE_MIN_TUPLES) return 1;
+  uint32_t narrow = 0;
+  for (uint32_t c = 0; c < r->arity; c++) narrow += narrowest(&r->cols[c]);
+  if (narrow > DENSE_MAX_BITS || ((uint64_t)1 << narrow) > (uint64_t)DENSE_SPARSITY * n) return 1;
+  uint32_t *all;
+  if (!collect_codes(r, &all)) return 0;
+  const ix_index *ix = r->indexes[0];
+  uint8_t old_shift[IX_MAX_ARITY], old_bits[IX_MAX_ARITY];
+  for (uint32_t p = 0; p < r->arity; p++) {
+    old_shift[p] = ix->shift[p];
+    old_bits[p] = r->cols[ix->order[p]].bits;
+  }
+  for (uint32_t c = 0; c < r->arity; c++) r->cols[c].bits = narrowest(&r->cols[c]);
+  int ok = reindex(r, all, n);
+  free(all);
+  /* the staged keys, in the new layout (the order of columns is the same) */
+  for (uint64_t i = 0; i < r->n_keys; i++) {
+    Word_t key = 0;
+    for (uint32_t p = 0; p < r->arity; p++) key |= (r->staged_keys[i] >> old_shift[p] & low_mask(old_bits[p])) << ix->shift[p];
+    r->staged_keys[i] = key;
+  }
+  return ok;
+}
+
 
 /* The codes of tuple, added to the column dictionaries; the indexes are
  * rebuilt when a column outgrows its width.  0 when out of memory. */
@@ -352,6 +478,7 @@ int ix_relation_insert(ix_relation *r, const ix_val *tuple)
   }
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return -1;
+  if ((r->size & (DENSE_MIN_TUPLES - 1)) == 0 && !densify(r, r->size + 1)) return -1;
   return insert_codes(r, codes);
 }
 
@@ -434,14 +561,12 @@ static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
   if (!reserve_keys(r, r->n_keys + r->n_staged)) return -1;
   uint64_t *keys = r->staged_keys, n = r->n_keys;
   for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
-  uint32_t bits = 0;
-  for (uint32_t c = 0; c < r->arity; c++) bits += r->cols[c].bits;
-  if (!ix_radix_sort(keys, n, bits)) return -1;
+  if (!ix_radix_sort(keys, n, tuple_bits(r))) return -1;
   int64_t new_tuples = 0;
   uint32_t codes[IX_MAX_ARITY];
   for (uint64_t i = 0; i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
-    int rc = Judy1Set(&ix->root, keys[i], PJE0);
+    int rc = ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
     if (rc == JERR) return -1;
     if (rc == 0) continue;
     r->size++;
@@ -458,6 +583,7 @@ static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
 int64_t ix_relation_flush_to(ix_relation *r, ix_tupleset *added)
 {
   int64_t new_tuples = 0;
+  if (!densify(r, r->size + r->n_keys + r->n_staged)) return -1;
   if (r->indexes[0]->n_chunks == 1 && r->n_keys + r->n_staged > 0) {
     new_tuples = flush_sorted(r, added);
   } else {
@@ -521,6 +647,7 @@ size_t ix_relation_bytes(const ix_relation *r)
   size_t n = sizeof *r;
   for (int i = 0; i < r->n_indexes; i++)
     if (r->arity) n += trie_bytes(r->indexes[i]->root, r->indexes[i]->n_chunks);
+  if (r->indexes[0]->dense) n += ((size_t)1 << r->indexes[0]->dense_bits) / 64 * sizeof(uint64_t) + sizeof(uint64_t);
   for (uint32_t c = 0; c < r->arity; c++) {
     const colmap *m = &r->cols[c];
     n += (size_t)m->cap * sizeof(ix_val) + (size_t)m->n_pages * sizeof(uint32_t *);
@@ -593,7 +720,10 @@ static int move(ix_iter *it, int l, int next)
 {
   Word_t k = it->key[l];
   if (next && k >= it->hi[l]) return 0;
-  if (l + 1 == ((const ix_index *)it->ix)->n_chunks) {
+  const ix_index *ix = it->ix;
+  if (ix->dense) {
+    if (!key_seek(ix, &k, next) || k > it->hi[l]) return 0;
+  } else if (l + 1 == ix->n_chunks) {
     int rc = next ? Judy1Next(it->node[l], &k, PJE0) : Judy1First(it->node[l], &k, PJE0);
     if (rc != 1 || k > it->hi[l]) return 0;
   } else {

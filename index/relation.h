@@ -7,7 +7,13 @@
  * keys are nested JudyL arrays ending in a Judy1.  A lookup with the first k
  * columns of the order bound is one contiguous key range.  The identity
  * order is the primary index and also the duplicate check.  Indexes for
- * other lookups are built on demand and then kept up to date. */
+ * other lookups are built on demand and then kept up to date.
+ *
+ * A dense relation (at least 4096 tuples, filling at least 1/64 of its key
+ * range when each column is as narrow as its codes allow, keys of at most 28
+ * bits) keeps its primary index as a plain bitmap over the key range instead:
+ * the duplicate check is then one memory access instead of a descent of the
+ * Judy tree (Judy1 uses such bitmaps only at its leaves). */
 #ifndef GDLOG_RELATION_H
 #define GDLOG_RELATION_H
 

@@ -217,6 +217,13 @@ int main(void)
   staged_relation(3, 50000, 200000);  /* keys beyond one chunk: flushed unsorted */
   cases++;
   for (uint32_t arity = 1; arity <= 7; arity += 3, cases++) staged_into_empty(arity, 100000, 12);
+  /* dense relations: the primary index becomes a bitmap (narrow columns),
+   * then new values widen it while it holds tuples */
+  random_relation(2, 30000, 300);
+  random_relation(4, 40000, 14);
+  staged_relation(2, 60000, 260);
+  staged_relation(3, 60000, 40);
+  cases += 4;
   judy_readback();
   cases++;
   printf("%d passed, %d failed\n", failures ? cases - 1 : cases, failures ? 1 : 0);
