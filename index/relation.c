@@ -40,13 +40,19 @@ typedef struct ix_index {
   uint64_t *first_at;                 /*   and per code of the first column where its keys start */
 } ix_index;
 
+/* A growing array of keys. */
+typedef struct keybuf {
+  uint64_t *at;
+  uint64_t n, cap;
+} keybuf;
+
 struct ix_relation {
   uint32_t arity;
   uint64_t size;
   uint32_t *staged;       /* codes of tuples waiting for ix_relation_flush */
   uint64_t n_staged, cap_staged;
-  uint64_t *staged_keys;  /* or their primary keys, while that is one chunk */
-  uint64_t n_keys, cap_keys;
+  keybuf keys;            /* or their primary keys, while that is one chunk */
+  keybuf fresh;           /* keys a dense relation took in at staging, to report */
   colmap *cols;
   ix_index *indexes[MAX_INDEXES];
   int n_indexes;
@@ -322,7 +328,8 @@ void ix_relation_destroy(ix_relation *r)
   for (uint32_t c = 0; r->cols && c < r->arity; c++) colmap_free(&r->cols[c]);
   free(r->cols);
   free(r->staged);
-  free(r->staged_keys);
+  free(r->keys.at);
+  free(r->fresh.at);
   free(r);
 }
 
@@ -386,11 +393,40 @@ static int reindex(ix_relation *r, const uint32_t *all, uint64_t expect)
   return ok;
 }
 
-/* Widens the columns whose codes outgrew their bits and rebuilds every index. */
+/* The primary index's layout, to move keys to a new one (see rekey). */
+typedef struct key_layout {
+  uint8_t shift[IX_MAX_ARITY], bits[IX_MAX_ARITY];
+} key_layout;
+
+static void save_layout(const ix_relation *r, key_layout *l)
+{
+  const ix_index *ix = r->indexes[0];
+  for (uint32_t p = 0; p < r->arity; p++) {
+    l->shift[p] = ix->shift[p];
+    l->bits[p] = r->cols[ix->order[p]].bits;
+  }
+}
+
+/* Rewrites primary keys laid out as `old` in the current layout (one chunk
+ * before and after; the order of the columns is the same). */
+static void rekey(const ix_relation *r, const key_layout *old, keybuf *b)
+{
+  const ix_index *ix = r->indexes[0];
+  for (uint64_t i = 0; i < b->n; i++) {
+    Word_t key = 0;
+    for (uint32_t p = 0; p < r->arity; p++) key |= (b->at[i] >> old->shift[p] & low_mask(old->bits[p])) << ix->shift[p];
+    b->at[i] = key;
+  }
+}
+
+/* Widens the columns whose codes outgrew their bits and rebuilds every
+ * index.  Fresh keys follow the new layout (a dense relation stays one chunk). */
 static int rebuild(ix_relation *r)
 {
   uint32_t *all;
   if (!collect_codes(r, &all)) return 0;
+  key_layout old;
+  save_layout(r, &old);
   /* a bitmap doubles per bit: it grows by one bit, Judy keys by two */
   uint8_t grow = r->indexes[0]->dense ? 1 : 2;
   for (uint32_t c = 0; c < r->arity; c++) {
@@ -399,6 +435,7 @@ static int rebuild(ix_relation *r)
   }
   int ok = reindex(r, all, r->size);
   free(all);
+  rekey(r, &old, &r->fresh);
   return ok;
 }
 
@@ -418,21 +455,13 @@ static int densify(ix_relation *r, uint64_t n)
   if (narrow > DENSE_MAX_BITS || ((uint64_t)1 << narrow) > (uint64_t)DENSE_SPARSITY * n) return 1;
   uint32_t *all;
   if (!collect_codes(r, &all)) return 0;
-  const ix_index *ix = r->indexes[0];
-  uint8_t old_shift[IX_MAX_ARITY], old_bits[IX_MAX_ARITY];
-  for (uint32_t p = 0; p < r->arity; p++) {
-    old_shift[p] = ix->shift[p];
-    old_bits[p] = r->cols[ix->order[p]].bits;
-  }
+  key_layout old;
+  save_layout(r, &old);
   for (uint32_t c = 0; c < r->arity; c++) r->cols[c].bits = narrowest(&r->cols[c]);
   int ok = reindex(r, all, n);
   free(all);
-  /* the staged keys, in the new layout (the order of columns is the same) */
-  for (uint64_t i = 0; i < r->n_keys; i++) {
-    Word_t key = 0;
-    for (uint32_t p = 0; p < r->arity; p++) key |= (r->staged_keys[i] >> old_shift[p] & low_mask(old_bits[p])) << ix->shift[p];
-    r->staged_keys[i] = key;
-  }
+  rekey(r, &old, &r->keys);
+  rekey(r, &old, &r->fresh);
   return ok;
 }
 
@@ -496,16 +525,23 @@ static int push_codes(ix_relation *r, const uint32_t *codes)
   return 1;
 }
 
-/* Room for n staged keys; 0 when out of memory. */
-static int reserve_keys(ix_relation *r, uint64_t n)
+/* Room for n keys in b; 0 when out of memory. */
+static int keybuf_reserve(keybuf *b, uint64_t n)
 {
-  if (n <= r->cap_keys) return 1;
-  uint64_t cap = r->cap_keys ? r->cap_keys : 1024;
+  if (n <= b->cap) return 1;
+  uint64_t cap = b->cap ? b->cap : 1024;
   while (cap < n) cap *= 2;
-  uint64_t *q = realloc(r->staged_keys, cap * sizeof *q);
+  uint64_t *q = realloc(b->at, cap * sizeof *q);
   if (!q) return 0;
-  r->staged_keys = q;
-  r->cap_keys = cap;
+  b->at = q;
+  b->cap = cap;
+  return 1;
+}
+
+static int keybuf_push(keybuf *b, uint64_t key)
+{
+  if (!keybuf_reserve(b, b->n + 1)) return 0;
+  b->at[b->n++] = key;
   return 1;
 }
 
@@ -521,12 +557,25 @@ static void key_codes(const ix_relation *r, const ix_index *ix, Word_t key, uint
 static int unkey_staged(ix_relation *r)
 {
   uint32_t codes[IX_MAX_ARITY];
-  for (uint64_t i = 0; i < r->n_keys; i++) {
-    key_codes(r, r->indexes[0], r->staged_keys[i], codes);
+  for (uint64_t i = 0; i < r->keys.n; i++) {
+    key_codes(r, r->indexes[0], r->keys.at[i], codes);
     if (!push_codes(r, codes)) return 0;
   }
-  r->n_keys = 0;
+  r->keys.n = 0;
   return 1;
+}
+
+/* Stages a tuple of a dense relation by inserting it now: a bitmap needs no
+ * sorted batch.  Its key is kept for the report of the next flush.  0 when
+ * out of memory. */
+static int insert_dense(ix_relation *r, const uint32_t *codes)
+{
+  Word_t key = chunk_key(r->indexes[0], 0, codes);
+  if (!dense_set(r->indexes[0]->dense, key)) return 1;
+  r->size++;
+  for (int i = 1; i < r->n_indexes; i++)
+    if (index_insert(r->indexes[i], codes) < 0) return 0;
+  return keybuf_push(&r->fresh, key);
 }
 
 int ix_relation_stage(ix_relation *r, const ix_val *tuple)
@@ -535,13 +584,12 @@ int ix_relation_stage(ix_relation *r, const ix_val *tuple)
   if (r->arity == 0) return ix_relation_insert(r, tuple) >= 0;
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return 0;
+  if (r->indexes[0]->dense) return insert_dense(r, codes);
   if (r->indexes[0]->n_chunks != 1) return push_codes(r, codes);
-  if (!reserve_keys(r, r->n_keys + 1)) return 0;
-  r->staged_keys[r->n_keys++] = chunk_key(r->indexes[0], 0, codes);
-  return 1;
+  return keybuf_push(&r->keys, chunk_key(r->indexes[0], 0, codes));
 }
 
-uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->n_keys; }
+uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->keys.n + r->fresh.n; }
 
 /* Appends the tuple of the given codes, as term ids, to `added` (may be
  * NULL); 0 when out of memory. */
@@ -553,13 +601,24 @@ static int report_new(const ix_relation *r, const uint32_t *codes, ix_tupleset *
   return ix_tupleset_push(added, tuple) >= 0;
 }
 
+/* Reports the tuples a dense relation took in at staging (see insert_dense). */
+static int report_fresh(const ix_relation *r, ix_tupleset *added)
+{
+  uint32_t codes[IX_MAX_ARITY];
+  for (uint64_t i = 0; added && i < r->fresh.n; i++) {
+    key_codes(r, r->indexes[0], r->fresh.at[i], codes);
+    if (!report_new(r, codes, added)) return 0;
+  }
+  return 1;
+}
+
 /* Inserts the staged tuples when the primary key is one chunk: sorted, so
  * that consecutive inserts walk the same paths of the Judy tree. */
 static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
 {
   ix_index *ix = r->indexes[0];
-  if (!reserve_keys(r, r->n_keys + r->n_staged)) return -1;
-  uint64_t *keys = r->staged_keys, n = r->n_keys;
+  if (!keybuf_reserve(&r->keys, r->keys.n + r->n_staged)) return -1;
+  uint64_t *keys = r->keys.at, n = r->keys.n;
   for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
   if (!ix_radix_sort(keys, n, tuple_bits(r))) return -1;
   int64_t new_tuples = 0;
@@ -582,10 +641,12 @@ static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
 
 int64_t ix_relation_flush_to(ix_relation *r, ix_tupleset *added)
 {
-  int64_t new_tuples = 0;
-  if (!densify(r, r->size + r->n_keys + r->n_staged)) return -1;
-  if (r->indexes[0]->n_chunks == 1 && r->n_keys + r->n_staged > 0) {
-    new_tuples = flush_sorted(r, added);
+  if (!densify(r, r->size + r->keys.n + r->n_staged) || !report_fresh(r, added)) return -1;
+  int64_t new_tuples = (int64_t)r->fresh.n;
+  r->fresh.n = 0;
+  if (r->indexes[0]->n_chunks == 1 && r->keys.n + r->n_staged > 0) {
+    int64_t more = flush_sorted(r, added);
+    new_tuples = more < 0 ? -1 : new_tuples + more;
   } else {
     for (uint64_t i = 0; i < r->n_staged && new_tuples >= 0; i++) {
       const uint32_t *codes = r->staged + i * r->arity;
@@ -595,7 +656,7 @@ int64_t ix_relation_flush_to(ix_relation *r, ix_tupleset *added)
     }
   }
   r->n_staged = 0;
-  r->n_keys = 0;
+  r->keys.n = 0;
   return new_tuples;
 }
 

@@ -52,7 +52,9 @@ int ix_relation_insert(ix_relation *r, const ix_val *tuple);
 
 /* Stages tuple[0..arity) for insertion at the next ix_relation_flush, which
  * inserts a batch in key order (much faster in Judy than scattered inserts).
- * For a relation nothing reads until the flush.  0 when out of memory. */
+ * For a relation nothing reads until the flush.  A dense relation (see
+ * above) takes the tuple in at once, and the flush only reports it.  0 when
+ * out of memory. */
 int ix_relation_stage(ix_relation *r, const ix_val *tuple);
 
 /* Number of tuples staged. */
