@@ -409,32 +409,106 @@ static void save_layout(const ix_relation *r, key_layout *l)
 
 /* Rewrites primary keys laid out as `old` in the current layout (one chunk
  * before and after; the order of the columns is the same). */
+static Word_t rekey_one(const ix_relation *r, const key_layout *old, Word_t key);
+
 static void rekey(const ix_relation *r, const key_layout *old, keybuf *b)
 {
+  for (uint64_t i = 0; i < b->n; i++) b->at[i] = rekey_one(r, old, b->at[i]);
+}
+
+/* One key laid out as `old`, in the current layout of the primary index. */
+static Word_t rekey_one(const ix_relation *r, const key_layout *old, Word_t key)
+{
   const ix_index *ix = r->indexes[0];
-  for (uint64_t i = 0; i < b->n; i++) {
-    Word_t key = 0;
-    for (uint32_t p = 0; p < r->arity; p++) key |= (b->at[i] >> old->shift[p] & low_mask(old->bits[p])) << ix->shift[p];
-    b->at[i] = key;
+  Word_t out = 0;
+  for (uint32_t p = 0; p < r->arity; p++) out |= (key >> old->shift[p] & low_mask(old->bits[p])) << ix->shift[p];
+  return out;
+}
+
+/* Calls visit(r, key, arg) for each key set in a bitmap of 2^bits keys. */
+static int dense_each(const ix_relation *r, const uint64_t *bitmap, uint32_t bits,
+                      int (*visit)(const ix_relation *, Word_t, void *), void *arg)
+{
+  size_t words = bits < 6 ? 1 : (size_t)1 << (bits - 6);
+  for (size_t w = 0; w < words; w++)
+    for (uint64_t b = bitmap[w]; b; b &= b - 1)
+      if (!visit(r, (Word_t)w << 6 | (Word_t)__builtin_ctzll(b), arg)) return 0;
+  return 1;
+}
+
+typedef struct rekey_arg {
+  const key_layout *old;
+  uint32_t *codes;  /* dense_codes: where the next tuple's codes go */
+} rekey_arg;
+
+static int set_rekeyed(const ix_relation *r, Word_t key, void *arg)
+{
+  const rekey_arg *a = arg;
+  dense_set(r->indexes[0]->dense, rekey_one(r, a->old, key));
+  return 1;
+}
+
+static int put_codes(const ix_relation *r, Word_t key, void *arg)
+{
+  rekey_arg *a = arg;
+  for (uint32_t p = 0; p < r->arity; p++)
+    a->codes[r->indexes[0]->order[p]] = (uint32_t)(key >> a->old->shift[p] & low_mask(a->old->bits[p]));
+  a->codes += r->arity;
+  return 1;
+}
+
+/* Inserts every tuple of the primary index into the other indexes, after
+ * their layout changed; 0 when out of memory. */
+static int reindex_others(ix_relation *r)
+{
+  for (int i = 1; i < r->n_indexes; i++) {
+    index_clear(r->indexes[i], r->arity);
+    layout(r->indexes[i], r);
   }
+  if (r->n_indexes == 1) return 1;
+  ix_iter it;
+  uint32_t codes[IX_MAX_ARITY];
+  ix_iter_begin(&it, r, 0, 0, NULL);
+  while (ix_iter_next_codes(&it, codes))
+    for (int i = 1; i < r->n_indexes; i++)
+      if (index_insert(r->indexes[i], codes) < 0) return 0;
+  return 1;
 }
 
 /* Widens the columns whose codes outgrew their bits and rebuilds every
- * index.  Fresh keys follow the new layout (a dense relation stays one chunk). */
+ * index.  A dense primary index that stays dense moves its bits to the new
+ * layout directly, without a copy of the tuples.  Fresh keys follow the new
+ * layout (a dense relation stays one chunk). */
 static int rebuild(ix_relation *r)
 {
-  uint32_t *all;
-  if (!collect_codes(r, &all)) return 0;
+  ix_index *ix = r->indexes[0];
+  uint64_t *bitmap = ix->dense;
+  uint32_t bitmap_bits = ix->dense_bits;
+  uint32_t *all = NULL;
+  if (!bitmap && !collect_codes(r, &all)) return 0;
   key_layout old;
   save_layout(r, &old);
   /* a bitmap doubles per bit: it grows by one bit, Judy keys by two */
-  uint8_t grow = r->indexes[0]->dense ? 1 : 2;
+  uint8_t grow = bitmap ? 1 : 2;
   for (uint32_t c = 0; c < r->arity; c++) {
     colmap *m = &r->cols[c];
     while (m->bits < 32 && ((uint64_t)1 << m->bits) < (uint64_t)m->n_codes) m->bits += grow;
   }
-  int ok = reindex(r, all, r->size);
-  free(all);
+  rekey_arg arg = {&old, NULL};
+  ix->dense = NULL;  /* kept in bitmap until its keys are moved */
+  int ok;
+  if (bitmap && wants_dense(r, r->size)) {
+    layout(ix, r);
+    ok = make_dense(r) && dense_each(r, bitmap, bitmap_bits, set_rekeyed, &arg) && reindex_others(r);
+  } else {
+    if (bitmap && (all = malloc((r->size ? r->size : 1) * r->arity * sizeof *all))) {
+      arg.codes = all;
+      dense_each(r, bitmap, bitmap_bits, put_codes, &arg);
+    }
+    ok = all && reindex(r, all, r->size);
+    free(all);
+  }
+  free(bitmap);
   rekey(r, &old, &r->fresh);
   return ok;
 }
@@ -578,6 +652,24 @@ static int insert_dense(ix_relation *r, const uint32_t *codes)
   return keybuf_push(&r->fresh, key);
 }
 
+/* Once the staged tuples would make the relation dense, turns it into a
+ * bitmap and takes them in (see insert_dense); 0 when out of memory. */
+static int absorb_staged(ix_relation *r)
+{
+  if (!densify(r, r->size + r->keys.n + r->n_staged)) return 0;
+  if (!r->indexes[0]->dense) return 1;
+  uint32_t codes[IX_MAX_ARITY];
+  for (uint64_t i = 0; i < r->keys.n; i++) {
+    key_codes(r, r->indexes[0], r->keys.at[i], codes);
+    if (!insert_dense(r, codes)) return 0;
+  }
+  for (uint64_t i = 0; i < r->n_staged; i++)
+    if (!insert_dense(r, r->staged + i * r->arity)) return 0;
+  r->keys.n = 0;
+  r->n_staged = 0;
+  return 1;
+}
+
 int ix_relation_stage(ix_relation *r, const ix_val *tuple)
 {
   thaw(r);
@@ -585,8 +677,9 @@ int ix_relation_stage(ix_relation *r, const ix_val *tuple)
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return 0;
   if (r->indexes[0]->dense) return insert_dense(r, codes);
-  if (r->indexes[0]->n_chunks != 1) return push_codes(r, codes);
-  return keybuf_push(&r->keys, chunk_key(r->indexes[0], 0, codes));
+  int ok = r->indexes[0]->n_chunks != 1 ? push_codes(r, codes) : keybuf_push(&r->keys, chunk_key(r->indexes[0], 0, codes));
+  uint64_t n = r->n_staged + r->keys.n;
+  return ok && (n < DENSE_MIN_TUPLES || (n & (n - 1)) || absorb_staged(r));
 }
 
 uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->keys.n + r->fresh.n; }
