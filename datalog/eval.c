@@ -498,10 +498,64 @@ static double now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Does column `col` of b hold only values that column c of h has seen? */
+static int values_seen(const ix_relation *b, uint32_t col, const ix_relation *h, uint32_t c)
+{
+  for (uint32_t code = 0; code < ix_relation_column_values(b, col); code++)
+    if (!ix_relation_column_has(h, c, ix_relation_column_value(b, col, code))) return 0;
+  return 1;
+}
+
+/* Can argument c of rule r's head only take values that column c of the
+ * head relation h has seen?  So for a constant it has seen, and for a
+ * variable that is an argument of a positive body atom whose column has
+ * seen no value h's has not. */
+static int head_arg_seen(const dl_eval *e, uint32_t r, const ix_relation *h, uint32_t c)
+{
+  const dl_rule *rule = &e->prog->ast->rules[r];
+  const ast_term *t = rule->head->args[c];
+  if (t->kind == AST_SYM) {
+    dl_tid id = dl_terms_find(e->terms, t->value, 0, NULL);
+    return id != DL_NO_TERM && ix_relation_column_has(h, c, id);
+  }
+  if (t->kind != AST_VAR) return 0;
+  for (uint32_t k = 0; k < rule->n_body; k++) {
+    const ast_term *atom = rule->body[k].atom;
+    if (rule->body[k].kind != DL_POS) continue;
+    for (uint32_t j = 0; j < ast_atom_arity(atom); j++)
+      if (atom->args[j]->kind == AST_VAR && atom->args[j]->value == t->value &&
+          values_seen(e->rel[e->prog->lit_pred[r][k]], j, h, c))
+        return 1;
+  }
+  return 0;
+}
+
+/* Can rule r add nothing to its head relation?  So when the relation holds
+ * every combination of the values its columns have seen (a product, as the
+ * 8.4 M threatened_with_capture atoms of chess's G+ are) and the rule can
+ * only give each column values it has seen. */
+static int adds_nothing(const dl_eval *e, uint32_t r)
+{
+  const ix_relation *h = e->rel[e->prog->head_pred[r]];
+  if (!ix_relation_saturated(h)) return 0;
+  for (uint32_t c = 0; c < ix_relation_arity(h); c++)
+    if (!head_arg_seen(e, r, h, c)) return 0;
+  return 1;
+}
+
 static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode)
 {
   double t0 = now();
   uint64_t d0 = e->stats.derivations;
+  dl_eval_rule_stats *rs = &e->rule_stats[r];
+  rs->runs++;
+  if (mode == EMIT_DIRECT && ix_relation_staged(e->rel[e->prog->head_pred[r]]) &&
+      ix_relation_may_saturate(e->rel[e->prog->head_pred[r]]))
+    flush_staged(e, e->prog->head_pred[r], mode);
+  if (adds_nothing(e, r)) {
+    rs->saturated++;
+    return 1;
+  }
   pl_plan pl = { 0 };
   pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
   int ok = pl_plan_build(&c, r, delta_at, &pl);
@@ -510,10 +564,8 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode)
   if (!ok) fail_memory(e);
   else ok = run_plan(e, &pl, mode);
   if (mode == EMIT_LINEAR && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
-  dl_eval_rule_stats *rs = &e->rule_stats[r];
   rs->derivations += e->stats.derivations - d0;
   rs->seconds += now() - t0;
-  rs->runs++;
   rs->heads_first += pl.heads_first;
   pl_plan_free(&pl);
   return ok && !e->failed;

@@ -37,6 +37,8 @@ typedef struct dl_eval_rule_stats {
   double seconds;          /* time spent running its plans */
   uint32_t runs;           /* versions run (one per delta atom per round) */
   uint32_t heads_first;    /* of those, runs planned heads first (see plan.h) */
+  uint32_t saturated;      /* of those, runs skipped: the head relation had all */
+                           /*   combinations of the values the rule can give it */
 } dl_eval_rule_stats;
 
 typedef struct dl_eval dl_eval;

@@ -338,6 +338,24 @@ uint64_t ix_relation_size(const ix_relation *r) { return r->size; }
 uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col) { return r->cols[col].n_codes; }
 ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code) { return r->cols[col].id_of[code]; }
 
+int ix_relation_column_has(const ix_relation *r, uint32_t col, ix_val id) { return code_get(&r->cols[col], id) != NO_CODE; }
+
+/* Does r hold at least `size` tuples of the product of its dictionaries? */
+static int fills_product(const ix_relation *r, uint64_t size)
+{
+  if (r->arity == 0) return size != 0;
+  uint64_t product = 1;
+  for (uint32_t c = 0; c < r->arity; c++) {
+    product *= r->cols[c].n_codes;
+    if (product > size) return 0;
+  }
+  return size != 0;
+}
+
+int ix_relation_saturated(const ix_relation *r) { return fills_product(r, r->size); }
+
+int ix_relation_may_saturate(const ix_relation *r) { return fills_product(r, r->size + ix_relation_staged(r)); }
+
 /* The codes of every tuple, arity per tuple, walking the primary index; 0 when out of memory. */
 static int collect_codes(const ix_relation *r, uint32_t **out)
 {

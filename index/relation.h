@@ -43,6 +43,17 @@ uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col);
 /* The term id of the code-th distinct value of column col. */
 ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code);
 
+/* Returns 1 when column col has seen the value id (its dictionary never
+ * forgets a value, so this may hold of a value no tuple has any more). */
+int ix_relation_column_has(const ix_relation *r, uint32_t col, ix_val id);
+
+/* Returns 1 when r holds every combination of the values its columns have
+ * seen (ix_relation_column_values): then a tuple of seen values is in r. */
+int ix_relation_saturated(const ix_relation *r);
+
+/* Returns 1 when r would be saturated if each staged tuple were new. */
+int ix_relation_may_saturate(const ix_relation *r);
+
 /* Number of tuples. */
 uint64_t ix_relation_size(const ix_relation *r);
 
