@@ -32,6 +32,7 @@ typedef struct ix_index {
   uint8_t shift[IX_MAX_ARITY];        /* position -> shift inside its chunk key */
   uint8_t chunk_end[IX_MAX_ARITY];    /* chunk -> one past its last position */
   uint8_t n_chunks;
+  Word_t full[IX_MAX_ARITY];          /* chunk -> the bits of all its positions */
   Pvoid_t root;                       /* the keys in Judy, */
   uint64_t *dense;                    /*   or as a bitmap over the key range (one chunk) */
   uint8_t dense_bits;                 /*   of that many bits */
@@ -127,6 +128,8 @@ static void layout(ix_index *ix, const ix_relation *r)
     int last = p + 1 == n || ix->chunk_of[p + 1] != ix->chunk_of[p];
     ix->shift[p] = last ? 0 : (uint8_t)(ix->shift[p + 1] + r->cols[ix->order[p + 1]].bits);
   }
+  for (uint32_t l = 0; l < ix->n_chunks; l++) ix->full[l] = 0;
+  for (uint32_t p = 0; p < n; p++) ix->full[ix->chunk_of[p]] |= low_mask(r->cols[ix->order[p]].bits) << ix->shift[p];
 }
 
 static Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_t *codes)
@@ -849,25 +852,20 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
     it->done = r->size == 0;
     return;
   }
+  /* free positions span their whole width; bound positions fix their bits */
   for (uint32_t l = 0; l < ix->n_chunks; l++) {
     it->lo[l] = 0;
-    it->hi[l] = 0;
+    it->hi[l] = ix->full[l];
   }
-  /* bound positions fix their bits; free positions span their whole width */
-  for (uint32_t p = 0; p < r->arity; p++) {
+  for (uint32_t p = 0; p < n_bound; p++) {
     uint32_t l = ix->chunk_of[p], col = ix->order[p];
-    Word_t width = low_mask(r->cols[col].bits) << ix->shift[p];
-    if (p < n_bound) {
-      uint32_t code = code_get(&r->cols[col], key[col]);
-      if (code == NO_CODE) {
-        it->done = 1;
-        return;
-      }
-      it->lo[l] |= (Word_t)code << ix->shift[p];
-      it->hi[l] |= (Word_t)code << ix->shift[p];
-    } else {
-      it->hi[l] |= width;
+    uint32_t code = code_get(&r->cols[col], key[col]);
+    if (code == NO_CODE) {
+      it->done = 1;
+      return;
     }
+    it->lo[l] |= (Word_t)code << ix->shift[p];
+    it->hi[l] &= ~(low_mask(r->cols[col].bits) << ix->shift[p]) | (Word_t)code << ix->shift[p];
   }
 }
 
