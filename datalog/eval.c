@@ -543,22 +543,32 @@ static int adds_nothing(const dl_eval *e, uint32_t r)
   return 1;
 }
 
-static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode)
+/* Which rules a call of run_rule runs: all, or (a non-recursive component
+ * runs two passes) those whose plan has no witness search, then those whose
+ * plan has one.  A plan with a witness search first asks whether its head is
+ * known, which pays off most once the other rules have added theirs. */
+enum { PASS_ALL, PASS_PLAIN, PASS_SEARCHES };
+
+static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
 {
   double t0 = now();
   uint64_t d0 = e->stats.derivations;
   dl_eval_rule_stats *rs = &e->rule_stats[r];
-  rs->runs++;
-  if (mode == EMIT_DIRECT && ix_relation_staged(e->rel[e->prog->head_pred[r]]) &&
-      ix_relation_may_saturate(e->rel[e->prog->head_pred[r]]))
-    flush_staged(e, e->prog->head_pred[r], mode);
-  if (adds_nothing(e, r)) {
-    rs->saturated++;
-    return 1;
-  }
   pl_plan pl = { 0 };
   pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
   int ok = pl_plan_build(&c, r, delta_at, &pl);
+  if (ok && pass != PASS_ALL && (pass == PASS_SEARCHES) != (pl.cut < pl.n_steps)) {
+    pl_plan_free(&pl);
+    return 1;
+  }
+  rs->runs++;
+  if (mode == EMIT_DIRECT && ix_relation_staged(e->rel[pl.head_pred]) && ix_relation_may_saturate(e->rel[pl.head_pred]))
+    flush_staged(e, pl.head_pred, mode);
+  if (ok && adds_nothing(e, r)) {
+    rs->saturated++;
+    pl_plan_free(&pl);
+    return !e->failed;
+  }
   /* a plan with a witness search first asks whether its head is known */
   if (ok && mode == EMIT_DIRECT && pl.cut < pl.n_steps) flush_staged(e, pl.head_pred, mode);
   if (!ok) fail_memory(e);
@@ -610,7 +620,7 @@ static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t
     linear &= recursive_atoms(e, e->rule_order[i]) <= 1;
   /* the first round reads whole relations, so its tuples wait in fresh sets */
   for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
-    if (!run_rule(e, e->rule_order[i], -1, EMIT_FRESH)) return 0;
+    if (!run_rule(e, e->rule_order[i], -1, EMIT_FRESH, PASS_ALL)) return 0;
   int mode = EMIT_FRESH;
   for (;;) {
     e->stats.rounds++;
@@ -624,7 +634,7 @@ static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t
       for (uint32_t k = 0; k < rule->n_body; k++) {
         uint32_t p = e->prog->lit_pred[r][k];
         if (rule->body[k].kind != DL_POS || !e->in_scc[p] || e->delta[p].n == 0) continue;
-        if (!run_rule(e, r, (int)k, mode)) return 0;
+        if (!run_rule(e, r, (int)k, mode, PASS_ALL)) return 0;
       }
     }
   }
@@ -647,8 +657,9 @@ static int run_component(dl_eval *e, uint32_t c)
     for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
       reads_own |= recursive_atoms(e, e->rule_order[i]) > 0;
     e->stats.rounds++;
-    for (uint32_t i = e->rule_start[c]; ok && i < e->rule_start[c + 1]; i++)
-      ok = run_rule(e, e->rule_order[i], -1, reads_own ? EMIT_FRESH : EMIT_DIRECT);
+    for (int pass = reads_own ? PASS_ALL : PASS_PLAIN; ok && pass <= (reads_own ? PASS_ALL : PASS_SEARCHES); pass++)
+      for (uint32_t i = e->rule_start[c]; ok && i < e->rule_start[c + 1]; i++)
+        ok = run_rule(e, e->rule_order[i], -1, reads_own ? EMIT_FRESH : EMIT_DIRECT, pass);
     /* staged tuples wait until the component is done: one sorted insert */
     for (uint32_t i = 0; ok && !reads_own && i < n_preds; i++) {
       flush_staged(e, preds[i], EMIT_DIRECT);
