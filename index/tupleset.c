@@ -40,24 +40,40 @@ void ix_tupleset_clear(ix_tupleset *s)
   s->n = 0;
 }
 
-static uint64_t *find_slot(const ix_tupleset *s, const uint32_t *t)
+/* A slot holds the tuple's number + 1 in its low 32 bits and the high half
+ * of its hash above them, so that most probes that miss compare no tuple. */
+#define SLOT_INDEX(v) ((v) & 0xffffffffu)
+#define SLOT_TAG(h) ((h) >> 32 << 32)
+
+static int same_tuple(const uint32_t *a, const uint32_t *b, uint32_t n)
 {
-  uint64_t i = hash_tuple(t, s->arity) & s->mask;
-  size_t bytes = s->arity * sizeof(uint32_t);
-  while (s->slots[i] && memcmp(s->data + (s->slots[i] - 1) * s->arity, t, bytes) != 0)
-    i = (i + 1) & s->mask;
+  for (uint32_t i = 0; i < n; i++)
+    if (a[i] != b[i]) return 0;
+  return 1;
+}
+
+/* The slot of t (hash h): its entry, or the empty slot where it would go. */
+static uint64_t *find_slot(const ix_tupleset *s, const uint32_t *t, uint64_t h)
+{
+  uint64_t i = h & s->mask, tag = SLOT_TAG(h);
+  for (uint64_t v; (v = s->slots[i]) != 0; i = (i + 1) & s->mask)
+    if ((v & ~(uint64_t)0xffffffffu) == tag && same_tuple(s->data + (SLOT_INDEX(v) - 1) * s->arity, t, s->arity)) break;
   return &s->slots[i];
 }
 
 static int grow_slots(ix_tupleset *s)
 {
+  if (s->n >= 0xffffffffu) return 0;  /* numbers + 1 must fit a slot's low half */
   uint64_t cap = s->slots ? (s->mask + 1) * 2 : 64;
   uint64_t *q = calloc(cap, sizeof *q);
   if (!q) return 0;
   free(s->slots);
   s->slots = q;
   s->mask = cap - 1;
-  for (uint64_t k = 0; k < s->n; k++) *find_slot(s, s->data + k * s->arity) = k + 1;
+  for (uint64_t k = 0; k < s->n; k++) {
+    uint64_t h = hash_tuple(s->data + k * s->arity, s->arity);
+    *find_slot(s, s->data + k * s->arity, h) = SLOT_TAG(h) | (k + 1);
+  }
   return 1;
 }
 
@@ -85,20 +101,21 @@ int ix_tupleset_insert(ix_tupleset *s, const uint32_t *t)
   if (!s->slots || (s->n + 1) * 2 > s->mask + 1) {
     if (!grow_slots(s)) return -1;
   }
-  uint64_t *slot = find_slot(s, t);
+  uint64_t h = hash_tuple(t, s->arity);
+  uint64_t *slot = find_slot(s, t, h);
   if (*slot) return 0;
-  if (!grow_data(s)) return -1;
+  if (s->n + 1 >= 0xffffffffu || !grow_data(s)) return -1;
   memcpy(s->data + s->n * s->arity, t, s->arity * sizeof *t);
-  *slot = ++s->n;
+  *slot = SLOT_TAG(h) | ++s->n;
   return 1;
 }
 
 int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *t)
 {
-  return s->slots && *find_slot(s, t) != 0;
+  return s->slots && *find_slot(s, t, hash_tuple(t, s->arity)) != 0;
 }
 
 int64_t ix_tupleset_find(const ix_tupleset *s, const uint32_t *t)
 {
-  return s->slots ? (int64_t)*find_slot(s, t) - 1 : -1;
+  return s->slots ? (int64_t)SLOT_INDEX(*find_slot(s, t, hash_tuple(t, s->arity))) - 1 : -1;
 }
