@@ -20,8 +20,6 @@ typedef struct colmap {
   ix_val *id_of;      /* code -> term id */
   uint32_t n_codes, cap;
   uint8_t bits;       /* width of the column's codes in index keys */
-  ix_val last_id;     /* the last id encoded and its code: derived tuples */
-  uint32_t last_code; /*   often repeat most columns of the one before */
 } colmap;
 
 /* One lexicographic column order, its keys cut into chunks of <= 64 bits. */
@@ -568,14 +566,10 @@ static int encode(ix_relation *r, const ix_val *tuple, uint32_t *codes)
   int widen = 0;
   for (uint32_t c = 0; c < r->arity; c++) {
     colmap *m = &r->cols[c];
-    if (tuple[c] == m->last_id && m->n_codes) {
-      codes[c] = m->last_code;
-      continue;
-    }
+    codes[c] = code_get(m, tuple[c]);
+    if (codes[c] != NO_CODE) continue;
     codes[c] = code_add(m, tuple[c]);
     if (codes[c] == NO_CODE) return 0;
-    m->last_id = tuple[c];
-    m->last_code = codes[c];
     if (m->bits < 32 && (codes[c] >> m->bits) != 0) widen = 1;
   }
   return !widen || (unkey_staged(r) && rebuild(r));
