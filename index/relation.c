@@ -141,6 +141,9 @@ static Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_t *code
 
 /* ---- dense keys -------------------------------------------------------------- */
 
+/* Words in a bitmap of 2^bits keys. */
+static size_t dense_words(uint32_t bits) { return bits < 6 ? 1 : (size_t)1 << (bits - 6); }
+
 static int dense_test(const uint64_t *bits, Word_t key) { return (int)(bits[key >> 6] >> (key & 63) & 1); }
 
 /* Sets a key's bit: 1 when it was clear. */
@@ -389,8 +392,7 @@ static int make_dense(ix_relation *r)
 {
   ix_index *ix = r->indexes[0];
   uint32_t bits = tuple_bits(r);
-  size_t words = bits < 6 ? 1 : (size_t)1 << (bits - 6);
-  if (!(ix->dense = calloc(words, sizeof *ix->dense))) return 0;
+  if (!(ix->dense = calloc(dense_words(bits), sizeof *ix->dense))) return 0;
   ix->dense_bits = (uint8_t)bits;
   return 1;
 }
@@ -426,16 +428,8 @@ static void save_layout(const ix_relation *r, key_layout *l)
   }
 }
 
-/* Rewrites primary keys laid out as `old` in the current layout (one chunk
- * before and after; the order of the columns is the same). */
-static Word_t rekey_one(const ix_relation *r, const key_layout *old, Word_t key);
-
-static void rekey(const ix_relation *r, const key_layout *old, keybuf *b)
-{
-  for (uint64_t i = 0; i < b->n; i++) b->at[i] = rekey_one(r, old, b->at[i]);
-}
-
-/* One key laid out as `old`, in the current layout of the primary index. */
+/* One key laid out as `old`, in the current layout of the primary index
+ * (one chunk before and after; the order of the columns is the same). */
 static Word_t rekey_one(const ix_relation *r, const key_layout *old, Word_t key)
 {
   const ix_index *ix = r->indexes[0];
@@ -444,12 +438,17 @@ static Word_t rekey_one(const ix_relation *r, const key_layout *old, Word_t key)
   return out;
 }
 
+/* Rewrites the keys of b, laid out as `old`, in the current layout. */
+static void rekey(const ix_relation *r, const key_layout *old, keybuf *b)
+{
+  for (uint64_t i = 0; i < b->n; i++) b->at[i] = rekey_one(r, old, b->at[i]);
+}
+
 /* Calls visit(r, key, arg) for each key set in a bitmap of 2^bits keys. */
 static int dense_each(const ix_relation *r, const uint64_t *bitmap, uint32_t bits,
                       int (*visit)(const ix_relation *, Word_t, void *), void *arg)
 {
-  size_t words = bits < 6 ? 1 : (size_t)1 << (bits - 6);
-  for (size_t w = 0; w < words; w++)
+  for (size_t w = 0; w < dense_words(bits); w++)
     for (uint64_t b = bitmap[w]; b; b &= b - 1)
       if (!visit(r, (Word_t)w << 6 | (Word_t)__builtin_ctzll(b), arg)) return 0;
   return 1;
@@ -457,7 +456,7 @@ static int dense_each(const ix_relation *r, const uint64_t *bitmap, uint32_t bit
 
 typedef struct rekey_arg {
   const key_layout *old;
-  uint32_t *codes;  /* dense_codes: where the next tuple's codes go */
+  uint32_t *codes;  /* put_codes: where the next tuple's codes go */
 } rekey_arg;
 
 static int set_rekeyed(const ix_relation *r, Word_t key, void *arg)
@@ -816,7 +815,7 @@ size_t ix_relation_bytes(const ix_relation *r)
   size_t n = sizeof *r;
   for (int i = 0; i < r->n_indexes; i++)
     if (r->arity) n += trie_bytes(r->indexes[i]->root, r->indexes[i]->n_chunks);
-  if (r->indexes[0]->dense) n += ((size_t)1 << r->indexes[0]->dense_bits) / 64 * sizeof(uint64_t) + sizeof(uint64_t);
+  if (r->indexes[0]->dense) n += dense_words(r->indexes[0]->dense_bits) * sizeof(uint64_t);
   for (uint32_t c = 0; c < r->arity; c++) {
     const colmap *m = &r->cols[c];
     n += (size_t)m->cap * sizeof(ix_val) + (size_t)m->n_pages * sizeof(uint32_t *);
