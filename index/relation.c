@@ -380,10 +380,9 @@ static uint32_t tuple_bits(const ix_relation *r)
   return bits;
 }
 
-/* Should the primary index of r, holding n tuples, be a bitmap? */
-static int wants_dense(const ix_relation *r, uint64_t n)
+/* Should a primary index with keys of `bits` bits, holding n tuples, be a bitmap? */
+static int wants_dense(uint32_t bits, uint64_t n)
 {
-  uint32_t bits = tuple_bits(r);
   return bits <= DENSE_MAX_BITS && n >= DENSE_MIN_TUPLES && ((uint64_t)1 << bits) <= (uint64_t)DENSE_SPARSITY * n;
 }
 
@@ -408,7 +407,7 @@ static int reindex(ix_relation *r, const uint32_t *all, uint64_t expect)
     ix_index *ix = r->indexes[i];
     index_clear(ix, r->arity);
     layout(ix, r);
-    if (i == 0 && wants_dense(r, expect)) ok = make_dense(r);
+    if (i == 0 && wants_dense(tuple_bits(r), expect)) ok = make_dense(r);
     for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
   }
   return ok;
@@ -444,35 +443,13 @@ static void rekey(const ix_relation *r, const key_layout *old, keybuf *b)
   for (uint64_t i = 0; i < b->n; i++) b->at[i] = rekey_one(r, old, b->at[i]);
 }
 
-/* Calls visit(r, key, arg) for each key set in a bitmap of 2^bits keys. */
-static int dense_each(const ix_relation *r, const uint64_t *bitmap, uint32_t bits,
-                      int (*visit)(const ix_relation *, Word_t, void *), void *arg)
+/* Sets in the primary index's bitmap the keys of `bitmap` (2^bits keys,
+ * laid out as `old`), moved to the current layout. */
+static void move_bits(ix_relation *r, const uint64_t *bitmap, uint32_t bits, const key_layout *old)
 {
   for (size_t w = 0; w < dense_words(bits); w++)
     for (uint64_t b = bitmap[w]; b; b &= b - 1)
-      if (!visit(r, (Word_t)w << 6 | (Word_t)__builtin_ctzll(b), arg)) return 0;
-  return 1;
-}
-
-typedef struct rekey_arg {
-  const key_layout *old;
-  uint32_t *codes;  /* put_codes: where the next tuple's codes go */
-} rekey_arg;
-
-static int set_rekeyed(const ix_relation *r, Word_t key, void *arg)
-{
-  const rekey_arg *a = arg;
-  dense_set(r->indexes[0]->dense, rekey_one(r, a->old, key));
-  return 1;
-}
-
-static int put_codes(const ix_relation *r, Word_t key, void *arg)
-{
-  rekey_arg *a = arg;
-  for (uint32_t p = 0; p < r->arity; p++)
-    a->codes[r->indexes[0]->order[p]] = (uint32_t)(key >> a->old->shift[p] & low_mask(a->old->bits[p]));
-  a->codes += r->arity;
-  return 1;
+      dense_set(r->indexes[0]->dense, rekey_one(r, old, (Word_t)w << 6 | (Word_t)__builtin_ctzll(b)));
 }
 
 /* Inserts every tuple of the primary index into the other indexes, after
@@ -493,70 +470,72 @@ static int reindex_others(ix_relation *r)
   return 1;
 }
 
-/* Widens the columns whose codes outgrew their bits and rebuilds every
- * index.  A dense primary index that stays dense moves its bits to the new
- * layout directly, without a copy of the tuples.  Fresh keys follow the new
- * layout (a dense relation stays one chunk). */
-static int rebuild(ix_relation *r)
+/* Gives column c the width bits[c] and rebuilds every index for the new
+ * widths, the primary one as a bitmap when it is dense enough for `expect`
+ * tuples; staged and fresh keys follow (they stay one chunk: a relation
+ * with such keys is dense or narrowing, or has its staged keys unkeyed).  A
+ * bitmap that stays one moves its bits, without a copy of the tuples.
+ * 0 when out of memory. */
+static int relayout(ix_relation *r, const uint8_t *bits, uint64_t expect)
 {
   ix_index *ix = r->indexes[0];
-  uint64_t *bitmap = ix->dense;
-  uint32_t bitmap_bits = ix->dense_bits;
+  uint32_t total = 0;
+  for (uint32_t c = 0; c < r->arity; c++) total += bits[c];
+  int move = ix->dense && wants_dense(total, expect);
   uint32_t *all = NULL;
-  if (!bitmap && !collect_codes(r, &all)) return 0;
+  if (!move && !collect_codes(r, &all)) return 0;
   key_layout old;
   save_layout(r, &old);
-  /* a bitmap doubles per bit: it grows by one bit, Judy keys by two */
-  uint8_t grow = bitmap ? 1 : 2;
-  for (uint32_t c = 0; c < r->arity; c++) {
-    colmap *m = &r->cols[c];
-    while (m->bits < 32 && ((uint64_t)1 << m->bits) < (uint64_t)m->n_codes) m->bits += grow;
-  }
-  rekey_arg arg = {&old, NULL};
-  ix->dense = NULL;  /* kept in bitmap until its keys are moved */
+  for (uint32_t c = 0; c < r->arity; c++) r->cols[c].bits = bits[c];
   int ok;
-  if (bitmap && wants_dense(r, r->size)) {
+  if (move) {
+    uint64_t *bitmap = ix->dense;
+    uint32_t bitmap_bits = ix->dense_bits;
+    ix->dense = NULL;
     layout(ix, r);
-    ok = make_dense(r) && dense_each(r, bitmap, bitmap_bits, set_rekeyed, &arg) && reindex_others(r);
+    ok = make_dense(r);
+    if (ok) move_bits(r, bitmap, bitmap_bits, &old);
+    free(bitmap);
+    ok = ok && reindex_others(r);
   } else {
-    if (bitmap && (all = malloc((r->size ? r->size : 1) * r->arity * sizeof *all))) {
-      arg.codes = all;
-      dense_each(r, bitmap, bitmap_bits, put_codes, &arg);
-    }
-    ok = all && reindex(r, all, r->size);
+    ok = reindex(r, all, expect);
     free(all);
   }
-  free(bitmap);
-  rekey(r, &old, &r->fresh);
-  return ok;
-}
-
-static int unkey_staged(ix_relation *r);
-
-/* Turns the primary index into a bitmap when it would be dense enough with
- * n tuples and its columns as narrow as their codes allow: the columns are
- * narrowed and every index rebuilt.  Stays with Judy when the bitmap cannot
- * be allocated.  0 when out of memory. */
-static uint8_t narrowest(const colmap *m) { return (uint8_t)(64 - __builtin_clzll(m->n_codes > 1 ? m->n_codes - 1 : 1)); }
-
-static int densify(ix_relation *r, uint64_t n)
-{
-  if (r->indexes[0]->dense || n < DENSE_MIN_TUPLES) return 1;
-  uint32_t narrow = 0;
-  for (uint32_t c = 0; c < r->arity; c++) narrow += narrowest(&r->cols[c]);
-  if (narrow > DENSE_MAX_BITS || ((uint64_t)1 << narrow) > (uint64_t)DENSE_SPARSITY * n) return 1;
-  uint32_t *all;
-  if (!collect_codes(r, &all)) return 0;
-  key_layout old;
-  save_layout(r, &old);
-  for (uint32_t c = 0; c < r->arity; c++) r->cols[c].bits = narrowest(&r->cols[c]);
-  int ok = reindex(r, all, n);
-  free(all);
   rekey(r, &old, &r->keys);
   rekey(r, &old, &r->fresh);
   return ok;
 }
 
+/* Widens the columns whose codes outgrew their bits and rebuilds every
+ * index.  A bitmap doubles per bit: its columns grow by one bit, Judy keys'
+ * by two. */
+static int rebuild(ix_relation *r)
+{
+  uint8_t grow = r->indexes[0]->dense ? 1 : 2, bits[IX_MAX_ARITY];
+  for (uint32_t c = 0; c < r->arity; c++) {
+    const colmap *m = &r->cols[c];
+    for (bits[c] = m->bits; bits[c] < 32 && ((uint64_t)1 << bits[c]) < (uint64_t)m->n_codes;) bits[c] += grow;
+  }
+  return relayout(r, bits, r->size);
+}
+
+/* The fewest bits that hold the codes of column m. */
+static uint8_t narrowest(const colmap *m) { return (uint8_t)(64 - __builtin_clzll(m->n_codes > 1 ? m->n_codes - 1 : 1)); }
+
+/* Turns the primary index into a bitmap when it would be dense enough with
+ * n tuples and its columns as narrow as their codes allow: the columns are
+ * narrowed and every index rebuilt.  Stays with Judy when the bitmap cannot
+ * be allocated.  0 when out of memory. */
+static int densify(ix_relation *r, uint64_t n)
+{
+  if (r->indexes[0]->dense) return 1;
+  uint8_t bits[IX_MAX_ARITY];
+  uint32_t total = 0;
+  for (uint32_t c = 0; c < r->arity; c++) total += bits[c] = narrowest(&r->cols[c]);
+  return !wants_dense(total, n) || relayout(r, bits, n);
+}
+
+static int unkey_staged(ix_relation *r);
 
 /* The codes of tuple, added to the column dictionaries; the indexes are
  * rebuilt when a column outgrows its width.  0 when out of memory. */

@@ -57,7 +57,7 @@ static uint64_t *find_slot(const ix_tupleset *s, const uint32_t *t, uint64_t h)
 {
   uint64_t i = h & s->mask, tag = SLOT_TAG(h);
   for (uint64_t v; (v = s->slots[i]) != 0; i = (i + 1) & s->mask)
-    if ((v & ~(uint64_t)0xffffffffu) == tag && same_tuple(s->data + (SLOT_INDEX(v) - 1) * s->arity, t, s->arity)) break;
+    if (SLOT_TAG(v) == tag && same_tuple(s->data + (SLOT_INDEX(v) - 1) * s->arity, t, s->arity)) break;
   return &s->slots[i];
 }
 

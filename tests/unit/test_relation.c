@@ -188,6 +188,46 @@ static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range)
   ix_relation_destroy(r);
 }
 
+/* A dense relation (a 64 x 64 product) whose second column then grows by
+ * 70,000 values: it widens as a bitmap, then gets too sparse for one and
+ * goes back to Judy.  Inserted or staged (flushed every 5,000, the new
+ * tuples reported); a secondary index built early must stay complete. */
+static void dense_then_sparse(int staged)
+{
+  ix_relation *r = ix_relation_create(2);
+  ix_tupleset truth, reported;
+  ix_tupleset_init(&truth, 2);
+  ix_tupleset_init(&reported, 2);
+  int secondary = -1;
+  int64_t added = 0;
+  for (uint32_t i = 0; i < 64 * 64 + 70000; i++) {
+    uint32_t tuple[2] = { i < 4096 ? i / 64 : 0, i < 4096 ? i % 64 : 100000 + i };
+    ix_tupleset_insert(&truth, tuple);
+    if (staged) CHECK(ix_relation_stage(r, tuple), "stage");
+    else CHECK(ix_relation_insert(r, tuple) == 1, "insert");
+    if (staged && (i + 1) % 5000 == 0) added += ix_relation_flush_to(r, &reported);
+    if (i == 4096) secondary = ix_relation_index(r, 2);
+  }
+  added += ix_relation_flush_to(r, &reported);
+  if (staged) CHECK(added == (int64_t)truth.n && reported.n == truth.n, "dense then sparse: added %lld, reported %llu",
+                    (long long)added, (unsigned long long)reported.n);
+  CHECK(ix_relation_size(r) == truth.n, "dense then sparse: size %llu", (unsigned long long)ix_relation_size(r));
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "dense then sparse: contains");
+  uint32_t key[2] = { 0, 0 }, tuple[2];
+  uint64_t n = 0;
+  ix_iter it;
+  ix_iter_begin(&it, r, ix_relation_index(r, 1), 1, key);
+  while (ix_iter_next(&it, tuple)) n += tuple[0] == 0;
+  CHECK(n == 64 + 70000, "dense then sparse: %llu tuples with first column 0", (unsigned long long)n);
+  n = 0;
+  ix_iter_begin(&it, r, secondary, 0, key);
+  while (ix_iter_next(&it, tuple)) n++;
+  CHECK(n == truth.n, "dense then sparse: secondary index holds %llu", (unsigned long long)n);
+  ix_tupleset_free(&truth);
+  ix_tupleset_free(&reported);
+  ix_relation_destroy(r);
+}
+
 static void judy_readback(void)
 {
   Pvoid_t dense = NULL, sparse = NULL;
@@ -224,6 +264,9 @@ int main(void)
   staged_relation(2, 60000, 260);
   staged_relation(3, 60000, 40);
   cases += 4;
+  dense_then_sparse(0);
+  dense_then_sparse(1);
+  cases += 2;
   judy_readback();
   cases++;
   printf("%d passed, %d failed\n", failures ? cases - 1 : cases, failures ? 1 : 0);
