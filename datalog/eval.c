@@ -316,10 +316,19 @@ static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *ke
 {
   dl_eval *e = f->e;
   dl_tid tuple[IX_MAX_ARITY];
+  uint32_t n = ix_relation_arity(e->rel[s->pred]);
+  ix_run run;
+  if (!s->project && ix_relation_run(e->rel[s->pred], s->index, s->n_key, key, &run)) {
+    for (uint64_t i = 0; i < run.n && !witnessed(f, si) && !cancelled(e); i++) {
+      ix_run_tuple(&run, i, tuple);
+      if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
+    }
+    return;
+  }
   ix_iter it;
   begin_scan(e, s, &it, s->n_key, key);
   while (!witnessed(f, si) && !cancelled(e) && ix_iter_next(&it, tuple))
-    if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, ix_relation_arity(e->rel[s->pred]));
+    if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
 }
 
 /* Enumerates the terms that can match the step's partly known compound

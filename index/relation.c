@@ -936,6 +936,47 @@ static uint64_t flat_start(const ix_iter *it)
   return it->n_bound == 1 ? lo : lower_bound(it->flat, lo, hi, it->lo[0]);
 }
 
+int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_val *key, ix_run *run)
+{
+  const ix_index *ix = r->indexes[index];
+  if (!ix->flat || r->arity == 0) return 0;
+  run->rel = r;
+  run->ix = ix;
+  run->keys = ix->flat;
+  run->n = 0;
+  Word_t lo = 0;
+  for (uint32_t p = 0; p < n_bound; p++) {
+    uint32_t code = code_get(&r->cols[ix->order[p]], key[ix->order[p]]);
+    if (code == NO_CODE) return 1;
+    lo |= (Word_t)code << ix->shift[p];
+  }
+  uint64_t from = 0, to = ix->n_flat;
+  if (n_bound > 0) {
+    uint64_t code = lo >> ix->shift[0];
+    from = ix->first_at[code];
+    to = ix->first_at[code + 1];
+  }
+  if (n_bound > 1) {
+    Word_t hi = lo | low_mask(ix->shift[n_bound - 1]);
+    from = lower_bound(ix->flat, from, to, lo);
+    to = hi == ~(Word_t)0 ? to : lower_bound(ix->flat, from, to, hi + 1);
+  }
+  run->keys = ix->flat + from;
+  run->n = to - from;
+  return 1;
+}
+
+void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple)
+{
+  const ix_index *ix = run->ix;
+  const ix_relation *r = run->rel;
+  Word_t k = run->keys[i];
+  for (uint32_t p = 0; p < r->arity; p++) {
+    const colmap *m = &r->cols[ix->order[p]];
+    tuple[ix->order[p]] = m->id_of[(k >> ix->shift[p]) & low_mask(m->bits)];
+  }
+}
+
 /* advance() over a frozen index's sorted keys (one chunk). */
 static int advance_flat(ix_iter *it)
 {

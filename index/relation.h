@@ -122,6 +122,24 @@ typedef struct ix_iter {
   uint32_t first_shift, n_bound;
 } ix_iter;
 
+/* The tuples of a frozen relation that have given values in the bound
+ * columns: a run of its sorted key array (see ix_relation_freeze). */
+typedef struct ix_run {
+  const ix_relation *rel;
+  const void *ix;            /* the index whose keys these are */
+  const Word_t *keys;
+  uint64_t n;
+} ix_run;
+
+/* Finds the run of index `index` of r for the first n_bound columns of the
+ * index's order bound to key[column] (as in ix_iter_begin).  Returns 0 when
+ * the index has no sorted key array (r is not frozen, or the index spans
+ * several chunks): then iterate with ix_iter.  Valid until r changes. */
+int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_val *key, ix_run *run);
+
+/* Writes the i-th tuple of a run (i < run->n) as term ids. */
+void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple);
+
 /* Starts an iteration over index `index` of r, for tuples whose first
  * n_bound columns in the index's order (the bound columns of the lookup it
  * was asked for) have the values key[column] (key has one entry per column;

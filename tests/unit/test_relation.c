@@ -2,7 +2,8 @@
  * random tuples: sizes, membership, full scans and every lookup pattern,
  * across widening rebuilds and multi-chunk keys; and a few million dense and
  * sparse keys read back (libJudy has lost keys under some compilers).
- * Lookups run on Judy and again on the sorted arrays of a frozen relation. */
+ * Lookups run on Judy and again on the sorted arrays of a frozen relation
+ * (through ix_iter and through ix_relation_run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,18 @@ static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
     CHECK(n == count_matching(&truth, arity, mask, q), "scan count %llu want %llu (arity %u mask %llx)",
           (unsigned long long)n, (unsigned long long)count_matching(&truth, arity, mask, q), arity,
           (unsigned long long)mask);
+    ix_run run;
+    if (ix_relation_run(r, index, n_key, key, &run)) {
+      CHECK(trial >= 20 && arity > 0, "a run of a relation that is not frozen");
+      for (uint64_t i = 0; i < run.n; i++) {
+        ix_run_tuple(&run, i, tuple);
+        CHECK(ix_tupleset_contains(&truth, tuple), "run yields a tuple not inserted");
+        for (uint32_t c = 0; c < arity; c++)
+          if (mask >> c & 1) CHECK(tuple[c] == q[c], "run ignores a bound column (arity %u mask %llx)", arity, (unsigned long long)mask);
+      }
+      CHECK(run.n == n, "run count %llu want %llu (arity %u mask %llx)", (unsigned long long)run.n,
+            (unsigned long long)n, arity, (unsigned long long)mask);
+    }
     uint64_t proj = arity ? (uint64_t)next_rand() % ((uint64_t)1 << (arity < 20 ? arity : 20)) & ~mask : 0;
     if (truth.n < 50000) check_distinct(r, &truth, arity, mask, proj, q);
   }
