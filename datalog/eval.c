@@ -184,7 +184,8 @@ static void emit(frame *f)
     if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
     rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
   } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
-    if (!ix_relation_stage(e->rel[pl->head_pred], tuple)) fail_memory(e);
+    ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
+    if (!ix_relation_stage(e->rel[pl->head_pred], tuple, added)) fail_memory(e);
     else if (ix_relation_staged(e->rel[pl->head_pred]) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
     return;
   } else {

@@ -52,6 +52,7 @@ struct ix_relation {
   uint64_t n_staged, cap_staged;
   keybuf keys;            /* or their primary keys, while that is one chunk */
   keybuf fresh;           /* keys a dense relation took in at staging, to report */
+  uint64_t n_reported;    /* tuples it took in at staging and reported at once */
   colmap *cols;
   ix_index *indexes[MAX_INDEXES];
   int n_indexes;
@@ -635,14 +636,16 @@ static int unkey_staged(ix_relation *r)
 /* Stages a tuple of a dense relation by inserting it now: a bitmap needs no
  * sorted batch.  Its key is kept for the report of the next flush.  0 when
  * out of memory. */
-static int insert_dense(ix_relation *r, const uint32_t *codes)
+static int insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added)
 {
   Word_t key = chunk_key(r->indexes[0], 0, codes);
   if (!dense_set(r->indexes[0]->dense, key)) return 1;
   r->size++;
   for (int i = 1; i < r->n_indexes; i++)
     if (index_insert(r->indexes[i], codes) < 0) return 0;
-  return keybuf_push(&r->fresh, key);
+  if (!added) return keybuf_push(&r->fresh, key);
+  r->n_reported++;
+  return ix_tupleset_push(added, tuple) >= 0;
 }
 
 /* Once the staged tuples would make the relation dense, turns it into a
@@ -654,28 +657,28 @@ static int absorb_staged(ix_relation *r)
   uint32_t codes[IX_MAX_ARITY];
   for (uint64_t i = 0; i < r->keys.n; i++) {
     key_codes(r, r->indexes[0], r->keys.at[i], codes);
-    if (!insert_dense(r, codes)) return 0;
+    if (!insert_dense(r, codes, NULL, NULL)) return 0;
   }
   for (uint64_t i = 0; i < r->n_staged; i++)
-    if (!insert_dense(r, r->staged + i * r->arity)) return 0;
+    if (!insert_dense(r, r->staged + i * r->arity, NULL, NULL)) return 0;
   r->keys.n = 0;
   r->n_staged = 0;
   return 1;
 }
 
-int ix_relation_stage(ix_relation *r, const ix_val *tuple)
+int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added)
 {
   thaw(r);
   if (r->arity == 0) return ix_relation_insert(r, tuple) >= 0;
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return 0;
-  if (r->indexes[0]->dense) return insert_dense(r, codes);
+  if (r->indexes[0]->dense) return insert_dense(r, codes, tuple, added);
   int ok = r->indexes[0]->n_chunks != 1 ? push_codes(r, codes) : keybuf_push(&r->keys, chunk_key(r->indexes[0], 0, codes));
   uint64_t n = r->n_staged + r->keys.n;
   return ok && (n < DENSE_MIN_TUPLES || (n & (n - 1)) || absorb_staged(r));
 }
 
-uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->keys.n + r->fresh.n; }
+uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->keys.n + r->fresh.n + r->n_reported; }
 
 /* Appends the tuple of the given codes, as term ids, to `added` (may be
  * NULL); 0 when out of memory. */
@@ -728,8 +731,9 @@ static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
 int64_t ix_relation_flush_to(ix_relation *r, ix_tupleset *added)
 {
   if (!densify(r, r->size + r->keys.n + r->n_staged) || !report_fresh(r, added)) return -1;
-  int64_t new_tuples = (int64_t)r->fresh.n;
+  int64_t new_tuples = (int64_t)(r->fresh.n + r->n_reported);
   r->fresh.n = 0;
+  r->n_reported = 0;
   if (r->indexes[0]->n_chunks == 1 && r->keys.n + r->n_staged > 0) {
     int64_t more = flush_sorted(r, added);
     new_tuples = more < 0 ? -1 : new_tuples + more;

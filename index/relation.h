@@ -64,9 +64,10 @@ int ix_relation_insert(ix_relation *r, const ix_val *tuple);
 /* Stages tuple[0..arity) for insertion at the next ix_relation_flush, which
  * inserts a batch in key order (much faster in Judy than scattered inserts).
  * For a relation nothing reads until the flush.  A dense relation (see
- * above) takes the tuple in at once, and the flush only reports it.  0 when
- * out of memory. */
-int ix_relation_stage(ix_relation *r, const ix_val *tuple);
+ * above) takes the tuple in at once: when it is new it goes to `added` now
+ * (if not NULL), and the flush only counts it.  Pass the same `added` to
+ * ix_relation_flush_to.  0 when out of memory. */
+int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added);
 
 /* Number of tuples staged. */
 uint64_t ix_relation_staged(const ix_relation *r);

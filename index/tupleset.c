@@ -61,6 +61,18 @@ static uint64_t *find_slot(const ix_tupleset *s, const uint32_t *t, uint64_t h)
   return &s->slots[i];
 }
 
+/* Copies a tuple; short ones inline (a memcpy of unknown length is a call). */
+static inline void copy_tuple(uint32_t *to, const uint32_t *t, uint32_t n)
+{
+  if (n > 8) {
+    memcpy(to, t, n * sizeof *t);
+    return;
+  }
+  uint32_t i = 0;
+  for (; i + 2 <= n; i += 2) memcpy(to + i, t + i, 2 * sizeof *t);
+  if (i < n) to[i] = t[i];
+}
+
 static int grow_slots(ix_tupleset *s)
 {
   if (s->n >= 0xffffffffu) return 0;  /* numbers + 1 must fit a slot's low half */
@@ -91,7 +103,7 @@ static int grow_data(ix_tupleset *s)
 int ix_tupleset_push(ix_tupleset *s, const uint32_t *t)
 {
   if (!grow_data(s)) return 0;
-  memcpy(s->data + s->n * s->arity, t, s->arity * sizeof *t);
+  copy_tuple(s->data + s->n * s->arity, t, s->arity);
   s->n++;
   return 1;
 }
@@ -105,7 +117,7 @@ int ix_tupleset_insert(ix_tupleset *s, const uint32_t *t)
   uint64_t *slot = find_slot(s, t, h);
   if (*slot) return 0;
   if (s->n + 1 >= 0xffffffffu || !grow_data(s)) return -1;
-  memcpy(s->data + s->n * s->arity, t, s->arity * sizeof *t);
+  copy_tuple(s->data + s->n * s->arity, t, s->arity);
   *slot = SLOT_TAG(h) | ++s->n;
   return 1;
 }

@@ -84,8 +84,12 @@ if [ -z "$WRAP" ]; then
     [ "$(cat "$C/o/model.txt")" = old ] && only_files "model.txt "; expect "SIGTERM while evaluating" 143 $s $?
     python3 -c "
 print('(<= (p ?x ?y) (n ?x) (n ?y))')
-for i in range(3000): print('(n %d)' % i)" > "$C/deep.kif"  # 9 million atoms: still busy after 1 s
+for i in range(3000): print('(n %d)' % i)" > "$C/deep.kif"  # 9 million atoms: output takes a while
     "$GDLOG" model -o "$C/o/model.txt" "$C/deep.kif" 2> "$C/err" & pid=$!
-    sleep 1; kill -INT $pid; wait $pid; s=$?
+    for _ in $(seq 1000); do  # until the temporary output file has text
+        [ -n "$(find "$C/o" -type f ! -name model.txt -size +0 2> /dev/null)" ] && break
+        sleep 0.01
+    done
+    kill -INT $pid; wait $pid; s=$?
     [ "$(cat "$C/o/model.txt")" = old ] && only_files "model.txt "; expect "SIGINT while writing the output" 130 $s $?
 fi

@@ -155,7 +155,7 @@ static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
   for (uint32_t i = 0; i < n_tuples; i++) {
     for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % (1 + range * (i + 1) / n_tuples);
     ix_tupleset_insert(&truth, tuple);
-    CHECK(ix_relation_stage(r, tuple), "stage");
+    CHECK(ix_relation_stage(r, tuple, NULL), "stage");
     if (i % 1000 == 999) {
       added += ix_relation_flush(r);
       ix_relation_freeze(r);  /* staging must thaw it */
@@ -176,8 +176,9 @@ static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
 }
 
 /* Staged tuples flushed at once into an empty relation with no other index,
- * duplicates included; the new tuples reported by ix_relation_flush_to are
- * exactly the distinct ones. */
+ * duplicates included; the new tuples reported (at staging once the
+ * relation is dense, else by ix_relation_flush_to) are exactly the
+ * distinct ones. */
 static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range)
 {
   ix_relation *r = ix_relation_create(arity);
@@ -188,7 +189,7 @@ static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range)
   for (uint32_t i = 0; i < n_tuples; i++) {
     for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % range;
     ix_tupleset_insert(&truth, tuple);
-    CHECK(ix_relation_stage(r, tuple), "stage");
+    CHECK(ix_relation_stage(r, tuple, &reported), "stage");
   }
   int64_t added = ix_relation_flush_to(r, &reported);
   CHECK(added == (int64_t)truth.n && reported.n == truth.n, "flush into empty: added %lld, reported %llu, want %llu",
@@ -216,7 +217,7 @@ static void dense_then_sparse(int staged)
   for (uint32_t i = 0; i < 64 * 64 + 70000; i++) {
     uint32_t tuple[2] = { i < 4096 ? i / 64 : 0, i < 4096 ? i % 64 : 100000 + i };
     ix_tupleset_insert(&truth, tuple);
-    if (staged) CHECK(ix_relation_stage(r, tuple), "stage");
+    if (staged) CHECK(ix_relation_stage(r, tuple, &reported), "stage");
     else CHECK(ix_relation_insert(r, tuple) == 1, "insert");
     if (staged && (i + 1) % 5000 == 0) added += ix_relation_flush_to(r, &reported);
     if (i == 4096) secondary = ix_relation_index(r, 2);
