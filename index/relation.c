@@ -1004,11 +1004,33 @@ static int advance_flat(ix_iter *it)
   return 1;
 }
 
+/* advance() over a bitmap (one chunk), without distinct skipping. */
+static int advance_dense(ix_iter *it, const uint64_t *bits)
+{
+  Word_t k = it->lo[0];
+  if (it->level >= 0) {
+    if (it->key[0] >= it->hi[0]) {
+      it->done = 1;
+      return 0;
+    }
+    k = it->key[0] + 1;
+  }
+  if (!dense_first(bits, &k, it->hi[0])) {
+    it->done = 1;
+    return 0;
+  }
+  it->level = 0;
+  it->key[0] = k;
+  return 1;
+}
+
 /* Moves to the next key combination; 1 when there is one. */
 static int advance(ix_iter *it)
 {
   if (it->done) return 0;
   if (it->flat && it->rel->arity) return advance_flat(it);
+  const ix_index *ix = it->ix;
+  if (ix->dense && it->skip_level == -2) return advance_dense(it, ix->dense);
   if (it->rel->arity == 0) {
     it->done = 1;
     return 1;
