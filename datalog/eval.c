@@ -83,12 +83,12 @@ static dl_tid build(const frame *f, uint32_t p, int make)
               : dl_terms_find(f->e->terms, pt->value, pt->n, args);
 }
 
-/* build(f, p, 1) without a call for a variable or a constant. */
-static inline dl_tid build_fast(const frame *f, uint32_t p)
+/* build(f, p, make) without a call for a variable or a constant. */
+static inline dl_tid build_fast(const frame *f, uint32_t p, int make)
 {
   const pl_pat *pt = &f->pl->pats[p];
   if (pt->kind == P_READ || pt->kind == P_BIND) return f->env[pt->value];
-  return pt->kind == P_CONST ? pt->value : build(f, p, 1);
+  return pt->kind == P_CONST ? pt->value : build(f, p, make);
 }
 
 /* Matches term t against pattern p, binding its P_BIND variables. */
@@ -173,7 +173,7 @@ static void emit(frame *f)
   uint32_t n = ix_relation_arity(e->rel[pl->head_pred]);
   dl_tid tuple[IX_MAX_ARITY];
   for (uint32_t i = 0; i < n; i++)
-    if ((tuple[i] = build_fast(f, pl->kids[pl->head + i])) == DL_NO_TERM) {
+    if ((tuple[i] = build_fast(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) {
       fail_term(e, pl->head_pred);
       return;
     }
@@ -406,7 +406,7 @@ static void scan(frame *f, uint32_t si, const pl_step *s)
   dl_tid key[IX_MAX_ARITY];
   const uint32_t *kp = f->pl->kids + s->key;
   for (uint32_t i = 0; i < n; i++)
-    if (kp[i] != PL_NONE && (key[i] = build(f, kp[i], 0)) == DL_NO_TERM) return;
+    if (kp[i] != PL_NONE && (key[i] = build_fast(f, kp[i], 0)) == DL_NO_TERM) return;
   if (s->enum_col != PL_NONE) scan_enumerated(f, si, s, key);
   else scan_index(f, si, s, key);
 }
@@ -421,7 +421,7 @@ static int head_known(frame *f)
   uint32_t n = ix_relation_arity(r);
   dl_tid tuple[IX_MAX_ARITY];
   for (uint32_t i = 0; i < n; i++)
-    if ((tuple[i] = build(f, f->pl->kids[f->pl->head + i], 0)) == DL_NO_TERM) return 0;
+    if ((tuple[i] = build_fast(f, f->pl->kids[f->pl->head + i], 0)) == DL_NO_TERM) return 0;
   int known = ix_relation_contains(r, tuple);
   judge_seen(&f->known, known);
   return known;
@@ -445,7 +445,7 @@ static void run_step(frame *f, uint32_t si)
     return;
   case S_NEG:
     for (uint32_t i = 0; i < ix_relation_arity(f->e->rel[s->pred]); i++)
-      if ((tuple[i] = build(f, f->pl->kids[s->cols + i], 0)) == DL_NO_TERM) {
+      if ((tuple[i] = build_fast(f, f->pl->kids[s->cols + i], 0)) == DL_NO_TERM) {
         run_step(f, si + 1);  /* the term does not exist, so neither does the atom */
         return;
       }
@@ -454,7 +454,7 @@ static void run_step(frame *f, uint32_t si)
   case S_DISTINCT:
   case S_EQUAL:
   {
-    dl_tid a = build(f, s->a, 1), b = build(f, s->b, 1);
+    dl_tid a = build_fast(f, s->a, 1), b = build_fast(f, s->b, 1);
     if (a == DL_NO_TERM || b == DL_NO_TERM) fail_term(f->e, f->pl->head_pred);
     else if ((a != b) == (s->kind == S_DISTINCT)) run_step(f, si + 1);
     return;
