@@ -28,6 +28,7 @@ typedef struct ix_index {
   uint8_t order[IX_MAX_ARITY];        /* position -> column */
   uint8_t chunk_of[IX_MAX_ARITY];     /* position -> chunk */
   uint8_t shift[IX_MAX_ARITY];        /* position -> shift inside its chunk key */
+  uint32_t code_mask[IX_MAX_ARITY];   /* position -> the low bits its code takes */
   uint8_t chunk_end[IX_MAX_ARITY];    /* chunk -> one past its last position */
   uint8_t n_chunks;
   Word_t full[IX_MAX_ARITY];          /* chunk -> the bits of all its positions */
@@ -128,7 +129,10 @@ static void layout(ix_index *ix, const ix_relation *r)
     ix->shift[p] = last ? 0 : (uint8_t)(ix->shift[p + 1] + r->cols[ix->order[p + 1]].bits);
   }
   for (uint32_t l = 0; l < ix->n_chunks; l++) ix->full[l] = 0;
-  for (uint32_t p = 0; p < n; p++) ix->full[ix->chunk_of[p]] |= low_mask(r->cols[ix->order[p]].bits) << ix->shift[p];
+  for (uint32_t p = 0; p < n; p++) {
+    ix->code_mask[p] = (uint32_t)low_mask(r->cols[ix->order[p]].bits);
+    ix->full[ix->chunk_of[p]] |= (Word_t)ix->code_mask[p] << ix->shift[p];
+  }
 }
 
 static Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_t *codes)
@@ -617,7 +621,7 @@ static int keybuf_push(keybuf *b, uint64_t key)
 static void key_codes(const ix_relation *r, const ix_index *ix, Word_t key, uint32_t *codes)
 {
   for (uint32_t p = 0; p < r->arity; p++)
-    codes[ix->order[p]] = (uint32_t)((key >> ix->shift[p]) & low_mask(r->cols[ix->order[p]].bits));
+    codes[ix->order[p]] = (uint32_t)(key >> ix->shift[p]) & ix->code_mask[p];
 }
 
 /* Turns the staged keys back into staged codes, before the key layout
@@ -884,16 +888,25 @@ static int move(ix_iter *it, int l, int next)
 static int seek(ix_iter *it, int l) { return move(it, l, 0); }
 static int step(ix_iter *it, int l) { return move(it, l, 1); }
 
-/* Writes the tuple at the iterator's keys: term ids, or column codes. */
-static void decode(const ix_iter *it, ix_val *tuple, int as_codes)
+/* The code at position p of the iterator's keys. */
+static inline uint32_t code_at(const ix_iter *it, const ix_index *ix, uint32_t p)
+{
+  return (uint32_t)(it->key[ix->chunk_of[p]] >> ix->shift[p]) & ix->code_mask[p];
+}
+
+/* Writes the tuple at the iterator's keys as term ids. */
+static void decode_ids(const ix_iter *it, ix_val *tuple)
 {
   const ix_index *ix = it->ix;
   const ix_relation *r = it->rel;
-  for (uint32_t p = 0; p < r->arity; p++) {
-    const colmap *m = &r->cols[ix->order[p]];
-    uint32_t code = (uint32_t)((it->key[ix->chunk_of[p]] >> ix->shift[p]) & low_mask(m->bits));
-    tuple[ix->order[p]] = as_codes ? code : m->id_of[code];
-  }
+  for (uint32_t p = 0; p < r->arity; p++) tuple[ix->order[p]] = r->cols[ix->order[p]].id_of[code_at(it, ix, p)];
+}
+
+/* Writes the tuple at the iterator's keys as column codes. */
+static void decode_codes(const ix_iter *it, uint32_t *codes)
+{
+  const ix_index *ix = it->ix;
+  for (uint32_t p = 0; p < it->rel->arity; p++) codes[ix->order[p]] = code_at(it, ix, p);
 }
 
 /* The first position in flat[from, n) whose key is >= key; galloping from
@@ -977,7 +990,7 @@ void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple)
   Word_t k = run->keys[i];
   for (uint32_t p = 0; p < r->arity; p++) {
     const colmap *m = &r->cols[ix->order[p]];
-    tuple[ix->order[p]] = m->id_of[(k >> ix->shift[p]) & low_mask(m->bits)];
+    tuple[ix->order[p]] = m->id_of[(uint32_t)(k >> ix->shift[p]) & ix->code_mask[p]];
   }
 }
 
@@ -1074,13 +1087,13 @@ static int advance(ix_iter *it)
 int ix_iter_next(ix_iter *it, ix_val *tuple)
 {
   if (!advance(it)) return 0;
-  decode(it, tuple, 0);
+  decode_ids(it, tuple);
   return 1;
 }
 
 int ix_iter_next_codes(ix_iter *it, uint32_t *codes)
 {
   if (!advance(it)) return 0;
-  decode(it, codes, 1);
+  decode_codes(it, codes);
   return 1;
 }
