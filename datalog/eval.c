@@ -411,6 +411,72 @@ static void scan(frame *f, uint32_t si, const pl_step *s)
   else scan_index(f, si, s, key);
 }
 
+enum { PRODUCT_MAX = 1 << 12 };  /* heads a product tail stages at once at most */
+
+_Static_assert(PL_NONE == IX_NO_COLUMN, "a tail step's to_head list serves as a factor's column list");
+
+/* The tuples of scans from.. of the product tail as factors; their
+ * product's size, 0 when it is empty, too large or not collected (then the
+ * scans run as usual). */
+static uint64_t product_factors(frame *f, uint32_t from, ix_factor *factors)
+{
+  const pl_plan *pl = f->pl;
+  uint64_t product = 1;
+  for (uint32_t si = from; si < pl->n_steps; si++) {
+    const pl_step *s = &pl->steps[si];
+    matched *m = &f->matched[si];
+    uint32_t width = ix_relation_arity(f->e->rel[s->pred]);
+    if (m->state == 0 && !collect_matched(f, s, m, width)) return 0;
+    if (m->state != 1 || (product *= m->n) > PRODUCT_MAX) return 0;
+    factors[si - from] = (ix_factor){ m->tuples, m->n, width, pl->kids + s->to_head };
+  }
+  return product;
+}
+
+/* The head columns that no factor gives, into base (0 in the others); 0
+ * when a term cannot be made (reported). */
+static int product_base(frame *f, const ix_factor *factors, uint32_t n_factors, dl_tid *base)
+{
+  const pl_plan *pl = f->pl;
+  uint32_t arity = ix_relation_arity(f->e->rel[pl->head_pred]);
+  for (uint32_t i = 0; i < arity; i++) base[i] = DL_NO_TERM;
+  for (uint32_t k = 0; k < n_factors; k++)
+    for (uint32_t j = 0; j < factors[k].width; j++)
+      if (factors[k].column[j] != IX_NO_COLUMN) base[factors[k].column[j]] = 0;
+  for (uint32_t i = 0; i < arity; i++)
+    if (base[i] == DL_NO_TERM && (base[i] = build_fast(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) {
+      fail_term(f->e, pl->head_pred);
+      return 0;
+    }
+  return 1;
+}
+
+/* In the product tail (see pl_plan.tail), at step from: stages the heads of
+ * every combination of the tuples of scans from.. at once.  0 when it
+ * cannot (too many heads, or heads the relation reads this round): then
+ * scan `from` runs as usual, and the product is tried again after it. */
+static int emit_product(frame *f, uint32_t from)
+{
+  dl_eval *e = f->e;
+  const pl_plan *pl = f->pl;
+  if (cancelled(e)) return 1;
+  if (f->mode == EMIT_FRESH || !f->matched) return 0;
+  ix_factor factors[IX_MAX_ARITY];
+  uint32_t n_factors = pl->n_steps - from;
+  uint64_t product = product_factors(f, from, factors);
+  if (product == 0) return 0;
+  dl_tid base[IX_MAX_ARITY];
+  if (!product_base(f, factors, n_factors, base)) return 1;
+  ix_relation *r = e->rel[pl->head_pred];
+  ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
+  if (ix_relation_stage_product(r, base, factors, n_factors, added) < 0) fail_memory(e);
+  else if (ix_relation_staged(r) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
+  e->stats.derivations += product;
+  e->stats.in_products += product;
+  f->found = 1;
+  return 1;
+}
+
 /* At the cut, before a witness search: is the head there already?  Then
  * the search cannot add anything (in chess's G+, six rules derive the same
  * threatened_with_capture atoms).  Given up when that is rare. */
@@ -437,6 +503,7 @@ static void run_step(frame *f, uint32_t si)
     emit(f);
     return;
   }
+  if (si >= f->pl->tail && emit_product(f, si)) return;
   const pl_step *s = &f->pl->steps[si];
   dl_tid tuple[IX_MAX_ARITY];
   switch (s->kind) {
@@ -467,7 +534,7 @@ static void run_step(frame *f, uint32_t si)
 static int frame_open(frame *f)
 {
   const pl_plan *pl = f->pl;
-  int any_live = 0, any_invariant = 0;
+  int any_live = 0, any_invariant = pl->tail < pl->n_steps;
   for (uint32_t si = 0; si < pl->n_steps; si++) {
     any_live |= pl->steps[si].n_live != 0;
     any_invariant |= pl->steps[si].invariant;
@@ -562,7 +629,7 @@ enum { PASS_ALL, PASS_PLAIN, PASS_SEARCHES };
 static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
 {
   double t0 = now();
-  uint64_t d0 = e->stats.derivations;
+  uint64_t d0 = e->stats.derivations, p0 = e->stats.in_products;
   dl_eval_rule_stats *rs = &e->rule_stats[r];
   pl_plan pl = { 0 };
   pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
@@ -585,6 +652,7 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
   else ok = run_plan(e, &pl, mode);
   if (mode == EMIT_LINEAR && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
   rs->derivations += e->stats.derivations - d0;
+  rs->in_products += e->stats.in_products - p0;
   rs->seconds += now() - t0;
   rs->heads_first += pl.heads_first;
   pl_plan_free(&pl);

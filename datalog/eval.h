@@ -27,6 +27,7 @@ typedef struct dl_eval_options {
 typedef struct dl_eval_stats {
   uint64_t atoms;          /* atoms in the model */
   uint64_t derivations;    /* rule instances fired, duplicates included */
+  uint64_t in_products;    /* of those, heads staged as products (plan.h's product tail) */
   uint32_t rounds;         /* semi-naive rounds over all components */
   double seconds;          /* time of dl_eval_run */
 } dl_eval_stats;
@@ -38,6 +39,7 @@ typedef struct dl_eval_rule_stats {
   uint32_t runs;           /* versions run (one per delta atom per round) */
   uint32_t heads_first;    /* of those, runs planned heads first (see plan.h) */
   uint32_t saturated;      /* of those, runs skipped: the head relation had all */
+  uint64_t in_products;    /* derivations staged as products (plan.h's product tail) */
                            /*   combinations of the values the rule can give it */
 } dl_eval_rule_stats;
 

@@ -245,14 +245,16 @@ static void print_rule_stats(const session *s)
     }
     if (i < TOP_RULES) top[i] = r;
   }
-  fprintf(stderr, "costliest rules (seconds, derivations, versions run, of them planned heads first, skipped as saturated):\n");
+  fprintf(stderr, "costliest rules (seconds, derivations, of them staged as products, versions run, "
+                  "of them planned heads first, skipped as saturated):\n");
   for (uint32_t i = 0; i < n; i++) {
     const dl_rule *rule = &ast->rules[top[i]];
     dl_eval_rule_stats rs = dl_eval_get_rule_stats(s->eval, top[i]);
     unsigned line = 0, col = 0;
     if (rule->src) lx_position(rule->src->text, rule->off, &line, &col);
-    fprintf(stderr, "  %s:%u:%u  %.3f s  %llu  %u  %u  %u\n", rule->src ? rule->src->name : "?", line, col,
-            rs.seconds, (unsigned long long)rs.derivations, rs.runs, rs.heads_first, rs.saturated);
+    fprintf(stderr, "  %s:%u:%u  %.3f s  %llu  %llu  %u  %u  %u\n", rule->src ? rule->src->name : "?", line, col,
+            rs.seconds, (unsigned long long)rs.derivations, (unsigned long long)rs.in_products, rs.runs,
+            rs.heads_first, rs.saturated);
   }
 }
 

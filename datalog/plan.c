@@ -619,6 +619,56 @@ static void mark_invariant(const pl_context *c, pl_plan *pl)
   }
 }
 
+/* ---- product tail ------------------------------------------------------------------ */
+
+/* The head column whose whole argument is variable v: PL_NONE when v is no
+ * head argument, PL_NONE - 1 when it occurs twice or inside a term. */
+static uint32_t head_column_of(const pl_plan *pl, uint32_t arity, uint32_t v)
+{
+  uint32_t col = PL_NONE;
+  for (uint32_t i = 0; i < arity; i++) {
+    const pl_pat *pt = &pl->pats[pl->kids[pl->head + i]];
+    uint8_t in[pl->n_vars + 1];
+    memset(in, 0, sizeof in);
+    pattern_vars(pl, pl->kids[pl->head + i], in, 0);
+    if (!in[v]) continue;
+    if (col != PL_NONE || pt->kind == P_FUN) return PL_NONE - 1;
+    col = i;
+  }
+  return col;
+}
+
+/* Can scan si be part of the product tail?  Then its columns' head columns
+ * go to kids[to_head].  0 when out of memory too (the tail just ends). */
+static int tail_step(const pl_context *c, pl_plan *pl, uint32_t si)
+{
+  const pl_step *s = &pl->steps[si];
+  if (s->kind != S_SCAN || s->source != SRC_FULL || s->project || s->n_key || s->enum_col != PL_NONE || s->n_live ||
+      s->memo)
+    return 0;
+  uint32_t arity = ix_relation_arity(c->rel[s->pred]), head_arity = ix_relation_arity(c->rel[pl->head_pred]);
+  uint32_t at = new_kids(pl, arity);
+  if (at == PL_NONE) return 0;
+  for (uint32_t i = 0; i < arity; i++) {
+    uint32_t p = pl->kids[pl->steps[si].cols + i];
+    if (p != PL_NONE && pl->pats[p].kind != P_BIND) return 0;
+    uint32_t col = p == PL_NONE ? PL_NONE : head_column_of(pl, head_arity, pl->pats[p].value);
+    if (col == PL_NONE - 1) return 0;
+    pl->kids[at + i] = col;
+  }
+  pl->steps[si].to_head = at;
+  return 1;
+}
+
+/* Finds the product tail (see pl_plan.tail): only past the cut's end, where
+ * no witness search runs. */
+static void mark_tail(const pl_context *c, pl_plan *pl)
+{
+  pl->tail = pl->n_steps;
+  if (pl->cut < pl->n_steps || ix_relation_arity(c->rel[pl->head_pred]) == 0) return;
+  while (pl->tail > 0 && pl->n_steps - pl->tail < IX_MAX_ARITY && tail_step(c, pl, pl->tail - 1)) pl->tail--;
+}
+
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
 {
   const dl_rule *rule = &c->prog->ast->rules[r];
@@ -635,6 +685,7 @@ int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
     ok = pl->heads_first ? compile_order(c, r, heads, n_heads, pl) : compile_order(c, r, plain, n_plain, pl);
     ok = ok && mark_live(c, pl);
     if (ok) mark_invariant(c, pl);
+    if (ok) mark_tail(c, pl);
   }
   free(plain);
   free(heads);

@@ -23,7 +23,12 @@
  * the cut, where the rest of the body only looks for a witness, the outcome
  * of that search depends only on the variables it reads, so the evaluator
  * remembers it per combination: in amazons' G+, does(P,play(X1,Y1,...)) is
- * searched once per cell (X1,Y1), not once per state atom and cell. */
+ * searched once per cell (X1,Y1), not once per state atom and cell.
+ *
+ * The last scans of a plan may only bind variables that are whole head
+ * arguments (chess's (coordinate ?ignorex) (coordinate ?ignorey)): the
+ * heads of such a product tail are all the combinations of their tuples,
+ * and the evaluator stages them at once (ix_relation_stage_product). */
 #ifndef GDLOG_PLAN_H
 #define GDLOG_PLAN_H
 
@@ -79,6 +84,8 @@ typedef struct pl_step {
                            witness search reads (head variables only read by the
                            head left out), and the search's outcome for them is
                            remembered */
+  uint32_t to_head;     /* S_SCAN in the product tail: per column the head column its
+                           variable gives, at kids[to_head] (PL_NONE: none) */
 } pl_step;
 
 typedef struct pl_plan {
@@ -92,6 +99,9 @@ typedef struct pl_plan {
   uint32_t head_pred;
   uint32_t n_vars;
   uint32_t cut;         /* steps from here on bind no head variable: one witness is enough */
+  uint32_t tail;        /* the product tail starts here (n_steps: none): scans that only
+                           bind fresh variables, each a whole head argument, so that
+                           the heads are the product of their tuples */
   uint8_t heads_first;  /* the order chosen enumerates candidate heads first */
   double cost;          /* the estimated cost of the order chosen */
 } pl_plan;

@@ -69,6 +69,26 @@ int ix_relation_insert(ix_relation *r, const ix_val *tuple);
  * ix_relation_flush_to.  0 when out of memory. */
 int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added);
 
+/* One factor of a product of tuples (ix_relation_stage_product): n tuples
+ * of `width` ids, whose position j gives column column[j] of the relation
+ * (IX_NO_COLUMN: none). */
+#define IX_NO_COLUMN UINT32_MAX
+typedef struct ix_factor {
+  const ix_val *tuples;
+  uint64_t n;
+  uint32_t width;
+  const uint32_t *column;
+} ix_factor;
+
+/* Stages the tuples that take base[c] in every column c no factor gives and,
+ * from each factor, one of its tuples in the columns it gives: the product
+ * of the factors, as many ix_relation_stage calls (same `added`), but on a
+ * dense relation whose dictionaries know every value with one key
+ * addition per tuple.  Each column is given by the base or one factor.
+ * Returns the number of tuples of the product, -1 when out of memory. */
+int64_t ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
+                                  ix_tupleset *added);
+
 /* Number of tuples staged. */
 uint64_t ix_relation_staged(const ix_relation *r);
 

@@ -242,6 +242,68 @@ static void dense_then_sparse(int staged)
   ix_relation_destroy(r);
 }
 
+/* ix_relation_stage_product against each combination put in a hash set:
+ * random bases and factors (one to three, each giving one column from the
+ * first position of its pairs; the second gives none), on a relation that
+ * turns dense on the way and later widens (new values), with a secondary
+ * index, the new tuples reported through the flushes. */
+static void staged_products(void)
+{
+  enum { ARITY = 4 };
+  ix_relation *r = ix_relation_create(ARITY);
+  ix_tupleset truth, reported;
+  ix_tupleset_init(&truth, ARITY);
+  ix_tupleset_init(&reported, ARITY);
+  int secondary = ix_relation_index(r, 1 << 3);
+  int64_t added = 0;
+  for (int round = 0; round < 400; round++) {
+    uint32_t range = round < 250 ? 16 : 24, cols[ARITY] = { 0, 1, 2, 3 }, n_factors = 1 + next_rand() % 3;
+    for (uint32_t i = ARITY - 1; i > 0; i--) {
+      uint32_t j = next_rand() % (i + 1), t = cols[i];
+      cols[i] = cols[j], cols[j] = t;
+    }
+    uint32_t base[ARITY], pairs[3][2 * 12], column[3][2];
+    ix_factor factors[3];
+    for (uint32_t c = 0; c < ARITY; c++) base[c] = next_rand() % range;
+    for (uint32_t k = 0; k < n_factors; k++) {
+      column[k][0] = cols[k];
+      column[k][1] = IX_NO_COLUMN;
+      factors[k] = (ix_factor){ pairs[k], 1 + next_rand() % 12, 2, column[k] };
+      for (uint64_t t = 0; t < 2 * factors[k].n; t++) pairs[k][t] = next_rand() % range;
+    }
+    uint64_t at[3] = { 0, 0, 0 }, n = 0;
+    for (;;) {
+      uint32_t tuple[ARITY];
+      memcpy(tuple, base, sizeof tuple);
+      for (uint32_t k = 0; k < n_factors; k++) tuple[cols[k]] = pairs[k][2 * at[k]];
+      ix_tupleset_insert(&truth, tuple);
+      n++;
+      uint32_t k = n_factors;
+      while (k > 0 && ++at[k - 1] == factors[k - 1].n) at[--k] = 0;
+      if (k == 0) break;
+    }
+    int64_t got = ix_relation_stage_product(r, base, factors, n_factors, &reported);
+    CHECK(got == (int64_t)n, "product of %llu staged %lld", (unsigned long long)n, (long long)got);
+    if (round % 50 == 49) added += ix_relation_flush_to(r, &reported);
+  }
+  added += ix_relation_flush_to(r, &reported);
+  CHECK(added == (int64_t)truth.n && reported.n == truth.n, "products: added %lld, reported %llu, want %llu",
+        (long long)added, (unsigned long long)reported.n, (unsigned long long)truth.n);
+  CHECK(ix_relation_size(r) == truth.n, "products: size %llu", (unsigned long long)ix_relation_size(r));
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "products: contains");
+  for (uint64_t t = 0; t < reported.n; t++)
+    CHECK(ix_tupleset_contains(&truth, ix_tupleset_get(&reported, t)), "products: reported a tuple not staged");
+  uint32_t tuple[ARITY];
+  uint64_t n = 0;
+  ix_iter it;
+  ix_iter_begin(&it, r, secondary, 0, NULL);
+  while (ix_iter_next(&it, tuple)) n += ix_tupleset_contains(&truth, tuple);
+  CHECK(n == truth.n, "products: secondary index holds %llu of %llu", (unsigned long long)n, (unsigned long long)truth.n);
+  ix_tupleset_free(&truth);
+  ix_tupleset_free(&reported);
+  ix_relation_destroy(r);
+}
+
 static void judy_readback(void)
 {
   Pvoid_t dense = NULL, sparse = NULL;
@@ -280,7 +342,8 @@ int main(void)
   cases += 4;
   dense_then_sparse(0);
   dense_then_sparse(1);
-  cases += 2;
+  staged_products();
+  cases += 3;
   judy_readback();
   cases++;
   printf("%d passed, %d failed\n", failures ? cases - 1 : cases, failures ? 1 : 0);
