@@ -271,8 +271,9 @@ static void print_stats(const session *s)
           p->ast->n_rules, st->n_sccs, recursive, strata);
   if (s->eval) {
     dl_eval_stats es = dl_eval_get_stats(s->eval);
-    fprintf(stderr, "atoms %llu, derivations %llu, rounds %u, terms %u\n", (unsigned long long)es.atoms,
-            (unsigned long long)es.derivations, es.rounds, dl_terms_count(s->loaded->terms));
+    fprintf(stderr, "atoms %llu, derivations %llu (%llu staged as products), rounds %u, terms %u\n",
+            (unsigned long long)es.atoms, (unsigned long long)es.derivations, (unsigned long long)es.in_products,
+            es.rounds, dl_terms_count(s->loaded->terms));
     uint8_t *shown = calloc(p->n_preds + 1, 1);
     for (uint32_t c = 0; shown && c < st->n_sccs; c++) {
       uint32_t n;
