@@ -381,19 +381,19 @@ static uint32_t compile_term(pl_plan *pl, dl_terms *terms, const ast_term *t, ui
 /* Adds a scan of atom a (predicate pred) reading `source`, leaving out the
  * columns of skip.  Columns whose terms are known go into the index key.
  * One column with a compound pattern that is only partly known, like
- * cell(X,Y,P) with X bound, is enumerated from the term store and then also
- * looked up by key.  With skip, the scan visits one tuple per distinct value
+ * cell(X,Y,P) with X bound, is enumerated from the term store (by all its
+ * known arguments) and then also looked up by key.  With skip, the scan visits one tuple per distinct value
  * of the other columns. */
 static int add_scan(const pl_context *c, pl_plan *pl, const ast_term *a, uint32_t pred, uint8_t source,
                     uint64_t skip, uint8_t *bound)
 {
   uint32_t n = ast_atom_arity(a);
   uint64_t mask = 0, distinct = 0;
-  int enum_col = -1, enum_arg = -1;
+  int enum_col = -1;
   for (uint32_t i = 0; i < n && source != SRC_DELTA; i++) {
     if (skip >> i & 1) continue;
     if (all_bound(atom_arg(a, i), bound)) mask |= (uint64_t)1 << i;
-    else if (enum_col < 0 && (enum_arg = probe_position(atom_arg(a, i), bound)) >= 0) enum_col = (int)i;
+    else if (enum_col < 0 && probe_position(atom_arg(a, i), bound) >= 0) enum_col = (int)i;
   }
   uint32_t key = new_kids(pl, n), cols = new_kids(pl, n);
   pl_step *s = new_step(pl, S_SCAN);
@@ -404,14 +404,22 @@ static int add_scan(const pl_context *c, pl_plan *pl, const ast_term *a, uint32_
   s->pred = pred;
   s->key = key;
   s->cols = cols;
-  s->enum_col = s->enum_pat = s->enum_arg = PL_NONE;
+  s->enum_col = s->enum_pat = PL_NONE;
   uint64_t known = mask;  /* the columns bound before the step */
   if (enum_col >= 0) {
-    uint32_t p = compile_term(pl, c->terms, atom_arg(a, (uint32_t)enum_col), bound);
+    const ast_term *t = atom_arg(a, (uint32_t)enum_col);
+    uint32_t n_args = 0;
+    for (uint32_t j = 0; j < t->n; j++) n_args += all_bound(t->args[j], bound);
+    uint32_t args = new_kids(pl, n_args);  /* the known arguments, before compiling binds */
+    if (args == PL_NONE) return 0;
+    for (uint32_t j = 0, k = 0; j < t->n; j++)
+      if (all_bound(t->args[j], bound)) pl->kids[args + k++] = j;
+    uint32_t p = compile_term(pl, c->terms, t, bound);
     if (p == PL_NONE) return 0;
     pl->steps[at].enum_col = (uint32_t)enum_col;
     pl->steps[at].enum_pat = p;
-    pl->steps[at].enum_arg = (uint32_t)enum_arg;
+    pl->steps[at].enum_args = args;
+    pl->steps[at].n_enum_args = n_args;
     pl->kids[key + (uint32_t)enum_col] = pl->kids[cols + (uint32_t)enum_col] = PL_NONE;
     mask |= (uint64_t)1 << enum_col;
   }
