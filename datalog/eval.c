@@ -311,15 +311,21 @@ static int in_delta(const dl_eval *e, const pl_step *s, const dl_tid *tuple)
   return s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple);
 }
 
-/* Walks the index of a full or old scan with the key in key[]. */
+/* Walks the index of a full or old scan with the key in key[]; a key that
+ * binds every column is one membership test. */
 static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *key)
 {
   dl_eval *e = f->e;
+  uint32_t n = ix_relation_arity(e->rel[s->pred]);
+  if (s->n_key == n) {
+    if (ix_relation_contains(e->rel[s->pred], key) && !in_delta(e, s, key)) scan_tuple(f, si, s, key, n);
+    return;
+  }
   dl_tid tuple[IX_MAX_ARITY];
   ix_iter it;
   begin_scan(e, s, &it, s->n_key, key);
   while (!witnessed(f, si) && !cancelled(e) && ix_iter_next(&it, tuple))
-    if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, ix_relation_arity(e->rel[s->pred]));
+    if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
 }
 
 /* The first position in list[from, n) (ascending ids) holding an id >= id:
