@@ -724,7 +724,6 @@ static int run_component(dl_eval *e, uint32_t c)
   }
   for (uint32_t i = 0; i < n_preds; i++) {
     uint32_t p = preds[i];
-    ix_relation_freeze(e->rel[p]);  /* complete: later components only read it */
     e->in_scc[p] = 0;
     ix_tupleset_free(&e->delta[p]);
     ix_tupleset_free(&e->fresh[p]);

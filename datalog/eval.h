@@ -6,9 +6,7 @@
  * relation after i, so no rule instance is derived twice.  Each version is
  * planned per round from the current relation sizes (plan.h).  Heads of a
  * component that nothing reads while it runs, and those of linear
- * recursion, are staged and inserted in sorted batches; a component's
- * relations are frozen when it is done (ix_relation_freeze), which gives the
- * later components sorted-array lookups. */
+ * recursion, are staged and inserted in sorted batches. */
 #ifndef GDLOG_EVAL_H
 #define GDLOG_EVAL_H
 
