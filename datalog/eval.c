@@ -328,65 +328,27 @@ static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *ke
     if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
 }
 
-/* The first position in list[from, n) (ascending ids) holding an id >= id:
- * galloping from `from`, as the ids sought ascend. */
-static uint32_t gallop_ids(const dl_tid *list, uint32_t from, uint32_t n, dl_tid id)
-{
-  uint32_t step = 1, lo = from, hi = from;
-  while (hi < n && list[hi] < id) {
-    lo = hi + 1;
-    hi = n - hi > step ? hi + step : n;
-    step *= 2;
-  }
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (list[mid] < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* Writes to out the ids of lists[best] that are in every list (each holds
- * ascending ids); returns their number. */
-static uint32_t intersect_ids(const dl_tid *const *lists, const uint32_t *counts, uint32_t n_lists, uint32_t best,
-                              dl_tid *out)
-{
-  uint32_t pos[n_lists], n = 0;
-  memset(pos, 0, sizeof pos);
-  for (uint32_t i = 0; i < counts[best]; i++) {
-    dl_tid id = lists[best][i];
-    uint32_t k = 0;
-    for (; k < n_lists; k++) {
-      if (k == best) continue;
-      pos[k] = gallop_ids(lists[k], pos[k], counts[k], id);
-      if (pos[k] == counts[k]) return n;
-      if (lists[k][pos[k]] != id) break;
-    }
-    if (k == n_lists) out[n++] = id;
-  }
-  return n;
-}
-
 /* Enumerates the terms that can match the step's partly known compound
- * column (from the term store's argument index: those in the lists of all
- * its known arguments), and scans for each. */
+ * column (from the term store's index by its known arguments), and scans
+ * for each. */
 static void scan_enumerated(frame *f, uint32_t si, const pl_step *s, dl_tid *key)
 {
   const pl_pat *ep = &f->pl->pats[s->enum_pat];
   const uint32_t *args = f->pl->kids + s->enum_args;
-  uint32_t n_lists = s->n_enum_args, counts[n_lists], best = 0;
-  const dl_tid *lists[n_lists];
-  for (uint32_t k = 0; k < n_lists; k++) {
-    dl_tid v = build(f, f->pl->kids[ep->first + args[k]], 0);
-    if (v == DL_NO_TERM) return;
-    lists[k] = dl_terms_with_arg(f->e->terms, ep->value, ep->n, args[k], v, &counts[k]);
-    if (counts[k] == 0) return;
-    if (counts[k] < counts[best]) best = k;
+  dl_tid vals[s->n_enum_args];
+  uint64_t mask = 0;
+  for (uint32_t k = 0; k < s->n_enum_args; k++) {
+    if ((vals[k] = build(f, f->pl->kids[ep->first + args[k]], 0)) == DL_NO_TERM) return;
+    mask |= (uint64_t)1 << (args[k] & 63);
   }
-  uint32_t count = counts[best];
-  dl_tid local[64], *copy = count <= 64 ? local : malloc(count * sizeof *copy);  /* makes may move lists */
+  uint32_t count;
+  const dl_tid *list = s->n_enum_args == 1
+                           ? dl_terms_with_arg(f->e->terms, ep->value, ep->n, args[0], vals[0], &count)
+                           : dl_terms_with_args(f->e->terms, ep->value, ep->n, mask, vals, &count);
+  if (count == 0) return;
+  dl_tid local[64], *copy = count <= 64 ? local : malloc(count * sizeof *copy);  /* makes may move list */
   if (!copy) { fail_memory(f->e); return; }
-  count = intersect_ids(lists, counts, n_lists, best, copy);
+  memcpy(copy, list, count * sizeof *copy);
   for (uint32_t i = 0; i < count && !f->e->failed && !witnessed(f, si); i++) {
     if (!match(f, s->enum_pat, copy[i])) continue;
     key[s->enum_col] = copy[i];

@@ -407,13 +407,17 @@ static int add_scan(const pl_context *c, pl_plan *pl, const ast_term *a, uint32_
   s->enum_col = s->enum_pat = PL_NONE;
   uint64_t known = mask;  /* the columns bound before the step */
   if (enum_col >= 0) {
+    /* the known arguments (before compiling binds), those below 64 when
+     * there are such: the term store indexes a combination of those */
     const ast_term *t = atom_arg(a, (uint32_t)enum_col);
-    uint32_t n_args = 0;
-    for (uint32_t j = 0; j < t->n; j++) n_args += all_bound(t->args[j], bound);
-    uint32_t args = new_kids(pl, n_args);  /* the known arguments, before compiling binds */
+    uint32_t n_args = 0, first = (uint32_t)probe_position(t, bound);
+    for (uint32_t j = 0; j < t->n && j < 64; j++) n_args += all_bound(t->args[j], bound);
+    uint32_t args = new_kids(pl, n_args ? n_args : 1);
     if (args == PL_NONE) return 0;
-    for (uint32_t j = 0, k = 0; j < t->n; j++)
+    pl->kids[args] = first;
+    for (uint32_t j = 0, k = 0; j < t->n && j < 64; j++)
       if (all_bound(t->args[j], bound)) pl->kids[args + k++] = j;
+    n_args = n_args ? n_args : 1;
     uint32_t p = compile_term(pl, c->terms, t, bound);
     if (p == PL_NONE) return 0;
     pl->steps[at].enum_col = (uint32_t)enum_col;

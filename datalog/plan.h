@@ -67,8 +67,8 @@ typedef struct pl_step {
   uint32_t enum_col;    /* S_SCAN: a column whose compound pattern has a known argument, */
   uint32_t enum_pat;    /*   enumerated from the term store's argument index, */
   uint32_t n_enum_args; /*   by its n_enum_args known arguments (positions at */
-  uint32_t enum_args;   /*   kids[enum_args]): the terms in all their lists;
-                           enum_col is PL_NONE when none */
+  uint32_t enum_args;   /*   kids[enum_args], ascending, below 64 when there are
+                           several); enum_col is PL_NONE when none */
   uint32_t n_live;      /* S_SCAN that binds a variable no later step reads: the */
   uint32_t live;        /*   n_live slots read later, at kids[live]; the rest of the
                            plan depends on their values only, so a repeated
