@@ -28,6 +28,7 @@ typedef struct ix_index {
   uint8_t order[IX_MAX_ARITY];        /* position -> column */
   uint8_t chunk_of[IX_MAX_ARITY];     /* position -> chunk */
   uint8_t shift[IX_MAX_ARITY];        /* position -> shift inside its chunk key */
+  uint32_t code_mask[IX_MAX_ARITY];   /* position -> the mask of its column's codes */
   uint8_t chunk_end[IX_MAX_ARITY];    /* chunk -> one past its last position */
   uint8_t n_chunks;
   Word_t full[IX_MAX_ARITY];          /* chunk -> the bits of all its positions */
@@ -129,7 +130,10 @@ static void layout(ix_index *ix, const ix_relation *r)
     ix->shift[p] = last ? 0 : (uint8_t)(ix->shift[p + 1] + r->cols[ix->order[p + 1]].bits);
   }
   for (uint32_t l = 0; l < ix->n_chunks; l++) ix->full[l] = 0;
-  for (uint32_t p = 0; p < n; p++) ix->full[ix->chunk_of[p]] |= low_mask(r->cols[ix->order[p]].bits) << ix->shift[p];
+  for (uint32_t p = 0; p < n; p++) {
+    ix->code_mask[p] = (uint32_t)low_mask(r->cols[ix->order[p]].bits);
+    ix->full[ix->chunk_of[p]] |= (Word_t)ix->code_mask[p] << ix->shift[p];
+  }
 }
 
 static Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_t *codes)
@@ -960,9 +964,8 @@ static void decode(const ix_iter *it, ix_val *tuple, int as_codes)
   const ix_index *ix = it->ix;
   const ix_relation *r = it->rel;
   for (uint32_t p = 0; p < r->arity; p++) {
-    const colmap *m = &r->cols[ix->order[p]];
-    uint32_t code = (uint32_t)((it->key[ix->chunk_of[p]] >> ix->shift[p]) & low_mask(m->bits));
-    tuple[ix->order[p]] = as_codes ? code : m->id_of[code];
+    uint32_t col = ix->order[p], code = (uint32_t)(it->key[ix->chunk_of[p]] >> ix->shift[p]) & ix->code_mask[p];
+    tuple[col] = as_codes ? code : r->cols[col].id_of[code];
   }
 }
 
