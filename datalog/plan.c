@@ -631,6 +631,42 @@ static void mark_invariant(const pl_context *c, pl_plan *pl)
   }
 }
 
+/* x rounded to a power of sqrt(2), as a small number (0 for 0). */
+static uint64_t size_class(uint64_t x)
+{
+  if (x < 2) return x;
+  uint32_t b = 63 - (uint32_t)__builtin_clzll(x);
+  return 2 * (uint64_t)b + (x >> (b - 1) & 1) + 1;
+}
+
+static uint64_t mix_in(uint64_t h, uint64_t v)
+{
+  h = (h ^ v) * 0xff51afd7ed558ccdULL;
+  return h ^ (h >> 32);
+}
+
+uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at)
+{
+  const dl_rule *rule = &c->prog->ast->rules[r];
+  const uint32_t *preds = c->prog->lit_pred[r];
+  uint64_t h = mix_in(r, (uint64_t)(delta_at + 1));
+  for (uint32_t k = 0; k < rule->n_body; k++) {
+    if (rule->body[k].kind != DL_POS) continue;
+    const ix_relation *rel = c->rel[preds[k]];
+    h = mix_in(h, size_class(ix_relation_size(rel)));
+    if ((int)k == delta_at) h = mix_in(h, size_class(c->delta[preds[k]].n));
+    for (uint32_t i = 0; i < ix_relation_arity(rel); i++) h = mix_in(h, size_class(ix_relation_column_values(rel, i)));
+  }
+  return h;
+}
+
+void pl_plan_ready(const pl_context *c, const pl_plan *pl)
+{
+  for (uint32_t si = 0; si < pl->n_steps; si++)
+    if (pl->steps[si].kind == S_SCAN && pl->steps[si].source != SRC_DELTA)
+      ix_relation_index_ready(c->rel[pl->steps[si].pred], pl->steps[si].index);
+}
+
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
 {
   const dl_rule *rule = &c->prog->ast->rules[r];

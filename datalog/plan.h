@@ -114,6 +114,17 @@ typedef struct pl_context {
  * it needs.  Returns 0 when out of memory (pl must still be freed). */
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl);
 
+/* A summary of what pl_plan_build reads to choose the order of rule r's
+ * version delta_at: the sizes of its relations, of the delta and of their
+ * columns' values, each rounded to a power of sqrt(2).  A plan stays valid
+ * for its version while sizes change; when the summary does not change, a
+ * new one would most likely be the same. */
+uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at);
+
+/* Readies the indexes a plan built before reads (ix_relation_index_ready),
+ * to run it again. */
+void pl_plan_ready(const pl_context *c, const pl_plan *pl);
+
 /* Frees the plan's storage and empties it. */
 void pl_plan_free(pl_plan *pl);
 

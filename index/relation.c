@@ -837,6 +837,8 @@ static int serves(const ix_index *ix, uint64_t mask, uint64_t distinct, uint32_t
 
 int ix_relation_index(ix_relation *r, uint64_t mask) { return ix_relation_index_ordered(r, mask, 0); }
 
+void ix_relation_index_ready(ix_relation *r, int index) { mirror(r, r->indexes[index]); }
+
 int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct)
 {
   for (int i = 0; i < r->n_indexes; i++)

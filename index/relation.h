@@ -92,6 +92,10 @@ int ix_relation_contains(const ix_relation *r, const ix_val *tuple);
  * than Judy; iterations begun before the next insertion use it. */
 int ix_relation_index(ix_relation *r, uint64_t bound_mask);
 
+/* Readies index `index` (a number ix_relation_index gave) for lookups as
+ * ix_relation_index does: its sorted array of keys is brought up to date. */
+void ix_relation_index_ready(ix_relation *r, int index);
+
 /* Like ix_relation_index, for a projection: the index's order starts with
  * the columns of bound_mask, then those of distinct_mask, so that
  * ix_iter_begin_distinct can skip from one distinct combination of them to
