@@ -28,6 +28,10 @@ struct dl_eval {
   int failed;
   dl_eval_stats stats;
   dl_eval_rule_stats *rule_stats;  /* per rule */
+  uint32_t *version_at;     /* per rule: where its versions' plans start in plans[] */
+  pl_plan *plans;           /* per rule version (delta at -1, 0, 1, ...): its last */
+  uint64_t *plan_inputs;    /*   plan in a recursive component's rounds, and what */
+  uint8_t *plan_ok;         /*   it was chosen for (see get_plan) */
 };
 
 /* Where a rule's new tuples go. */
@@ -312,12 +316,17 @@ static int in_delta(const dl_eval *e, const pl_step *s, const dl_tid *tuple)
   return s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple);
 }
 
-/* Walks the index of a full or old scan with the key in key[]. */
+/* Walks the index of a full or old scan with the key in key[]; a key that
+ * binds every column is one membership test. */
 static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *key)
 {
   dl_eval *e = f->e;
-  dl_tid tuple[IX_MAX_ARITY];
   uint32_t n = ix_relation_arity(e->rel[s->pred]);
+  if (s->n_key == n) {
+    if (ix_relation_contains(e->rel[s->pred], key) && !in_delta(e, s, key)) scan_tuple(f, si, s, key, n);
+    return;
+  }
+  dl_tid tuple[IX_MAX_ARITY];
   ix_run run;
   if (!s->project && ix_relation_run(e->rel[s->pred], s->index, s->n_key, key, &run)) {
     for (uint64_t i = 0; i < run.n && !witnessed(f, si) && !cancelled(e); i++) {
@@ -333,14 +342,22 @@ static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *ke
 }
 
 /* Enumerates the terms that can match the step's partly known compound
- * column (from the term store's argument index), and scans for each. */
+ * column (from the term store's index by its known arguments), and scans
+ * for each. */
 static void scan_enumerated(frame *f, uint32_t si, const pl_step *s, dl_tid *key)
 {
   const pl_pat *ep = &f->pl->pats[s->enum_pat];
-  dl_tid v = build(f, f->pl->kids[ep->first + s->enum_arg], 0);
-  if (v == DL_NO_TERM) return;
+  const uint32_t *args = f->pl->kids + s->enum_args;
+  dl_tid vals[s->n_enum_args];
+  uint64_t mask = 0;
+  for (uint32_t k = 0; k < s->n_enum_args; k++) {
+    if ((vals[k] = build(f, f->pl->kids[ep->first + args[k]], 0)) == DL_NO_TERM) return;
+    mask |= (uint64_t)1 << (args[k] & 63);
+  }
   uint32_t count;
-  const dl_tid *list = dl_terms_with_arg(f->e->terms, ep->value, ep->n, s->enum_arg, v, &count);
+  const dl_tid *list = s->n_enum_args == 1
+                           ? dl_terms_with_arg(f->e->terms, ep->value, ep->n, args[0], vals[0], &count)
+                           : dl_terms_with_args(f->e->terms, ep->value, ep->n, mask, vals, &count);
   if (count == 0) return;
   dl_tid local[64], *copy = count <= 64 ? local : malloc(count * sizeof *copy);  /* makes may move list */
   if (!copy) { fail_memory(f->e); return; }
@@ -626,36 +643,69 @@ static int adds_nothing(const dl_eval *e, uint32_t r)
  * known, which pays off most once the other rules have added theirs. */
 enum { PASS_ALL, PASS_PLAIN, PASS_SEARCHES };
 
+/* The plan of rule r's version delta_at.  In a recursive component's
+ * rounds (delta_at >= 0), the version's last plan while what its order was
+ * chosen for has not changed much (pl_plan_inputs): planning every version
+ * every round costs more than a tenth of alexChess's G+.  Else a new plan,
+ * built into *local for the first round and other components.  NULL when
+ * out of memory. */
+static pl_plan *get_plan(dl_eval *e, uint32_t r, int delta_at, pl_plan *local)
+{
+  pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
+  if (delta_at < 0) return pl_plan_build(&c, r, delta_at, local) ? local : NULL;
+  uint32_t v = e->version_at[r] + (uint32_t)delta_at + 1;
+  uint64_t inputs = pl_plan_inputs(&c, r, delta_at);
+  if (e->plan_ok[v] && e->plan_inputs[v] == inputs) {
+    pl_plan_ready(&c, &e->plans[v]);
+    return &e->plans[v];
+  }
+  pl_plan_free(&e->plans[v]);
+  e->plan_ok[v] = (uint8_t)pl_plan_build(&c, r, delta_at, &e->plans[v]);
+  e->plan_inputs[v] = inputs;
+  return e->plan_ok[v] ? &e->plans[v] : NULL;
+}
+
+/* Frees the plans get_plan kept for rule r. */
+static void drop_plans(dl_eval *e, uint32_t r)
+{
+  for (uint32_t v = e->version_at[r]; v < e->version_at[r + 1]; v++) {
+    pl_plan_free(&e->plans[v]);
+    e->plan_ok[v] = 0;
+  }
+}
+
 static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
 {
   double t0 = now();
   uint64_t d0 = e->stats.derivations, p0 = e->stats.in_products;
   dl_eval_rule_stats *rs = &e->rule_stats[r];
-  pl_plan pl = { 0 };
-  pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
-  int ok = pl_plan_build(&c, r, delta_at, &pl);
-  if (ok && pass != PASS_ALL && (pass == PASS_SEARCHES) != (pl.cut < pl.n_steps)) {
-    pl_plan_free(&pl);
+  pl_plan local = { 0 }, *pl = get_plan(e, r, delta_at, &local);
+  if (!pl) {
+    pl_plan_free(&local);
+    fail_memory(e);
+    return 0;
+  }
+  if (pass != PASS_ALL && (pass == PASS_SEARCHES) != (pl->cut < pl->n_steps)) {
+    pl_plan_free(&local);
     return 1;
   }
   rs->runs++;
-  if (mode == EMIT_DIRECT && ix_relation_staged(e->rel[pl.head_pred]) && ix_relation_may_saturate(e->rel[pl.head_pred]))
-    flush_staged(e, pl.head_pred, mode);
-  if (ok && adds_nothing(e, r)) {
+  if (mode == EMIT_DIRECT && ix_relation_staged(e->rel[pl->head_pred]) && ix_relation_may_saturate(e->rel[pl->head_pred]))
+    flush_staged(e, pl->head_pred, mode);
+  if (adds_nothing(e, r)) {
     rs->saturated++;
-    pl_plan_free(&pl);
+    pl_plan_free(&local);
     return !e->failed;
   }
   /* a plan with a witness search first asks whether its head is known */
-  if (ok && mode == EMIT_DIRECT && pl.cut < pl.n_steps) flush_staged(e, pl.head_pred, mode);
-  if (!ok) fail_memory(e);
-  else ok = run_plan(e, &pl, mode);
+  if (mode == EMIT_DIRECT && pl->cut < pl->n_steps) flush_staged(e, pl->head_pred, mode);
+  int ok = run_plan(e, pl, mode);
   if (mode == EMIT_LINEAR && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
   rs->derivations += e->stats.derivations - d0;
   rs->in_products += e->stats.in_products - p0;
   rs->seconds += now() - t0;
-  rs->heads_first += pl.heads_first;
-  pl_plan_free(&pl);
+  rs->heads_first += pl->heads_first;
+  pl_plan_free(&local);
   return ok && !e->failed;
 }
 
@@ -687,18 +737,10 @@ static uint32_t recursive_atoms(const dl_eval *e, uint32_t r)
   return n;
 }
 
-/* Runs a recursive component in semi-naive rounds.  When every rule has at
- * most one recursive atom (linear recursion), each version reads only the
- * delta of the component's relations, so new tuples can go straight into the
- * relations and the next delta needs no hashing. */
-static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_preds)
+/* The semi-naive rounds of a recursive component after its first, until
+ * nothing is new (linear: see run_recursive). */
+static int rounds(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_preds, int linear)
 {
-  int linear = 1;
-  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
-    linear &= recursive_atoms(e, e->rule_order[i]) <= 1;
-  /* the first round reads whole relations, so its tuples wait in fresh sets */
-  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
-    if (!run_rule(e, e->rule_order[i], -1, EMIT_FRESH, PASS_ALL)) return 0;
   int mode = EMIT_FRESH;
   for (;;) {
     e->stats.rounds++;
@@ -716,6 +758,23 @@ static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t
       }
     }
   }
+}
+
+/* Runs a recursive component in semi-naive rounds.  When every rule has at
+ * most one recursive atom (linear recursion), each version reads only the
+ * delta of the component's relations, so new tuples can go straight into the
+ * relations and the next delta needs no hashing. */
+static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_preds)
+{
+  int linear = 1;
+  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
+    linear &= recursive_atoms(e, e->rule_order[i]) <= 1;
+  /* the first round reads whole relations, so its tuples wait in fresh sets */
+  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
+    if (!run_rule(e, e->rule_order[i], -1, EMIT_FRESH, PASS_ALL)) return 0;
+  int ok = rounds(e, c, preds, n_preds, linear);
+  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) drop_plans(e, e->rule_order[i]);
+  return ok;
 }
 
 static int run_component(dl_eval *e, uint32_t c)
@@ -750,7 +809,6 @@ static int run_component(dl_eval *e, uint32_t c)
   }
   for (uint32_t i = 0; i < n_preds; i++) {
     uint32_t p = preds[i];
-    ix_relation_freeze(e->rel[p]);  /* complete: later components only read it */
     e->in_scc[p] = 0;
     ix_tupleset_free(&e->delta[p]);
     ix_tupleset_free(&e->fresh[p]);
@@ -788,7 +846,17 @@ dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag
   e->fresh = calloc(n, sizeof *e->fresh);
   e->in_scc = calloc(n, 1);
   e->rule_stats = calloc(p->ast->n_rules + 1, sizeof *e->rule_stats);
-  int ok = e->rel && e->delta && e->fresh && e->in_scc && e->rule_stats && group_rules(e);
+  e->version_at = malloc((p->ast->n_rules + 1) * sizeof *e->version_at);
+  uint32_t n_versions = 0;
+  for (uint32_t r = 0; e->version_at && r <= p->ast->n_rules; r++) {
+    e->version_at[r] = n_versions;
+    n_versions += r < p->ast->n_rules ? p->ast->rules[r].n_body + 1 : 0;
+  }
+  e->plans = calloc(n_versions + 1, sizeof *e->plans);
+  e->plan_inputs = calloc(n_versions + 1, sizeof *e->plan_inputs);
+  e->plan_ok = calloc(n_versions + 1, 1);
+  int ok = e->rel && e->delta && e->fresh && e->in_scc && e->rule_stats && e->version_at && e->plans &&
+           e->plan_inputs && e->plan_ok && group_rules(e);
   for (uint32_t i = 0; ok && i < p->n_preds; i++) {
     if (p->preds[i].arity > IX_MAX_ARITY) {
       dl_diag_report(diag, DL_ERROR, p->preds[i].src, p->preds[i].off,
@@ -822,6 +890,11 @@ void dl_eval_destroy(dl_eval *e)
   free(e->fresh);
   free(e->in_scc);
   free(e->rule_stats);
+  for (uint32_t r = 0; e->plans && e->plan_ok && e->version_at && r < e->prog->ast->n_rules; r++) drop_plans(e, r);
+  free(e->version_at);
+  free(e->plans);
+  free(e->plan_inputs);
+  free(e->plan_ok);
   free(e->rule_start);
   free(e->rule_order);
   free(e);

@@ -4,11 +4,11 @@
  * component becomes k versions, version i reading the last round's delta at
  * atom i, the relation without that delta at atoms before i, and the whole
  * relation after i, so no rule instance is derived twice.  Each version is
- * planned per round from the current relation sizes (plan.h).  Heads of a
- * component that nothing reads while it runs, and those of linear
- * recursion, are staged and inserted in sorted batches; a component's
- * relations are frozen when it is done (ix_relation_freeze), which gives the
- * later components sorted-array lookups. */
+ * planned from the current relation sizes (plan.h), and planned again in a
+ * later round only once they changed by a factor of about sqrt(2)
+ * (pl_plan_inputs).  Heads of a component that nothing reads while it
+ * runs, and those of linear recursion, are staged and inserted in sorted
+ * batches. */
 #ifndef GDLOG_EVAL_H
 #define GDLOG_EVAL_H
 

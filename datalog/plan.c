@@ -381,19 +381,19 @@ static uint32_t compile_term(pl_plan *pl, dl_terms *terms, const ast_term *t, ui
 /* Adds a scan of atom a (predicate pred) reading `source`, leaving out the
  * columns of skip.  Columns whose terms are known go into the index key.
  * One column with a compound pattern that is only partly known, like
- * cell(X,Y,P) with X bound, is enumerated from the term store and then also
- * looked up by key.  With skip, the scan visits one tuple per distinct value
+ * cell(X,Y,P) with X bound, is enumerated from the term store (by all its
+ * known arguments) and then also looked up by key.  With skip, the scan visits one tuple per distinct value
  * of the other columns. */
 static int add_scan(const pl_context *c, pl_plan *pl, const ast_term *a, uint32_t pred, uint8_t source,
                     uint64_t skip, uint8_t *bound)
 {
   uint32_t n = ast_atom_arity(a);
   uint64_t mask = 0, distinct = 0;
-  int enum_col = -1, enum_arg = -1;
+  int enum_col = -1;
   for (uint32_t i = 0; i < n && source != SRC_DELTA; i++) {
     if (skip >> i & 1) continue;
     if (all_bound(atom_arg(a, i), bound)) mask |= (uint64_t)1 << i;
-    else if (enum_col < 0 && (enum_arg = probe_position(atom_arg(a, i), bound)) >= 0) enum_col = (int)i;
+    else if (enum_col < 0 && probe_position(atom_arg(a, i), bound) >= 0) enum_col = (int)i;
   }
   uint32_t key = new_kids(pl, n), cols = new_kids(pl, n);
   pl_step *s = new_step(pl, S_SCAN);
@@ -404,14 +404,26 @@ static int add_scan(const pl_context *c, pl_plan *pl, const ast_term *a, uint32_
   s->pred = pred;
   s->key = key;
   s->cols = cols;
-  s->enum_col = s->enum_pat = s->enum_arg = PL_NONE;
+  s->enum_col = s->enum_pat = PL_NONE;
   uint64_t known = mask;  /* the columns bound before the step */
   if (enum_col >= 0) {
-    uint32_t p = compile_term(pl, c->terms, atom_arg(a, (uint32_t)enum_col), bound);
+    /* the known arguments (before compiling binds), those below 64 when
+     * there are such: the term store indexes a combination of those */
+    const ast_term *t = atom_arg(a, (uint32_t)enum_col);
+    uint32_t n_args = 0, first = (uint32_t)probe_position(t, bound);
+    for (uint32_t j = 0; j < t->n && j < 64; j++) n_args += all_bound(t->args[j], bound);
+    uint32_t args = new_kids(pl, n_args ? n_args : 1);
+    if (args == PL_NONE) return 0;
+    pl->kids[args] = first;
+    for (uint32_t j = 0, k = 0; j < t->n && j < 64; j++)
+      if (all_bound(t->args[j], bound)) pl->kids[args + k++] = j;
+    n_args = n_args ? n_args : 1;
+    uint32_t p = compile_term(pl, c->terms, t, bound);
     if (p == PL_NONE) return 0;
     pl->steps[at].enum_col = (uint32_t)enum_col;
     pl->steps[at].enum_pat = p;
-    pl->steps[at].enum_arg = (uint32_t)enum_arg;
+    pl->steps[at].enum_args = args;
+    pl->steps[at].n_enum_args = n_args;
     pl->kids[key + (uint32_t)enum_col] = pl->kids[cols + (uint32_t)enum_col] = PL_NONE;
     mask |= (uint64_t)1 << enum_col;
   }
@@ -667,6 +679,42 @@ static void mark_tail(const pl_context *c, pl_plan *pl)
   pl->tail = pl->n_steps;
   if (pl->cut < pl->n_steps || ix_relation_arity(c->rel[pl->head_pred]) == 0) return;
   while (pl->tail > 0 && pl->n_steps - pl->tail < IX_MAX_ARITY && tail_step(c, pl, pl->tail - 1)) pl->tail--;
+}
+
+/* x rounded to a power of sqrt(2), as a small number (0 for 0). */
+static uint64_t size_class(uint64_t x)
+{
+  if (x < 2) return x;
+  uint32_t b = 63 - (uint32_t)__builtin_clzll(x);
+  return 2 * (uint64_t)b + (x >> (b - 1) & 1) + 1;
+}
+
+static uint64_t mix_in(uint64_t h, uint64_t v)
+{
+  h = (h ^ v) * 0xff51afd7ed558ccdULL;
+  return h ^ (h >> 32);
+}
+
+uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at)
+{
+  const dl_rule *rule = &c->prog->ast->rules[r];
+  const uint32_t *preds = c->prog->lit_pred[r];
+  uint64_t h = mix_in(r, (uint64_t)(delta_at + 1));
+  for (uint32_t k = 0; k < rule->n_body; k++) {
+    if (rule->body[k].kind != DL_POS) continue;
+    const ix_relation *rel = c->rel[preds[k]];
+    h = mix_in(h, size_class(ix_relation_size(rel)));
+    if ((int)k == delta_at) h = mix_in(h, size_class(c->delta[preds[k]].n));
+    for (uint32_t i = 0; i < ix_relation_arity(rel); i++) h = mix_in(h, size_class(ix_relation_column_values(rel, i)));
+  }
+  return h;
+}
+
+void pl_plan_ready(const pl_context *c, const pl_plan *pl)
+{
+  for (uint32_t si = 0; si < pl->n_steps; si++)
+    if (pl->steps[si].kind == S_SCAN && pl->steps[si].source != SRC_DELTA)
+      ix_relation_index_ready(c->rel[pl->steps[si].pred], pl->steps[si].index);
 }
 
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)

@@ -71,7 +71,9 @@ typedef struct pl_step {
   uint32_t a, b;        /* S_DISTINCT, S_EQUAL: the two patterns */
   uint32_t enum_col;    /* S_SCAN: a column whose compound pattern has a known argument, */
   uint32_t enum_pat;    /*   enumerated from the term store's argument index, */
-  uint32_t enum_arg;    /*   by that argument; PL_NONE when none */
+  uint32_t n_enum_args; /*   by its n_enum_args known arguments (positions at */
+  uint32_t enum_args;   /*   kids[enum_args], ascending, below 64 when there are
+                           several); enum_col is PL_NONE when none */
   uint32_t n_live;      /* S_SCAN that binds a variable no later step reads: the */
   uint32_t live;        /*   n_live slots read later, at kids[live]; the rest of the
                            plan depends on their values only, so a repeated
@@ -121,6 +123,17 @@ typedef struct pl_context {
  * its whole relation) into the empty plan pl, building the relation indexes
  * it needs.  Returns 0 when out of memory (pl must still be freed). */
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl);
+
+/* A summary of what pl_plan_build reads to choose the order of rule r's
+ * version delta_at: the sizes of its relations, of the delta and of their
+ * columns' values, each rounded to a power of sqrt(2).  A plan stays valid
+ * for its version while sizes change; when the summary does not change, a
+ * new one would most likely be the same. */
+uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at);
+
+/* Readies the indexes a plan built before reads (ix_relation_index_ready),
+ * to run it again. */
+void pl_plan_ready(const pl_context *c, const pl_plan *pl);
 
 /* Frees the plan's storage and empties it. */
 void pl_plan_free(pl_plan *pl);

@@ -32,7 +32,15 @@ struct dl_terms {
 
   Pvoid_t indexed;    /* JudyL: f << 8 | n -> 1 when terms of f/n are indexed by argument */
   Pvoid_t by_arg;     /* JudyL: arg_key(f, n, j, v) -> term_list * */
+  Pvoid_t combos;     /* JudyL: f << 8 | n -> mask_set *: argument combinations indexed */
+  Pvoid_t by_args;    /* JudyL: args_key(f, n, mask, values) -> term_list * */
 };
+
+/* The argument combinations (bit j: argument j) indexed for a functor. */
+typedef struct mask_set {
+  uint32_t n;
+  uint64_t masks[];
+} mask_set;
 
 /* A growable list of term ids. */
 typedef struct term_list {
@@ -82,13 +90,20 @@ dl_terms *dl_terms_create(void)
   return t;
 }
 
-static void free_arg_index(dl_terms *t)
+/* Frees the pointers a JudyL holds, and the array. */
+static void free_values(Pvoid_t *array)
 {
   Word_t k = 0;
-  for (PWord_t v = (PWord_t)JudyLFirst(t->by_arg, &k, PJE0); v && v != PJERR;
-       v = (PWord_t)JudyLNext(t->by_arg, &k, PJE0))
-    free((term_list *)*v);
-  JudyLFreeArray(&t->by_arg, PJE0);
+  for (PWord_t v = (PWord_t)JudyLFirst(*array, &k, PJE0); v && v != PJERR; v = (PWord_t)JudyLNext(*array, &k, PJE0))
+    free((void *)*v);
+  JudyLFreeArray(array, PJE0);
+}
+
+static void free_arg_index(dl_terms *t)
+{
+  free_values(&t->by_arg);
+  free_values(&t->by_args);
+  free_values(&t->combos);
   JudyLFreeArray(&t->indexed, PJE0);
 }
 
@@ -255,10 +270,10 @@ static Word_t arg_key(dl_sym f, uint32_t n, uint32_t j, dl_tid v)
   return (Word_t)f << 44 | (Word_t)n << 36 | (Word_t)j << 28 | v;
 }
 
-/* Appends id to the list of its j-th argument. */
-static int list_add(dl_terms *t, Word_t key, dl_tid id)
+/* Appends id to the list at key in the JudyL *lists. */
+static int list_add(Pvoid_t *lists, Word_t key, dl_tid id)
 {
-  PWord_t v = (PWord_t)JudyLIns(&t->by_arg, key, PJE0);
+  PWord_t v = (PWord_t)JudyLIns(lists, key, PJE0);
   if (v == PJERR) return 0;
   term_list *l = (term_list *)*v;
   if (!l || l->n == l->cap) {
@@ -281,8 +296,70 @@ static int index_term(dl_terms *t, dl_tid id)
   uint32_t n = t->arity[id];
   const dl_tid *args = t->args + t->arg_off[id];
   for (uint32_t j = 0; j < n; j++)
-    if (!list_add(t, arg_key(f, n, j, args[j]), id)) return 0;
+    if (!list_add(&t->by_arg, arg_key(f, n, j, args[j]), id)) return 0;
   return 1;
+}
+
+/* The key of the terms of f/n whose arguments at the bits of mask are
+ * vals[] (one per bit, in order): a hash, so two combinations may share it. */
+static Word_t args_key(dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals)
+{
+  uint64_t h = mix(((uint64_t)f << 32 | n) ^ mask * 0x9e3779b97f4a7c15ULL);
+  for (uint32_t i = 0; mask; mask &= mask - 1, i++)
+    h = mix(h ^ (vals[i] + 0x9e3779b97f4a7c15ULL * (uint64_t)(__builtin_ctzll(mask) + 1)));
+  return h;
+}
+
+/* Adds term id to the list of its arguments at the bits of mask. */
+static int index_combo(dl_terms *t, dl_tid id, uint64_t mask)
+{
+  const dl_tid *args = t->args + t->arg_off[id];
+  dl_tid vals[64];
+  uint32_t k = 0;
+  for (uint64_t m = mask; m; m &= m - 1) vals[k++] = args[__builtin_ctzll(m)];
+  return list_add(&t->by_args, args_key(t->functor[id], t->arity[id], mask, vals), id);
+}
+
+/* Adds term id to the lists of the combinations indexed for its functor. */
+static int index_combos(dl_terms *t, dl_tid id)
+{
+  PWord_t v = (PWord_t)JudyLGet(t->combos, (Word_t)t->functor[id] << 8 | t->arity[id], PJE0);
+  const mask_set *set = v && v != PJERR ? (const mask_set *)*v : NULL;
+  for (uint32_t i = 0; set && i < set->n; i++)
+    if (!index_combo(t, id, set->masks[i])) return 0;
+  return 1;
+}
+
+/* Makes sure the terms of f/n are indexed by their arguments at the bits of
+ * mask, indexing the existing ones the first time; 0 when out of memory. */
+static int want_combo(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask)
+{
+  PWord_t v = (PWord_t)JudyLIns(&t->combos, (Word_t)f << 8 | n, PJE0);
+  if (v == PJERR) return 0;
+  mask_set *set = (mask_set *)*v;
+  for (uint32_t i = 0; set && i < set->n; i++)
+    if (set->masks[i] == mask) return 1;
+  uint32_t count = set ? set->n : 0;
+  mask_set *q = realloc(set, sizeof *q + (count + 1) * sizeof(uint64_t));
+  if (!q) return 0;
+  q->n = count + 1;
+  q->masks[count] = mask;
+  *v = (Word_t)q;
+  for (dl_tid id = 0; id < t->n_terms; id++)
+    if (t->functor[id] == f && t->arity[id] == n && !index_combo(t, id, mask)) return 0;
+  return 1;
+}
+
+const dl_tid *dl_terms_with_args(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals,
+                                 uint32_t *count)
+{
+  *count = 0;
+  if (mask == 0 || n >= 256 || (n < 64 && mask >> n)) return NULL;
+  if (!want_combo(t, f, n, mask)) return NULL;
+  PWord_t l = (PWord_t)JudyLGet(t->by_args, args_key(f, n, mask, vals), PJE0);
+  if (!l || l == PJERR) return NULL;
+  *count = ((term_list *)*l)->n;
+  return ((term_list *)*l)->ids;
 }
 
 const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, dl_tid v, uint32_t *count)
@@ -324,6 +401,7 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
   *slot = id + 1;
   if (t->n_terms * 2 > t->term_table.mask && !term_rehash(t)) return DL_NO_TERM;
   if (n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0) && !index_term(t, id)) return DL_NO_TERM;
+  if (n && t->combos && !index_combos(t, id)) return DL_NO_TERM;
   return id;
 }
 

@@ -63,6 +63,16 @@ const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id);
  * *count; NULL with *count 0 when there are none. */
 const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, dl_tid v, uint32_t *count);
 
+/* Terms of functor f and arity n whose argument j is vals[i] for each bit j
+ * of mask, the i-th one set (bits below n and 64), to enumerate the
+ * candidates for a pattern like move(P,X1,Y1,X2,Y2) with P,X1,Y1 bound.  The
+ * list holds all of them, and may hold other terms of f/n (its key is a
+ * hash): callers still compare the arguments.  The first call for f/n and
+ * mask indexes the existing terms; later ones are kept up to date.  Valid
+ * until the next dl_terms_make; NULL with *count 0 when there are none. */
+const dl_tid *dl_terms_with_args(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals,
+                                 uint32_t *count);
+
 /* Whether dl_terms_with_arg can index functor f with arity n at argument j. */
 int dl_terms_arg_indexable(dl_sym f, uint32_t n, uint32_t j);
 

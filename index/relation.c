@@ -35,9 +35,12 @@ typedef struct ix_index {
   Pvoid_t root;                       /* the keys in Judy, */
   uint64_t *dense;                    /*   or as a bitmap over the key range (one chunk) */
   uint8_t dense_bits;                 /*   of that many bits */
-  Word_t *flat;                       /* frozen, one chunk: the keys in order, */
-  uint64_t n_flat;
-  uint64_t *first_at;                 /*   and per code of the first column where its keys start */
+  Word_t *flat;                       /* one chunk, asked for by a lookup: its keys in */
+  uint64_t n_flat;                    /*   order (see mirror), */
+  uint64_t *first_at;                 /*   and per code of the first column where they start */
+  uint32_t n_first;                   /*   (for its first n_first codes); */
+  Word_t *recent;                     /*   and the keys added since, the first n_sorted */
+  uint64_t n_recent, cap_recent, n_sorted;  /* of them in order */
 } ix_index;
 
 /* A growing array of keys. */
@@ -57,7 +60,6 @@ struct ix_relation {
   colmap *cols;
   ix_index *indexes[MAX_INDEXES];
   int n_indexes;
-  int frozen;             /* see ix_relation_freeze */
 };
 
 static Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }
@@ -175,17 +177,62 @@ static int dense_first(const uint64_t *bits, Word_t *k, Word_t hi)
   return 1;
 }
 
+/* ---- sorted mirrors of one-chunk indexes ---------------------------------------
+ * Walking Judy costs a descent per key (Judy1Next), a sorted array a step.
+ * A one-chunk index a lookup asks for (ix_relation_index) gets its keys as a
+ * sorted array, flat (unless it is a bitmap, which iterates fast already); keys added later go to `recent`, which the next
+ * request sorts, and merges into flat once it holds an eighth as many keys.
+ * Iterations walk both arrays.  A mirror that would cost too much memory
+ * (recent outgrowing flat between two requests) is dropped, and rebuilt at
+ * a later request. */
+
+static void drop_mirror(ix_index *ix)
+{
+  free(ix->flat);
+  free(ix->first_at);
+  free(ix->recent);
+  ix->flat = ix->recent = NULL;
+  ix->first_at = NULL;
+  ix->n_flat = ix->n_recent = ix->cap_recent = ix->n_sorted = 0;
+}
+
+/* Key `key` was added to ix: its mirror, if any, takes it in (or is
+ * dropped when it grew too big or out of memory). */
+static void mirror_add(ix_index *ix, Word_t key)
+{
+  if (!ix->flat) return;
+  if (ix->n_recent == ix->cap_recent) {
+    uint64_t cap = ix->cap_recent ? 2 * ix->cap_recent : 64;
+    Word_t *q = cap <= ix->n_flat + 64 ? realloc(ix->recent, cap * sizeof *q) : NULL;
+    if (!q) {
+      drop_mirror(ix);
+      return;
+    }
+    ix->recent = q;
+    ix->cap_recent = cap;
+  }
+  if (ix->n_sorted == ix->n_recent && (ix->n_recent == 0 || ix->recent[ix->n_recent - 1] < key)) ix->n_sorted++;
+  ix->recent[ix->n_recent++] = key;
+}
+
 /* Adds a tuple (as column codes) to one index: 1 new, 0 present, -1 no memory. */
 static int index_insert(ix_index *ix, const uint32_t *codes)
 {
-  if (ix->dense) return dense_set(ix->dense, chunk_key(ix, 0, codes));
+  if (ix->dense) {
+    Word_t key = chunk_key(ix, 0, codes);
+    int rc = dense_set(ix->dense, key);
+    if (rc == 1) mirror_add(ix, key);
+    return rc;
+  }
   PPvoid_t slot = &ix->root;
   for (uint32_t c = 0; c + 1 < ix->n_chunks; c++) {
     PWord_t v = (PWord_t)JudyLIns(slot, chunk_key(ix, c, codes), PJE0);
     if (v == PJERR) return -1;
     slot = (PPvoid_t)v;
   }
-  int rc = Judy1Set(slot, chunk_key(ix, ix->n_chunks - 1, codes), PJE0);
+  Word_t key = chunk_key(ix, ix->n_chunks - 1, codes);
+  int rc = Judy1Set(slot, key, PJE0);
+  if (rc == 1 && ix->n_chunks == 1) mirror_add(ix, key);
   return rc == JERR ? -1 : rc;
 }
 
@@ -227,6 +274,7 @@ static int key_seek(const ix_index *ix, Word_t *k, int next)
 /* Empties an index (Judy arrays or bitmap), keeping its layout. */
 static void index_clear(ix_index *ix, uint32_t arity)
 {
+  drop_mirror(ix);
   if (arity) trie_free(ix->root, ix->n_chunks);
   ix->root = NULL;
   free(ix->dense);
@@ -280,56 +328,70 @@ ix_relation *ix_relation_create(uint32_t arity)
   return r;
 }
 
-/* Drops the sorted key arrays: r is about to change. */
-static void thaw(ix_relation *r)
+static uint32_t tuple_bits(const ix_relation *r);
+
+/* Sets ix->first_at from ix->flat: per code of the first column, where
+ * its keys start (for the column's codes so far: flat cannot hold a later
+ * one).  0 when out of memory. */
+static int index_first_codes(const ix_relation *r, ix_index *ix)
 {
-  if (!r->frozen) return;
-  r->frozen = 0;
-  for (int i = 0; i < r->n_indexes; i++) {
-    free(r->indexes[i]->flat);
-    free(r->indexes[i]->first_at);
-    r->indexes[i]->flat = NULL;
-    r->indexes[i]->first_at = NULL;
-    r->indexes[i]->n_flat = 0;
+  uint32_t first_codes = r->cols[ix->order[0]].n_codes;
+  uint64_t *at = realloc(ix->first_at, ((size_t)first_codes + 1) * sizeof *at);
+  if (!at) return 0;
+  ix->first_at = at;
+  ix->n_first = first_codes;
+  uint64_t n = 0;
+  for (uint32_t code = 0; code <= first_codes; code++) {
+    while (n < ix->n_flat && (ix->flat[n] >> ix->shift[0]) < code) n++;
+    at[code] = n;
   }
+  return 1;
 }
 
-/* Builds the sorted key array of a one-chunk index; 0 when out of memory. */
-static int flatten(const ix_relation *r, ix_index *ix)
+/* Builds the mirror of a one-chunk index from its keys; 0 when out of memory. */
+static int mirror_build(const ix_relation *r, ix_index *ix)
 {
-  if (ix->flat || ix->n_chunks != 1 || r->size == 0) return 1;
-  uint32_t first_codes = r->cols[ix->order[0]].n_codes;
-  ix->flat = malloc(r->size * sizeof *ix->flat);
-  ix->first_at = malloc(((size_t)first_codes + 1) * sizeof *ix->first_at);
-  if (!ix->flat || !ix->first_at) {
-    free(ix->flat);
-    free(ix->first_at);
-    ix->flat = NULL;
-    ix->first_at = NULL;
-    return 0;
-  }
+  if (!(ix->flat = malloc(r->size * sizeof *ix->flat))) return 0;
   Word_t k = 0;
   uint64_t n = 0;
-  uint32_t code = 0;
-  for (int found = key_seek(ix, &k, 0); found && n < r->size; found = key_seek(ix, &k, 1)) {
-    for (; code <= (k >> ix->shift[0]); code++) ix->first_at[code] = n;
-    ix->flat[n++] = k;
-  }
-  for (; code <= first_codes; code++) ix->first_at[code] = n;
+  for (int found = key_seek(ix, &k, 0); found && n < r->size; found = key_seek(ix, &k, 1)) ix->flat[n++] = k;
   ix->n_flat = n;
-  return 1;
+  return index_first_codes(r, ix);
 }
 
-int ix_relation_freeze(ix_relation *r)
+/* Merges the (sorted) recent keys of a mirror into flat; 0 when out of memory. */
+static int mirror_fold(const ix_relation *r, ix_index *ix)
 {
-  r->frozen = 1;
-  return 1;
+  uint64_t n = ix->n_flat + ix->n_recent, i = 0, j = 0, k = 0;
+  Word_t *merged = malloc(n * sizeof *merged);
+  if (!merged) return 0;
+  while (i < ix->n_flat && j < ix->n_recent) merged[k++] = ix->flat[i] < ix->recent[j] ? ix->flat[i++] : ix->recent[j++];
+  while (i < ix->n_flat) merged[k++] = ix->flat[i++];
+  while (j < ix->n_recent) merged[k++] = ix->recent[j++];
+  free(ix->flat);
+  ix->flat = merged;
+  ix->n_flat = n;
+  ix->n_recent = ix->n_sorted = 0;
+  return index_first_codes(r, ix);
+}
+
+/* Readies the mirror of a one-chunk index for lookups: builds it, or sorts
+ * its recent keys and folds them in when they are many.  An index that
+ * cannot have one (out of memory) is walked in Judy; a bitmap needs none. */
+static void mirror(const ix_relation *r, ix_index *ix)
+{
+  if (ix->n_chunks != 1 || ix->dense || r->size == 0) return;
+  int ok = 1;
+  if (!ix->flat) ok = mirror_build(r, ix);
+  else if (ix->n_sorted < ix->n_recent && ix_radix_sort(ix->recent, ix->n_recent, tuple_bits(r)))
+    ix->n_sorted = ix->n_recent;
+  if (ok && ix->n_recent && ix->n_sorted == ix->n_recent && ix->n_recent * 8 > ix->n_flat) ok = mirror_fold(r, ix);
+  if (!ok) drop_mirror(ix);
 }
 
 void ix_relation_destroy(ix_relation *r)
 {
   if (!r) return;
-  thaw(r);
   for (int i = 0; i < r->n_indexes; i++) {
     index_clear(r->indexes[i], r->arity);
     free(r->indexes[i]);
@@ -491,6 +553,7 @@ static int relayout(ix_relation *r, const uint8_t *bits, uint64_t expect)
   if (!move && !collect_codes(r, &all)) return 0;
   key_layout old;
   save_layout(r, &old);
+  for (int i = 0; i < r->n_indexes; i++) drop_mirror(r->indexes[i]);  /* its keys change */
   for (uint32_t c = 0; c < r->arity; c++) r->cols[c].bits = bits[c];
   int ok;
   if (move) {
@@ -571,7 +634,6 @@ static int insert_codes(ix_relation *r, const uint32_t *codes)
 
 int ix_relation_insert(ix_relation *r, const ix_val *tuple)
 {
-  thaw(r);
   if (r->arity == 0) {
     int fresh = r->size == 0;
     r->size = 1;
@@ -644,6 +706,7 @@ static int insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tup
 {
   Word_t key = chunk_key(r->indexes[0], 0, codes);
   if (!dense_set(r->indexes[0]->dense, key)) return 1;
+  mirror_add(r->indexes[0], key);
   r->size++;
   for (int i = 1; i < r->n_indexes; i++)
     if (index_insert(r->indexes[i], codes) < 0) return 0;
@@ -672,7 +735,6 @@ static int absorb_staged(ix_relation *r)
 
 int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added)
 {
-  thaw(r);
   if (r->arity == 0) return ix_relation_insert(r, tuple) >= 0;
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return 0;
@@ -760,6 +822,7 @@ static int add_dense_key(ix_relation *r, Word_t key, const ix_val *base, const i
                          const uint64_t *at, ix_tupleset *added)
 {
   if (!dense_set(r->indexes[0]->dense, key)) return 1;
+  mirror_add(r->indexes[0], key);
   r->size++;
   uint32_t codes[IX_MAX_ARITY];
   if (r->n_indexes > 1) key_codes(r, r->indexes[0], key, codes);
@@ -789,7 +852,6 @@ int64_t ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_f
 {
   for (uint32_t i = 0; i < n_factors; i++)
     if (factors[i].n == 0) return 0;
-  thaw(r);
   Word_t base_key, keys[PRODUCT_MAX_TUPLES];
   uint64_t first[IX_MAX_ARITY], at[IX_MAX_ARITY] = { 0 };
   int by_key = product_keys(r, base, factors, n_factors, &base_key, keys, first), relaid = 0;
@@ -845,6 +907,7 @@ static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
     int rc = ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
     if (rc == JERR) return -1;
     if (rc == 0) continue;
+    mirror_add(ix, keys[i]);
     r->size++;
     new_tuples++;
     if (r->n_indexes == 1 && !added) continue;
@@ -902,10 +965,15 @@ static int serves(const ix_index *ix, uint64_t mask, uint64_t distinct, uint32_t
 
 int ix_relation_index(ix_relation *r, uint64_t mask) { return ix_relation_index_ordered(r, mask, 0); }
 
+void ix_relation_index_ready(ix_relation *r, int index) { mirror(r, r->indexes[index]); }
+
 int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct)
 {
   for (int i = 0; i < r->n_indexes; i++)
-    if (serves(r->indexes[i], mask, distinct, r->arity)) return !r->frozen || flatten(r, r->indexes[i]) ? i : -1;
+    if (serves(r->indexes[i], mask, distinct, r->arity)) {
+      mirror(r, r->indexes[i]);
+      return i;
+    }
   if (r->n_indexes == MAX_INDEXES) return -1;
   ix_index *ix = index_new(r, mask, distinct);
   uint32_t *all = NULL;
@@ -917,15 +985,18 @@ int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct)
   for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
   free(all);
   r->indexes[r->n_indexes] = ix;
-  ok = ok && (!r->frozen || flatten(r, ix));
+  if (ok) mirror(r, ix);
   return ok ? r->n_indexes++ : (r->n_indexes++, -1);
 }
 
 size_t ix_relation_bytes(const ix_relation *r)
 {
   size_t n = sizeof *r;
-  for (int i = 0; i < r->n_indexes; i++)
-    if (r->arity) n += trie_bytes(r->indexes[i]->root, r->indexes[i]->n_chunks);
+  for (int i = 0; i < r->n_indexes; i++) {
+    const ix_index *ix = r->indexes[i];
+    if (r->arity) n += trie_bytes(ix->root, ix->n_chunks);
+    if (ix->flat) n += (ix->n_flat + ix->cap_recent + ix->n_first + 1) * sizeof(uint64_t);
+  }
   if (r->indexes[0]->dense) n += dense_words(r->indexes[0]->dense_bits) * sizeof(uint64_t);
   for (uint32_t c = 0; c < r->arity; c++) {
     const colmap *m = &r->cols[c];
@@ -947,9 +1018,14 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
   it->n_levels = ix->n_chunks;
   it->done = 0;
   it->skip_level = -2;
-  it->flat = ix->flat;
+  /* the mirror when it holds every key, its recent ones sorted */
+  int mirrored = ix->flat && ix->n_sorted == ix->n_recent && ix->n_flat + ix->n_recent == r->size;
+  it->flat = mirrored ? ix->flat : NULL;
   it->n_flat = ix->n_flat;
   it->first_at = ix->first_at;
+  it->n_first = ix->n_first;
+  it->recent = ix->recent;
+  it->n_recent = ix->n_recent;
   it->first_shift = ix->shift[0];
   it->n_bound = n_bound;
   if (r->arity == 0) {
@@ -1067,12 +1143,13 @@ static uint64_t lower_bound(const Word_t *flat, uint64_t lo, uint64_t hi, Word_t
   return (uint64_t)(base - flat) + (*base < key);
 }
 
-/* Where the keys of the iteration's range start: the first column's code
- * narrows the search to its keys. */
+/* Where the keys of the iteration's range start in flat: the first
+ * column's code narrows the search to its keys. */
 static uint64_t flat_start(const ix_iter *it)
 {
   if (it->n_bound == 0) return lower_bound(it->flat, 0, it->n_flat, it->lo[0]);
   uint64_t code = it->lo[0] >> it->first_shift;
+  if (code >= it->n_first) return it->n_flat;  /* a code newer than flat */
   uint64_t lo = it->first_at[code], hi = it->first_at[code + 1];
   return it->n_bound == 1 ? lo : lower_bound(it->flat, lo, hi, it->lo[0]);
 }
@@ -1080,7 +1157,7 @@ static uint64_t flat_start(const ix_iter *it)
 int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_val *key, ix_run *run)
 {
   const ix_index *ix = r->indexes[index];
-  if (!ix->flat || r->arity == 0) return 0;
+  if (!ix->flat || ix->n_recent || r->arity == 0) return 0;
   run->rel = r;
   run->ix = ix;
   run->keys = ix->flat;
@@ -1094,6 +1171,7 @@ int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_
   uint64_t from = 0, to = ix->n_flat;
   if (n_bound > 0) {
     uint64_t code = lo >> ix->shift[0];
+    if (code >= ix->n_first) return 1;  /* a code newer than flat */
     from = ix->first_at[code];
     to = ix->first_at[code + 1];
   }
@@ -1118,26 +1196,33 @@ void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple)
   }
 }
 
-/* advance() over a frozen index's sorted keys (one chunk). */
+/* advance() over a mirrored index (one chunk): the merge of its flat and
+ * recent keys, which are disjoint. */
 static int advance_flat(ix_iter *it)
 {
-  uint64_t pos;
   if (it->level < 0) {
     it->level = 0;
-    pos = flat_start(it);
+    it->pos = flat_start(it);
+    it->rpos = lower_bound(it->recent, 0, it->n_recent, it->lo[0]);
   } else if (it->skip_level == -2) {
-    pos = it->pos + 1;
+    if (it->from_recent) it->rpos++;
+    else it->pos++;
   } else if (it->skip_level == -1 || (it->key[0] | it->skip_low) >= it->hi[0]) {
-    pos = it->n_flat;
+    it->done = 1;
+    return 0;
   } else {
-    pos = gallop(it->flat, it->pos + 1, it->n_flat, (it->key[0] | it->skip_low) + 1);
+    Word_t next = (it->key[0] | it->skip_low) + 1;
+    it->pos = gallop(it->flat, it->pos, it->n_flat, next);
+    it->rpos = gallop(it->recent, it->rpos, it->n_recent, next);
   }
-  if (pos >= it->n_flat || it->flat[pos] > it->hi[0]) {
+  int in_flat = it->pos < it->n_flat, in_recent = it->rpos < it->n_recent;
+  it->from_recent = in_recent && (!in_flat || it->recent[it->rpos] < it->flat[it->pos]);
+  Word_t key = it->from_recent ? it->recent[it->rpos] : in_flat ? it->flat[it->pos] : 0;
+  if ((!in_flat && !in_recent) || key > it->hi[0]) {
     it->done = 1;
     return 0;
   }
-  it->pos = pos;
-  it->key[0] = it->flat[pos];
+  it->key[0] = key;
   return 1;
 }
 

@@ -13,7 +13,10 @@
  * range when each column is as narrow as its codes allow, keys of at most 28
  * bits) keeps its primary index as a plain bitmap over the key range instead:
  * the duplicate check is then one memory access instead of a descent of the
- * Judy tree (Judy1 uses such bitmaps only at its leaves). */
+ * Judy tree (Judy1 uses such bitmaps only at its leaves).
+ *
+ * An index with one-chunk keys that lookups ask for also keeps its keys as
+ * a sorted array (a mirror, see relation.c), for fast iteration. */
 #ifndef GDLOG_RELATION_H
 #define GDLOG_RELATION_H
 
@@ -105,20 +108,20 @@ int ix_relation_contains(const ix_relation *r, const ix_val *tuple);
 /* Returns the number of an index whose order starts with exactly the columns
  * in bound_mask (bit i for column i), building it when needed; -1 when out
  * of memory or when the relation has 256 indexes already.  Index numbers
- * stay valid for the relation's lifetime. */
+ * stay valid for the relation's lifetime.  A one-chunk index also gets (or
+ * updates) a sorted array of its keys, which iterates several times faster
+ * than Judy; iterations begun before the next insertion use it. */
 int ix_relation_index(ix_relation *r, uint64_t bound_mask);
+
+/* Readies index `index` (a number ix_relation_index gave) for lookups as
+ * ix_relation_index does: its sorted array of keys is brought up to date. */
+void ix_relation_index_ready(ix_relation *r, int index);
 
 /* Like ix_relation_index, for a projection: the index's order starts with
  * the columns of bound_mask, then those of distinct_mask, so that
  * ix_iter_begin_distinct can skip from one distinct combination of them to
  * the next.  The two masks must not overlap. */
 int ix_relation_index_ordered(ix_relation *r, uint64_t bound_mask, uint64_t distinct_mask);
-
-/* Declares that r will not change for a while: the one-chunk indexes that
- * lookups ask for from now on (ix_relation_index) also get a sorted array
- * of their keys, which iterates several times faster than Judy.  The next
- * insertion or staging drops the arrays.  0 when out of memory. */
-int ix_relation_freeze(ix_relation *r);
 
 /* Bytes held by the relation's indexes and dictionaries (walks every index). */
 size_t ix_relation_bytes(const ix_relation *r);
@@ -137,14 +140,18 @@ typedef struct ix_iter {
   Word_t lo[IX_MAX_ARITY];   /* per level: key range */
   Word_t hi[IX_MAX_ARITY];
   Pvoid_t node[IX_MAX_ARITY];/* per level: the Judy array walked */
-  const Word_t *flat;        /* a frozen index's sorted keys, or NULL; */
+  const Word_t *flat;        /* a mirrored index's sorted keys, or NULL; */
   uint64_t n_flat, pos;      /*   their number, the current one, */
-  const uint64_t *first_at;  /*   where each code of the first column starts */
+  const uint64_t *first_at;  /*   where each of its first n_first codes of the first column starts; */
+  uint32_t n_first;
+  const Word_t *recent;      /*   and the sorted keys added since, their number, the current one, */
+  uint64_t n_recent, rpos;
+  int from_recent;           /*   whether the current key is one of them */
   uint32_t first_shift, n_bound;
 } ix_iter;
 
-/* The tuples of a frozen relation that have given values in the bound
- * columns: a run of its sorted key array (see ix_relation_freeze). */
+/* The tuples that have given values in the bound columns, when they are one
+ * run of an index's sorted mirror (see ix_relation_index_ready). */
 typedef struct ix_run {
   const ix_relation *rel;
   const void *ix;            /* the index whose keys these are */
@@ -154,8 +161,9 @@ typedef struct ix_run {
 
 /* Finds the run of index `index` of r for the first n_bound columns of the
  * index's order bound to key[column] (as in ix_iter_begin).  Returns 0 when
- * the index has no sorted key array (r is not frozen, or the index spans
- * several chunks): then iterate with ix_iter.  Valid until r changes. */
+ * the index's keys are not all in one sorted array (no mirror, or keys
+ * added since it was sorted): then iterate with ix_iter.  Valid until r
+ * changes. */
 int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_val *key, ix_run *run);
 
 /* Writes the i-th tuple of a run (i < run->n) as term ids. */

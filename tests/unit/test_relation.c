@@ -2,8 +2,9 @@
  * random tuples: sizes, membership, full scans and every lookup pattern,
  * across widening rebuilds and multi-chunk keys; and a few million dense and
  * sparse keys read back (libJudy has lost keys under some compilers).
- * Lookups run on Judy and again on the sorted arrays of a frozen relation
- * (through ix_iter and through ix_relation_run). */
+ * Lookups run on the sorted mirrors of the indexes (see relation.c), with
+ * keys added since they were made, and on Judy when a mirror is stale;
+ * through ix_iter and, where the keys are one sorted run, ix_relation_run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,57 +87,99 @@ static void check_distinct(ix_relation *r, const ix_tupleset *truth, uint32_t ar
   ix_tupleset_free(&seen);
 }
 
+/* Scans index `index` of r (ordered for mask) with the columns of mask
+ * bound to those of q: the tuples of `truth` that match, each once. */
+static void check_scan(ix_relation *r, const ix_tupleset *truth, uint32_t arity, int index, uint64_t mask,
+                       const uint32_t *q)
+{
+  uint32_t key[IX_MAX_ARITY], tuple[IX_MAX_ARITY], n_key = 0;
+  for (uint32_t c = 0; c < arity; c++)
+    if (mask >> c & 1) key[c] = q[c], n_key++;
+  ix_iter it;
+  ix_iter_begin(&it, r, index, n_key, key);
+  uint64_t n = 0;
+  while (ix_iter_next(&it, tuple)) {
+    n++;
+    CHECK(ix_tupleset_contains(truth, tuple), "scan yields a tuple not inserted");
+    for (uint32_t c = 0; c < arity; c++)
+      if (mask >> c & 1) CHECK(tuple[c] == q[c], "scan ignores a bound column (arity %u mask %llx col %u index %d)", arity, (unsigned long long)mask, c, index);
+  }
+  CHECK(n == count_matching(truth, arity, mask, q), "scan count %llu want %llu (arity %u mask %llx)",
+        (unsigned long long)n, (unsigned long long)count_matching(truth, arity, mask, q), arity,
+        (unsigned long long)mask);
+  ix_run run;
+  if (!ix_relation_run(r, index, n_key, key, &run)) return;
+  for (uint64_t i = 0; i < run.n; i++) {
+    ix_run_tuple(&run, i, tuple);
+    CHECK(ix_tupleset_contains(truth, tuple), "run yields a tuple not inserted");
+    for (uint32_t c = 0; c < arity; c++)
+      if (mask >> c & 1) CHECK(tuple[c] == q[c], "run ignores a bound column (arity %u mask %llx)", arity, (unsigned long long)mask);
+  }
+  CHECK(run.n == n, "run count %llu want %llu (arity %u mask %llx)", (unsigned long long)run.n, (unsigned long long)n,
+        arity, (unsigned long long)mask);
+}
+
+/* Inserts n random tuples into r and truth; `grow` widens the range of
+ * values as i goes, so that new values appear late. */
+static void insert_random(ix_relation *r, ix_tupleset *truth, uint32_t arity, uint32_t n, uint32_t range)
+{
+  uint32_t tuple[IX_MAX_ARITY];
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t grow = 1 + (uint32_t)((uint64_t)range * (i + 1) / n);  /* values appear late */
+    for (uint32_t c = 0; c < arity; c++) tuple[c] = (next_rand() % grow) * 7919 % 1000003;
+    int expect = ix_tupleset_insert(truth, tuple);
+    int got = ix_relation_insert(r, tuple);
+    CHECK(got == expect, "insert arity %u: got %d want %d", arity, got, expect);
+  }
+}
+
 static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
 {
   ix_relation *r = ix_relation_create(arity);
   ix_tupleset truth;
   ix_tupleset_init(&truth, arity);
-  uint32_t tuple[IX_MAX_ARITY];
-  for (uint32_t i = 0; i < n_tuples; i++) {
-    uint32_t grow = 1 + (uint32_t)((uint64_t)range * (i + 1) / n_tuples);  /* values appear late */
-    for (uint32_t c = 0; c < arity; c++) tuple[c] = (next_rand() % grow) * 7919 % 1000003;
-    int expect = ix_tupleset_insert(&truth, tuple);
-    int got = ix_relation_insert(r, tuple);
-    CHECK(got == expect, "insert arity %u: got %d want %d", arity, got, expect);
-  }
+  uint32_t none[IX_MAX_ARITY] = { 0 };
+  insert_random(r, &truth, arity, n_tuples, range);
   CHECK(ix_relation_size(r) == truth.n, "size %llu want %llu", (unsigned long long)ix_relation_size(r),
         (unsigned long long)truth.n);
   for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains");
   for (int trial = 0; trial < 40; trial++) {
-    if (trial == 20) CHECK(ix_relation_freeze(r), "freeze");  /* the second half reads sorted key arrays */
+    /* the second half reads mirrors with keys added since they were made */
+    if (trial == 20) insert_random(r, &truth, arity, n_tuples / 16, range);
     uint64_t mask = arity ? (uint64_t)next_rand() % ((uint64_t)1 << (arity < 20 ? arity : 20)) : 0;
     int index = ix_relation_index(r, mask);
     CHECK(index >= 0, "index");
-    const uint32_t *q = truth.n ? ix_tupleset_get(&truth, next_rand() % truth.n) : tuple;
-    uint32_t key[IX_MAX_ARITY], n_key = 0;
-    for (uint32_t c = 0; c < arity; c++)
-      if (mask >> c & 1) key[c] = q[c], n_key++;
-    ix_iter it;
-    ix_iter_begin(&it, r, index, n_key, key);
-    uint64_t n = 0;
-    while (ix_iter_next(&it, tuple)) {
-      n++;
-      CHECK(ix_tupleset_contains(&truth, tuple), "scan yields a tuple not inserted");
-      for (uint32_t c = 0; c < arity; c++)
-        if (mask >> c & 1) CHECK(tuple[c] == q[c], "scan ignores a bound column (arity %u mask %llx col %u index %d)", arity, (unsigned long long)mask, c, index);
-    }
-    CHECK(n == count_matching(&truth, arity, mask, q), "scan count %llu want %llu (arity %u mask %llx)",
-          (unsigned long long)n, (unsigned long long)count_matching(&truth, arity, mask, q), arity,
-          (unsigned long long)mask);
-    ix_run run;
-    if (ix_relation_run(r, index, n_key, key, &run)) {
-      CHECK(trial >= 20 && arity > 0, "a run of a relation that is not frozen");
-      for (uint64_t i = 0; i < run.n; i++) {
-        ix_run_tuple(&run, i, tuple);
-        CHECK(ix_tupleset_contains(&truth, tuple), "run yields a tuple not inserted");
-        for (uint32_t c = 0; c < arity; c++)
-          if (mask >> c & 1) CHECK(tuple[c] == q[c], "run ignores a bound column (arity %u mask %llx)", arity, (unsigned long long)mask);
-      }
-      CHECK(run.n == n, "run count %llu want %llu (arity %u mask %llx)", (unsigned long long)run.n,
-            (unsigned long long)n, arity, (unsigned long long)mask);
-    }
+    const uint32_t *q = truth.n ? ix_tupleset_get(&truth, next_rand() % truth.n) : none;
+    check_scan(r, &truth, arity, index, mask, q);
     uint64_t proj = arity ? (uint64_t)next_rand() % ((uint64_t)1 << (arity < 20 ? arity : 20)) & ~mask : 0;
     if (truth.n < 50000) check_distinct(r, &truth, arity, mask, proj, q);
+  }
+  ix_tupleset_free(&truth);
+  ix_relation_destroy(r);
+}
+
+/* Indexes asked for once, then read in every state of their mirrors while
+ * tuples keep coming: stale (keys added since the last request, walked in
+ * Judy), with sorted recent keys, and folded. */
+static void mirror_states(uint32_t arity, uint32_t range)
+{
+  ix_relation *r = ix_relation_create(arity);
+  ix_tupleset truth;
+  ix_tupleset_init(&truth, arity);
+  insert_random(r, &truth, arity, 500, range);
+  int index[4];
+  uint64_t masks[4] = { 0, 1, 2, 5 };
+  for (int i = 0; i < 4; i++) CHECK((index[i] = ix_relation_index(r, masks[i] & ((1u << arity) - 1))) >= 0, "index");
+  for (int batch = 0; batch < 40; batch++) {
+    insert_random(r, &truth, arity, batch % 3 == 0 ? 1 : 7 * (uint32_t)batch, range);
+    for (int pass = 0; pass < 2; pass++) {  /* stale, then asked for again */
+      for (int i = 0; i < 4; i++) {
+        uint64_t mask = masks[i] & ((1u << arity) - 1);
+        if (pass) CHECK(ix_relation_index(r, mask) == index[i], "same index");
+        check_scan(r, &truth, arity, index[i], mask, ix_tupleset_get(&truth, next_rand() % truth.n));
+        if (pass) check_distinct(r, &truth, arity, 0, mask, ix_tupleset_get(&truth, 0));
+      }
+    }
   }
   ix_tupleset_free(&truth);
   ix_relation_destroy(r);
@@ -158,7 +201,6 @@ static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
     CHECK(ix_relation_stage(r, tuple, NULL), "stage");
     if (i % 1000 == 999) {
       added += ix_relation_flush(r);
-      ix_relation_freeze(r);  /* staging must thaw it */
       CHECK(ix_relation_index(r, arity > 1 ? 2 : 0) == secondary, "same index");
     }
   }
@@ -339,6 +381,11 @@ int main(void)
   random_relation(4, 40000, 14);
   staged_relation(2, 60000, 260);
   staged_relation(3, 60000, 40);
+  cases += 4;
+  mirror_states(1, 300);
+  mirror_states(3, 20);
+  mirror_states(3, 3000);  /* codes widen: the mirrors are rebuilt */
+  mirror_states(2, 90);    /* dense */
   cases += 4;
   dense_then_sparse(0);
   dense_then_sparse(1);

@@ -70,12 +70,47 @@ static void argument_index(dl_terms *t)
   CHECK(dl_terms_with_arg(t, cell, 3, 0, v[0], &n) == NULL && n == 0, "another arity has its own lists");
 }
 
+/* The index by a combination of arguments: covers the terms made before and
+ * after it, each list holds every term with those arguments. */
+static void combination_index(dl_terms *t)
+{
+  dl_sym move = dl_terms_symbol(t, "move", 4);
+  dl_tid v[5];
+  for (int i = 0; i < 5; i++) {
+    char name[3] = { 'm', (char)('0' + i), 0 };
+    v[i] = dl_terms_constant(t, dl_terms_symbol(t, name, 2));
+  }
+  for (int pass = 0; pass < 2; pass++) {  /* before the index exists, then after */
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 5; j++)
+        for (int k = pass; k < 5; k += 2) {
+          dl_tid args[3] = { v[i], v[j], v[k] };
+          dl_terms_make(t, move, 3, args);
+        }
+    for (int i = 0; i < 5; i++)
+      for (int k = 0; k < 5; k++) {
+        dl_tid vals[2] = { v[i], v[k] };
+        uint32_t n, found = 0;
+        const dl_tid *list = dl_terms_with_args(t, move, 3, 5, vals, &n);  /* arguments 0 and 2 */
+        for (uint32_t x = 0; x < n; x++) {
+          const dl_tid *a = dl_terms_args(t, list[x]);
+          found += dl_terms_functor(t, list[x]) == move && a[0] == v[i] && a[2] == v[k];
+        }
+        uint32_t want = pass || k % 2 == 0 ? 5 : 0;
+        CHECK(found == want, "move(%d, _, %d) after pass %d: %u terms, want %u", i, k, pass, found, want);
+      }
+  }
+  uint32_t n;
+  CHECK(dl_terms_with_args(t, move, 3, 8, v, &n) == NULL && n == 0, "no argument 3 in move/3");
+}
+
 int main(void)
 {
   dl_terms *t = dl_terms_create();
   symbols(t);
   hash_consing(t);
   argument_index(t);
+  combination_index(t);
   dl_terms_destroy(t);
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;
