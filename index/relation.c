@@ -763,13 +763,20 @@ static void put_factor(const ix_factor *f, uint64_t t, ix_val *tuple)
     if (f->column[j] != IX_NO_COLUMN) tuple[f->column[j]] = f->tuples[t * f->width + j];
 }
 
+/* The ids of product tuple `at`, into tuple. */
+static void combination(const ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
+                        const uint64_t *at, ix_val *tuple)
+{
+  memcpy(tuple, base, r->arity * sizeof *tuple);
+  for (uint32_t i = 0; i < n_factors; i++) put_factor(&factors[i], at[i], tuple);
+}
+
 /* Stages product tuple `at` with ix_relation_stage; 0 when out of memory. */
 static int stage_combination(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
                              const uint64_t *at, ix_tupleset *added)
 {
   ix_val tuple[IX_MAX_ARITY];
-  memcpy(tuple, base, r->arity * sizeof *tuple);
-  for (uint32_t i = 0; i < n_factors; i++) put_factor(&factors[i], at[i], tuple);
+  combination(r, base, factors, n_factors, at, tuple);
   return ix_relation_stage(r, tuple, added);
 }
 
@@ -816,24 +823,17 @@ static int product_keys(const ix_relation *r, const ix_val *base, const ix_facto
   return 1;
 }
 
-/* Adds the key of a dense relation's product tuple `at`, reporting it as
- * insert_dense does; 0 when out of memory. */
+/* Adds product tuple `at` of key `key` to a dense relation (a bit test
+ * when it is there); 0 when out of memory. */
 static int add_dense_key(ix_relation *r, Word_t key, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
                          const uint64_t *at, ix_tupleset *added)
 {
-  if (!dense_set(r->indexes[0]->dense, key)) return 1;
-  mirror_add(r->indexes[0], key);
-  r->size++;
+  if (dense_test(r->indexes[0]->dense, key)) return 1;
   uint32_t codes[IX_MAX_ARITY];
-  if (r->n_indexes > 1) key_codes(r, r->indexes[0], key, codes);
-  for (int i = 1; i < r->n_indexes; i++)
-    if (index_insert(r->indexes[i], codes) < 0) return 0;
-  if (!added) return keybuf_push(&r->fresh, key);
   ix_val tuple[IX_MAX_ARITY];
-  memcpy(tuple, base, r->arity * sizeof *tuple);
-  for (uint32_t i = 0; i < n_factors; i++) put_factor(&factors[i], at[i], tuple);
-  r->n_reported++;
-  return ix_tupleset_push(added, tuple) >= 0;
+  key_codes(r, r->indexes[0], key, codes);
+  combination(r, base, factors, n_factors, at, tuple);
+  return insert_dense(r, codes, tuple, added);
 }
 
 /* Stages a key of a one-chunk primary index as ix_relation_stage does;
