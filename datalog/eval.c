@@ -351,7 +351,7 @@ static void scan_enumerated(frame *f, uint32_t si, const pl_step *s, dl_tid *key
   dl_tid vals[s->n_enum_args];
   uint64_t mask = 0;
   for (uint32_t k = 0; k < s->n_enum_args; k++) {
-    if ((vals[k] = build(f, f->pl->kids[ep->first + args[k]], 0)) == DL_NO_TERM) return;
+    if ((vals[k] = build_fast(f, f->pl->kids[ep->first + args[k]], 0)) == DL_NO_TERM) return;
     mask |= (uint64_t)1 << (args[k] & 63);
   }
   uint32_t count;

@@ -1,77 +1,18 @@
 /* relation.c: tuples as packed column codes in Judy arrays (see relation.h). */
 #include "index/relation.h"
+#include "index/relation_impl.h"
 
 #include "index/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { PAGE_BITS = 10, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 256 };
 /* The primary index turns into a bitmap over its key range once it holds at
  * least DENSE_MIN_TUPLES keys and at least one key per DENSE_SPARSITY bits
  * of the range, for key widths up to DENSE_MAX_BITS (a 32 MiB bitmap). */
 enum { DENSE_MAX_BITS = 28, DENSE_MIN_TUPLES = 4096, DENSE_SPARSITY = 64 };
-#define NO_CODE UINT32_MAX
-
-/* A column's dictionary: term id -> code (paged array), code -> term id. */
-typedef struct colmap {
-  uint32_t **pages;   /* page p maps ids [p*PAGE, (p+1)*PAGE); entry = code + 1 */
-  uint32_t n_pages;
-  ix_val *id_of;      /* code -> term id */
-  uint32_t n_codes, cap;
-  uint8_t bits;       /* width of the column's codes in index keys */
-} colmap;
-
-/* One lexicographic column order, its keys cut into chunks of <= 64 bits. */
-typedef struct ix_index {
-  uint64_t mask;                      /* the bound columns it was built for */
-  uint8_t order[IX_MAX_ARITY];        /* position -> column */
-  uint8_t chunk_of[IX_MAX_ARITY];     /* position -> chunk */
-  uint8_t shift[IX_MAX_ARITY];        /* position -> shift inside its chunk key */
-  uint32_t code_mask[IX_MAX_ARITY];   /* position -> the low bits its code takes */
-  uint8_t chunk_end[IX_MAX_ARITY];    /* chunk -> one past its last position */
-  uint8_t n_chunks;
-  Word_t full[IX_MAX_ARITY];          /* chunk -> the bits of all its positions */
-  Pvoid_t root;                       /* the keys in Judy, */
-  uint64_t *dense;                    /*   or as a bitmap over the key range (one chunk) */
-  uint8_t dense_bits;                 /*   of that many bits */
-  Word_t *flat;                       /* one chunk, asked for by a lookup: its keys in */
-  uint64_t n_flat;                    /*   order (see mirror), */
-  uint64_t *first_at;                 /*   and per code of the first column where they start */
-  uint32_t n_first;                   /*   (for its first n_first codes); */
-  Word_t *recent;                     /*   and the keys added since, the first n_sorted */
-  uint64_t n_recent, cap_recent, n_sorted;  /* of them in order */
-} ix_index;
-
-/* A growing array of keys. */
-typedef struct keybuf {
-  uint64_t *at;
-  uint64_t n, cap;
-} keybuf;
-
-struct ix_relation {
-  uint32_t arity;
-  uint64_t size;
-  uint32_t *staged;       /* codes of tuples waiting for ix_relation_flush */
-  uint64_t n_staged, cap_staged;
-  keybuf keys;            /* or their primary keys, while that is one chunk */
-  keybuf fresh;           /* keys a dense relation took in at staging, to report */
-  uint64_t n_reported;    /* tuples it took in at staging and reported at once */
-  colmap *cols;
-  ix_index *indexes[MAX_INDEXES];
-  int n_indexes;
-};
-
-static Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }
 
 /* ---- column dictionaries ----------------------------------------------------- */
-
-static inline uint32_t code_get(const colmap *m, ix_val id)
-{
-  uint32_t p = id >> PAGE_BITS;
-  if (p >= m->n_pages || !m->pages[p]) return NO_CODE;
-  return m->pages[p][id & (PAGE - 1)] - 1;
-}
 
 /* Returns the code of id, adding one when absent; NO_CODE when out of memory. */
 static uint32_t code_add(colmap *m, ix_val id)
@@ -162,26 +103,12 @@ static int dense_set(uint64_t *bits, Word_t key)
   return 1;
 }
 
-/* The first key in [k, hi] whose bit is set, into *k; 0 when none. */
-static int dense_first(const uint64_t *bits, Word_t *k, Word_t hi)
-{
-  Word_t w = *k >> 6, last = hi >> 6;
-  uint64_t word = bits[w] & (~(uint64_t)0 << (*k & 63));
-  while (!word) {
-    if (++w > last) return 0;
-    word = bits[w];
-  }
-  Word_t found = w << 6 | (Word_t)__builtin_ctzll(word);
-  if (found > hi) return 0;
-  *k = found;
-  return 1;
-}
-
 /* ---- sorted mirrors of one-chunk indexes ---------------------------------------
  * Walking Judy costs a descent per key (Judy1Next), a sorted array a step.
  * A one-chunk index a lookup asks for (ix_relation_index) gets its keys as a
- * sorted array, flat (unless it is a bitmap, which iterates fast already); keys added later go to `recent`, which the next
- * request sorts, and merges into flat once it holds an eighth as many keys.
+ * sorted array, flat (unless it is a bitmap, which iterates fast already);
+ * keys added later go to `recent`, which the next request sorts, and merges
+ * into flat once it holds an eighth as many keys.
  * Iterations walk both arrays.  A mirror that would cost too much memory
  * (recent outgrowing flat between two requests) is dropped, and rebuilt at
  * a later request. */
@@ -261,8 +188,8 @@ static void trie_free(Pvoid_t node, uint32_t levels_left)
   JudyLFreeArray(&node, PJE0);
 }
 
-/* Moves *k to the first key >= *k (next: > *k) of a one-chunk index; 0 when none. */
-static int key_seek(const ix_index *ix, Word_t *k, int next)
+/* Moves *k to the first key >= *k (next: > *k) of a one-chunk index (see relation_impl.h). */
+int ix_key_seek(const ix_index *ix, Word_t *k, int next)
 {
   if (!ix->dense) return (next ? Judy1Next(ix->root, k, PJE0) : Judy1First(ix->root, k, PJE0)) == 1;
   Word_t max = low_mask(ix->dense_bits);
@@ -354,7 +281,7 @@ static int mirror_build(const ix_relation *r, ix_index *ix)
   if (!(ix->flat = malloc(r->size * sizeof *ix->flat))) return 0;
   Word_t k = 0;
   uint64_t n = 0;
-  for (int found = key_seek(ix, &k, 0); found && n < r->size; found = key_seek(ix, &k, 1)) ix->flat[n++] = k;
+  for (int found = ix_key_seek(ix, &k, 0); found && n < r->size; found = ix_key_seek(ix, &k, 1)) ix->flat[n++] = k;
   ix->n_flat = n;
   return index_first_codes(r, ix);
 }
@@ -1005,304 +932,4 @@ size_t ix_relation_bytes(const ix_relation *r)
       if (m->pages[p]) n += PAGE * sizeof(uint32_t);
   }
   return n;
-}
-
-/* ---- iteration ---------------------------------------------------------------- */
-
-void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, const ix_val *key)
-{
-  const ix_index *ix = r->indexes[index];
-  it->rel = r;
-  it->ix = ix;
-  it->level = -1;
-  it->n_levels = ix->n_chunks;
-  it->done = 0;
-  it->skip_level = -2;
-  /* the mirror when it holds every key, its recent ones sorted */
-  int mirrored = ix->flat && ix->n_sorted == ix->n_recent && ix->n_flat + ix->n_recent == r->size;
-  it->flat = mirrored ? ix->flat : NULL;
-  it->n_flat = ix->n_flat;
-  it->first_at = ix->first_at;
-  it->n_first = ix->n_first;
-  it->recent = ix->recent;
-  it->n_recent = ix->n_recent;
-  it->first_shift = ix->shift[0];
-  it->n_bound = n_bound;
-  if (r->arity == 0) {
-    it->done = r->size == 0;
-    return;
-  }
-  /* free positions span their whole width; bound positions fix their bits */
-  for (uint32_t l = 0; l < ix->n_chunks; l++) {
-    it->lo[l] = 0;
-    it->hi[l] = ix->full[l];
-  }
-  for (uint32_t p = 0; p < n_bound; p++) {
-    uint32_t l = ix->chunk_of[p], col = ix->order[p];
-    uint32_t code = code_get(&r->cols[col], key[col]);
-    if (code == NO_CODE) {
-      it->done = 1;
-      return;
-    }
-    it->lo[l] |= (Word_t)code << ix->shift[p];
-    it->hi[l] &= ~(low_mask(r->cols[col].bits) << ix->shift[p]) | (Word_t)code << ix->shift[p];
-  }
-}
-
-void ix_iter_begin_distinct(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, uint32_t n_distinct,
-                            const ix_val *key)
-{
-  ix_iter_begin(it, r, index, n_bound, key);
-  uint32_t prefix = n_bound + n_distinct;
-  if (prefix >= r->arity) return;
-  if (prefix == 0) {
-    it->skip_level = -1;
-    return;
-  }
-  const ix_index *ix = r->indexes[index];
-  it->skip_level = ix->chunk_of[prefix - 1];
-  it->skip_low = low_mask(ix->shift[prefix - 1]);
-}
-
-/* Moves level l to the first key >= it->key[l] (next: > it->key[l]) within
- * the level's range, and below an inner level to its child; 1 when found. */
-static int move(ix_iter *it, int l, int next)
-{
-  Word_t k = it->key[l];
-  if (next && k >= it->hi[l]) return 0;
-  const ix_index *ix = it->ix;
-  if (ix->dense) {
-    if (!key_seek(ix, &k, next) || k > it->hi[l]) return 0;
-  } else if (l + 1 == ix->n_chunks) {
-    int rc = next ? Judy1Next(it->node[l], &k, PJE0) : Judy1First(it->node[l], &k, PJE0);
-    if (rc != 1 || k > it->hi[l]) return 0;
-  } else {
-    PWord_t v = (PWord_t)(next ? JudyLNext(it->node[l], &k, PJE0) : JudyLFirst(it->node[l], &k, PJE0));
-    if (!v || v == PJERR || k > it->hi[l]) return 0;
-    it->node[l + 1] = (Pvoid_t)*v;
-  }
-  it->key[l] = k;
-  return 1;
-}
-
-static int seek(ix_iter *it, int l) { return move(it, l, 0); }
-static int step(ix_iter *it, int l) { return move(it, l, 1); }
-
-/* The code at position p of the iterator's keys. */
-static inline uint32_t code_at(const ix_iter *it, const ix_index *ix, uint32_t p)
-{
-  return (uint32_t)(it->key[ix->chunk_of[p]] >> ix->shift[p]) & ix->code_mask[p];
-}
-
-/* Writes the tuple at the iterator's keys as term ids. */
-static void decode_ids(const ix_iter *it, ix_val *tuple)
-{
-  const ix_index *ix = it->ix;
-  const ix_relation *r = it->rel;
-  for (uint32_t p = 0; p < r->arity; p++) tuple[ix->order[p]] = r->cols[ix->order[p]].id_of[code_at(it, ix, p)];
-}
-
-/* Writes the tuple at the iterator's keys as column codes. */
-static void decode_codes(const ix_iter *it, uint32_t *codes)
-{
-  const ix_index *ix = it->ix;
-  for (uint32_t p = 0; p < it->rel->arity; p++) codes[ix->order[p]] = code_at(it, ix, p);
-}
-
-/* The first position in flat[from, n) whose key is >= key; galloping from
- * `from`, for targets that are often near. */
-static uint64_t gallop(const Word_t *flat, uint64_t from, uint64_t n, Word_t key)
-{
-  uint64_t step = 1, lo = from, hi = from;
-  while (hi < n && flat[hi] < key) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > n) hi = n;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (flat[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* The first position in flat[lo, hi) whose key is >= key: a binary search
- * without branches to mispredict. */
-static uint64_t lower_bound(const Word_t *flat, uint64_t lo, uint64_t hi, Word_t key)
-{
-  if (lo >= hi) return lo;
-  const Word_t *base = flat + lo;
-  uint64_t n = hi - lo;
-  while (n > 1) {
-    uint64_t half = n / 2;
-    base = base[half] < key ? base + half : base;
-    n -= half;
-  }
-  return (uint64_t)(base - flat) + (*base < key);
-}
-
-/* Where the keys of the iteration's range start in flat: the first
- * column's code narrows the search to its keys. */
-static uint64_t flat_start(const ix_iter *it)
-{
-  if (it->n_bound == 0) return lower_bound(it->flat, 0, it->n_flat, it->lo[0]);
-  uint64_t code = it->lo[0] >> it->first_shift;
-  if (code >= it->n_first) return it->n_flat;  /* a code newer than flat */
-  uint64_t lo = it->first_at[code], hi = it->first_at[code + 1];
-  return it->n_bound == 1 ? lo : lower_bound(it->flat, lo, hi, it->lo[0]);
-}
-
-int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_val *key, ix_run *run)
-{
-  const ix_index *ix = r->indexes[index];
-  if (!ix->flat || ix->n_recent || r->arity == 0) return 0;
-  run->rel = r;
-  run->ix = ix;
-  run->keys = ix->flat;
-  run->n = 0;
-  Word_t lo = 0;
-  for (uint32_t p = 0; p < n_bound; p++) {
-    uint32_t code = code_get(&r->cols[ix->order[p]], key[ix->order[p]]);
-    if (code == NO_CODE) return 1;
-    lo |= (Word_t)code << ix->shift[p];
-  }
-  uint64_t from = 0, to = ix->n_flat;
-  if (n_bound > 0) {
-    uint64_t code = lo >> ix->shift[0];
-    if (code >= ix->n_first) return 1;  /* a code newer than flat */
-    from = ix->first_at[code];
-    to = ix->first_at[code + 1];
-  }
-  if (n_bound > 1) {
-    Word_t hi = lo | low_mask(ix->shift[n_bound - 1]);
-    from = lower_bound(ix->flat, from, to, lo);
-    to = hi == ~(Word_t)0 ? to : lower_bound(ix->flat, from, to, hi + 1);
-  }
-  run->keys = ix->flat + from;
-  run->n = to - from;
-  return 1;
-}
-
-void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple)
-{
-  const ix_index *ix = run->ix;
-  const ix_relation *r = run->rel;
-  Word_t k = run->keys[i];
-  for (uint32_t p = 0; p < r->arity; p++) {
-    const colmap *m = &r->cols[ix->order[p]];
-    tuple[ix->order[p]] = m->id_of[(uint32_t)(k >> ix->shift[p]) & ix->code_mask[p]];
-  }
-}
-
-/* advance() over a mirrored index (one chunk): the merge of its flat and
- * recent keys, which are disjoint. */
-static int advance_flat(ix_iter *it)
-{
-  if (it->level < 0) {
-    it->level = 0;
-    it->pos = flat_start(it);
-    it->rpos = lower_bound(it->recent, 0, it->n_recent, it->lo[0]);
-  } else if (it->skip_level == -2) {
-    if (it->from_recent) it->rpos++;
-    else it->pos++;
-  } else if (it->skip_level == -1 || (it->key[0] | it->skip_low) >= it->hi[0]) {
-    it->done = 1;
-    return 0;
-  } else {
-    Word_t next = (it->key[0] | it->skip_low) + 1;
-    it->pos = gallop(it->flat, it->pos, it->n_flat, next);
-    it->rpos = gallop(it->recent, it->rpos, it->n_recent, next);
-  }
-  int in_flat = it->pos < it->n_flat, in_recent = it->rpos < it->n_recent;
-  it->from_recent = in_recent && (!in_flat || it->recent[it->rpos] < it->flat[it->pos]);
-  Word_t key = it->from_recent ? it->recent[it->rpos] : in_flat ? it->flat[it->pos] : 0;
-  if ((!in_flat && !in_recent) || key > it->hi[0]) {
-    it->done = 1;
-    return 0;
-  }
-  it->key[0] = key;
-  return 1;
-}
-
-/* advance() over a bitmap (one chunk), without distinct skipping. */
-static int advance_dense(ix_iter *it, const uint64_t *bits)
-{
-  Word_t k = it->lo[0];
-  if (it->level >= 0) {
-    if (it->key[0] >= it->hi[0]) {
-      it->done = 1;
-      return 0;
-    }
-    k = it->key[0] + 1;
-  }
-  if (!dense_first(bits, &k, it->hi[0])) {
-    it->done = 1;
-    return 0;
-  }
-  it->level = 0;
-  it->key[0] = k;
-  return 1;
-}
-
-/* Moves to the next key combination; 1 when there is one. */
-static int advance(ix_iter *it)
-{
-  if (it->done) return 0;
-  if (it->flat && it->rel->arity) return advance_flat(it);
-  const ix_index *ix = it->ix;
-  if (ix->dense && it->skip_level == -2) return advance_dense(it, ix->dense);
-  if (it->rel->arity == 0) {
-    it->done = 1;
-    return 1;
-  }
-  int l = it->level;
-  int found;
-  if (l < 0) {
-    l = 0;
-    it->node[0] = ((const ix_index *)it->ix)->root;
-    it->key[0] = it->lo[0];
-    found = seek(it, 0);
-  } else if (it->skip_level == -2) {
-    found = step(it, l);
-  } else if (it->skip_level == -1) {
-    it->done = 1;
-    return 0;
-  } else {
-    /* past every key that shares the current distinct prefix */
-    l = it->skip_level;
-    it->key[l] |= it->skip_low;
-    found = step(it, l);
-  }
-  for (;;) {
-    if (!found) {
-      if (--l < 0) {
-        it->done = 1;
-        return 0;
-      }
-      found = step(it, l);
-      continue;
-    }
-    if (l + 1 == it->n_levels) break;
-    l++;
-    it->key[l] = it->lo[l];
-    found = seek(it, l);
-  }
-  it->level = l;
-  return 1;
-}
-
-int ix_iter_next(ix_iter *it, ix_val *tuple)
-{
-  if (!advance(it)) return 0;
-  decode_ids(it, tuple);
-  return 1;
-}
-
-int ix_iter_next_codes(ix_iter *it, uint32_t *codes)
-{
-  if (!advance(it)) return 0;
-  decode_codes(it, codes);
-  return 1;
 }

@@ -1,0 +1,87 @@
+/* relation_impl.h: the layout of relations and their indexes, private to
+ * index/ (relation.c builds and changes them, iter.c walks them). */
+#ifndef GDLOG_RELATION_IMPL_H
+#define GDLOG_RELATION_IMPL_H
+
+#include "index/relation.h"
+
+enum { PAGE_BITS = 10, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 256 };
+#define NO_CODE UINT32_MAX
+
+/* A column's dictionary: term id -> code (paged array), code -> term id. */
+typedef struct colmap {
+  uint32_t **pages;   /* page p maps ids [p*PAGE, (p+1)*PAGE); entry = code + 1 */
+  uint32_t n_pages;
+  ix_val *id_of;      /* code -> term id */
+  uint32_t n_codes, cap;
+  uint8_t bits;       /* width of the column's codes in index keys */
+} colmap;
+
+/* One lexicographic column order, its keys cut into chunks of <= 64 bits. */
+typedef struct ix_index {
+  uint64_t mask;                      /* the bound columns it was built for */
+  uint8_t order[IX_MAX_ARITY];        /* position -> column */
+  uint8_t chunk_of[IX_MAX_ARITY];     /* position -> chunk */
+  uint8_t shift[IX_MAX_ARITY];        /* position -> shift inside its chunk key */
+  uint32_t code_mask[IX_MAX_ARITY];   /* position -> the low bits its code takes */
+  uint8_t chunk_end[IX_MAX_ARITY];    /* chunk -> one past its last position */
+  uint8_t n_chunks;
+  Word_t full[IX_MAX_ARITY];          /* chunk -> the bits of all its positions */
+  Pvoid_t root;                       /* the keys in Judy, */
+  uint64_t *dense;                    /*   or as a bitmap over the key range (one chunk) */
+  uint8_t dense_bits;                 /*   of that many bits */
+  Word_t *flat;                       /* one chunk, asked for by a lookup: its keys in */
+  uint64_t n_flat;                    /*   order (see mirror), */
+  uint64_t *first_at;                 /*   and per code of the first column where they start */
+  uint32_t n_first;                   /*   (for its first n_first codes); */
+  Word_t *recent;                     /*   and the keys added since, the first n_sorted */
+  uint64_t n_recent, cap_recent, n_sorted;  /* of them in order */
+} ix_index;
+
+/* A growing array of keys. */
+typedef struct keybuf {
+  uint64_t *at;
+  uint64_t n, cap;
+} keybuf;
+
+struct ix_relation {
+  uint32_t arity;
+  uint64_t size;
+  uint32_t *staged;       /* codes of tuples waiting for ix_relation_flush */
+  uint64_t n_staged, cap_staged;
+  keybuf keys;            /* or their primary keys, while that is one chunk */
+  keybuf fresh;           /* keys a dense relation took in at staging, to report */
+  uint64_t n_reported;    /* tuples it took in at staging and reported at once */
+  colmap *cols;
+  ix_index *indexes[MAX_INDEXES];
+  int n_indexes;
+};
+
+static inline Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }
+
+static inline uint32_t code_get(const colmap *m, ix_val id)
+{
+  uint32_t p = id >> PAGE_BITS;
+  if (p >= m->n_pages || !m->pages[p]) return NO_CODE;
+  return m->pages[p][id & (PAGE - 1)] - 1;
+}
+
+/* The first key in [k, hi] whose bit is set, into *k; 0 when none. */
+static inline int dense_first(const uint64_t *bits, Word_t *k, Word_t hi)
+{
+  Word_t w = *k >> 6, last = hi >> 6;
+  uint64_t word = bits[w] & (~(uint64_t)0 << (*k & 63));
+  while (!word) {
+    if (++w > last) return 0;
+    word = bits[w];
+  }
+  Word_t found = w << 6 | (Word_t)__builtin_ctzll(word);
+  if (found > hi) return 0;
+  *k = found;
+  return 1;
+}
+
+/* Moves *k to the first key >= *k (next: > *k) of a one-chunk index; 0 when none. */
+int ix_key_seek(const ix_index *ix, Word_t *k, int next);
+
+#endif
