@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "datalog/plan.h"
+#include "datalog/subsume.h"
 #include "index/tupleset.h"
 
 /* ---- evaluator state ---------------------------------------------------------- */
@@ -818,17 +819,28 @@ static int run_component(dl_eval *e, uint32_t c)
 
 /* ---- public --------------------------------------------------------------------- */
 
+/* Groups the rules to run by the component of their head, leaving out the
+ * rules another rule subsumes (subsume.h). */
 static int group_rules(dl_eval *e)
 {
   const st_strata *s = e->prog->strata;
   const ast_program *ast = e->prog->ast;
+  uint8_t *dropped = malloc(ast->n_rules + 1);
   e->rule_start = calloc(s->n_sccs + 2, sizeof *e->rule_start);
   e->rule_order = malloc((ast->n_rules + 1) * sizeof *e->rule_order);
-  if (!e->rule_start || !e->rule_order) return 0;
-  for (uint32_t r = 0; r < ast->n_rules; r++) e->rule_start[s->scc_of[e->prog->head_node[r]] + 2]++;
+  if (!dropped || !e->rule_start || !e->rule_order) {
+    free(dropped);
+    return 0;
+  }
+  e->stats.subsumed = dl_subsumed_rules(e->prog, dropped);
+  for (uint32_t r = 0; r < ast->n_rules; r++) {
+    e->rule_stats[r].subsumed = dropped[r];
+    e->rule_start[s->scc_of[e->prog->head_node[r]] + 2] += !dropped[r];
+  }
   for (uint32_t c = 0; c < s->n_sccs; c++) e->rule_start[c + 2] += e->rule_start[c + 1];
   for (uint32_t r = 0; r < ast->n_rules; r++)
-    e->rule_order[e->rule_start[s->scc_of[e->prog->head_node[r]] + 1]++] = r;
+    if (!dropped[r]) e->rule_order[e->rule_start[s->scc_of[e->prog->head_node[r]] + 1]++] = r;
+  free(dropped);
   return 1;
 }
 

@@ -29,6 +29,7 @@ typedef struct dl_eval_stats {
   uint64_t derivations;    /* rule instances fired, duplicates included */
   uint64_t in_products;    /* of those, heads staged as products (plan.h's product tail) */
   uint32_t rounds;         /* semi-naive rounds over all components */
+  uint32_t subsumed;       /* rules not run: another rule subsumes them (subsume.h) */
   double seconds;          /* time of dl_eval_run */
 } dl_eval_stats;
 
@@ -39,8 +40,9 @@ typedef struct dl_eval_rule_stats {
   uint32_t runs;           /* versions run (one per delta atom per round) */
   uint32_t heads_first;    /* of those, runs planned heads first (see plan.h) */
   uint32_t saturated;      /* of those, runs skipped: the head relation had all */
-  uint64_t in_products;    /* derivations staged as products (plan.h's product tail) */
                            /*   combinations of the values the rule can give it */
+  uint64_t in_products;    /* derivations staged as products (plan.h's product tail) */
+  uint8_t subsumed;        /* never run: another rule subsumes it (subsume.h) */
 } dl_eval_rule_stats;
 
 typedef struct dl_eval dl_eval;

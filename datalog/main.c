@@ -229,6 +229,14 @@ static long peak_kib(void)
   return ru.ru_maxrss;
 }
 
+/* Prints where a rule is, as file:line:col. */
+static void print_rule_place(const dl_rule *rule)
+{
+  unsigned line = 0, col = 0;
+  if (rule->src) lx_position(rule->src->text, rule->off, &line, &col);
+  fprintf(stderr, "%s:%u:%u", rule->src ? rule->src->name : "?", line, col);
+}
+
 enum { TOP_RULES = 8 };
 
 /* Prints the rules with a body that took the most time (facts are left
@@ -250,14 +258,28 @@ static void print_rule_stats(const session *s)
   fprintf(stderr, "costliest rules (seconds, derivations, of them staged as products, versions run, "
                   "of them planned heads first, skipped as saturated):\n");
   for (uint32_t i = 0; i < n; i++) {
-    const dl_rule *rule = &ast->rules[top[i]];
     dl_eval_rule_stats rs = dl_eval_get_rule_stats(s->eval, top[i]);
-    unsigned line = 0, col = 0;
-    if (rule->src) lx_position(rule->src->text, rule->off, &line, &col);
-    fprintf(stderr, "  %s:%u:%u  %.3f s  %llu  %llu  %u  %u  %u\n", rule->src ? rule->src->name : "?", line, col,
-            rs.seconds, (unsigned long long)rs.derivations, (unsigned long long)rs.in_products, rs.runs,
+    fprintf(stderr, "  ");
+    print_rule_place(&ast->rules[top[i]]);
+    fprintf(stderr, "  %.3f s  %llu  %llu  %u  %u  %u\n", rs.seconds, (unsigned long long)rs.derivations, (unsigned long long)rs.in_products, rs.runs,
             rs.heads_first, rs.saturated);
   }
+}
+
+/* Prints the rules the evaluator left out because another subsumes them
+ * (the first TOP_RULES of them). */
+static void print_subsumed(const session *s, uint32_t n)
+{
+  const ast_program *ast = s->loaded->prog->ast;
+  fprintf(stderr, "rules not run, as another rule subsumes them: %u\n", n);
+  for (uint32_t r = 0, shown = 0; r < ast->n_rules && shown < TOP_RULES; r++)
+    if (dl_eval_get_rule_stats(s->eval, r).subsumed) {
+      fprintf(stderr, "  ");
+      print_rule_place(&ast->rules[r]);
+      fprintf(stderr, "\n");
+      shown++;
+    }
+  if (n > TOP_RULES) fprintf(stderr, "  ... and %u more\n", n - TOP_RULES);
 }
 
 static void print_stats(const session *s)
@@ -288,6 +310,7 @@ static void print_stats(const session *s)
       }
     }
     free(shown);
+    if (es.subsumed) print_subsumed(s, es.subsumed);
     print_rule_stats(s);
   }
   fprintf(stderr, "time: parse %.3f s, check %.3f s, evaluate %.3f s, output %.3f s\n",
