@@ -372,11 +372,21 @@ static int emit_by_bitmap(atom_writer *aw, const ix_relation *r, uint32_t bits)
   uint64_t *set = calloc(n_words, sizeof *set);
   if (!set) return 0;
   uint32_t codes[IX_MAX_ARITY];
-  ix_iter it;
-  ix_iter_begin(&it, r, 0, 0, NULL);
-  while (ix_iter_next_codes(&it, codes)) {
-    uint64_t k = pack_key(aw->co, aw->arity, codes);
-    set[k >> 6] |= (uint64_t)1 << (k & 63);
+  ix_dense_view v;
+  if (ix_relation_dense_view(r, &v)) {
+    for (uint64_t i = 0; i < v.n_words; i++)
+      for (uint64_t x = v.bits[i]; x; x &= x - 1) {
+        uint64_t at = i << 6 | (uint64_t)__builtin_ctzll(x), k = 0;
+        for (uint32_t c = 0; c < aw->arity; c++) k |= aw->co[c].key_of_code[at >> v.shift[c] & v.mask[c]];
+        set[k >> 6] |= (uint64_t)1 << (k & 63);
+      }
+  } else {
+    ix_iter it;
+    ix_iter_begin(&it, r, 0, 0, NULL);
+    while (ix_iter_next_codes(&it, codes)) {
+      uint64_t k = pack_key(aw->co, aw->arity, codes);
+      set[k >> 6] |= (uint64_t)1 << (k & 63);
+    }
   }
   for (uint64_t i = 0; aw->ok && i < n_words; i++)
     for (uint64_t x = set[i]; x && aw->ok; x &= x - 1) emit_key(aw, i << 6 | (uint64_t)__builtin_ctzll(x));

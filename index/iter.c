@@ -302,3 +302,16 @@ int ix_iter_next_codes(ix_iter *it, uint32_t *codes)
   decode_codes(it, codes);
   return 1;
 }
+
+int ix_relation_dense_view(const ix_relation *r, ix_dense_view *v)
+{
+  const ix_index *ix = r->n_indexes ? r->indexes[0] : NULL;
+  if (!ix || !ix->dense || ix_relation_staged(r)) return 0;
+  v->bits = ix->dense;
+  v->n_words = ix->dense_bits < 6 ? 1 : (uint64_t)1 << (ix->dense_bits - 6);
+  for (uint32_t p = 0; p < r->arity; p++) {
+    v->shift[ix->order[p]] = ix->shift[p];
+    v->mask[ix->order[p]] = ix->code_mask[p];
+  }
+  return 1;
+}

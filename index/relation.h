@@ -191,4 +191,18 @@ int ix_iter_next(ix_iter *it, ix_val *tuple);
  * ix_relation_column_value(r, column, code). */
 int ix_iter_next_codes(ix_iter *it, uint32_t *codes);
 
+/* A dense relation's tuples as its bitmap: bit k is set for the tuple whose
+ * column codes pack into k, column c's code being (k >> shift[c]) & mask[c]. */
+typedef struct ix_dense_view {
+  const uint64_t *bits;
+  uint64_t n_words;
+  uint32_t shift[IX_MAX_ARITY];
+  uint32_t mask[IX_MAX_ARITY];
+} ix_dense_view;
+
+/* Whether r is dense (its primary index a bitmap, see above, with no
+ * tuples staged); then fills *v, valid until r changes.  Reading the
+ * bitmap word by word is the fastest walk over every tuple. */
+int ix_relation_dense_view(const ix_relation *r, ix_dense_view *v);
+
 #endif

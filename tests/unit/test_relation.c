@@ -133,6 +133,25 @@ static void insert_random(ix_relation *r, ix_tupleset *truth, uint32_t arity, ui
   }
 }
 
+/* A dense relation's bitmap view holds exactly the truth's tuples; returns
+ * whether the relation is dense. */
+static int check_dense_view(const ix_relation *r, const ix_tupleset *truth, uint32_t arity)
+{
+  ix_dense_view v;
+  if (!ix_relation_dense_view(r, &v)) return 0;
+  uint64_t n = 0, found = 0;
+  uint32_t tuple[IX_MAX_ARITY];
+  for (uint64_t i = 0; i < v.n_words; i++)
+    for (uint64_t x = v.bits[i]; x; x &= x - 1, n++) {
+      uint64_t at = i << 6 | (uint64_t)__builtin_ctzll(x);
+      for (uint32_t c = 0; c < arity; c++) tuple[c] = ix_relation_column_value(r, c, (uint32_t)(at >> v.shift[c] & v.mask[c]));
+      found += ix_tupleset_contains(truth, tuple);
+    }
+  CHECK(n == truth->n && found == n, "dense view: %llu bits, %llu of them tuples, want %llu", (unsigned long long)n,
+        (unsigned long long)found, (unsigned long long)truth->n);
+  return 1;
+}
+
 static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
 {
   ix_relation *r = ix_relation_create(arity);
@@ -143,6 +162,9 @@ static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
   CHECK(ix_relation_size(r) == truth.n, "size %llu want %llu", (unsigned long long)ix_relation_size(r),
         (unsigned long long)truth.n);
   for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains");
+  int dense = check_dense_view(r, &truth, arity);
+  int want = n_tuples >= 30000 && range <= 300;  /* the two dense cases of main */
+  CHECK(dense == want, "dense view of arity %u, range %u: %d", arity, range, dense);
   for (int trial = 0; trial < 40; trial++) {
     /* the second half reads mirrors with keys added since they were made */
     if (trial == 20) insert_random(r, &truth, arity, n_tuples / 16, range);
