@@ -12,6 +12,11 @@
 #include "datalog/subsume.h"
 #include "index/tupleset.h"
 
+/* Kept out of line: run_step recurses once per step, and the large locals
+ * (iterators, term lists, factor arrays) of rarer paths inlined into it
+ * would make every level of the recursion take kilobytes of stack. */
+#define COLD_PATH __attribute__((noinline))
+
 /* ---- evaluator state ---------------------------------------------------------- */
 
 struct dl_eval {
@@ -175,10 +180,12 @@ static void emit(frame *f)
 {
   dl_eval *e = f->e;
   const pl_plan *pl = f->pl;
-  uint32_t n = ix_relation_arity(e->rel[pl->head_pred]);
+  ix_relation *h = e->rel[pl->head_pred];
+  uint32_t n = ix_relation_arity(h);
+  const uint32_t *head = pl->kids + pl->head;
   dl_tid tuple[IX_MAX_ARITY];
   for (uint32_t i = 0; i < n; i++)
-    if ((tuple[i] = build_fast(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) {
+    if ((tuple[i] = build_fast(f, head[i], 1)) == DL_NO_TERM) {
       fail_term(e, pl->head_pred);
       return;
     }
@@ -186,15 +193,15 @@ static void emit(frame *f)
   f->found = 1;
   int rc;
   if (f->mode == EMIT_FRESH) {
-    if (ix_relation_contains(e->rel[pl->head_pred], tuple)) return;
+    if (ix_relation_contains(h, tuple)) return;
     rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
   } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
     ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
-    if (!ix_relation_stage(e->rel[pl->head_pred], tuple, added)) fail_memory(e);
-    else if (ix_relation_staged(e->rel[pl->head_pred]) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
+    if (!ix_relation_stage(h, tuple, added)) fail_memory(e);
+    else if (ix_relation_staged(h) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
     return;
   } else {
-    rc = ix_relation_insert(e->rel[pl->head_pred], tuple);
+    rc = ix_relation_insert(h, tuple);
     if (rc == 1 && !ix_tupleset_push(&e->fresh[pl->head_pred], tuple)) rc = -1;
   }
   if (rc < 0) fail_memory(e);
@@ -317,35 +324,44 @@ static int in_delta(const dl_eval *e, const pl_step *s, const dl_tid *tuple)
   return s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple);
 }
 
-/* Walks the index of a full or old scan with the key in key[]; a key that
- * binds every column is one membership test. */
-static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *key)
+/* Walks the index of a full or old scan with an iterator. */
+static COLD_PATH void scan_iter(frame *f, uint32_t si, const pl_step *s, const dl_tid *key, uint32_t n)
 {
   dl_eval *e = f->e;
-  uint32_t n = ix_relation_arity(e->rel[s->pred]);
-  if (s->n_key == n) {
-    if (ix_relation_contains(e->rel[s->pred], key) && !in_delta(e, s, key)) scan_tuple(f, si, s, key, n);
-    return;
-  }
   dl_tid tuple[IX_MAX_ARITY];
-  ix_run run;
-  if (!s->project && ix_relation_run(e->rel[s->pred], s->index, s->n_key, key, &run)) {
-    for (uint64_t i = 0; i < run.n && !witnessed(f, si) && !cancelled(e); i++) {
-      ix_run_tuple(&run, i, tuple);
-      if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
-    }
-    return;
-  }
   ix_iter it;
   begin_scan(e, s, &it, s->n_key, key);
   while (!witnessed(f, si) && !cancelled(e) && ix_iter_next(&it, tuple))
     if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
 }
 
+/* Walks the index of a full or old scan with the key in key[]; a key that
+ * binds every column is one membership test. */
+static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *key)
+{
+  dl_eval *e = f->e;
+  const ix_relation *r = e->rel[s->pred];
+  uint32_t n = ix_relation_arity(r);
+  if (s->n_key == n) {
+    if (ix_relation_contains(r, key) && !in_delta(e, s, key)) scan_tuple(f, si, s, key, n);
+    return;
+  }
+  dl_tid tuple[IX_MAX_ARITY];
+  ix_run run;
+  if (!s->project && ix_relation_run(r, s->index, s->n_key, key, &run)) {
+    for (uint64_t i = 0; i < run.n && !witnessed(f, si) && !cancelled(e); i++) {
+      ix_run_tuple(&run, i, tuple);
+      if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
+    }
+    return;
+  }
+  scan_iter(f, si, s, key, n);
+}
+
 /* Enumerates the terms that can match the step's partly known compound
  * column (from the term store's index by its known arguments), and scans
  * for each. */
-static void scan_enumerated(frame *f, uint32_t si, const pl_step *s, dl_tid *key)
+static COLD_PATH void scan_enumerated(frame *f, uint32_t si, const pl_step *s, dl_tid *key)
 {
   const pl_pat *ep = &f->pl->pats[s->enum_pat];
   const uint32_t *args = f->pl->kids + s->enum_args;
@@ -375,7 +391,7 @@ enum { MATCHED_MAX = 1 << 20 };  /* tuples an invariant scan keeps at most */
 
 /* Collects the tuples invariant scan si matches; 0 when there are too many
  * to keep (or no memory): then the scan runs as usual. */
-static int collect_matched(frame *f, const pl_step *s, matched *m, uint32_t n)
+static COLD_PATH int collect_matched(frame *f, const pl_step *s, matched *m, uint32_t n)
 {
   dl_tid tuple[IX_MAX_ARITY];
   ix_iter it;
@@ -473,7 +489,7 @@ static int product_base(frame *f, const ix_factor *factors, uint32_t n_factors, 
  * every combination of the tuples of scans from.. at once.  0 when it
  * cannot (too many heads, or heads the relation reads this round): then
  * scan `from` runs as usual, and the product is tried again after it. */
-static int emit_product(frame *f, uint32_t from)
+static COLD_PATH int emit_product(frame *f, uint32_t from)
 {
   dl_eval *e = f->e;
   const pl_plan *pl = f->pl;
@@ -498,7 +514,7 @@ static int emit_product(frame *f, uint32_t from)
 /* At the cut, before a witness search: is the head there already?  Then
  * the search cannot add anything (in chess's G+, six rules derive the same
  * threatened_with_capture atoms).  Given up when that is rare. */
-static int head_known(frame *f)
+static COLD_PATH int head_known(frame *f)
 {
   if (f->known.off || f->pl->cut >= f->pl->n_steps) return 0;
   const ix_relation *r = f->e->rel[f->pl->head_pred];
