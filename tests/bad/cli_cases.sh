@@ -73,6 +73,13 @@ if [[ "${GDLOG_SANITIZE:-}" != *address* ]]; then
     $WRAP "$GDLOG" model --max-atoms 0 --max-memory 64 "$C/join.kif" > /dev/null 2> "$C/err"; s=$?
     grep -q "raise the limit with --max-memory" "$C/err"; expect "--max-memory stops and names the flag" 1 $s $?
 fi
+# a rule at the parser's limit of 1000 literals runs: the evaluator recurses
+# once per literal (it overflowed the stack while each level took 12 KB)
+python3 -c "
+print('e(1,1).')
+print('p(X0,X1000) :- ' + ' & '.join('e(X%d,X%d)' % (i, i + 1) for i in range(1000)) + '.')" > "$C/long_rule.dl"
+$WRAP "$GDLOG" model "$C/long_rule.dl" > "$C/out" 2> "$C/err"; s=$?
+printf 'e(1,1)\np(1,1)\n' | cmp -s - "$C/out"; expect "a rule of 1000 literals runs" 0 $s $?
 "$GDLOG" model --max-memory lots "$GAME" 2> "$C/err"; s=$?; expect "--max-memory needs a size" 2 $s 0
 "$GDLOG" model --timeout -1 "$GAME" 2> "$C/err"; s=$?; expect "--timeout needs seconds" 2 $s 0
 
