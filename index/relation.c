@@ -123,11 +123,10 @@ static void drop_mirror(ix_index *ix)
   ix->n_flat = ix->n_recent = ix->cap_recent = ix->n_sorted = 0;
 }
 
-/* Key `key` was added to ix: its mirror, if any, takes it in (or is
- * dropped when it grew too big or out of memory). */
-static void mirror_add(ix_index *ix, Word_t key)
+/* Key `key` was added to ix, which has a mirror: the mirror takes it in
+ * (or is dropped when it grew too big or out of memory). */
+static void mirror_grow(ix_index *ix, Word_t key)
 {
-  if (!ix->flat) return;
   if (ix->n_recent == ix->cap_recent) {
     uint64_t cap = ix->cap_recent ? 2 * ix->cap_recent : 64;
     Word_t *q = cap <= ix->n_flat + 64 ? realloc(ix->recent, cap * sizeof *q) : NULL;
@@ -140,6 +139,12 @@ static void mirror_add(ix_index *ix, Word_t key)
   }
   if (ix->n_sorted == ix->n_recent && (ix->n_recent == 0 || ix->recent[ix->n_recent - 1] < key)) ix->n_sorted++;
   ix->recent[ix->n_recent++] = key;
+}
+
+/* Key `key` was added to ix: its mirror, if any, takes it in. */
+static inline void mirror_add(ix_index *ix, Word_t key)
+{
+  if (ix->flat) mirror_grow(ix, key);
 }
 
 /* Adds a tuple (as column codes) to one index: 1 new, 0 present, -1 no memory. */
