@@ -513,10 +513,10 @@ static COLD_PATH int emit_product(frame *f, uint32_t from)
 
 /* At the cut, before a witness search: is the head there already?  Then
  * the search cannot add anything (in chess's G+, six rules derive the same
- * threatened_with_capture atoms).  Given up when that is rare. */
+ * threatened_with_capture atoms).  Given up when that is rare (f->known.off,
+ * which the caller reads, as it reads whether a search follows at all). */
 static COLD_PATH int head_known(frame *f)
 {
-  if (f->known.off || f->pl->cut >= f->pl->n_steps) return 0;
   const ix_relation *r = f->e->rel[f->pl->head_pred];
   uint32_t n = ix_relation_arity(r);
   dl_tid tuple[IX_MAX_ARITY];
@@ -531,7 +531,7 @@ static void run_step(frame *f, uint32_t si)
 {
   if (si == f->pl->cut) {
     f->found = 0;
-    if (head_known(f)) return;
+    if (si < f->pl->n_steps && !f->known.off && head_known(f)) return;
   }
   if (si == f->pl->n_steps) {
     emit(f);
