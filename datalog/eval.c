@@ -841,22 +841,22 @@ static int group_rules(dl_eval *e)
 {
   const st_strata *s = e->prog->strata;
   const ast_program *ast = e->prog->ast;
-  uint8_t *dropped = malloc(ast->n_rules + 1);
+  uint32_t *by = malloc((ast->n_rules + 1) * sizeof *by);
   e->rule_start = calloc(s->n_sccs + 2, sizeof *e->rule_start);
   e->rule_order = malloc((ast->n_rules + 1) * sizeof *e->rule_order);
-  if (!dropped || !e->rule_start || !e->rule_order) {
-    free(dropped);
+  if (!by || !e->rule_start || !e->rule_order) {
+    free(by);
     return 0;
   }
-  e->stats.subsumed = dl_subsumed_rules(e->prog, dropped);
+  e->stats.subsumed = dl_subsumed_rules(e->prog, by);
   for (uint32_t r = 0; r < ast->n_rules; r++) {
-    e->rule_stats[r].subsumed = dropped[r];
-    e->rule_start[s->scc_of[e->prog->head_node[r]] + 2] += !dropped[r];
+    e->rule_stats[r].subsumed_by = by[r];
+    e->rule_start[s->scc_of[e->prog->head_node[r]] + 2] += by[r] == DL_NOT_SUBSUMED;
   }
   for (uint32_t c = 0; c < s->n_sccs; c++) e->rule_start[c + 2] += e->rule_start[c + 1];
   for (uint32_t r = 0; r < ast->n_rules; r++)
-    if (!dropped[r]) e->rule_order[e->rule_start[s->scc_of[e->prog->head_node[r]] + 1]++] = r;
-  free(dropped);
+    if (by[r] == DL_NOT_SUBSUMED) e->rule_order[e->rule_start[s->scc_of[e->prog->head_node[r]] + 1]++] = r;
+  free(by);
   return 1;
 }
 

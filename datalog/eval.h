@@ -17,6 +17,7 @@
 
 #include "datalog/diag.h"
 #include "datalog/program.h"
+#include "datalog/subsume.h"
 #include "index/relation.h"
 
 typedef struct dl_eval_options {
@@ -42,7 +43,8 @@ typedef struct dl_eval_rule_stats {
   uint32_t saturated;      /* of those, runs skipped: the head relation had all */
                            /*   combinations of the values the rule can give it */
   uint64_t in_products;    /* derivations staged as products (plan.h's product tail) */
-  uint8_t subsumed;        /* never run: another rule subsumes it (subsume.h) */
+  uint32_t subsumed_by;    /* never run when not DL_NOT_SUBSUMED: this rule */
+                           /*   subsumes it (subsume.h) */
 } dl_eval_rule_stats;
 
 typedef struct dl_eval dl_eval;

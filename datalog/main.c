@@ -261,25 +261,26 @@ static void print_rule_stats(const session *s)
     dl_eval_rule_stats rs = dl_eval_get_rule_stats(s->eval, top[i]);
     fprintf(stderr, "  ");
     print_rule_place(&ast->rules[top[i]]);
-    fprintf(stderr, "  %.3f s  %llu  %llu  %u  %u  %u\n", rs.seconds, (unsigned long long)rs.derivations, (unsigned long long)rs.in_products, rs.runs,
-            rs.heads_first, rs.saturated);
+    fprintf(stderr, "  %.3f s  %llu  %llu  %u  %u  %u\n", rs.seconds, (unsigned long long)rs.derivations,
+            (unsigned long long)rs.in_products, rs.runs, rs.heads_first, rs.saturated);
   }
 }
 
-/* Prints the rules the evaluator left out because another subsumes them
- * (the first TOP_RULES of them). */
+/* Prints the rules the evaluator left out because another subsumes them,
+ * each with a rule that subsumes it. */
 static void print_subsumed(const session *s, uint32_t n)
 {
   const ast_program *ast = s->loaded->prog->ast;
   fprintf(stderr, "rules not run, as another rule subsumes them: %u\n", n);
-  for (uint32_t r = 0, shown = 0; r < ast->n_rules && shown < TOP_RULES; r++)
-    if (dl_eval_get_rule_stats(s->eval, r).subsumed) {
-      fprintf(stderr, "  ");
-      print_rule_place(&ast->rules[r]);
-      fprintf(stderr, "\n");
-      shown++;
-    }
-  if (n > TOP_RULES) fprintf(stderr, "  ... and %u more\n", n - TOP_RULES);
+  for (uint32_t r = 0; r < ast->n_rules; r++) {
+    uint32_t by = dl_eval_get_rule_stats(s->eval, r).subsumed_by;
+    if (by == DL_NOT_SUBSUMED) continue;
+    fprintf(stderr, "  ");
+    print_rule_place(&ast->rules[r]);
+    fprintf(stderr, " by ");
+    print_rule_place(&ast->rules[by]);
+    fprintf(stderr, "\n");
+  }
 }
 
 static void print_stats(const session *s)

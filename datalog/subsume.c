@@ -110,16 +110,16 @@ static int subsumes(search *x, uint32_t s, uint32_t r, uint64_t *total)
   return found;
 }
 
-/* Checks rule r against the other rules kept in its group (the rules of
- * its head predicate, group[0..n)). */
-static int subsumed(search *x, uint32_t r, const uint32_t *group, uint32_t n, const uint8_t *dropped,
-                    uint64_t *total)
+/* A rule kept in rule r's group (the rules of its head predicate,
+ * group[0..n)) that subsumes r, or DL_NOT_SUBSUMED. */
+static uint32_t subsumer(search *x, uint32_t r, const uint32_t *group, uint32_t n, const uint32_t *by,
+                         uint64_t *total)
 {
   for (uint32_t i = 0; i < n && *total; i++) {
     uint32_t s = group[i];
-    if (s != r && !dropped[s] && x->p->ast->rules[s].n_body && subsumes(x, s, r, total)) return 1;
+    if (s != r && by[s] == DL_NOT_SUBSUMED && x->p->ast->rules[s].n_body && subsumes(x, s, r, total)) return s;
   }
-  return 0;
+  return DL_NOT_SUBSUMED;
 }
 
 /* The rules grouped by head predicate: group p is by_pred[start[p] .. start[p + 1]). */
@@ -131,11 +131,11 @@ static void group_by_head(const dl_program *p, uint32_t *start, uint32_t *by_pre
   for (uint32_t r = 0; r < p->ast->n_rules; r++) by_pred[start[p->head_pred[r] + 1]++] = r;
 }
 
-uint32_t dl_subsumed_rules(const dl_program *p, uint8_t *dropped)
+uint32_t dl_subsumed_rules(const dl_program *p, uint32_t *by)
 {
   uint32_t n = p->ast->n_rules, max_vars = 1, marked = 0;
   for (uint32_t r = 0; r < n; r++) {
-    dropped[r] = 0;
+    by[r] = DL_NOT_SUBSUMED;
     if (p->ast->rules[r].n_vars > max_vars) max_vars = p->ast->rules[r].n_vars;
   }
   search x = { .p = p, .theta = calloc(max_vars, sizeof *x.theta), .trail = malloc(max_vars * sizeof *x.trail) };
@@ -146,11 +146,14 @@ uint32_t dl_subsumed_rules(const dl_program *p, uint8_t *dropped)
   /* from the last rule back, so that of equivalent rules the first is kept */
   for (uint32_t r = n; ready && r-- > 0;) {
     uint32_t h = p->head_pred[r];
-    if (p->ast->rules[r].n_body && subsumed(&x, r, by_pred + start[h], start[h + 1] - start[h], dropped, &total)) {
-      dropped[r] = 1;
-      marked++;
-    }
+    if (p->ast->rules[r].n_body == 0) continue;
+    by[r] = subsumer(&x, r, by_pred + start[h], start[h + 1] - start[h], by, &total);
+    marked += by[r] != DL_NOT_SUBSUMED;
   }
+  /* a subsumer left out later is subsumed by a rule kept (subsumption is
+   * transitive, and each link was made before its target was left out) */
+  for (uint32_t r = 0; r < n; r++)
+    while (by[r] != DL_NOT_SUBSUMED && by[by[r]] != DL_NOT_SUBSUMED) by[r] = by[by[r]];
   free(x.theta);
   free(x.trail);
   free(start);

@@ -12,10 +12,13 @@
 
 #include "datalog/program.h"
 
-/* Marks in dropped[r] (one byte per rule of p, set to 0 or 1) the rules
- * that a rule kept subsumes; of rules that subsume each other, the first is
- * kept.  Facts are never marked, and a pair whose check takes too many
- * steps counts as not subsumed.  Returns the number of rules marked. */
-uint32_t dl_subsumed_rules(const dl_program *p, uint8_t *dropped);
+#define DL_NOT_SUBSUMED UINT32_MAX
+
+/* Sets by[r], for each rule r of p, to a rule that subsumes r and is kept,
+ * or DL_NOT_SUBSUMED for the rules kept; of rules that subsume each other,
+ * the first is kept.  Facts are always kept, and a pair whose check takes
+ * too many steps counts as not subsumed.  Returns the number of rules left
+ * out (0 when out of memory). */
+uint32_t dl_subsumed_rules(const dl_program *p, uint32_t *by);
 
 #endif
