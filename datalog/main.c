@@ -239,15 +239,16 @@ static void print_rule_place(const dl_rule *rule)
 
 enum { TOP_RULES = 8 };
 
-/* Prints the rules with a body that took the most time (facts are left
- * out), with their place and figures. */
+/* Prints the rules with a body that took the most time (facts and rules
+ * not run as subsumed are left out), with their place and figures. */
 static void print_rule_stats(const session *s)
 {
   const ast_program *ast = s->loaded->prog->ast;
   uint32_t top[TOP_RULES], n = 0;
   for (uint32_t r = 0; r < ast->n_rules; r++) {
-    if (ast->rules[r].n_body == 0) continue;
-    double t = dl_eval_get_rule_stats(s->eval, r).seconds;
+    dl_eval_rule_stats rs = dl_eval_get_rule_stats(s->eval, r);
+    if (ast->rules[r].n_body == 0 || rs.subsumed_by != DL_NOT_SUBSUMED) continue;
+    double t = rs.seconds;
     uint32_t i = n < TOP_RULES ? n++ : TOP_RULES;
     while (i > 0 && dl_eval_get_rule_stats(s->eval, top[i - 1]).seconds < t) {
       if (i < TOP_RULES) top[i] = top[i - 1];
