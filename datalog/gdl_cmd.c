@@ -146,16 +146,35 @@ static void print_diagnostics(const dl_diag *d)
   }
 }
 
-/* Writes buf to stdout or to o->output (through a temporary file). */
+/* The stream for the command's output: stdout, or a temporary file beside
+ * -o's path that close_output puts in place.  NULL after reporting. */
+static FILE *open_output(const cmd_options *o, dl_diag *diag)
+{
+  FILE *f = o->output ? dl_guard_open_output(o->output) : stdout;
+  if (!f) dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
+  return f;
+}
+
+/* Finishes the output opened by open_output; ok: all of it was made and
+ * written (else a write failed, or memory ran out: reported). */
+static int close_output(const cmd_options *o, FILE *f, int ok, dl_diag *diag)
+{
+  int write_failed = ferror(f);
+  if (!ok && !write_failed) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory");
+  if (!o->output) return fflush(stdout) == 0 && ok;
+  int placed = dl_guard_close_output(f, ok);
+  if (ok ? !placed : write_failed)
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
+  return placed && ok;
+}
+
+static int write_buf(FILE *f, const dl_buf *b) { return b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len; }
+
 static int write_output(const cmd_options *o, const dl_buf *b, dl_diag *diag)
 {
   if (b->failed) { dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory"); return 0; }
-  if (!o->output) return (b->len == 0 || fwrite(b->data, 1, b->len, stdout) == b->len) && fflush(stdout) == 0;
-  FILE *f = dl_guard_open_output(o->output);  /* a temporary file, or the pipe or device itself */
-  int ok = f && (b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len);
-  ok = f && dl_guard_close_output(f, ok) && ok;
-  if (!ok) dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
-  return ok;
+  FILE *f = open_output(o, diag);
+  return f && close_output(o, f, write_buf(f, b), diag);
 }
 
 static dl_loaded *load_game(const cmd_options *o, dl_diag *diag)
@@ -302,24 +321,45 @@ static void reduce_json(const cmd_options *o, const dl_program *p, const dl_doma
   dl_buf_addz(b, "]");
 }
 
-/* Appends the surviving instances, sorted, one per line or as a JSON list. */
-static int reduce_instances(const dl_reduction *r, int json, dl_format fmt, dl_buf *b)
+/* A sink that writes the lines it is given as the strings of a JSON list:
+ * ",\n "instances": [\n  "l1",\n  "l2"]" (closed by json_lines_end). */
+typedef struct json_lines {
+  FILE *f;
+  uint64_t n;       /* lines written */
+  dl_buf b;         /* their JSON, until written */
+} json_lines;
+
+static int json_lines_write(void *ctx, const char *data, size_t len)
 {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f) return 0;
-  int ok = dl_output_model(f, dl_reduction_program(r), dl_reduction_eval(r), fmt, NULL);
-  ok = fclose(f) == 0 && ok;
-  if (!json && ok) dl_buf_add(b, text, len);
-  for (size_t i = 0, n = 0; json && ok && i < len; i += n + 1, n = 0) {
-    while (i + n < len && text[i + n] != '\n') n++;
-    dl_buf_addz(b, i ? ",\n  " : ",\n \"instances\": [\n  ");
-    json_string(b, text + i, n);
+  json_lines *j = ctx;
+  for (size_t i = 0, n = 0; i < len; i += n + 1, n = 0) {
+    while (i + n < len && data[i + n] != '\n') n++;
+    dl_buf_addz(&j->b, j->n++ ? ",\n  " : ",\n \"instances\": [\n  ");
+    json_string(&j->b, data + i, n);
   }
-  if (json && ok) dl_buf_addz(b, len ? "]" : ",\n \"instances\": []");
-  free(text);
+  int ok = !j->b.failed && write_buf(j->f, &j->b);
+  j->b.len = 0;
   return ok;
+}
+
+static int json_lines_end(json_lines *j)
+{
+  const char *end = j->n ? "]" : ",\n \"instances\": []";
+  int ok = fputs(end, j->f) >= 0;
+  dl_buf_free(&j->b);
+  return ok;
+}
+
+/* Writes the surviving instances, sorted, one per line or (json) as the
+ * strings of a JSON list, as the evaluator's writer makes them. */
+static int write_instances(FILE *f, const dl_reduction *r, int json, dl_format fmt)
+{
+  const dl_program *p = dl_reduction_program(r);
+  if (!json) return dl_output_model(f, p, dl_reduction_eval(r), fmt, NULL);
+  json_lines j = { f, 0, { 0 } };
+  dl_sink sink = { json_lines_write, &j };
+  int ok = dl_output_model_to(&sink, p, dl_reduction_eval(r), fmt, NULL);
+  return json_lines_end(&j) && ok;
 }
 
 /* Writes G+ as a program (--program). */
@@ -335,6 +375,17 @@ static int write_program(const cmd_options *o, const dl_reduction *r, dl_diag *d
   ok = ok && write_output(o, &b, diag);
   free(text);
   return ok;
+}
+
+/* Writes the report in b, then (--print) the instances straight from the
+ * relations: chess's 11 M are 446 MB of text. */
+static int write_reduction(const cmd_options *o, const dl_reduction *r, const dl_buf *b, dl_diag *diag)
+{
+  FILE *f = open_output(o, diag);
+  if (!f) return 0;
+  int ok = write_buf(f, b) && (!o->print || write_instances(f, r, o->json, o->print_format));
+  if (ok && o->json) ok = fputs("}\n", f) >= 0;
+  return close_output(o, f, ok, diag);
 }
 
 static int run_reduce(const cmd_options *o, dl_diag *diag)
@@ -356,9 +407,9 @@ static int run_reduce(const cmd_options *o, dl_diag *diag)
   dl_buf b = { 0 };
   if (order && o->json) reduce_json(o, l->prog, d, r, order, &b);
   else if (order) reduce_text(o, l->prog, d, r, order, &b);
-  int ok = order && (!o->print || reduce_instances(r, o->json, o->print_format, &b));
-  if (ok && o->json) dl_buf_addz(&b, "}\n");
-  ok = ok && write_output(o, &b, diag);
+  int ok = order && !b.failed;
+  if (r && !ok) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory");
+  if (ok) ok = write_reduction(o, r, &b, diag);
   print_diagnostics(diag);  /* before the sources they point into are freed */
   dl_buf_free(&b);
   free(order);

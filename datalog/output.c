@@ -204,10 +204,10 @@ static void add_atom(dl_buf *b, const char *name, size_t n, const dl_tid *tuple,
   b->len = (size_t)(w - b->data);
 }
 
-static int flush(FILE *out, dl_buf *b)
+static int flush(const dl_sink *out, dl_buf *b)
 {
   if (b->failed) return 0;
-  int ok = b->len == 0 || fwrite(b->data, 1, b->len, out) == b->len;
+  int ok = b->len == 0 || out->write(out->ctx, b->data, b->len);
   b->len = 0;
   return ok;
 }
@@ -277,7 +277,7 @@ static uint64_t pack_key(const column_order *co, uint32_t arity, const uint32_t 
  * in their last columns, and only the columns from the first that differs
  * are rendered again. */
 typedef struct atom_writer {
-  FILE *out;
+  const dl_sink *out;
   dl_buf *b;
   const column_order *co;
   uint32_t arity;
@@ -291,7 +291,7 @@ typedef struct atom_writer {
   uint8_t col_of_bit[64];          /* the column a key bit belongs to */
 } atom_writer;
 
-static int writer_init(atom_writer *aw, FILE *out, dl_buf *b, const char *name, size_t n, uint32_t arity,
+static int writer_init(atom_writer *aw, const dl_sink *out, dl_buf *b, const char *name, size_t n, uint32_t arity,
                        const column_order *co, dl_format fmt)
 {
   int kif = fmt == DL_FMT_KIF;
@@ -413,7 +413,7 @@ static int emit_by_sort(atom_writer *aw, const ix_relation *r, uint32_t bits)
 
 /* Writes a relation whose places pack into 64 bits: one key per tuple,
  * sorted (with a bitmap or a radix sort), decoded back into text. */
-static int write_packed(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+static int write_packed(const dl_sink *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
                         const column_order *co, uint32_t bits, dl_format fmt)
 {
   atom_writer aw;
@@ -428,7 +428,7 @@ static int write_packed(FILE *out, dl_buf *b, const char *name, size_t n, const 
 }
 
 /* Writes any relation: rows of term ids sorted with a comparator. */
-static int write_rows(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+static int write_rows(const dl_sink *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
                       const term_texts *tt, dl_format fmt)
 {
   uint32_t arity = ix_relation_arity(r);
@@ -451,7 +451,7 @@ static int write_rows(FILE *out, dl_buf *b, const char *name, size_t n, const ix
   return ok;
 }
 
-static int write_relation(FILE *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+static int write_relation(const dl_sink *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
                           const term_texts *tt, dl_format fmt)
 {
   uint32_t arity = ix_relation_arity(r);
@@ -478,7 +478,16 @@ static int by_pred_name(const void *a, const void *b)
                 dl_program_pred_name(g_prog, *(const uint32_t *)b));
 }
 
+static int file_write(void *f, const char *data, size_t n) { return fwrite(data, 1, n, f) == n; }
+
 int dl_output_model(FILE *out, const dl_program *p, const dl_eval *e, dl_format fmt, const uint8_t *skip)
+{
+  dl_sink sink = { file_write, out };
+  return dl_output_model_to(&sink, p, e, fmt, skip);
+}
+
+int dl_output_model_to(const dl_sink *out, const dl_program *p, const dl_eval *e, dl_format fmt,
+                       const uint8_t *skip)
 {
   term_texts tt = { 0 };
   uint32_t *order = malloc(((size_t)p->n_preds + 1) * sizeof *order);
@@ -593,8 +602,9 @@ static void add_rule(dl_buf *b, const dl_program *p, const dl_rule *r, dl_format
   else dl_buf_addz(b, ".\n");
 }
 
-int dl_output_program(FILE *out, const dl_program *p, dl_format fmt)
+int dl_output_program(FILE *f, const dl_program *p, dl_format fmt)
 {
+  dl_sink sink = { file_write, f }, *out = &sink;
   dl_buf b = { 0 };
   int ok = 1;
   for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) {

@@ -28,6 +28,13 @@ void dl_buf_addz(dl_buf *b, const char *s);
 /* Appends ground term t in format fmt. */
 void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt);
 
+/* Where output goes: write(ctx, data, n) takes n bytes and returns 1, or
+ * 0 when it failed. */
+typedef struct dl_sink {
+  int (*write)(void *ctx, const char *data, size_t n);
+  void *ctx;
+} dl_sink;
+
 /* Writes every atom of the model of e, one per line, predicates in byte
  * order of their names and each predicate's atoms sorted argument by
  * argument (terms in byte order of their printed form).  Predicates whose
@@ -35,6 +42,11 @@ void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt);
  * when out of memory or a write failed. */
 int dl_output_model(FILE *out, const dl_program *p, const dl_eval *e, dl_format fmt,
                     const uint8_t *skip);
+
+/* dl_output_model into a sink, in pieces of at most about 1 MiB that each
+ * end with a whole line. */
+int dl_output_model_to(const dl_sink *out, const dl_program *p, const dl_eval *e, dl_format fmt,
+                       const uint8_t *skip);
 
 /* Writes the rules of p (flat, after normalisation) in fmt.  Returns 1, or 0
  * when out of memory or a write failed. */
