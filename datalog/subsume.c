@@ -82,14 +82,15 @@ static int match_body(search *x, uint32_t a)
   return 0;
 }
 
-/* Has every literal of s a literal of r of the same kind and predicate? */
+/* Has every literal of s a literal of r of the same kind and predicate?
+ * Each comparison counts as a step of the budget. */
 static int kinds_present(search *x)
 {
   const dl_rule *s = &x->p->ast->rules[x->s], *r = &x->p->ast->rules[x->r];
   for (uint32_t a = 0; a < s->n_body; a++) {
     uint32_t b = 0;
-    while (b < r->n_body && !same_kind(x, a, b)) b++;
-    if (b == r->n_body) return 0;
+    while (b < r->n_body && ++x->steps <= x->budget && !same_kind(x, a, b)) b++;
+    if (b == r->n_body || x->steps > x->budget) return 0;
   }
   return 1;
 }
@@ -99,12 +100,9 @@ static int subsumes(search *x, uint32_t s, uint32_t r, uint64_t *total)
   x->s = s;
   x->r = r;
   x->steps = 1;  /* a pair costs a step even when its predicates differ */
-  if (!kinds_present(x)) {
-    (*total)--;
-    return 0;
-  }
   x->budget = *total < PAIR_STEPS ? *total : PAIR_STEPS;
-  int found = match_term(x, x->p->ast->rules[s].head, x->p->ast->rules[r].head) && match_body(x, 0);
+  int found = kinds_present(x) && match_term(x, x->p->ast->rules[s].head, x->p->ast->rules[r].head) &&
+              match_body(x, 0);
   undo(x, 0);
   *total -= x->steps < *total ? x->steps : *total;
   return found;
