@@ -95,6 +95,8 @@ static int kinds_present(search *x)
   return 1;
 }
 
+/* Does rule s subsume rule r?  No, when the search takes more than
+ * PAIR_STEPS steps (or more than *total, from which it takes its steps). */
 static int subsumes(search *x, uint32_t s, uint32_t r, uint64_t *total)
 {
   x->s = s;
