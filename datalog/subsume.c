@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 enum {
-  PAIR_STEPS = 1 << 12,     /* term matches one pair may take */
+  PAIR_STEPS = 1 << 12,     /* steps (literal comparisons, term matches) one pair may take */
   TOTAL_STEPS = 1 << 22     /* and all pairs together: then the rest count as not subsumed */
 };
 
