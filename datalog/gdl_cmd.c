@@ -150,7 +150,7 @@ static void print_diagnostics(const dl_diag *d)
  * -o's path that close_output puts in place.  NULL after reporting. */
 static FILE *open_output(const cmd_options *o, dl_diag *diag)
 {
-  FILE *f = o->output ? dl_guard_open_output(o->output) : stdout;
+  FILE *f = dl_guard_open_output(o->output);
   if (!f) dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
   return f;
 }
@@ -161,8 +161,8 @@ static int close_output(const cmd_options *o, FILE *f, int ok, dl_diag *diag)
 {
   int write_failed = ferror(f);
   if (!ok && !write_failed) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory");
-  if (!o->output) return fflush(stdout) == 0 && ok;
   int placed = dl_guard_close_output(f, ok);
+  if (!o->output) return placed;
   if (ok ? !placed : write_failed)
     dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
   return placed && ok;
@@ -365,16 +365,8 @@ static int write_instances(FILE *f, const dl_reduction *r, int json, dl_format f
 /* Writes G+ as a program (--program). */
 static int write_program(const cmd_options *o, const dl_reduction *r, dl_diag *diag)
 {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f) return 0;
-  int ok = dl_output_program(f, dl_reduction_program(r), (dl_format)(o->program - 1));
-  ok = fclose(f) == 0 && ok;
-  dl_buf b = { text, len, len + 1, 0 };
-  ok = ok && write_output(o, &b, diag);
-  free(text);
-  return ok;
+  FILE *f = open_output(o, diag);
+  return f && close_output(o, f, dl_output_program(f, dl_reduction_program(r), (dl_format)(o->program - 1)), diag);
 }
 
 /* Writes the report in b, then (--print) the instances straight from the

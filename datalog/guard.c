@@ -152,6 +152,7 @@ static mode_t output_mode(const struct stat *old)
 
 FILE *dl_guard_open_output(const char *path)
 {
+  if (!path) return stdout;
   struct stat st;
   int exists = stat(path, &st) == 0;
   g_final = NULL;
@@ -177,6 +178,7 @@ FILE *dl_guard_open_output(const char *path)
 
 int dl_guard_close_output(FILE *f, int ok)
 {
+  if (f == stdout) return fflush(stdout) == 0 && ok;
   if (f && !g_final) return fclose(f) == 0 && ok;
   if (f) ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
   if (f) ok = fclose(f) == 0 && ok;

@@ -43,11 +43,13 @@ const char *dl_guard_stop_message(void);
 /* Soft mode on or off (see above). */
 void dl_guard_soft(int on);
 
-/* Opens a temporary file beside path for output; NULL with errno set. */
+/* Opens a temporary file beside path for output (stdout when path is
+ * NULL); NULL with errno set. */
 FILE *dl_guard_open_output(const char *path);
 
 /* Closes f; when ok, renames it to the path it was opened for, else removes
- * it.  Returns 1 when the file is in place. */
+ * it.  Returns 1 when the file is in place (for stdout: flushes it, and
+ * returns 1 when that and ok hold). */
 int dl_guard_close_output(FILE *f, int ok);
 
 #endif

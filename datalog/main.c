@@ -207,21 +207,6 @@ static int load(session *s)
   return s->loaded && s->loaded->prog;
 }
 
-/* ---- output ------------------------------------------------------------------ */
-
-/* Opens the output: stdout, or a temporary file beside opt.output. */
-static FILE *open_output(const options *o)
-{
-  return o->output ? dl_guard_open_output(o->output) : stdout;
-}
-
-/* Closes the output; the file replaces opt.output only when ok. */
-static int close_output(FILE *f, int ok)
-{
-  if (f == stdout) return fflush(stdout) == 0 && ok;
-  return dl_guard_close_output(f, ok);
-}
-
 static long peak_kib(void)
 {
   struct rusage ru;
@@ -338,7 +323,7 @@ static int run_command(session *s)
     s->kib_eval = peak_kib();
   }
   double t0 = now();
-  FILE *out = open_output(o);
+  FILE *out = dl_guard_open_output(o->output);  /* stdout, or a temporary file beside it */
   if (!out) {
     dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
     return 0;
@@ -346,7 +331,7 @@ static int run_command(session *s)
   const dl_program *prog = s->loaded->prog;
   int ok = s->eval ? dl_output_model(out, prog, s->eval, o->format, NULL) : dl_output_program(out, prog, o->format);
   int err = errno;
-  ok = close_output(out, ok);
+  ok = dl_guard_close_output(out, ok);
   if (!ok && errno == 0) errno = err;
   if (!ok) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write the output%s%s: %s", o->output ? " to " : "",
                           o->output ? o->output : "", strerror(errno ? errno : EIO));
