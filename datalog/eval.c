@@ -176,19 +176,27 @@ static void flush_staged(dl_eval *e, uint32_t pred, int mode)
   if (e->opt.max_atoms && e->atoms > e->opt.max_atoms) fail_limit(e, pred);
 }
 
+/* The head's tuple, into tuple[0..n); 0 when a term of it does not exist
+ * (make: could not be made). */
+static inline int build_head(const frame *f, uint32_t n, int make, dl_tid *tuple)
+{
+  const uint32_t *head = f->pl->kids + f->pl->head;
+  for (uint32_t i = 0; i < n; i++)
+    if ((tuple[i] = build_fast(f, head[i], make)) == DL_NO_TERM) return 0;
+  return 1;
+}
+
 static void emit(frame *f)
 {
   dl_eval *e = f->e;
   const pl_plan *pl = f->pl;
   ix_relation *h = e->rel[pl->head_pred];
   uint32_t n = ix_relation_arity(h);
-  const uint32_t *head = pl->kids + pl->head;
   dl_tid tuple[IX_MAX_ARITY];
-  for (uint32_t i = 0; i < n; i++)
-    if ((tuple[i] = build_fast(f, head[i], 1)) == DL_NO_TERM) {
-      fail_term(e, pl->head_pred);
-      return;
-    }
+  if (!build_head(f, n, 1, tuple)) {
+    fail_term(e, pl->head_pred);
+    return;
+  }
   e->stats.derivations++;
   f->found = 1;
   int rc;
@@ -520,8 +528,7 @@ static COLD_PATH int head_known(frame *f)
   const ix_relation *r = f->e->rel[f->pl->head_pred];
   uint32_t n = ix_relation_arity(r);
   dl_tid tuple[IX_MAX_ARITY];
-  for (uint32_t i = 0; i < n; i++)
-    if ((tuple[i] = build_fast(f, f->pl->kids[f->pl->head + i], 0)) == DL_NO_TERM) return 0;
+  if (!build_head(f, n, 0, tuple)) return 0;
   int known = ix_relation_contains(r, tuple);
   judge_seen(&f->known, known);
   return known;
