@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gen_chain.sh N [DIR]: transitive closure over an N-node chain, for perf/bench.sh.
 #
-# Writes DIR/chainN.dl (gdlog infix, docs/cli.md) and DIR/chainN.lp (ASP for
+# Writes DIR/chainN.dl (gdlog infix, datalog/cli/README.md) and DIR/chainN.lp (ASP for
 # gringo), DIR defaulting to the current directory; prints the two paths.
 #   edge(1,2). edge(2,3). ... edge(N-1,N).
 #   path(X,Y) :- edge(X,Y).

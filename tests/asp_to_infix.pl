@@ -4,7 +4,7 @@
 #   gringo --text prog.lp | perl asp_to_infix.pl | LC_ALL=C sort
 #
 # Reads gringo's output on stdin and prints one atom per line in the form
-# `gdlog model` prints (docs/cli.md): `p(a,f(b,c))`, 0-ary atoms bare, no spaces.
+# `gdlog model` prints (datalog/cli/README.md): `p(a,f(b,c))`, 0-ary atoms bare, no spaces.
 # - Lines starting with `#` (gringo's internal atoms and directives) and empty
 #   lines are dropped; the trailing `.` of each fact is stripped.
 # - Every identifier matching x_[0-9a-f]+ is the hex of the original symbol's
@@ -18,7 +18,7 @@
 #   a partial model for a full one.
 #
 #   perl asp_to_infix.pl --self-test
-# mangles random symbols the way docs/cli.md says, grounds them with gringo,
+# mangles random symbols the way datalog/cli/README.md says, grounds them with gringo,
 # decodes gringo's output and compares; exit 0 ok, 1 mismatch, 77 no gringo.
 use strict;
 use warnings;
@@ -96,7 +96,7 @@ while (defined($zLine = <STDIN>)) {
 }
 exit 0;
 
-# mangle: a symbol as `gdlog print --format asp` writes it (docs/cli.md).
+# mangle: a symbol as `gdlog print --format asp` writes it (datalog/cli/README.md).
 sub mangle {
     my ($z) = @_;
     return $z if $z =~ /\A[a-z][A-Za-z0-9_]*\z/ && $z !~ /\Ax_/;
@@ -122,7 +122,7 @@ sub random_term {
     my ($nDepth) = @_;
     my $zSym = random_symbol();
     return ($zSym, mangle($zSym)) if $nDepth == 0 || rand() < 0.5;
-    # an integer cannot name a function in ASP; docs/cli.md leaves that open
+    # an integer cannot name a function in ASP; datalog/cli/README.md leaves that open
     $zSym = 'f' . $zSym if $zSym =~ /\A[0-9]+\z/;
     my (@aInfix, @aAsp);
     for (1 .. 1 + int(rand(3))) {

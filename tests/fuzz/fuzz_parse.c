@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datalog/ast.h"
-#include "datalog/diag.h"
-#include "datalog/parse.h"
-#include "datalog/terms.h"
+#include "datalog/read/ast.h"
+#include "datalog/base/diag.h"
+#include "datalog/read/parse.h"
+#include "datalog/base/terms.h"
 #include "tests/fuzz/fuzz.h"
 
 static void render_all(const dl_diag *d)

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "datalog/diag.h"
-#include "datalog/eval.h"
-#include "datalog/load.h"
-#include "datalog/output.h"
+#include "datalog/base/diag.h"
+#include "datalog/eval/eval.h"
+#include "datalog/read/load.h"
+#include "datalog/write/output.h"
 #include "tests/fuzz/fuzz.h"
 
 enum { FUZZ_MAX_ATOMS = 5000 };

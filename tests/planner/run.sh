@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/planner/run.sh GDLOG: programs that exercise the planner's devices
-# for existential variables (datalog/plan.h).  For each NAME.dl here:
+# for existential variables (datalog/eval/plan.h).  For each NAME.dl here:
 #  - the model equals NAME.expected (gringo's model of the same program,
 #    `gdlog print --format asp NAME.dl | gringo --text`, pinned so that the
 #    test runs without gringo);

@@ -1,6 +1,6 @@
 #!/usr/bin/env perl
 # gen.pl SEED: prints a random safe, stratified Datalog program (the infix
-# syntax of docs/gdl.md) for tests/random/run.sh.
+# syntax of datalog/gdl/README.md) for tests/random/run.sh.
 #
 # - Facts of four base predicates e0/1, e1/2, e2/2, e3/3 over the constants
 #   1..4, a, b (1..36, a..d in every fifth program, with up to 400 facts
@@ -15,7 +15,7 @@
 #   model is finite.
 # - Now and then a rule comes again with its variables renamed and its body
 #   shuffled: with one more atom, a variable made a constant, or as it was
-#   (rules the first one subsumes, datalog/subsume.h, which gdlog leaves
+#   (rules the first one subsumes, datalog/eval/subsume.h, which gdlog leaves
 #   out), or with its negation or distinct swapped for another atom (a near
 #   miss, which it must keep).
 use strict;

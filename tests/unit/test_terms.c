@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "datalog/terms.h"
+#include "datalog/base/terms.h"
 
 static int failures, checks;
 #define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)

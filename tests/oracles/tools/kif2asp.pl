@@ -11,7 +11,7 @@
 #          integer and every other constant of the program.  (Only needed for
 #          games with non-range-restricted clauses such as BenderNG axioms1.)
 # Symbols are lower-cased.  Symbols that are not ASP identifiers or small
-# integers are written x_HEX (hex of the bytes), as in docs/cli.md; --decode
+# integers are written x_HEX (hex of the bytes), as in datalog/cli/README.md; --decode
 # turns gringo's output back into infix atoms (one per line, no trailing dot).
 use strict; use warnings;
 

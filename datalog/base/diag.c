@@ -1,0 +1,101 @@
+/* diag.c: the diagnostics object (see diag.h). */
+#include "datalog/base/diag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+struct dl_diag {
+  dl_message msgs[DL_DIAG_MAX_KEPT];
+  size_t n_kept;
+  size_t n_errors;
+};
+
+dl_diag *dl_diag_create(void)
+{
+  return calloc(1, sizeof(dl_diag));
+}
+
+void dl_diag_destroy(dl_diag *d)
+{
+  if (!d) return;
+  for (size_t i = 0; i < d->n_kept; i++) free(d->msgs[i].text);
+  free(d);
+}
+
+void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
+                     uint32_t off, const char *fmt, va_list ap)
+{
+  if (sev == DL_ERROR) d->n_errors++;
+  if (d->n_kept == DL_DIAG_MAX_KEPT) return;
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  dl_message *m = &d->msgs[d->n_kept];
+  m->text = strdup(buf);
+  if (!m->text) return;
+  m->severity = sev;
+  m->src = src;
+  m->off = src && off > src->len ? src->len : off;
+  d->n_kept++;
+}
+
+void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
+                    uint32_t off, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  dl_diag_vreport(d, sev, src, off, fmt, ap);
+  va_end(ap);
+}
+
+size_t dl_diag_count(const dl_diag *d) { return d->n_kept; }
+size_t dl_diag_errors(const dl_diag *d) { return d->n_errors; }
+const dl_message *dl_diag_message(const dl_diag *d, size_t i) { return &d->msgs[i]; }
+
+static const char *severity_name(dl_severity s)
+{
+  return s == DL_ERROR ? "error" : s == DL_WARNING ? "warning" : "note";
+}
+
+/* Appends the source line around off and a caret under off.  Non-printable
+ * bytes are shown as '?', and a long line is cut around the caret, with
+ * "..." where it was cut. */
+static size_t render_excerpt(char *out, size_t cap, const dl_source *src, uint32_t off)
+{
+  uint32_t start = off, end = off;
+  while (start > 0 && src->text[start - 1] != '\n' && src->text[start - 1] != '\r') start--;
+  while (end < src->len && src->text[end] != '\n' && src->text[end] != '\r') end++;
+  int cut_left = off - start > 100, cut_right;
+  if (cut_left) start = off - 60;
+  cut_right = end - start > 160;
+  if (cut_right) end = start + 160;
+  size_t n = (size_t)snprintf(out, cap, " %s", cut_left ? "..." : "");
+  for (uint32_t i = start; i < end && n + 2 < cap; i++) {
+    unsigned char c = (unsigned char)src->text[i];
+    out[n++] = (c == '\t') ? ' ' : (c < 32 || c > 126) ? '?' : (char)c;
+  }
+  n += (size_t)snprintf(out + n, cap - n, "%s\n %s", cut_right ? "..." : "", cut_left ? "   " : "");
+  for (uint32_t i = start; i < off && n + 2 < cap; i++) out[n++] = ' ';
+  n += (size_t)snprintf(out + n, cap - n, "^\n");
+  return n;
+}
+
+char *dl_diag_render(const dl_message *m)
+{
+  size_t cap = strlen(m->text) + 1024;
+  char *out = malloc(cap);
+  if (!out) return NULL;
+  size_t n;
+  if (m->src) {
+    unsigned line, col;
+    lx_position(m->src->text, m->off, &line, &col);
+    n = (size_t)snprintf(out, cap, "%s:%u:%u: %s: %s\n", m->src->name, line, col,
+                         severity_name(m->severity), m->text);
+    if (n < cap) render_excerpt(out + n, cap - n, m->src, m->off);
+  } else {
+    snprintf(out, cap, "gdlog: %s: %s\n", severity_name(m->severity), m->text);
+  }
+  return out;
+}

@@ -1,0 +1,426 @@
+/* terms.c: hash-consed symbols and terms (see terms.h).  Both tables are open
+ * addressing over dense ids with linear probing; the slot holds id + 1. */
+#include "datalog/base/terms.h"
+
+#include <Judy.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct table {
+  uint32_t *slots;  /* id + 1, 0 for empty */
+  uint32_t mask;    /* capacity - 1, capacity a power of two */
+} table;
+
+struct dl_terms {
+  char *names;        /* symbol bytes, each name NUL-terminated */
+  size_t names_len, names_cap;
+  uint32_t *name_off; /* per symbol: offset into names */
+  uint32_t *name_len;
+  uint32_t n_syms, syms_cap;
+  table sym_table;
+
+  dl_sym *functor;    /* per term */
+  uint32_t *arity;
+  uint64_t *arg_off;  /* per term: offset into args */
+  uint16_t *depth;    /* per term: 1 for a constant, else 1 + deepest argument */
+  int too_deep;       /* a term was refused for its depth */
+  uint32_t n_terms, terms_cap;
+  dl_tid *args;
+  uint64_t args_len, args_cap;
+  table term_table;
+
+  Pvoid_t indexed;    /* JudyL: f << 8 | n -> 1 when terms of f/n are indexed by argument */
+  Pvoid_t by_arg;     /* JudyL: arg_key(f, n, j, v) -> term_list * */
+  Pvoid_t combos;     /* JudyL: f << 8 | n -> mask_set *: argument combinations indexed */
+  Pvoid_t by_args;    /* JudyL: args_key(f, n, mask, values) -> term_list * */
+};
+
+/* The argument combinations (bit j: argument j) indexed for a functor. */
+typedef struct mask_set {
+  uint32_t n;
+  uint64_t masks[];
+} mask_set;
+
+/* A growable list of term ids. */
+typedef struct term_list {
+  uint32_t n, cap;
+  dl_tid ids[];
+} term_list;
+
+static uint64_t mix(uint64_t h)
+{
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+  return mix(h);
+}
+
+static uint64_t hash_term(dl_sym f, uint32_t n, const dl_tid *args)
+{
+  uint64_t h = mix(((uint64_t)f << 32) | n);
+  for (uint32_t i = 0; i < n; i++) h = mix(h ^ (args[i] + 0x9e3779b97f4a7c15ULL * (i + 1)));
+  return h;
+}
+
+static int table_init(table *tb, uint32_t cap)
+{
+  tb->slots = calloc(cap, sizeof(uint32_t));
+  tb->mask = cap - 1;
+  return tb->slots != NULL;
+}
+
+dl_terms *dl_terms_create(void)
+{
+  dl_terms *t = calloc(1, sizeof(dl_terms));
+  if (!t) return NULL;
+  if (!table_init(&t->sym_table, 1024) || !table_init(&t->term_table, 1024)) {
+    dl_terms_destroy(t);
+    return NULL;
+  }
+  return t;
+}
+
+/* Frees the pointers a JudyL holds, and the array. */
+static void free_values(Pvoid_t *array)
+{
+  Word_t k = 0;
+  for (PWord_t v = (PWord_t)JudyLFirst(*array, &k, PJE0); v && v != PJERR; v = (PWord_t)JudyLNext(*array, &k, PJE0))
+    free((void *)*v);
+  JudyLFreeArray(array, PJE0);
+}
+
+static void free_arg_index(dl_terms *t)
+{
+  free_values(&t->by_arg);
+  free_values(&t->by_args);
+  free_values(&t->combos);
+  JudyLFreeArray(&t->indexed, PJE0);
+}
+
+void dl_terms_destroy(dl_terms *t)
+{
+  if (!t) return;
+  free_arg_index(t);
+  free(t->names);
+  free(t->name_off);
+  free(t->name_len);
+  free(t->sym_table.slots);
+  free(t->functor);
+  free(t->arity);
+  free(t->arg_off);
+  free(t->depth);
+  free(t->args);
+  free(t->term_table.slots);
+  free(t);
+}
+
+/* ---- symbols ------------------------------------------------------------ */
+
+static int sym_equal(const dl_terms *t, dl_sym s, const char *z, size_t n)
+{
+  return t->name_len[s] == n && memcmp(t->names + t->name_off[s], z, n) == 0;
+}
+
+static uint32_t *sym_slot(const dl_terms *t, const char *z, size_t n)
+{
+  uint32_t i = (uint32_t)hash_bytes(z, n) & t->sym_table.mask;
+  while (t->sym_table.slots[i] && !sym_equal(t, t->sym_table.slots[i] - 1, z, n))
+    i = (i + 1) & t->sym_table.mask;
+  return &t->sym_table.slots[i];
+}
+
+static int sym_rehash(dl_terms *t)
+{
+  table old = t->sym_table;
+  if (!table_init(&t->sym_table, (old.mask + 1) * 2)) {
+    t->sym_table = old;
+    return 0;
+  }
+  for (dl_sym s = 0; s < t->n_syms; s++)
+    *sym_slot(t, t->names + t->name_off[s], t->name_len[s]) = s + 1;
+  free(old.slots);
+  return 1;
+}
+
+static int syms_reserve(dl_terms *t)
+{
+  if (t->n_syms < t->syms_cap) return 1;
+  uint32_t c = t->syms_cap ? t->syms_cap * 2 : 256;
+  uint32_t *o = realloc(t->name_off, (size_t)c * sizeof *o);
+  if (o) t->name_off = o;
+  uint32_t *l = realloc(t->name_len, (size_t)c * sizeof *l);
+  if (l) t->name_len = l;
+  if (!o || !l) return 0;
+  t->syms_cap = c;
+  return 1;
+}
+
+static int names_reserve(dl_terms *t, size_t more)
+{
+  if (t->names_len + more <= t->names_cap) return 1;
+  size_t c = t->names_cap ? t->names_cap : 4096;
+  while (c < t->names_len + more) c *= 2;
+  char *q = realloc(t->names, c);
+  if (!q) return 0;
+  t->names = q;
+  t->names_cap = c;
+  return 1;
+}
+
+dl_sym dl_terms_symbol(dl_terms *t, const char *z, size_t n)
+{
+  if (n >= UINT32_MAX / 2) return DL_NO_SYM;
+  uint32_t *slot = sym_slot(t, z, n);
+  if (*slot) return *slot - 1;
+  if (!syms_reserve(t) || !names_reserve(t, n + 1) || t->names_len + n + 1 > UINT32_MAX)
+    return DL_NO_SYM;
+  dl_sym s = t->n_syms++;
+  t->name_off[s] = (uint32_t)t->names_len;
+  t->name_len[s] = (uint32_t)n;
+  memcpy(t->names + t->names_len, z, n);
+  t->names[t->names_len + n] = 0;
+  t->names_len += n + 1;
+  *slot = s + 1;
+  if (t->n_syms * 2 > t->sym_table.mask && !sym_rehash(t)) return DL_NO_SYM;
+  return s;
+}
+
+const char *dl_terms_name(const dl_terms *t, dl_sym s, size_t *len)
+{
+  if (len) *len = t->name_len[s];
+  return t->names + t->name_off[s];
+}
+
+uint32_t dl_terms_symbol_count(const dl_terms *t) { return t->n_syms; }
+
+/* ---- terms -------------------------------------------------------------- */
+
+static int term_equal(const dl_terms *t, dl_tid id, dl_sym f, uint32_t n, const dl_tid *args)
+{
+  return t->functor[id] == f && t->arity[id] == n &&
+         (n == 0 || memcmp(t->args + t->arg_off[id], args, n * sizeof(dl_tid)) == 0);
+}
+
+static uint32_t *term_slot(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
+{
+  uint32_t i = (uint32_t)hash_term(f, n, args) & t->term_table.mask;
+  while (t->term_table.slots[i] && !term_equal(t, t->term_table.slots[i] - 1, f, n, args))
+    i = (i + 1) & t->term_table.mask;
+  return &t->term_table.slots[i];
+}
+
+static int term_rehash(dl_terms *t)
+{
+  table old = t->term_table;
+  if (!table_init(&t->term_table, (old.mask + 1) * 2)) {
+    t->term_table = old;
+    return 0;
+  }
+  for (dl_tid id = 0; id < t->n_terms; id++)
+    *term_slot(t, t->functor[id], t->arity[id], t->args + t->arg_off[id]) = id + 1;
+  free(old.slots);
+  return 1;
+}
+
+static int terms_reserve(dl_terms *t, uint32_t n_args)
+{
+  if (t->n_terms + 1 > t->terms_cap) {
+    uint32_t c = t->terms_cap ? t->terms_cap * 2 : 1024;
+    dl_sym *f = realloc(t->functor, (size_t)c * sizeof *f);
+    if (f) t->functor = f;
+    uint32_t *a = realloc(t->arity, (size_t)c * sizeof *a);
+    if (a) t->arity = a;
+    uint64_t *o = realloc(t->arg_off, (size_t)c * sizeof *o);
+    if (o) t->arg_off = o;
+    uint16_t *d = realloc(t->depth, (size_t)c * sizeof *d);
+    if (d) t->depth = d;
+    if (!f || !a || !o || !d) return 0;
+    t->terms_cap = c;
+  }
+  if (t->args_len + n_args > t->args_cap) {
+    uint64_t c = t->args_cap ? t->args_cap : 4096;
+    while (c < t->args_len + n_args) c *= 2;
+    dl_tid *q = realloc(t->args, c * sizeof *q);
+    if (!q) return 0;
+    t->args = q;
+    t->args_cap = c;
+  }
+  return 1;
+}
+
+/* ---- argument index ------------------------------------------------------ */
+
+int dl_terms_arg_indexable(dl_sym f, uint32_t n, uint32_t j)
+{
+  return f < (1u << 20) && n < 256 && j < n;
+}
+
+static Word_t arg_key(dl_sym f, uint32_t n, uint32_t j, dl_tid v)
+{
+  return (Word_t)f << 44 | (Word_t)n << 36 | (Word_t)j << 28 | v;
+}
+
+/* Appends id to the list at key in the JudyL *lists. */
+static int list_add(Pvoid_t *lists, Word_t key, dl_tid id)
+{
+  PWord_t v = (PWord_t)JudyLIns(lists, key, PJE0);
+  if (v == PJERR) return 0;
+  term_list *l = (term_list *)*v;
+  if (!l || l->n == l->cap) {
+    uint32_t cap = l ? l->cap * 2 : 4;
+    term_list *q = realloc(l, sizeof *q + cap * sizeof(dl_tid));
+    if (!q) return 0;
+    if (!l) q->n = 0;
+    q->cap = cap;
+    *v = (Word_t)q;
+    l = q;
+  }
+  l->ids[l->n++] = id;
+  return 1;
+}
+
+/* Adds term id to the lists of each of its arguments. */
+static int index_term(dl_terms *t, dl_tid id)
+{
+  dl_sym f = t->functor[id];
+  uint32_t n = t->arity[id];
+  const dl_tid *args = t->args + t->arg_off[id];
+  for (uint32_t j = 0; j < n; j++)
+    if (!list_add(&t->by_arg, arg_key(f, n, j, args[j]), id)) return 0;
+  return 1;
+}
+
+/* The key of the terms of f/n whose arguments at the bits of mask are
+ * vals[] (one per bit, in order): a hash, so two combinations may share it. */
+static Word_t args_key(dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals)
+{
+  uint64_t h = mix(((uint64_t)f << 32 | n) ^ mask * 0x9e3779b97f4a7c15ULL);
+  for (uint32_t i = 0; mask; mask &= mask - 1, i++)
+    h = mix(h ^ (vals[i] + 0x9e3779b97f4a7c15ULL * (uint64_t)(__builtin_ctzll(mask) + 1)));
+  return h;
+}
+
+/* Adds term id to the list of its arguments at the bits of mask. */
+static int index_combo(dl_terms *t, dl_tid id, uint64_t mask)
+{
+  const dl_tid *args = t->args + t->arg_off[id];
+  dl_tid vals[64];
+  uint32_t k = 0;
+  for (uint64_t m = mask; m; m &= m - 1) vals[k++] = args[__builtin_ctzll(m)];
+  return list_add(&t->by_args, args_key(t->functor[id], t->arity[id], mask, vals), id);
+}
+
+/* Adds term id to the lists of the combinations indexed for its functor. */
+static int index_combos(dl_terms *t, dl_tid id)
+{
+  PWord_t v = (PWord_t)JudyLGet(t->combos, (Word_t)t->functor[id] << 8 | t->arity[id], PJE0);
+  const mask_set *set = v && v != PJERR ? (const mask_set *)*v : NULL;
+  for (uint32_t i = 0; set && i < set->n; i++)
+    if (!index_combo(t, id, set->masks[i])) return 0;
+  return 1;
+}
+
+/* Makes sure the terms of f/n are indexed by their arguments at the bits of
+ * mask, indexing the existing ones the first time; 0 when out of memory. */
+static int want_combo(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask)
+{
+  PWord_t v = (PWord_t)JudyLIns(&t->combos, (Word_t)f << 8 | n, PJE0);
+  if (v == PJERR) return 0;
+  mask_set *set = (mask_set *)*v;
+  for (uint32_t i = 0; set && i < set->n; i++)
+    if (set->masks[i] == mask) return 1;
+  uint32_t count = set ? set->n : 0;
+  mask_set *q = realloc(set, sizeof *q + (count + 1) * sizeof(uint64_t));
+  if (!q) return 0;
+  q->n = count + 1;
+  q->masks[count] = mask;
+  *v = (Word_t)q;
+  for (dl_tid id = 0; id < t->n_terms; id++)
+    if (t->functor[id] == f && t->arity[id] == n && !index_combo(t, id, mask)) return 0;
+  return 1;
+}
+
+const dl_tid *dl_terms_with_args(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals,
+                                 uint32_t *count)
+{
+  *count = 0;
+  if (mask == 0 || n >= 256 || (n < 64 && mask >> n)) return NULL;
+  if (!want_combo(t, f, n, mask)) return NULL;
+  PWord_t l = (PWord_t)JudyLGet(t->by_args, args_key(f, n, mask, vals), PJE0);
+  if (!l || l == PJERR) return NULL;
+  *count = ((term_list *)*l)->n;
+  return ((term_list *)*l)->ids;
+}
+
+const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, dl_tid v, uint32_t *count)
+{
+  *count = 0;
+  if (!dl_terms_arg_indexable(f, n, j)) return NULL;
+  PWord_t mark = (PWord_t)JudyLIns(&t->indexed, (Word_t)f << 8 | n, PJE0);
+  if (mark == PJERR) return NULL;
+  if (!*mark) {
+    *mark = 1;
+    for (dl_tid id = 0; id < t->n_terms; id++)
+      if (t->functor[id] == f && t->arity[id] == n && !index_term(t, id)) return NULL;
+  }
+  PWord_t l = (PWord_t)JudyLGet(t->by_arg, arg_key(f, n, j, v), PJE0);
+  if (!l || l == PJERR) return NULL;
+  *count = ((term_list *)*l)->n;
+  return ((term_list *)*l)->ids;
+}
+
+dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
+{
+  uint32_t *slot = term_slot(t, f, n, args);
+  if (*slot) return *slot - 1;
+  uint32_t depth = 1;
+  for (uint32_t i = 0; i < n; i++)
+    if (t->depth[args[i]] + 1u > depth) depth = t->depth[args[i]] + 1u;
+  if (depth > DL_MAX_TERM_DEPTH) {
+    t->too_deep = 1;
+    return DL_NO_TERM;
+  }
+  if (t->n_terms >= DL_MAX_TERMS || !terms_reserve(t, n)) return DL_NO_TERM;
+  dl_tid id = t->n_terms++;
+  t->depth[id] = (uint16_t)depth;
+  t->functor[id] = f;
+  t->arity[id] = n;
+  t->arg_off[id] = t->args_len;
+  if (n) memcpy(t->args + t->args_len, args, n * sizeof(dl_tid));
+  t->args_len += n;
+  *slot = id + 1;
+  if (t->n_terms * 2 > t->term_table.mask && !term_rehash(t)) return DL_NO_TERM;
+  if (n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0) && !index_term(t, id)) return DL_NO_TERM;
+  if (n && t->combos && !index_combos(t, id)) return DL_NO_TERM;
+  return id;
+}
+
+dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
+{
+  uint32_t *slot = term_slot(t, f, n, args);
+  return *slot ? *slot - 1 : DL_NO_TERM;
+}
+
+int dl_terms_too_deep(const dl_terms *t) { return t->too_deep; }
+
+dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
+uint32_t dl_terms_count(const dl_terms *t) { return t->n_terms; }
+dl_sym dl_terms_functor(const dl_terms *t, dl_tid id) { return t->functor[id]; }
+uint32_t dl_terms_arity(const dl_terms *t, dl_tid id) { return t->arity[id]; }
+const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { return t->args + t->arg_off[id]; }
+
+size_t dl_terms_bytes(const dl_terms *t)
+{
+  return t->names_cap + (size_t)t->syms_cap * 8 + ((size_t)t->sym_table.mask + 1) * 4 +
+         (size_t)t->terms_cap * 16 + t->args_cap * 4 + ((size_t)t->term_table.mask + 1) * 4;
+}

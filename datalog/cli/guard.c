@@ -1,0 +1,195 @@
+/* guard.c: limits, signals and atomic output for the command line (see
+ * guard.h).  The handlers use only async-signal-safe calls: write, unlink,
+ * alarm, signal, raise, _exit. */
+#define _XOPEN_SOURCE 700  /* sigaltstack, SA_ONSTACK */
+#include "datalog/cli/guard.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define GUARD_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GUARD_ASAN 1
+#endif
+#endif
+#ifndef GUARD_ASAN
+#define GUARD_ASAN 0  /* ASan reserves terabytes of address space and handles SIGSEGV itself */
+#endif
+
+enum { GRACE_SECONDS = 2 };  /* after a soft stop, how long the run may take to end */
+
+static volatile sig_atomic_t g_cancel;    /* the signal that asked to stop */
+static volatile sig_atomic_t g_soft;      /* signals only set g_cancel */
+static volatile sig_atomic_t g_have_tmp;  /* g_tmp names a file to remove */
+static char g_tmp[4096];                  /* the temporary output file */
+static const char *g_final;               /* where it goes on success */
+static char g_timeout_msg[200];
+static uint64_t g_memory_mib;
+
+static const char msg_int[] = "gdlog: interrupted\n";
+static const char msg_crash[] = "gdlog: internal error: crashed (a stack overflow on a very deep term?); please report it\n";
+
+static void say(const char *s, size_t n)
+{
+  ssize_t rc = write(STDERR_FILENO, s, n);
+  (void)rc;
+}
+
+static void hard_stop(int sig)
+{
+  if (g_have_tmp) unlink(g_tmp);
+  g_have_tmp = 0;
+  if (sig == SIGSEGV || sig == SIGBUS) {
+    say(msg_crash, sizeof msg_crash - 1);
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  if (sig == SIGALRM) say(g_timeout_msg, strlen(g_timeout_msg));
+  else say(msg_int, sizeof msg_int - 1);
+  _exit(sig == SIGALRM ? 1 : 128 + sig);
+}
+
+static void on_signal(int sig)
+{
+  if (!g_soft || g_cancel || sig == SIGSEGV || sig == SIGBUS) hard_stop(sig);
+  g_cancel = sig;
+  if (sig == SIGALRM) alarm(GRACE_SECONDS);
+}
+
+static void catch_signal(int sig, int flags)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = flags;
+  sigemptyset(&sa.sa_mask);
+  sigaction(sig, &sa, NULL);
+}
+
+void dl_guard_install(void)
+{
+  catch_signal(SIGINT, 0);
+  catch_signal(SIGTERM, 0);
+  catch_signal(SIGALRM, 0);
+  if (GUARD_ASAN) return;
+  static char altstack[1 << 16];
+  stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0 };
+  if (sigaltstack(&ss, NULL) != 0) return;
+  catch_signal(SIGSEGV, SA_ONSTACK | SA_RESETHAND);
+  catch_signal(SIGBUS, SA_ONSTACK | SA_RESETHAND);
+}
+
+uint64_t dl_guard_default_memory(void)
+{
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0) return 0;
+  return (uint64_t)pages / 4 * 3 * (uint64_t)size >> 20;
+}
+
+int dl_guard_set_memory(uint64_t mib)
+{
+  struct rlimit rl;
+  g_memory_mib = 0;
+  if (mib == 0 || GUARD_ASAN) return 1;
+  if (getrlimit(RLIMIT_AS, &rl) != 0) return 0;
+  rlim_t want = mib >= (UINT64_MAX >> 21) ? RLIM_INFINITY : (rlim_t)(mib << 20);
+  if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max) want = rl.rlim_max;
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) want = rl.rlim_cur;
+  rl.rlim_cur = want;
+  if (setrlimit(RLIMIT_AS, &rl) != 0) return 0;
+  g_memory_mib = want == RLIM_INFINITY ? 0 : (uint64_t)want >> 20;
+  return 1;
+}
+
+uint64_t dl_guard_memory(void) { return g_memory_mib; }
+
+void dl_guard_set_timeout(double seconds)
+{
+  if (seconds <= 0) return;
+  snprintf(g_timeout_msg, sizeof g_timeout_msg,
+           "gdlog: error: stopped at the time limit of %g s; raise it with --timeout SECONDS (0: no limit)\n",
+           seconds);
+  struct itimerval it;
+  memset(&it, 0, sizeof it);
+  it.it_value.tv_sec = (time_t)seconds;
+  it.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
+  if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0) it.it_value.tv_usec = 1;
+  setitimer(ITIMER_REAL, &it, NULL);
+}
+
+const char *dl_guard_stop_message(void)
+{
+  if (g_cancel == SIGALRM) return g_timeout_msg;
+  return g_cancel ? msg_int : NULL;
+}
+
+volatile sig_atomic_t *dl_guard_cancel_flag(void) { return &g_cancel; }
+
+int dl_guard_signal(void) { return g_cancel; }
+
+void dl_guard_soft(int on)
+{
+  g_soft = on;
+  if (!on && g_cancel) alarm(0);  /* the stop is being handled: no grace alarm */
+}
+
+/* The mode a new output file gets: the old file's, else 0666 less umask. */
+static mode_t output_mode(const struct stat *old)
+{
+  if (old) return old->st_mode & 07777;
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+FILE *dl_guard_open_output(const char *path)
+{
+  if (!path) return stdout;
+  struct stat st;
+  int exists = stat(path, &st) == 0;
+  g_final = NULL;
+  if (exists && !S_ISREG(st.st_mode)) return fopen(path, "w");  /* /dev/null, a pipe: no rename */
+  if (strlen(path) + 12 > sizeof g_tmp) { errno = ENAMETOOLONG; return NULL; }
+  sigset_t all, old;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &old);
+  snprintf(g_tmp, sizeof g_tmp, "%s.tmpXXXXXX", path);
+  int fd = mkstemp(g_tmp);
+  g_have_tmp = fd >= 0;
+  g_final = path;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  FILE *f = fd >= 0 && fchmod(fd, output_mode(exists ? &st : NULL)) == 0 ? fdopen(fd, "w") : NULL;
+  if (!f && fd >= 0) {
+    int err = errno;
+    close(fd);
+    dl_guard_close_output(NULL, 0);
+    errno = err;
+  }
+  return f;
+}
+
+int dl_guard_close_output(FILE *f, int ok)
+{
+  if (f == stdout) return fflush(stdout) == 0 && ok;
+  if (f && !g_final) return fclose(f) == 0 && ok;
+  if (f) ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
+  if (f) ok = fclose(f) == 0 && ok;
+  int err = errno;
+  sigset_t all, old;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &old);
+  if (ok && rename(g_tmp, g_final) != 0) { err = errno; ok = 0; }
+  if (!ok) unlink(g_tmp);
+  g_have_tmp = 0;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  errno = err;
+  return ok;
+}

@@ -1,0 +1,952 @@
+/* eval.c: semi-naive bottom-up evaluation over Judy-indexed relations (see
+ * eval.h).  Each rule version is planned by plan.c and run here: steps over
+ * a frame of variable slots, then the head.  Terms are ids throughout;
+ * compound arguments are matched against the term store. */
+#include "datalog/eval/eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "datalog/eval/plan.h"
+#include "datalog/eval/subsume.h"
+#include "index/tupleset.h"
+
+/* Kept out of line: run_step recurses once per step, and the large locals
+ * (iterators, term lists, factor arrays) of rarer paths inlined into it
+ * would make every level of the recursion take kilobytes of stack. */
+#define COLD_PATH __attribute__((noinline))
+
+/* ---- evaluator state ---------------------------------------------------------- */
+
+struct dl_eval {
+  const dl_program *prog;
+  dl_terms *terms;
+  dl_diag *diag;
+  dl_eval_options opt;
+  ix_relation **rel;        /* per predicate */
+  ix_tupleset *delta;       /* per predicate: last round's new tuples */
+  ix_tupleset *fresh;       /* per predicate: this round's new tuples */
+  uint8_t *in_scc;          /* per predicate: member of the component being run */
+  uint32_t *rule_start, *rule_order;  /* rules grouped by head component */
+  uint64_t atoms;
+  uint32_t polls;           /* steps since the cancel flag was read */
+  int failed;
+  dl_eval_stats stats;
+  dl_eval_rule_stats *rule_stats;  /* per rule */
+  uint32_t *version_at;     /* per rule: where its versions' plans start in plans[] */
+  pl_plan *plans;           /* per rule version (delta at -1, 0, 1, ...): its last */
+  uint64_t *plan_inputs;    /*   plan in a recursive component's rounds, and what */
+  uint8_t *plan_ok;         /*   it was chosen for (see get_plan) */
+};
+
+/* Where a rule's new tuples go. */
+enum emit_mode {
+  EMIT_DIRECT,   /* into the relation: nothing reads it while its component runs */
+  EMIT_FRESH,    /* into this round's fresh set: the relation is read this round */
+  EMIT_LINEAR    /* staged for the relation, and the new ones into the fresh list
+                    when the rule is done: only deltas are read */
+};
+
+/* Per scan with live variables (see plan.h): the combinations of their
+ * values seen in this run of the plan. */
+typedef struct seen_set {
+  ix_tupleset set;
+  uint8_t *found;           /* memo steps: per combination, whether a witness was found */
+  uint64_t cap_found;
+  uint64_t tries, repeats;
+  int off;                  /* given up: repeats were too rare to pay */
+} seen_set;
+
+/* The tuples an invariant scan (see plan.h) matches, collected on its first
+ * visit in a run. */
+typedef struct matched {
+  dl_tid *tuples;
+  uint64_t n, cap;
+  int state;                /* 0: not collected yet, 1: collected, 2: too many, not kept */
+} matched;
+
+typedef struct frame {
+  dl_eval *e;
+  const pl_plan *pl;
+  dl_tid *env;              /* variable slots */
+  int mode;                 /* where heads go: an emit_mode */
+  int found;                /* a head was emitted since the plan's cut step began */
+  seen_set *seen;           /* per step; NULL when no step has live variables */
+  seen_set known;           /* at the cut: how often the head was there already */
+  matched *matched;         /* per step: the tuples an invariant scan matches */
+} frame;
+
+/* ---- pattern execution ----------------------------------------------------------- */
+
+/* The term of a pattern whose variables are bound; created when `make`,
+ * else looked up (DL_NO_TERM when it does not exist). */
+static dl_tid build(const frame *f, uint32_t p, int make)
+{
+  const pl_pat *pt = &f->pl->pats[p];
+  if (pt->kind == P_CONST) return pt->value;
+  if (pt->kind != P_FUN) return f->env[pt->value];
+  dl_tid args[pt->n];
+  for (uint32_t i = 0; i < pt->n; i++)
+    if ((args[i] = build(f, f->pl->kids[pt->first + i], make)) == DL_NO_TERM) return DL_NO_TERM;
+  return make ? dl_terms_make(f->e->terms, pt->value, pt->n, args)
+              : dl_terms_find(f->e->terms, pt->value, pt->n, args);
+}
+
+/* build(f, p, make) without a call for a variable or a constant. */
+static inline dl_tid build_fast(const frame *f, uint32_t p, int make)
+{
+  const pl_pat *pt = &f->pl->pats[p];
+  if (pt->kind == P_READ || pt->kind == P_BIND) return f->env[pt->value];
+  return pt->kind == P_CONST ? pt->value : build(f, p, make);
+}
+
+/* Matches term t against pattern p, binding its P_BIND variables. */
+static int match(const frame *f, uint32_t p, dl_tid t)
+{
+  const pl_pat *pt = &f->pl->pats[p];
+  switch (pt->kind) {
+  case P_CONST: return t == pt->value;
+  case P_READ: return f->env[pt->value] == t;
+  case P_BIND: f->env[pt->value] = t; return 1;
+  default: break;
+  }
+  const dl_terms *terms = f->e->terms;
+  if (dl_terms_functor(terms, t) != pt->value || dl_terms_arity(terms, t) != pt->n) return 0;
+  const dl_tid *args = dl_terms_args(terms, t);
+  for (uint32_t i = 0; i < pt->n; i++)
+    if (!match(f, f->pl->kids[pt->first + i], args[i])) return 0;
+  return 1;
+}
+
+/* ---- running a plan --------------------------------------------------------------- */
+
+static void fail_limit(dl_eval *e, uint32_t pred)
+{
+  e->failed = 1;
+  dl_diag_report(e->diag, DL_ERROR, NULL, 0,
+                 "the model grew beyond %llu atoms while deriving '%s' (the model may be infinite, "
+                 "e.g. function terms in recursion); raise the limit with --max-atoms",
+                 (unsigned long long)e->opt.max_atoms, dl_program_pred_name(e->prog, pred));
+}
+
+static void fail_memory(dl_eval *e);
+
+/* A head term could not be made: too deep, or out of memory. */
+static void fail_term(dl_eval *e, uint32_t pred)
+{
+  if (!dl_terms_too_deep(e->terms)) {
+    fail_memory(e);
+    return;
+  }
+  e->failed = 1;
+  dl_diag_report(e->diag, DL_ERROR, NULL, 0,
+                 "a term nests deeper than %d levels while deriving '%s' (the model is likely infinite: "
+                 "function terms in recursion)", DL_MAX_TERM_DEPTH, dl_program_pred_name(e->prog, pred));
+}
+
+static void fail_memory(dl_eval *e)
+{
+  e->failed = 1;
+  dl_diag_report(e->diag, DL_ERROR, NULL, 0, "out of memory during evaluation");
+}
+
+/* Stops the evaluation when the caller's cancel flag is set; checked every
+ * few thousand steps so that a long join stops promptly. */
+static int cancelled(dl_eval *e)
+{
+  if ((++e->polls & 4095) || !e->opt.cancel || !*e->opt.cancel) return e->failed;
+  if (!e->failed) dl_diag_report(e->diag, DL_ERROR, NULL, 0, "interrupted");
+  e->failed = 1;
+  return 1;
+}
+
+enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
+
+/* Inserts the tuples staged for pred and counts the new ones; in linear
+ * recursion (mode EMIT_LINEAR) they also go to the fresh list. */
+static void flush_staged(dl_eval *e, uint32_t pred, int mode)
+{
+  int64_t added = ix_relation_flush_to(e->rel[pred], mode == EMIT_LINEAR ? &e->fresh[pred] : NULL);
+  if (added < 0) {
+    fail_memory(e);
+    return;
+  }
+  e->atoms += (uint64_t)added;
+  if (e->opt.max_atoms && e->atoms > e->opt.max_atoms) fail_limit(e, pred);
+}
+
+/* The head's tuple, into tuple[0..n); 0 when a term of it does not exist
+ * (make: could not be made). */
+static inline int build_head(const frame *f, uint32_t n, int make, dl_tid *tuple)
+{
+  const uint32_t *head = f->pl->kids + f->pl->head;
+  for (uint32_t i = 0; i < n; i++)
+    if ((tuple[i] = build_fast(f, head[i], make)) == DL_NO_TERM) return 0;
+  return 1;
+}
+
+static void emit(frame *f)
+{
+  dl_eval *e = f->e;
+  const pl_plan *pl = f->pl;
+  ix_relation *h = e->rel[pl->head_pred];
+  uint32_t n = ix_relation_arity(h);
+  dl_tid tuple[IX_MAX_ARITY];
+  if (!build_head(f, n, 1, tuple)) {
+    fail_term(e, pl->head_pred);
+    return;
+  }
+  e->stats.derivations++;
+  f->found = 1;
+  int rc;
+  if (f->mode == EMIT_FRESH) {
+    if (ix_relation_contains(h, tuple)) return;
+    rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
+  } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
+    ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
+    if (!ix_relation_stage(h, tuple, added)) fail_memory(e);
+    else if (ix_relation_staged(h) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
+    return;
+  } else {
+    rc = ix_relation_insert(h, tuple);
+    if (rc == 1 && !ix_tupleset_push(&e->fresh[pl->head_pred], tuple)) rc = -1;
+  }
+  if (rc < 0) fail_memory(e);
+  if (rc == 1 && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pl->head_pred);
+}
+
+static void run_step(frame *f, uint32_t si);
+
+enum {
+  SEEN_TRIAL = 1 << 16,     /* combinations tried before judging a seen set */
+  SEEN_MAX = 1 << 23        /* combinations kept at most: then it starts afresh */
+};
+
+/* Counts a try of a seen set, giving it up after a trial in which repeats
+ * were rare. */
+static void judge_seen(seen_set *ss, int repeat)
+{
+  ss->repeats += repeat;
+  if (++ss->tries == SEEN_TRIAL && ss->repeats < SEEN_TRIAL / 8) {
+    ss->off = 1;
+    ix_tupleset_free(&ss->set);
+  }
+}
+
+/* The values of the live variables of scan s, into key[0..s->n_live). */
+static void live_key(const frame *f, const pl_step *s, dl_tid *key)
+{
+  for (uint32_t k = 0; k < s->n_live; k++) key[k] = f->env[f->pl->kids[s->live + k]];
+}
+
+/* Whether the values of the live variables of scan si are new in this run
+ * (always 1 once the seen set was given up, or when out of memory). */
+static int first_seen(frame *f, uint32_t si, const pl_step *s)
+{
+  seen_set *ss = &f->seen[si];
+  if (ss->off) return 1;
+  dl_tid key[s->n_live];
+  live_key(f, s, key);
+  if (ss->set.n >= SEEN_MAX) ix_tupleset_clear(&ss->set);
+  int fresh = ix_tupleset_insert(&ss->set, key) != 0;
+  judge_seen(ss, !fresh);
+  return fresh;
+}
+
+/* Remembers that the witness search for key found one or not. */
+static void remember(frame *f, seen_set *ss, const dl_tid *key, int found)
+{
+  if (ss->set.n >= SEEN_MAX) ix_tupleset_clear(&ss->set);
+  if (ix_tupleset_insert(&ss->set, key) != 1) return;
+  if (ss->set.n > ss->cap_found) {
+    uint64_t cap = ss->cap_found ? 2 * ss->cap_found : 1024;
+    uint8_t *q = realloc(ss->found, cap);
+    if (!q) {
+      fail_memory(f->e);
+      return;
+    }
+    ss->found = q;
+    ss->cap_found = cap;
+  }
+  ss->found[ss->set.n - 1] = (uint8_t)found;
+}
+
+/* Past the cut: goes on with the witness search from step si + 1, or
+ * reuses its outcome for the same values of the variables it reads. */
+static void search_remembered(frame *f, uint32_t si, const pl_step *s)
+{
+  seen_set *ss = &f->seen[si];
+  if (ss->off) {
+    run_step(f, si + 1);
+    return;
+  }
+  dl_tid key[s->n_live];
+  live_key(f, s, key);
+  int64_t at = ix_tupleset_find(&ss->set, key);
+  judge_seen(ss, at >= 0);
+  if (at >= 0) {
+    if (ss->found[at]) emit(f);
+    return;
+  }
+  run_step(f, si + 1);
+  if (!ss->off && !f->e->failed) remember(f, ss, key, f->found);
+}
+
+/* Does tuple match the step's column patterns?  Binds their variables. */
+static int matches(frame *f, const pl_step *s, const dl_tid *tuple, uint32_t n)
+{
+  const uint32_t *cols = f->pl->kids + s->cols;
+  for (uint32_t i = 0; i < n; i++)
+    if (cols[i] != PL_NONE && !match(f, cols[i], tuple[i])) return 0;
+  return 1;
+}
+
+/* Matches the free columns of a scanned tuple, then goes on unless the
+ * live variables repeat a combination already run. */
+static void scan_tuple(frame *f, uint32_t si, const pl_step *s, const dl_tid *tuple, uint32_t n)
+{
+  if (!matches(f, s, tuple, n)) return;
+  if (s->memo && s->n_live) search_remembered(f, si, s);
+  else if (!s->n_live || first_seen(f, si, s)) run_step(f, si + 1);
+}
+
+/* Whether step si is past the plan's cut and a head was already emitted. */
+static inline int witnessed(const frame *f, uint32_t si)
+{
+  return si >= f->pl->cut && f->found;
+}
+
+/* Starts the iteration of a full or old scan over its index, with the
+ * first n_key columns of the index's order bound to key[]. */
+static void begin_scan(const dl_eval *e, const pl_step *s, ix_iter *it, uint32_t n_key, const dl_tid *key)
+{
+  const ix_relation *r = e->rel[s->pred];
+  if (s->project) ix_iter_begin_distinct(it, r, s->index, n_key, s->n_distinct, key);
+  else ix_iter_begin(it, r, s->index, n_key, key);
+}
+
+/* Is tuple, found by an old scan, one of the last round's delta? */
+static int in_delta(const dl_eval *e, const pl_step *s, const dl_tid *tuple)
+{
+  return s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple);
+}
+
+/* Walks the index of a full or old scan with an iterator. */
+static COLD_PATH void scan_iter(frame *f, uint32_t si, const pl_step *s, const dl_tid *key, uint32_t n)
+{
+  dl_eval *e = f->e;
+  dl_tid tuple[IX_MAX_ARITY];
+  ix_iter it;
+  begin_scan(e, s, &it, s->n_key, key);
+  while (!witnessed(f, si) && !cancelled(e) && ix_iter_next(&it, tuple))
+    if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
+}
+
+/* Walks the index of a full or old scan with the key in key[]; a key that
+ * binds every column is one membership test. */
+static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *key)
+{
+  dl_eval *e = f->e;
+  const ix_relation *r = e->rel[s->pred];
+  uint32_t n = ix_relation_arity(r);
+  if (s->n_key == n) {
+    if (ix_relation_contains(r, key) && !in_delta(e, s, key)) scan_tuple(f, si, s, key, n);
+    return;
+  }
+  dl_tid tuple[IX_MAX_ARITY];
+  ix_run run;
+  if (!s->project && ix_relation_run(r, s->index, s->n_key, key, &run)) {
+    for (uint64_t i = 0; i < run.n && !witnessed(f, si) && !cancelled(e); i++) {
+      ix_run_tuple(&run, i, tuple);
+      if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
+    }
+    return;
+  }
+  scan_iter(f, si, s, key, n);
+}
+
+/* Enumerates the terms that can match the step's partly known compound
+ * column (from the term store's index by its known arguments), and scans
+ * for each. */
+static COLD_PATH void scan_enumerated(frame *f, uint32_t si, const pl_step *s, dl_tid *key)
+{
+  const pl_pat *ep = &f->pl->pats[s->enum_pat];
+  const uint32_t *args = f->pl->kids + s->enum_args;
+  dl_tid vals[s->n_enum_args];
+  uint64_t mask = 0;
+  for (uint32_t k = 0; k < s->n_enum_args; k++) {
+    if ((vals[k] = build_fast(f, f->pl->kids[ep->first + args[k]], 0)) == DL_NO_TERM) return;
+    mask |= (uint64_t)1 << (args[k] & 63);
+  }
+  uint32_t count;
+  const dl_tid *list = s->n_enum_args == 1
+                           ? dl_terms_with_arg(f->e->terms, ep->value, ep->n, args[0], vals[0], &count)
+                           : dl_terms_with_args(f->e->terms, ep->value, ep->n, mask, vals, &count);
+  if (count == 0) return;
+  dl_tid local[64], *copy = count <= 64 ? local : malloc(count * sizeof *copy);  /* makes may move list */
+  if (!copy) { fail_memory(f->e); return; }
+  memcpy(copy, list, count * sizeof *copy);
+  for (uint32_t i = 0; i < count && !f->e->failed && !witnessed(f, si); i++) {
+    if (!match(f, s->enum_pat, copy[i])) continue;
+    key[s->enum_col] = copy[i];
+    scan_index(f, si, s, key);
+  }
+  if (copy != local) free(copy);
+}
+
+enum { MATCHED_MAX = 1 << 20 };  /* tuples an invariant scan keeps at most */
+
+/* Collects the tuples invariant scan si matches; 0 when there are too many
+ * to keep (or no memory): then the scan runs as usual. */
+static COLD_PATH int collect_matched(frame *f, const pl_step *s, matched *m, uint32_t n)
+{
+  dl_tid tuple[IX_MAX_ARITY];
+  ix_iter it;
+  begin_scan(f->e, s, &it, 0, NULL);
+  m->state = 2;
+  while (ix_iter_next(&it, tuple)) {
+    if (in_delta(f->e, s, tuple) || !matches(f, s, tuple, n)) continue;
+    if (m->n == MATCHED_MAX) return 0;
+    if (m->n == m->cap) {
+      uint64_t cap = m->cap ? 2 * m->cap : 64;
+      dl_tid *q = realloc(m->tuples, cap * n * sizeof *q);
+      if (!q) return 0;
+      m->tuples = q;
+      m->cap = cap;
+    }
+    memcpy(m->tuples + m->n++ * n, tuple, n * sizeof *tuple);
+  }
+  m->state = 1;
+  return 1;
+}
+
+/* An invariant scan: its matching tuples, collected on the first visit. */
+static int scan_matched(frame *f, uint32_t si, const pl_step *s, uint32_t n)
+{
+  matched *m = &f->matched[si];
+  if (m->state == 0 && !collect_matched(f, s, m, n)) {
+    free(m->tuples);
+    m->tuples = NULL;
+    m->n = m->cap = 0;
+  }
+  if (m->state != 1) return 0;
+  for (uint64_t t = 0; t < m->n && !witnessed(f, si) && !cancelled(f->e); t++) scan_tuple(f, si, s, m->tuples + t * n, n);
+  return 1;
+}
+
+static void scan(frame *f, uint32_t si, const pl_step *s)
+{
+  dl_eval *e = f->e;
+  uint32_t n = ix_relation_arity(e->rel[s->pred]);
+  if (s->invariant && f->matched && scan_matched(f, si, s, n)) return;
+  if (s->source == SRC_DELTA) {
+    const ix_tupleset *d = &e->delta[s->pred];
+    for (uint64_t t = 0; t < d->n && !witnessed(f, si) && !cancelled(e); t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
+    return;
+  }
+  dl_tid key[IX_MAX_ARITY];
+  const uint32_t *kp = f->pl->kids + s->key;
+  for (uint32_t i = 0; i < n; i++)
+    if (kp[i] != PL_NONE && (key[i] = build_fast(f, kp[i], 0)) == DL_NO_TERM) return;
+  if (s->enum_col != PL_NONE) scan_enumerated(f, si, s, key);
+  else scan_index(f, si, s, key);
+}
+
+enum { PRODUCT_MAX = 1 << 12 };  /* heads a product tail stages at once at most */
+
+_Static_assert(PL_NONE == IX_NO_COLUMN, "a tail step's to_head list serves as a factor's column list");
+
+/* The tuples of scans from.. of the product tail as factors; their
+ * product's size, 0 when it is empty, too large or not collected (then the
+ * scans run as usual). */
+static uint64_t product_factors(frame *f, uint32_t from, ix_factor *factors)
+{
+  const pl_plan *pl = f->pl;
+  uint64_t product = 1;
+  for (uint32_t si = from; si < pl->n_steps; si++) {
+    const pl_step *s = &pl->steps[si];
+    matched *m = &f->matched[si];
+    uint32_t width = ix_relation_arity(f->e->rel[s->pred]);
+    if (m->state == 0 && !collect_matched(f, s, m, width)) return 0;
+    if (m->state != 1 || (product *= m->n) > PRODUCT_MAX) return 0;
+    factors[si - from] = (ix_factor){ m->tuples, m->n, width, pl->kids + s->to_head };
+  }
+  return product;
+}
+
+/* The head columns that no factor gives, into base (0 in the others); 0
+ * when a term cannot be made (reported). */
+static int product_base(frame *f, const ix_factor *factors, uint32_t n_factors, dl_tid *base)
+{
+  const pl_plan *pl = f->pl;
+  uint32_t arity = ix_relation_arity(f->e->rel[pl->head_pred]);
+  for (uint32_t i = 0; i < arity; i++) base[i] = DL_NO_TERM;
+  for (uint32_t k = 0; k < n_factors; k++)
+    for (uint32_t j = 0; j < factors[k].width; j++)
+      if (factors[k].column[j] != IX_NO_COLUMN) base[factors[k].column[j]] = 0;
+  for (uint32_t i = 0; i < arity; i++)
+    if (base[i] == DL_NO_TERM && (base[i] = build_fast(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) {
+      fail_term(f->e, pl->head_pred);
+      return 0;
+    }
+  return 1;
+}
+
+/* In the product tail (see pl_plan.tail), at step from: stages the heads of
+ * every combination of the tuples of scans from.. at once.  0 when it
+ * cannot (too many heads, or heads the relation reads this round): then
+ * scan `from` runs as usual, and the product is tried again after it. */
+static COLD_PATH int emit_product(frame *f, uint32_t from)
+{
+  dl_eval *e = f->e;
+  const pl_plan *pl = f->pl;
+  if (cancelled(e)) return 1;
+  if (f->mode == EMIT_FRESH || !f->matched) return 0;
+  ix_factor factors[IX_MAX_ARITY];
+  uint32_t n_factors = pl->n_steps - from;
+  uint64_t product = product_factors(f, from, factors);
+  if (product == 0) return 0;
+  dl_tid base[IX_MAX_ARITY];
+  if (!product_base(f, factors, n_factors, base)) return 1;
+  ix_relation *r = e->rel[pl->head_pred];
+  ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
+  if (ix_relation_stage_product(r, base, factors, n_factors, added) < 0) fail_memory(e);
+  else if (ix_relation_staged(r) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
+  e->stats.derivations += product;
+  e->stats.in_products += product;
+  f->found = 1;
+  return 1;
+}
+
+/* At the cut, before a witness search: is the head there already?  Then
+ * the search cannot add anything (in chess's G+, six rules derive the same
+ * threatened_with_capture atoms).  Given up when that is rare (f->known.off,
+ * which the caller reads, as it reads whether a search follows at all). */
+static COLD_PATH int head_known(frame *f)
+{
+  const ix_relation *r = f->e->rel[f->pl->head_pred];
+  uint32_t n = ix_relation_arity(r);
+  dl_tid tuple[IX_MAX_ARITY];
+  if (!build_head(f, n, 0, tuple)) return 0;
+  int known = ix_relation_contains(r, tuple);
+  judge_seen(&f->known, known);
+  return known;
+}
+
+static void run_step(frame *f, uint32_t si)
+{
+  if (si == f->pl->cut) {
+    f->found = 0;
+    if (si < f->pl->n_steps && !f->known.off && head_known(f)) return;
+  }
+  if (si == f->pl->n_steps) {
+    emit(f);
+    return;
+  }
+  if (si >= f->pl->tail && emit_product(f, si)) return;
+  const pl_step *s = &f->pl->steps[si];
+  dl_tid tuple[IX_MAX_ARITY];
+  switch (s->kind) {
+  case S_SCAN:
+    scan(f, si, s);
+    return;
+  case S_NEG:
+    for (uint32_t i = 0; i < ix_relation_arity(f->e->rel[s->pred]); i++)
+      if ((tuple[i] = build_fast(f, f->pl->kids[s->cols + i], 0)) == DL_NO_TERM) {
+        run_step(f, si + 1);  /* the term does not exist, so neither does the atom */
+        return;
+      }
+    if (!ix_relation_contains(f->e->rel[s->pred], tuple)) run_step(f, si + 1);
+    return;
+  case S_DISTINCT:
+  case S_EQUAL:
+  {
+    dl_tid a = build_fast(f, s->a, 1), b = build_fast(f, s->b, 1);
+    if (a == DL_NO_TERM || b == DL_NO_TERM) fail_term(f->e, f->pl->head_pred);
+    else if ((a != b) == (s->kind == S_DISTINCT)) run_step(f, si + 1);
+    return;
+  }
+  }
+}
+
+/* Allocates the frame's per-step sets of a plan run, for the plans that
+ * have steps needing them; 0 when out of memory. */
+static int frame_open(frame *f)
+{
+  const pl_plan *pl = f->pl;
+  int any_live = 0, any_invariant = pl->tail < pl->n_steps;
+  for (uint32_t si = 0; si < pl->n_steps; si++) {
+    any_live |= pl->steps[si].n_live != 0;
+    any_invariant |= pl->steps[si].invariant;
+  }
+  if (any_live && !(f->seen = calloc(pl->n_steps, sizeof *f->seen))) return 0;
+  for (uint32_t si = 0; f->seen && si < pl->n_steps; si++) ix_tupleset_init(&f->seen[si].set, pl->steps[si].n_live);
+  return !any_invariant || (f->matched = calloc(pl->n_steps, sizeof *f->matched)) != NULL;
+}
+
+static void frame_close(frame *f)
+{
+  for (uint32_t si = 0; f->seen && si < f->pl->n_steps; si++) {
+    ix_tupleset_free(&f->seen[si].set);
+    free(f->seen[si].found);
+  }
+  for (uint32_t si = 0; f->matched && si < f->pl->n_steps; si++) free(f->matched[si].tuples);
+  free(f->seen);
+  free(f->matched);
+}
+
+static int run_plan(dl_eval *e, const pl_plan *pl, int mode)
+{
+  dl_tid env[pl->n_vars + 1];
+  frame f = { .e = e, .pl = pl, .env = env, .mode = mode };
+  if (frame_open(&f)) run_step(&f, 0);
+  else fail_memory(e);
+  frame_close(&f);
+  e->polls = 4095;
+  return !cancelled(e);
+}
+
+/* ---- components ---------------------------------------------------------------- */
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Does column `col` of b hold only values that column c of h has seen? */
+static int values_seen(const ix_relation *b, uint32_t col, const ix_relation *h, uint32_t c)
+{
+  for (uint32_t code = 0; code < ix_relation_column_values(b, col); code++)
+    if (!ix_relation_column_has(h, c, ix_relation_column_value(b, col, code))) return 0;
+  return 1;
+}
+
+/* Can argument c of rule r's head only take values that column c of the
+ * head relation h has seen?  So for a constant it has seen, and for a
+ * variable that is an argument of a positive body atom whose column has
+ * seen no value h's has not. */
+static int head_arg_seen(const dl_eval *e, uint32_t r, const ix_relation *h, uint32_t c)
+{
+  const dl_rule *rule = &e->prog->ast->rules[r];
+  const ast_term *t = rule->head->args[c];
+  if (t->kind == AST_SYM) {
+    dl_tid id = dl_terms_find(e->terms, t->value, 0, NULL);
+    return id != DL_NO_TERM && ix_relation_column_has(h, c, id);
+  }
+  if (t->kind != AST_VAR) return 0;
+  for (uint32_t k = 0; k < rule->n_body; k++) {
+    const ast_term *atom = rule->body[k].atom;
+    if (rule->body[k].kind != DL_POS) continue;
+    for (uint32_t j = 0; j < ast_atom_arity(atom); j++)
+      if (atom->args[j]->kind == AST_VAR && atom->args[j]->value == t->value &&
+          values_seen(e->rel[e->prog->lit_pred[r][k]], j, h, c))
+        return 1;
+  }
+  return 0;
+}
+
+/* Can rule r add nothing to its head relation?  So when the relation holds
+ * every combination of the values its columns have seen (a product, as the
+ * 8.4 M threatened_with_capture atoms of chess's G+ are) and the rule can
+ * only give each column values it has seen. */
+static int adds_nothing(const dl_eval *e, uint32_t r)
+{
+  const ix_relation *h = e->rel[e->prog->head_pred[r]];
+  if (!ix_relation_saturated(h)) return 0;
+  for (uint32_t c = 0; c < ix_relation_arity(h); c++)
+    if (!head_arg_seen(e, r, h, c)) return 0;
+  return 1;
+}
+
+/* Which rules a call of run_rule runs: all, or (a non-recursive component
+ * runs two passes) those whose plan has no witness search, then those whose
+ * plan has one.  A plan with a witness search first asks whether its head is
+ * known, which pays off most once the other rules have added theirs. */
+enum { PASS_ALL, PASS_PLAIN, PASS_SEARCHES };
+
+/* The plan of rule r's version delta_at.  In a recursive component's
+ * rounds (delta_at >= 0), the version's last plan while what its order was
+ * chosen for has not changed much (pl_plan_inputs): planning every version
+ * every round costs more than a tenth of alexChess's G+.  Else a new plan,
+ * built into *local for the first round and other components.  NULL when
+ * out of memory. */
+static pl_plan *get_plan(dl_eval *e, uint32_t r, int delta_at, pl_plan *local)
+{
+  pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
+  if (delta_at < 0) return pl_plan_build(&c, r, delta_at, local) ? local : NULL;
+  uint32_t v = e->version_at[r] + (uint32_t)delta_at + 1;
+  uint64_t inputs = pl_plan_inputs(&c, r, delta_at);
+  if (e->plan_ok[v] && e->plan_inputs[v] == inputs) {
+    pl_plan_ready(&c, &e->plans[v]);
+    return &e->plans[v];
+  }
+  pl_plan_free(&e->plans[v]);
+  e->plan_ok[v] = (uint8_t)pl_plan_build(&c, r, delta_at, &e->plans[v]);
+  e->plan_inputs[v] = inputs;
+  return e->plan_ok[v] ? &e->plans[v] : NULL;
+}
+
+/* Frees the plans get_plan kept for rule r. */
+static void drop_plans(dl_eval *e, uint32_t r)
+{
+  for (uint32_t v = e->version_at[r]; v < e->version_at[r + 1]; v++) {
+    pl_plan_free(&e->plans[v]);
+    e->plan_ok[v] = 0;
+  }
+}
+
+static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
+{
+  double t0 = now();
+  uint64_t d0 = e->stats.derivations, p0 = e->stats.in_products;
+  dl_eval_rule_stats *rs = &e->rule_stats[r];
+  pl_plan local = { 0 }, *pl = get_plan(e, r, delta_at, &local);
+  if (!pl) {
+    pl_plan_free(&local);
+    fail_memory(e);
+    return 0;
+  }
+  if (pass != PASS_ALL && (pass == PASS_SEARCHES) != (pl->cut < pl->n_steps)) {
+    pl_plan_free(&local);
+    return 1;
+  }
+  rs->runs++;
+  if (mode == EMIT_DIRECT && ix_relation_staged(e->rel[pl->head_pred]) && ix_relation_may_saturate(e->rel[pl->head_pred]))
+    flush_staged(e, pl->head_pred, mode);
+  if (adds_nothing(e, r)) {
+    rs->saturated++;
+    pl_plan_free(&local);
+    return !e->failed;
+  }
+  /* a plan with a witness search first asks whether its head is known */
+  if (mode == EMIT_DIRECT && pl->cut < pl->n_steps) flush_staged(e, pl->head_pred, mode);
+  int ok = run_plan(e, pl, mode);
+  if (mode == EMIT_LINEAR && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
+  rs->derivations += e->stats.derivations - d0;
+  rs->in_products += e->stats.in_products - p0;
+  rs->seconds += now() - t0;
+  rs->heads_first += pl->heads_first;
+  pl_plan_free(&local);
+  return ok && !e->failed;
+}
+
+/* Makes this round's new tuples the delta, moving them into the relations
+ * unless they are there already.  Returns their number, -1 when out of memory. */
+static int64_t merge(dl_eval *e, const uint32_t *preds, uint32_t n_preds, int inserted)
+{
+  int64_t total = 0;
+  for (uint32_t i = 0; i < n_preds; i++) {
+    uint32_t p = preds[i];
+    ix_tupleset tmp = e->delta[p];
+    e->delta[p] = e->fresh[p];
+    e->fresh[p] = tmp;
+    ix_tupleset_clear(&e->fresh[p]);
+    for (uint64_t t = 0; !inserted && t < e->delta[p].n; t++)
+      if (ix_relation_insert(e->rel[p], ix_tupleset_get(&e->delta[p], t)) < 0) return -1;
+    total += (int64_t)e->delta[p].n;
+  }
+  return total;
+}
+
+/* Number of positive body atoms of rule r whose predicate is in the component. */
+static uint32_t recursive_atoms(const dl_eval *e, uint32_t r)
+{
+  const dl_rule *rule = &e->prog->ast->rules[r];
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < rule->n_body; k++)
+    n += rule->body[k].kind == DL_POS && e->in_scc[e->prog->lit_pred[r][k]];
+  return n;
+}
+
+/* The semi-naive rounds of a recursive component after its first, until
+ * nothing is new (linear: see run_recursive). */
+static int rounds(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_preds, int linear)
+{
+  int mode = EMIT_FRESH;
+  for (;;) {
+    e->stats.rounds++;
+    int64_t n = merge(e, preds, n_preds, mode == EMIT_LINEAR);
+    mode = linear ? EMIT_LINEAR : EMIT_FRESH;
+    if (n < 0) { fail_memory(e); return 0; }
+    if (n == 0) return 1;
+    for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) {
+      uint32_t r = e->rule_order[i];
+      const dl_rule *rule = &e->prog->ast->rules[r];
+      for (uint32_t k = 0; k < rule->n_body; k++) {
+        uint32_t p = e->prog->lit_pred[r][k];
+        if (rule->body[k].kind != DL_POS || !e->in_scc[p] || e->delta[p].n == 0) continue;
+        if (!run_rule(e, r, (int)k, mode, PASS_ALL)) return 0;
+      }
+    }
+  }
+}
+
+/* Runs a recursive component in semi-naive rounds.  When every rule has at
+ * most one recursive atom (linear recursion), each version reads only the
+ * delta of the component's relations, so new tuples can go straight into the
+ * relations and the next delta needs no hashing. */
+static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_preds)
+{
+  int linear = 1;
+  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
+    linear &= recursive_atoms(e, e->rule_order[i]) <= 1;
+  /* the first round reads whole relations, so its tuples wait in fresh sets */
+  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
+    if (!run_rule(e, e->rule_order[i], -1, EMIT_FRESH, PASS_ALL)) return 0;
+  int ok = rounds(e, c, preds, n_preds, linear);
+  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) drop_plans(e, e->rule_order[i]);
+  return ok;
+}
+
+static int run_component(dl_eval *e, uint32_t c)
+{
+  const st_strata *s = e->prog->strata;
+  uint32_t n_preds;
+  const uint32_t *preds = dl_program_component_preds(e->prog, c, &n_preds);
+  for (uint32_t i = 0; i < n_preds; i++) e->in_scc[preds[i]] = 1;
+  int ok = 1;
+  if (s->recursive[c]) {
+    ok = run_recursive(e, c, preds, n_preds);
+  } else {
+    /* A rule may read a predicate it adds to (through another node, as in
+     * p(a) :- p(b)); then new tuples wait until the component is done, as
+     * a relation must not change under an iteration. */
+    int reads_own = 0;
+    for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
+      reads_own |= recursive_atoms(e, e->rule_order[i]) > 0;
+    e->stats.rounds++;
+    for (int pass = reads_own ? PASS_ALL : PASS_PLAIN; ok && pass <= (reads_own ? PASS_ALL : PASS_SEARCHES); pass++)
+      for (uint32_t i = e->rule_start[c]; ok && i < e->rule_start[c + 1]; i++)
+        ok = run_rule(e, e->rule_order[i], -1, reads_own ? EMIT_FRESH : EMIT_DIRECT, pass);
+    /* staged tuples wait until the component is done: one sorted insert */
+    for (uint32_t i = 0; ok && !reads_own && i < n_preds; i++) {
+      flush_staged(e, preds[i], EMIT_DIRECT);
+      ok = !e->failed;
+    }
+    if (ok && reads_own && merge(e, preds, n_preds, 0) < 0) {
+      fail_memory(e);
+      ok = 0;
+    }
+  }
+  for (uint32_t i = 0; i < n_preds; i++) {
+    uint32_t p = preds[i];
+    e->in_scc[p] = 0;
+    ix_tupleset_free(&e->delta[p]);
+    ix_tupleset_free(&e->fresh[p]);
+  }
+  return ok;
+}
+
+/* ---- public --------------------------------------------------------------------- */
+
+/* Groups the rules to run by the component of their head, leaving out the
+ * rules another rule subsumes (subsume.h). */
+static int group_rules(dl_eval *e)
+{
+  const st_strata *s = e->prog->strata;
+  const ast_program *ast = e->prog->ast;
+  uint32_t *by = malloc((ast->n_rules + 1) * sizeof *by);
+  e->rule_start = calloc(s->n_sccs + 2, sizeof *e->rule_start);
+  e->rule_order = malloc((ast->n_rules + 1) * sizeof *e->rule_order);
+  if (!by || !e->rule_start || !e->rule_order) {
+    free(by);
+    return 0;
+  }
+  e->stats.subsumed = dl_subsumed_rules(e->prog, by);
+  for (uint32_t r = 0; r < ast->n_rules; r++) {
+    e->rule_stats[r].subsumed_by = by[r];
+    e->rule_start[s->scc_of[e->prog->head_node[r]] + 2] += by[r] == DL_NOT_SUBSUMED;
+  }
+  for (uint32_t c = 0; c < s->n_sccs; c++) e->rule_start[c + 2] += e->rule_start[c + 1];
+  for (uint32_t r = 0; r < ast->n_rules; r++)
+    if (by[r] == DL_NOT_SUBSUMED) e->rule_order[e->rule_start[s->scc_of[e->prog->head_node[r]] + 1]++] = r;
+  free(by);
+  return 1;
+}
+
+dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag *diag)
+{
+  dl_eval *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  e->prog = p;
+  e->terms = p->terms;
+  e->diag = diag;
+  e->opt = *opt;
+  uint32_t n = p->n_preds + 1;
+  e->rel = calloc(n, sizeof *e->rel);
+  e->delta = calloc(n, sizeof *e->delta);
+  e->fresh = calloc(n, sizeof *e->fresh);
+  e->in_scc = calloc(n, 1);
+  e->rule_stats = calloc(p->ast->n_rules + 1, sizeof *e->rule_stats);
+  e->version_at = malloc((p->ast->n_rules + 1) * sizeof *e->version_at);
+  uint32_t n_versions = 0;
+  for (uint32_t r = 0; e->version_at && r <= p->ast->n_rules; r++) {
+    e->version_at[r] = n_versions;
+    n_versions += r < p->ast->n_rules ? p->ast->rules[r].n_body + 1 : 0;
+  }
+  e->plans = calloc(n_versions + 1, sizeof *e->plans);
+  e->plan_inputs = calloc(n_versions + 1, sizeof *e->plan_inputs);
+  e->plan_ok = calloc(n_versions + 1, 1);
+  int ok = e->rel && e->delta && e->fresh && e->in_scc && e->rule_stats && e->version_at && e->plans &&
+           e->plan_inputs && e->plan_ok && group_rules(e);
+  for (uint32_t i = 0; ok && i < p->n_preds; i++) {
+    if (p->preds[i].arity > IX_MAX_ARITY) {
+      dl_diag_report(diag, DL_ERROR, p->preds[i].src, p->preds[i].off,
+                     "'%s' has %u arguments; gdlog supports at most %d", dl_program_pred_name(p, i),
+                     p->preds[i].arity, IX_MAX_ARITY);
+      ok = 0;
+      break;
+    }
+    e->rel[i] = ix_relation_create(p->preds[i].arity);
+    ix_tupleset_init(&e->delta[i], p->preds[i].arity);
+    ix_tupleset_init(&e->fresh[i], p->preds[i].arity);
+    ok = e->rel[i] != NULL;
+  }
+  if (!ok) {
+    dl_eval_destroy(e);
+    return NULL;
+  }
+  return e;
+}
+
+void dl_eval_destroy(dl_eval *e)
+{
+  if (!e) return;
+  for (uint32_t i = 0; e->rel && i < e->prog->n_preds; i++) {
+    ix_relation_destroy(e->rel[i]);
+    if (e->delta) ix_tupleset_free(&e->delta[i]);
+    if (e->fresh) ix_tupleset_free(&e->fresh[i]);
+  }
+  free(e->rel);
+  free(e->delta);
+  free(e->fresh);
+  free(e->in_scc);
+  free(e->rule_stats);
+  for (uint32_t r = 0; e->plans && e->plan_ok && e->version_at && r < e->prog->ast->n_rules; r++) drop_plans(e, r);
+  free(e->version_at);
+  free(e->plans);
+  free(e->plan_inputs);
+  free(e->plan_ok);
+  free(e->rule_start);
+  free(e->rule_order);
+  free(e);
+}
+
+int dl_eval_run(dl_eval *e)
+{
+  double t0 = now();
+  const st_strata *s = e->prog->strata;
+  int ok = 1;
+  for (uint32_t c = 0; ok && c < s->n_sccs; c++) ok = run_component(e, c);
+  e->stats.atoms = 0;
+  for (uint32_t p = 0; p < e->prog->n_preds; p++) e->stats.atoms += ix_relation_size(e->rel[p]);
+  e->stats.seconds = now() - t0;
+  return ok;
+}
+
+const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred) { return e->rel[pred]; }
+dl_eval_stats dl_eval_get_stats(const dl_eval *e) { return e->stats; }
+dl_eval_rule_stats dl_eval_get_rule_stats(const dl_eval *e, uint32_t r) { return e->rule_stats[r]; }

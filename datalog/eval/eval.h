@@ -1,0 +1,72 @@
+/* eval.h: the semi-naive evaluator.  Components of the dependency graph are
+ * evaluated in order.  A component without recursion is one pass over its
+ * rules.  A recursive one runs in rounds: a rule with k body atoms of the
+ * component becomes k versions, version i reading the last round's delta at
+ * atom i, the relation without that delta at atoms before i, and the whole
+ * relation after i, so no rule instance is derived twice.  Each version is
+ * planned from the current relation sizes (plan.h), and planned again in a
+ * later round only once they changed by a factor of about sqrt(2)
+ * (pl_plan_inputs).  Heads of a component that nothing reads while it
+ * runs, and those of linear recursion, are staged and inserted in sorted
+ * batches. */
+#ifndef GDLOG_EVAL_H
+#define GDLOG_EVAL_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "datalog/base/diag.h"
+#include "datalog/program/program.h"
+#include "datalog/eval/subsume.h"
+#include "index/relation.h"
+
+typedef struct dl_eval_options {
+  uint64_t max_atoms;                 /* stop beyond this many atoms; 0: no limit */
+  volatile sig_atomic_t *cancel;      /* stop when *cancel becomes non-zero; may be NULL */
+} dl_eval_options;
+
+typedef struct dl_eval_stats {
+  uint64_t atoms;          /* atoms in the model */
+  uint64_t derivations;    /* rule instances fired, duplicates included */
+  uint64_t in_products;    /* of those, heads staged as products (plan.h's product tail) */
+  uint32_t rounds;         /* semi-naive rounds over all components */
+  uint32_t subsumed;       /* rules not run: another rule subsumes them (subsume.h) */
+  double seconds;          /* time of dl_eval_run */
+} dl_eval_stats;
+
+/* Figures of one rule over a run, all its versions together. */
+typedef struct dl_eval_rule_stats {
+  uint64_t derivations;    /* rule instances fired, duplicates included */
+  double seconds;          /* time spent running its plans */
+  uint32_t runs;           /* versions run (one per delta atom per round) */
+  uint32_t heads_first;    /* of those, runs planned heads first (see plan.h) */
+  uint32_t saturated;      /* of those, runs skipped: the head relation had all */
+                           /*   combinations of the values the rule can give it */
+  uint64_t in_products;    /* derivations staged as products (plan.h's product tail) */
+  uint32_t subsumed_by;    /* never run when not DL_NOT_SUBSUMED: this rule */
+                           /*   subsumes it (subsume.h) */
+} dl_eval_rule_stats;
+
+typedef struct dl_eval dl_eval;
+
+/* Creates an evaluator for program p with empty relations; NULL when out of
+ * memory or when a predicate has more than IX_MAX_ARITY arguments (reported). */
+dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag *diag);
+
+/* Frees the evaluator and its relations; NULL is allowed. */
+void dl_eval_destroy(dl_eval *e);
+
+/* Computes the minimal model.  Returns 1 on success; 0 after reporting an
+ * error (limit reached, cancelled, out of memory) to diag. */
+int dl_eval_run(dl_eval *e);
+
+/* The relation of predicate pred (complete after dl_eval_run). */
+const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred);
+
+/* Figures of the last run. */
+dl_eval_stats dl_eval_get_stats(const dl_eval *e);
+
+/* Figures of rule r (a rule of the program's ast) over the last run. */
+dl_eval_rule_stats dl_eval_get_rule_stats(const dl_eval *e, uint32_t r);
+
+#endif

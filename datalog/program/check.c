@@ -1,0 +1,200 @@
+/* check.c: safety and GDL keyword checks, cycle reports (see check.h). */
+#include "datalog/program/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- safety --------------------------------------------------------------- */
+
+static void mark_vars(const ast_term *t, uint8_t *bound)
+{
+  if (t->kind == AST_VAR) bound[t->value] = 1;
+  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) mark_vars(t->args[i], bound);
+}
+
+/* Reports the variables of t that are not bound (once per variable). */
+static size_t report_unbound(const dl_program *p, const dl_rule *r, const ast_term *t,
+                             uint8_t *bound, const char *where, dl_diag *diag)
+{
+  if (t->kind == AST_VAR && !bound[t->value]) {
+    bound[t->value] = 1;  /* report each variable once */
+    dl_diag_report(diag, DL_ERROR, r->src, t->off,
+                   "variable %s %s does not occur in a positive literal of the body",
+                   dl_terms_name(p->terms, r->var_names[t->value], NULL), where);
+    return 1;
+  }
+  size_t n = 0;
+  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++)
+    n += report_unbound(p, r, t->args[i], bound, where, diag);
+  return n;
+}
+
+static size_t check_rule_safety(const dl_program *p, const dl_rule *r, uint8_t *bound, dl_diag *diag)
+{
+  memset(bound, 0, r->n_vars + 1);
+  for (uint32_t k = 0; k < r->n_body; k++)
+    if (r->body[k].kind == DL_POS) mark_vars(r->body[k].atom, bound);
+  size_t n = report_unbound(p, r, r->head, bound, "in the head", diag);
+  for (uint32_t k = 0; k < r->n_body; k++) {
+    const dl_literal *l = &r->body[k];
+    if (l->kind == DL_NEG) n += report_unbound(p, r, l->atom, bound, "under 'not'", diag);
+    if (l->kind == DL_DISTINCT || l->kind == DL_EQUAL) {
+      n += report_unbound(p, r, l->a, bound, "in 'distinct'", diag);
+      n += report_unbound(p, r, l->b, bound, "in 'distinct'", diag);
+    }
+  }
+  return n;
+}
+
+size_t dl_check_safety(const dl_program *p, dl_diag *diag)
+{
+  size_t errors = 0, cap = 0;
+  uint8_t *bound = NULL;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+    const dl_rule *rule = &p->ast->rules[r];
+    if (rule->n_vars + 1 > cap) {
+      cap = rule->n_vars + 1;
+      uint8_t *q = realloc(bound, cap);
+      if (!q) { free(bound); return errors + 1; }
+      bound = q;
+    }
+    errors += check_rule_safety(p, rule, bound, diag);
+  }
+  free(bound);
+  return errors;
+}
+
+/* ---- GDL keywords ---------------------------------------------------------- */
+
+typedef struct keywords {
+  uint32_t role, init, next, legal, goal, terminal, truth, does;  /* predicates */
+} keywords;
+
+static uint32_t keyword(const dl_program *p, const char *name)
+{
+  dl_sym s = dl_terms_symbol(p->terms, name, strlen(name));
+  return s == DL_NO_SYM ? DL_NO_PRED : dl_program_pred(p, s);
+}
+
+static uint8_t own_bits(const keywords *kw, uint32_t q)
+{
+  return (uint8_t)((q == kw->truth ? 1 : 0) | (q == kw->does ? 2 : 0));
+}
+
+/* dep[q] bit 1: q depends on true; bit 2: on does.  Bits flow from body to
+ * head predicates through a worklist; each predicate is queued at most
+ * once per bit it gains. */
+static uint8_t *dependencies(const dl_program *p, const keywords *kw)
+{
+  const ast_program *ast = p->ast;
+  uint32_t n = p->n_preds, n_uses = 0;
+  uint32_t *start = calloc(n + 2, sizeof *start);
+  for (uint32_t r = 0; start && r < ast->n_rules; r++)
+    for (uint32_t k = 0; k < ast->rules[r].n_body; k++)
+      if (p->lit_pred[r][k] != DL_NO_PRED) start[p->lit_pred[r][k] + 2]++, n_uses++;
+  uint32_t *users = malloc((n_uses + 1) * sizeof *users), *queue = malloc((3 * (size_t)n + 3) * sizeof *queue);
+  uint8_t *dep = calloc(n + 1, 1);
+  if (!start || !users || !queue || !dep) { free(start); free(users); free(queue); free(dep); return NULL; }
+  for (uint32_t q = 0; q < n; q++) start[q + 2] += start[q + 1];
+  for (uint32_t r = 0; r < ast->n_rules; r++)
+    for (uint32_t k = 0; k < ast->rules[r].n_body; k++)
+      if (p->lit_pred[r][k] != DL_NO_PRED) users[start[p->lit_pred[r][k] + 1]++] = r;
+  uint32_t head = 0, tail = 0;
+  for (uint32_t q = 0; q < n; q++)
+    if (own_bits(kw, q)) queue[tail++] = q;
+  while (head < tail) {
+    uint32_t q = queue[head++];
+    uint8_t out = dep[q] | own_bits(kw, q);
+    for (uint32_t i = start[q]; i < start[q + 1]; i++) {
+      uint32_t h = p->head_pred[users[i]];
+      if ((dep[h] | out) == dep[h]) continue;
+      dep[h] |= out;
+      queue[tail++] = h;  /* at most twice per predicate: it has two bits to gain */
+    }
+  }
+  free(start);
+  free(users);
+  free(queue);
+  return dep;
+}
+
+static size_t check_heads(const dl_program *p, const keywords *kw, dl_diag *diag)
+{
+  size_t n = 0;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+    const dl_rule *rule = &p->ast->rules[r];
+    uint32_t h = p->head_pred[r];
+    if (rule->trusted || (h != kw->truth && h != kw->does)) continue;
+    dl_diag_report(diag, DL_ERROR, rule->src, rule->head->off,
+                   "'%s' cannot be the head of a rule: in GDL it is given by the %s",
+                   dl_program_pred_name(p, h), h == kw->truth ? "current state" : "players' moves");
+    n++;
+  }
+  return n;
+}
+
+size_t dl_check_gdl(const dl_program *p, dl_diag *diag)
+{
+  keywords kw = { keyword(p, "role"), keyword(p, "init"), keyword(p, "next"), keyword(p, "legal"),
+                  keyword(p, "goal"), keyword(p, "terminal"), keyword(p, "true"), keyword(p, "does") };
+  size_t n = check_heads(p, &kw, diag);
+  uint8_t *dep = dependencies(p, &kw);
+  if (!dep) return n + 1;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+    const dl_rule *rule = &p->ast->rules[r];
+    uint32_t h = p->head_pred[r];
+    int is_init = h == kw.init, is_view = h == kw.legal || h == kw.goal || h == kw.terminal;
+    if (rule->trusted || (!is_init && !is_view)) continue;
+    for (uint32_t k = 0; k < rule->n_body; k++) {
+      uint32_t b = p->lit_pred[r][k];
+      if (b == DL_NO_PRED) continue;
+      uint8_t d = dep[b] | (b == kw.truth ? 1 : 0) | (b == kw.does ? 2 : 0);
+      if (is_init ? d == 0 : !(d & 2)) continue;
+      dl_diag_report(diag, DL_ERROR, rule->src, rule->body[k].off,
+                     "'%s' must not depend on %s in GDL, but this literal does",
+                     dl_program_pred_name(p, h), is_init ? "'true' or 'does'" : "'does'");
+      n++;
+      break;
+    }
+  }
+  free(dep);
+  return n;
+}
+
+/* ---- cycles through negation ------------------------------------------------ */
+
+/* The body literal of rule r that makes edge e. */
+static const dl_literal *edge_literal(const dl_program *p, const st_edge *e)
+{
+  const dl_rule *rule = &p->ast->rules[e->label];
+  for (uint32_t k = 0; k < rule->n_body; k++)
+    if (p->lit_pred[e->label][k] == p->node_pred[e->from] && (rule->body[k].kind == DL_NEG) == e->negative)
+      return &rule->body[k];
+  return NULL;
+}
+
+void dl_check_report_cycle(const dl_program *p, const st_cycle *c, dl_diag *diag)
+{
+  char text[900];
+  size_t n = 0;
+  const st_edge *first = &c->edges[0];
+  n += (size_t)snprintf(text, sizeof text, "%s", dl_program_pred_name(p, p->node_pred[first->to]));
+  for (uint32_t i = 0; i < c->n && n < sizeof text - 100; i++) {
+    const st_edge *e = i == 0 ? first : &c->edges[c->n - i];
+    n += (size_t)snprintf(text + n, sizeof text - n, " -> %s%s", e->negative ? "~" : "",
+                          dl_program_pred_name(p, p->node_pred[e->from]));
+  }
+  const dl_literal *l = edge_literal(p, first);
+  const dl_rule *rule = &p->ast->rules[first->label];
+  dl_diag_report(diag, DL_ERROR, rule->src, l ? l->off : rule->off,
+                 "recursion through negation: %s", text);
+  for (uint32_t i = 1; i < c->n; i++) {
+    const st_edge *e = &c->edges[c->n - i];
+    const dl_rule *ri = &p->ast->rules[e->label];
+    const dl_literal *li = edge_literal(p, e);
+    dl_diag_report(diag, DL_NOTE, ri->src, li ? li->off : ri->off, "'%s' uses %s'%s' here",
+                   dl_program_pred_name(p, p->node_pred[e->to]), e->negative ? "not " : "",
+                   dl_program_pred_name(p, p->node_pred[e->from]));
+  }
+}

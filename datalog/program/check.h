@@ -1,0 +1,22 @@
+/* check.h: the program checks that need predicates resolved: safety of
+ * variables, and GDL's rules for its keywords (true and does are never
+ * defined by rules; init does not depend on true or does; legal, goal and
+ * terminal do not depend on does). */
+#ifndef GDLOG_CHECK_H
+#define GDLOG_CHECK_H
+
+#include "datalog/base/diag.h"
+#include "datalog/program/program.h"
+
+/* Reports every unsafe variable: one in the head, under not or in distinct
+ * that no positive body literal binds.  Returns the number of errors. */
+size_t dl_check_safety(const dl_program *p, dl_diag *diag);
+
+/* Reports misuse of GDL's keywords.  Returns the number of errors. */
+size_t dl_check_gdl(const dl_program *p, dl_diag *diag);
+
+/* Reports a cycle through negation found by the stratifier: the cycle as
+ * `p -> ~q -> r -> p`, and the rules that make its edges. */
+void dl_check_report_cycle(const dl_program *p, const st_cycle *c, dl_diag *diag);
+
+#endif

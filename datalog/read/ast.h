@@ -1,0 +1,107 @@
+/* ast.h: the syntax tree of a GDL program, as read (parse.h) and as
+ * normalised into flat rules (normalize.h).  Nodes live in the program's
+ * arena; names are symbols of the term store. */
+#ifndef GDLOG_AST_H
+#define GDLOG_AST_H
+
+#include <stdint.h>
+
+#include "datalog/base/arena.h"
+#include "datalog/base/diag.h"
+#include "datalog/base/terms.h"
+
+typedef enum ast_term_kind {
+  AST_VAR,  /* value: index of the variable in its clause */
+  AST_SYM,  /* value: symbol (a constant, or a 0-ary atom) */
+  AST_FUN   /* value: function or predicate symbol; args[0..n) */
+} ast_term_kind;
+
+typedef struct ast_term {
+  uint8_t kind;             /* ast_term_kind */
+  uint32_t off;             /* byte offset in the source */
+  uint32_t value;           /* see ast_term_kind */
+  uint32_t n;               /* number of arguments (AST_FUN) */
+  struct ast_term **args;
+} ast_term;
+
+typedef enum ast_lit_kind {
+  AST_ATOM,      /* atom */
+  AST_NOT,       /* subs[0] negated */
+  AST_DISTINCT,  /* atom->args[0] != atom->args[1] */
+  AST_OR,        /* subs[0..n) */
+  AST_AND        /* subs[0..n) */
+} ast_lit_kind;
+
+typedef struct ast_lit {
+  uint8_t kind;             /* ast_lit_kind */
+  uint32_t off;
+  ast_term *atom;           /* AST_ATOM, AST_DISTINCT */
+  uint32_t n;               /* AST_NOT: 1; AST_OR, AST_AND: count */
+  struct ast_lit **subs;
+} ast_lit;
+
+typedef struct ast_clause {
+  ast_term *head;
+  ast_lit **body;
+  uint32_t n_body;
+  uint32_t n_vars;
+  dl_sym *var_names;        /* per variable: its name, for messages */
+  const dl_source *src;
+  uint32_t off;             /* where the clause starts */
+  uint8_t trusted;          /* added by gdlog (--init, --state, --does): no GDL keyword checks */
+} ast_clause;
+
+/* A flat body literal after normalisation: no or/and, negation only on atoms. */
+typedef enum dl_lit_kind {
+  DL_POS,       /* atom */
+  DL_NEG,       /* not atom */
+  DL_DISTINCT,  /* a != b */
+  DL_EQUAL      /* a == b, from (not (distinct a b)) */
+} dl_lit_kind;
+
+typedef struct dl_literal {
+  uint8_t kind;             /* dl_lit_kind */
+  uint32_t off;
+  ast_term *atom;           /* DL_POS, DL_NEG */
+  ast_term *a, *b;          /* DL_DISTINCT, DL_EQUAL */
+} dl_literal;
+
+typedef struct dl_rule {
+  ast_term *head;
+  dl_literal *body;
+  uint32_t n_body;
+  uint32_t n_vars;
+  dl_sym *var_names;
+  const dl_source *src;
+  uint32_t off;
+  uint8_t trusted;          /* as in ast_clause */
+} dl_rule;
+
+/* A program: the clauses as read, and the rules they normalise to. */
+typedef struct ast_program {
+  dl_arena *arena;          /* owns every node */
+  ast_clause **clauses;
+  uint32_t n_clauses, cap_clauses;
+  dl_rule *rules;
+  uint32_t n_rules, cap_rules;
+} ast_program;
+
+/* Creates an empty program; NULL when out of memory. */
+ast_program *ast_program_create(void);
+
+/* Frees the program and all its nodes; NULL is allowed. */
+void ast_program_destroy(ast_program *p);
+
+/* Appends a clause; 0 when out of memory. */
+int ast_program_add_clause(ast_program *p, ast_clause *c);
+
+/* Appends a flat rule (copied); 0 when out of memory. */
+int ast_program_add_rule(ast_program *p, const dl_rule *r);
+
+/* The predicate symbol of an atom (AST_SYM or AST_FUN term). */
+static inline dl_sym ast_atom_pred(const ast_term *a) { return a->value; }
+
+/* The arity of an atom: 0 for AST_SYM. */
+static inline uint32_t ast_atom_arity(const ast_term *a) { return a->kind == AST_FUN ? a->n : 0; }
+
+#endif

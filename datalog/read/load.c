@@ -1,0 +1,202 @@
+/* load.c: files to a checked program (see load.h). */
+#include "datalog/read/load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "datalog/read/normalize.h"
+#include "datalog/read/parse.h"
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+dl_source *dl_load_source(const char *path, dl_diag *diag)
+{
+  int is_stdin = strcmp(path, "-") == 0;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
+  if (!f) {
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot open %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t len = 0, cap = 1 << 16, got;
+  char *text = malloc(cap);
+  int too_large = 0;
+  while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+    len += got;
+    if (len + 1 < cap) continue;
+    char *q = cap >= ((size_t)1 << 31) ? NULL : realloc(text, cap * 2);
+    too_large = cap >= ((size_t)1 << 31);
+    if (!q) { free(text); text = NULL; break; }
+    text = q;
+    cap *= 2;
+  }
+  int err = ferror(f) ? errno : 0;
+  if (!is_stdin) fclose(f);
+  dl_source *src = text && !err ? malloc(sizeof *src) : NULL;
+  if (!src) {
+    free(text);
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot read %s: %s", path,
+                   too_large ? "larger than 2 GiB" : err ? strerror(err) : "out of memory");
+    return NULL;
+  }
+  text[len] = 0;
+  src->name = is_stdin ? "<stdin>" : path;
+  src->text = text;
+  src->len = (uint32_t)len;
+  return src;
+}
+
+void dl_load_free_source(dl_source *src)
+{
+  if (!src) return;
+  free((char *)src->text);
+  free(src);
+}
+
+/* Parses src into l->ast; clauses from gdlog's own inputs are trusted. */
+static int parse_source(dl_loaded *l, dl_source *src, lx_syntax syntax, int trusted, dl_diag *diag)
+{
+  l->sources[l->n_sources++] = src;
+  uint32_t first = l->ast->n_clauses;
+  if (!dl_parse(l->ast, l->terms, src, syntax, diag)) return 0;
+  for (uint32_t i = first; i < l->ast->n_clauses; i++) l->ast->clauses[i]->trusted = (uint8_t)trusted;
+  return 1;
+}
+
+static int parse_file(dl_loaded *l, const char *path, int syntax, int trusted, dl_diag *diag)
+{
+  dl_source *src = dl_load_source(path, diag);
+  if (!src) return 0;
+  lx_syntax syn = syntax >= 0 ? (lx_syntax)syntax : dl_parse_guess_syntax(path, src->text, src->len);
+  return parse_source(l, src, syn, trusted, diag);
+}
+
+/* A source holding a copy of text[0..len) under name. */
+static dl_source *copy_source(const char *name, const char *text, size_t len)
+{
+  dl_source *src = malloc(sizeof *src);
+  char *copy = malloc(len + 1);
+  if (!src || !copy) { free(src); free(copy); return NULL; }
+  if (len) memcpy(copy, text, len);
+  copy[len] = 0;
+  src->name = name;
+  src->text = copy;
+  src->len = (uint32_t)len;
+  return src;
+}
+
+static int parse_text(dl_loaded *l, const char *name, const char *text, dl_diag *diag)
+{
+  dl_source *src = copy_source(name, text, strlen(text));
+  return src && parse_source(l, src, LX_INFIX, 1, diag);
+}
+
+/* Checks that clauses [first, n) are ground facts of `pred`; with wrap, a
+ * fact of another name t becomes pred(t). */
+static int fix_facts(dl_loaded *l, uint32_t first, const char *pred, int wrap, const char *option, dl_diag *diag)
+{
+  dl_sym want = dl_terms_symbol(l->terms, pred, strlen(pred));
+  for (uint32_t i = first; i < l->ast->n_clauses; i++) {
+    ast_clause *c = l->ast->clauses[i];
+    if (c->n_body || c->n_vars) {
+      dl_diag_report(diag, DL_ERROR, c->src, c->off, "%s files hold ground facts only", option);
+      return 0;
+    }
+    if (c->head->value == want) continue;
+    if (!wrap) {
+      dl_diag_report(diag, DL_ERROR, c->src, c->off, "%s files hold %s(...) facts only", option, pred);
+      return 0;
+    }
+    ast_term *t = dl_arena_alloc(l->ast->arena, sizeof *t);
+    ast_term **args = dl_arena_alloc(l->ast->arena, sizeof *args);
+    if (!t || !args) return 0;
+    *t = (ast_term){ AST_FUN, c->head->off, want, 1, args };
+    args[0] = c->head;
+    c->head = t;
+  }
+  return 1;
+}
+
+/* Parses the side files and extra rules, normalises and checks; t0 is when
+ * parsing began. */
+static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag *diag)
+{
+  uint32_t first = l->ast->n_clauses;
+  if (o->state_file && (!parse_file(l, o->state_file, -1, 1, diag) ||
+                        !fix_facts(l, first, "true", 1, "--state", diag)))
+    return 0;
+  first = l->ast->n_clauses;
+  if (o->does_file && (!parse_file(l, o->does_file, -1, 1, diag) ||
+                       !fix_facts(l, first, "does", 0, "--does", diag)))
+    return 0;
+  if (o->extra_rules && !parse_text(l, "<gdlog>", o->extra_rules, diag)) return 0;
+  l->parse_seconds = now() - t0;
+  t0 = now();
+  if (!dl_normalize(l->ast, 0, diag)) return 0;
+  l->prog = dl_program_build(l->ast, l->terms, diag);
+  l->check_seconds = now() - t0;
+  return l->prog != NULL;
+}
+
+static int load_all(dl_loaded *l, const dl_load_options *o, dl_diag *diag)
+{
+  double t0 = now();
+  return parse_file(l, o->file, o->syntax, 0, diag) && load_rest(l, o, t0, diag);
+}
+
+static dl_loaded *loaded_create(void)
+{
+  dl_loaded *l = calloc(1, sizeof *l);
+  if (!l) return NULL;
+  l->terms = dl_terms_create();
+  l->ast = ast_program_create();
+  if (!l->terms || !l->ast) {
+    dl_load_destroy(l);
+    return NULL;
+  }
+  return l;
+}
+
+dl_loaded *dl_load(const dl_load_options *o, dl_diag *diag)
+{
+  dl_loaded *l = loaded_create();
+  if (!l) return NULL;
+  size_t errors = dl_diag_errors(diag);
+  if (!load_all(l, o, diag) && dl_diag_errors(diag) == errors)
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while reading %s", o->file);
+  return l;
+}
+
+dl_loaded *dl_load_memory(const dl_load_options *o, const char *text, size_t len, dl_diag *diag)
+{
+  dl_loaded *l = loaded_create();
+  if (!l) return NULL;
+  size_t errors = dl_diag_errors(diag);
+  double t0 = now();
+  dl_source *src = len < UINT32_MAX ? copy_source(o->file, text, len) : NULL;
+  int ok = 0;
+  if (src) {
+    lx_syntax syn = o->syntax >= 0 ? (lx_syntax)o->syntax : dl_parse_guess_syntax(o->file, src->text, src->len);
+    ok = parse_source(l, src, syn, 0, diag) && load_rest(l, o, t0, diag);
+  }
+  if (!ok && dl_diag_errors(diag) == errors)
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while reading %s", o->file);
+  return l;
+}
+
+void dl_load_destroy(dl_loaded *l)
+{
+  if (!l) return;
+  dl_program_destroy(l->prog);
+  ast_program_destroy(l->ast);
+  dl_terms_destroy(l->terms);
+  for (int i = 0; i < l->n_sources; i++) dl_load_free_source(l->sources[i]);
+  free(l);
+}

@@ -1,0 +1,49 @@
+/* load.h: reading a program from files: the game or program itself, the
+ * optional state (--state) and moves (--does) files, and the rule
+ * true(X) :- init(X) (--init).  Parses, normalises and checks; the result is
+ * a checked program ready to evaluate. */
+#ifndef GDLOG_LOAD_H
+#define GDLOG_LOAD_H
+
+#include "datalog/read/ast.h"
+#include "datalog/base/diag.h"
+#include "datalog/program/program.h"
+#include "datalog/base/terms.h"
+
+typedef struct dl_load_options {
+  const char *file;         /* the program; "-" is standard input */
+  const char *state_file;   /* facts true(t), or bare terms t; may be NULL */
+  const char *does_file;    /* facts does(r,a); may be NULL */
+  const char *extra_rules;  /* infix rules added as trusted (e.g. "true(X) :- init(X)."); may be NULL */
+  int syntax;               /* -1: by extension or sniffed; else an lx_syntax */
+} dl_load_options;
+
+typedef struct dl_loaded {
+  dl_terms *terms;
+  ast_program *ast;
+  dl_program *prog;         /* NULL when loading failed */
+  dl_source *sources[4];
+  int n_sources;
+  double parse_seconds, check_seconds;
+} dl_loaded;
+
+/* Reads, parses and checks.  Always returns an object to free with
+ * dl_load_destroy (NULL only when out of memory); its prog is NULL after
+ * errors were reported to diag. */
+dl_loaded *dl_load(const dl_load_options *opt, dl_diag *diag);
+
+/* Like dl_load, with the program's text given in memory (text[0..len), any
+ * bytes; o->file is only its name for messages and syntax guessing). */
+dl_loaded *dl_load_memory(const dl_load_options *o, const char *text, size_t len, dl_diag *diag);
+
+/* Frees everything loaded; NULL is allowed. */
+void dl_load_destroy(dl_loaded *l);
+
+/* Reads a whole file ("-": standard input) into a NUL-terminated source;
+ * NULL after reporting an error. */
+dl_source *dl_load_source(const char *path, dl_diag *diag);
+
+/* Frees a source made by dl_load_source. */
+void dl_load_free_source(dl_source *src);
+
+#endif

@@ -1,0 +1,582 @@
+/* output.c: terms, models and programs as text (see output.h). */
+#include "datalog/write/output.h"
+
+#include "index/sort.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ------------------------------------------------------------------- */
+
+static int is_asp_integer(const char *z, size_t n)
+{
+  if (n == 0 || n > 9) return 0;
+  if (z[0] == '0') return n == 1;
+  for (size_t i = 0; i < n; i++)
+    if (z[i] < '0' || z[i] > '9') return 0;
+  return 1;
+}
+
+static int is_asp_identifier(const char *z, size_t n)
+{
+  if (n == 0 || z[0] < 'a' || z[0] > 'z') return 0;
+  if (n >= 2 && z[0] == 'x' && z[1] == '_') return 0;  /* reserved for mangled names */
+  for (size_t i = 1; i < n; i++) {
+    char c = z[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return 0;
+  }
+  return 1;
+}
+
+/* Appends a name; in ASP mangled unless it is a safe identifier (or, for a
+ * constant, a small integer). */
+static void add_name(dl_buf *b, const dl_terms *terms, dl_sym s, dl_format fmt, int is_functor)
+{
+  size_t n;
+  const char *z = dl_terms_name(terms, s, &n);
+  if (fmt != DL_FMT_ASP || is_asp_identifier(z, n) || (!is_functor && is_asp_integer(z, n))) {
+    dl_buf_add(b, z, n);
+    return;
+  }
+  static const char hex[] = "0123456789abcdef";
+  dl_buf_add(b, "x_", 2);
+  for (size_t i = 0; i < n; i++) {
+    char h[2] = { hex[(unsigned char)z[i] >> 4], hex[(unsigned char)z[i] & 15] };
+    dl_buf_add(b, h, 2);
+  }
+}
+
+void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt)
+{
+  uint32_t n = dl_terms_arity(terms, t);
+  if (n == 0) {
+    add_name(b, terms, dl_terms_functor(terms, t), fmt, 0);
+    return;
+  }
+  const dl_tid *args = dl_terms_args(terms, t);
+  if (fmt == DL_FMT_KIF) dl_buf_add(b, "(", 1);
+  add_name(b, terms, dl_terms_functor(terms, t), fmt, 1);
+  if (fmt != DL_FMT_KIF) dl_buf_add(b, "(", 1);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) dl_buf_add(b, fmt == DL_FMT_KIF ? " " : ",", 1);
+    else if (fmt == DL_FMT_KIF) dl_buf_add(b, " ", 1);
+    dl_output_term(b, terms, args[i], fmt);
+  }
+  dl_buf_add(b, ")", 1);
+}
+
+/* ---- model -------------------------------------------------------------------- */
+
+enum { COPY_SLACK = 16 };  /* bytes copy_short may read and write past its end */
+enum { FLUSH_AT = 1 << 16 };  /* a model's atoms are written in pieces this size, which stay in cache */
+
+/* Copies n bytes in 16-byte pieces: src and dst must have COPY_SLACK bytes
+ * of room past n.  Faster than memcpy for the short texts of atoms. */
+static inline void copy_short(char *dst, const char *src, size_t n)
+{
+  for (size_t i = 0; i < n; i += COPY_SLACK) memcpy(dst + i, src + i, COPY_SLACK);
+}
+
+/* Printed forms of all terms, and each term's rank in their byte order. */
+typedef struct term_texts {
+  dl_buf text;
+  size_t *off;       /* per term: start of its text (NUL-terminated) */
+  uint32_t *len;     /* per term: length of its text */
+  uint32_t *rank;    /* per term */
+} term_texts;
+
+static const char *g_text;     /* for the qsort comparators below */
+static const size_t *g_off;
+static const uint32_t *g_rank;
+static uint32_t g_arity;
+
+static int by_text(const void *a, const void *b)
+{
+  return strcmp(g_text + g_off[*(const uint32_t *)a], g_text + g_off[*(const uint32_t *)b]);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Compares two tuples (pointed to by row pointers) by the ranks of their terms. */
+static int by_ranks(const void *a, const void *b)
+{
+  const dl_tid *x = *(const dl_tid *const *)a, *y = *(const dl_tid *const *)b;
+  for (uint32_t c = 0; c < g_arity; c++)
+    if (g_rank[x[c]] != g_rank[y[c]]) return g_rank[x[c]] < g_rank[y[c]] ? -1 : 1;
+  return 0;
+}
+
+static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
+{
+  uint32_t n = dl_terms_count(terms);
+  tt->off = malloc(((size_t)n + 1) * sizeof *tt->off);
+  tt->len = malloc(((size_t)n + 1) * sizeof *tt->len);
+  tt->rank = malloc(((size_t)n + 1) * sizeof *tt->rank);
+  uint32_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
+  int ok = tt->off && tt->len && tt->rank && ids;
+  for (uint32_t t = 0; ok && t < n; t++) {
+    tt->off[t] = tt->text.len;
+    dl_output_term(&tt->text, terms, t, fmt);
+    tt->len[t] = (uint32_t)(tt->text.len - tt->off[t]);
+    dl_buf_add(&tt->text, "", 1);
+    ids[t] = t;
+  }
+  static const char pad[COPY_SLACK];
+  dl_buf_add(&tt->text, pad, sizeof pad);  /* room for copy_short's overreads */
+  ok = ok && !tt->text.failed;
+  if (ok) {
+    g_text = tt->text.data;
+    g_off = tt->off;
+    qsort(ids, n, sizeof *ids, by_text);
+    for (uint32_t i = 0; i < n; i++) tt->rank[ids[i]] = i;
+  }
+  free(ids);
+  return ok;
+}
+
+static void texts_free(term_texts *tt)
+{
+  dl_buf_free(&tt->text);
+  free(tt->off);
+  free(tt->len);
+  free(tt->rank);
+}
+
+/* Appends `name(args)` (or `(name args)`) and a newline for one tuple. */
+static void add_atom(dl_buf *b, const char *name, size_t n, const dl_tid *tuple, uint32_t arity,
+                     const term_texts *tt, dl_format fmt)
+{
+  size_t need = n + 3 + arity;
+  for (uint32_t c = 0; c < arity; c++) need += tt->len[tuple[c]];
+  if (!dl_buf_reserve(b, need)) return;
+  char *w = b->data + b->len;
+  int kif = fmt == DL_FMT_KIF;
+  if (arity && kif) *w++ = '(';
+  memcpy(w, name, n);
+  w += n;
+  for (uint32_t c = 0; c < arity; c++) {
+    *w++ = kif ? ' ' : c == 0 ? '(' : ',';
+    memcpy(w, tt->text.data + tt->off[tuple[c]], tt->len[tuple[c]]);
+    w += tt->len[tuple[c]];
+  }
+  if (arity) *w++ = ')';
+  *w++ = '\n';
+  b->len = (size_t)(w - b->data);
+}
+
+static int flush(const dl_sink *out, dl_buf *b)
+{
+  if (b->failed) return 0;
+  int ok = b->len == 0 || out->write(out->ctx, b->data, b->len);
+  b->len = 0;
+  return ok;
+}
+
+/* The values of one column in output order: a code's place among the
+ * column's values, and the text of the term at each place. */
+typedef struct column_order {
+  uint64_t *key_of_code;  /* per code: its place, shifted to its bits in a packed key */
+  const char **text_at;   /* per place: the term's text */
+  uint32_t *len_at;       /* per place: its length */
+  uint32_t bits;          /* bits for a place */
+  uint32_t shift;         /* where the place sits in a packed key (0 when bits is 0) */
+  uint64_t mask;          /* (1 << bits) - 1 */
+  uint32_t max_len;       /* longest text among the column's values */
+} column_order;
+
+static int order_column(const ix_relation *r, uint32_t c, const term_texts *tt, column_order *co)
+{
+  uint32_t n = ix_relation_column_values(r, c);
+  uint64_t *pairs = malloc(((size_t)n + 1) * sizeof *pairs);
+  co->key_of_code = malloc(((size_t)n + 1) * sizeof(uint64_t));
+  co->text_at = malloc(((size_t)n + 1) * sizeof *co->text_at);
+  co->len_at = malloc(((size_t)n + 1) * sizeof *co->len_at);
+  if (!pairs || !co->key_of_code || !co->text_at || !co->len_at) { free(pairs); return 0; }
+  for (uint32_t k = 0; k < n; k++) pairs[k] = (uint64_t)tt->rank[ix_relation_column_value(r, c, k)] << 32 | k;
+  qsort(pairs, n, sizeof *pairs, by_u64);
+  co->max_len = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t code = (uint32_t)pairs[i];
+    co->key_of_code[code] = i;
+    dl_tid t = ix_relation_column_value(r, c, code);
+    co->text_at[i] = tt->text.data + tt->off[t];
+    co->len_at[i] = tt->len[t];
+    if (co->len_at[i] > co->max_len) co->max_len = co->len_at[i];
+  }
+  free(pairs);
+  for (co->bits = 0; ((uint64_t)1 << co->bits) < n; co->bits++) {}
+  co->mask = co->bits ? ((uint64_t)1 << co->bits) - 1 : 0;
+  return 1;
+}
+
+/* Lays the columns' places out in a packed key, the first column in the
+ * highest bits, so that keys order like the tuples; returns the key's bits
+ * (when more than 64, the keys are not usable). */
+static uint32_t layout_keys(column_order *co, uint32_t arity, const ix_relation *r)
+{
+  uint32_t bits = 0;
+  for (uint32_t c = arity; c-- > 0;) {
+    co[c].shift = co[c].bits ? bits : 0;
+    bits += co[c].bits;
+  }
+  for (uint32_t c = 0; bits <= 64 && c < arity; c++)
+    for (uint32_t k = 0, n = ix_relation_column_values(r, c); k < n; k++) co[c].key_of_code[k] <<= co[c].shift;
+  return bits;
+}
+
+/* The packed key of a tuple given as column codes. */
+static uint64_t pack_key(const column_order *co, uint32_t arity, const uint32_t *codes)
+{
+  uint64_t k = 0;
+  for (uint32_t c = 0; c < arity; c++) k |= co[c].key_of_code[codes[c]];
+  return k;
+}
+
+/* Writes the atoms of one relation from its packed keys, given in increasing
+ * order.  It keeps the previous atom's line: consecutive keys mostly differ
+ * in their last columns, and only the columns from the first that differs
+ * are rendered again. */
+typedef struct atom_writer {
+  const dl_sink *out;
+  dl_buf *b;
+  const column_order *co;
+  uint32_t arity;
+  int started;                     /* an atom has been written */
+  int ok;                          /* 0 once a write failed */
+  uint64_t prev;                   /* the previous key */
+  size_t max_line;                 /* bytes of the longest line */
+  char *line;                      /* the previous line up to its last column */
+  size_t start[IX_MAX_ARITY];      /* where each column (its separator) starts in a line */
+  char sep[IX_MAX_ARITY];          /* the separator before each column */
+  uint8_t col_of_bit[64];          /* the column a key bit belongs to */
+} atom_writer;
+
+static int writer_init(atom_writer *aw, const dl_sink *out, dl_buf *b, const char *name, size_t n, uint32_t arity,
+                       const column_order *co, dl_format fmt)
+{
+  int kif = fmt == DL_FMT_KIF;
+  memset(aw, 0, sizeof *aw);
+  aw->max_line = n + 3;
+  for (uint32_t c = 0; c < arity; c++) {
+    aw->max_line += 1 + (size_t)co[c].max_len;
+    aw->sep[c] = kif ? ' ' : c == 0 ? '(' : ',';
+    for (uint32_t h = co[c].shift; h < co[c].shift + co[c].bits; h++) aw->col_of_bit[h] = (uint8_t)c;
+  }
+  aw->line = calloc(aw->max_line + COPY_SLACK, 1);
+  if (!aw->line) return 0;
+  if (arity && kif) aw->line[aw->start[0]++] = '(';
+  memcpy(aw->line + aw->start[0], name, n);
+  aw->start[0] += n;
+  aw->out = out;
+  aw->b = b;
+  aw->co = co;
+  aw->arity = arity;
+  aw->ok = 1;
+  return 1;
+}
+
+/* Appends column c of key k at w (its separator and text); returns the end. */
+static inline char *put_column(const atom_writer *aw, char *w, uint32_t c, uint64_t k)
+{
+  const column_order *co = &aw->co[c];
+  uint64_t place = (k >> co->shift) & co->mask;
+  *w++ = aw->sep[c];
+  copy_short(w, co->text_at[place], co->len_at[place]);
+  return w + co->len_at[place];
+}
+
+/* Renders columns c..arity-2 of key k into the line.  The last column is
+ * written straight to the output, so that the line, copied for every atom,
+ * changes seldom. */
+static void render_prefix(atom_writer *aw, uint32_t c, uint64_t k)
+{
+  char *w = aw->line + aw->start[c];
+  for (; c + 1 < aw->arity; c++) {
+    w = put_column(aw, w, c, k);
+    aw->start[c + 1] = (size_t)(w - aw->line);
+  }
+}
+
+static inline void emit_key(atom_writer *aw, uint64_t k)
+{
+  uint32_t c = 0, last = aw->arity ? aw->arity - 1 : 0;
+  if (aw->started) {
+    uint64_t diff = k ^ aw->prev;
+    c = diff ? aw->col_of_bit[63 - __builtin_clzll(diff)] : last;
+  }
+  aw->started = 1;
+  aw->prev = k;
+  if (c < last) render_prefix(aw, c, k);
+  dl_buf *b = aw->b;
+  if (b->cap - b->len < aw->max_line + COPY_SLACK + 1 && !dl_buf_reserve(b, aw->max_line + COPY_SLACK)) {
+    aw->ok = 0;
+    return;
+  }
+  char *w = b->data + b->len;
+  copy_short(w, aw->line, aw->start[last]);
+  w += aw->start[last];
+  if (aw->arity) {
+    w = put_column(aw, w, last, k);
+    *w++ = ')';
+  }
+  *w++ = '\n';
+  b->len = (size_t)(w - b->data);
+  if (b->len > FLUSH_AT) aw->ok = flush(aw->out, b);
+}
+
+/* Sorts the keys by setting bits in a bitmap of every possible key, then
+ * walks it: for dense relations (the keys of a set are distinct). */
+static int emit_by_bitmap(atom_writer *aw, const ix_relation *r, uint32_t bits)
+{
+  uint64_t n_words = (((uint64_t)1 << bits) + 63) / 64;
+  uint64_t *set = calloc(n_words, sizeof *set);
+  if (!set) return 0;
+  uint32_t codes[IX_MAX_ARITY];
+  ix_dense_view v;
+  if (ix_relation_dense_view(r, &v)) {
+    for (uint64_t i = 0; i < v.n_words; i++)
+      for (uint64_t x = v.bits[i]; x; x &= x - 1) {
+        uint64_t at = i << 6 | (uint64_t)__builtin_ctzll(x), k = 0;
+        for (uint32_t c = 0; c < aw->arity; c++) k |= aw->co[c].key_of_code[at >> v.shift[c] & v.mask[c]];
+        set[k >> 6] |= (uint64_t)1 << (k & 63);
+      }
+  } else {
+    ix_iter it;
+    ix_iter_begin(&it, r, 0, 0, NULL);
+    while (ix_iter_next_codes(&it, codes)) {
+      uint64_t k = pack_key(aw->co, aw->arity, codes);
+      set[k >> 6] |= (uint64_t)1 << (k & 63);
+    }
+  }
+  for (uint64_t i = 0; aw->ok && i < n_words; i++)
+    for (uint64_t x = set[i]; x && aw->ok; x &= x - 1) emit_key(aw, i << 6 | (uint64_t)__builtin_ctzll(x));
+  free(set);
+  return aw->ok;
+}
+
+/* Sorts the keys with a radix sort: for sparse relations. */
+static int emit_by_sort(atom_writer *aw, const ix_relation *r, uint32_t bits)
+{
+  uint64_t size = ix_relation_size(r);
+  uint64_t *keys = malloc((size ? size : 1) * sizeof *keys);
+  if (!keys) return 0;
+  uint32_t codes[IX_MAX_ARITY];
+  ix_iter it;
+  ix_iter_begin(&it, r, 0, 0, NULL);
+  uint64_t n = 0;
+  while (n < size && ix_iter_next_codes(&it, codes)) keys[n++] = pack_key(aw->co, aw->arity, codes);
+  int ok = ix_radix_sort(keys, n, bits);
+  for (uint64_t i = 0; ok && aw->ok && i < n; i++) emit_key(aw, keys[i]);
+  free(keys);
+  return ok && aw->ok;
+}
+
+/* Writes a relation whose places pack into 64 bits: one key per tuple,
+ * sorted (with a bitmap or a radix sort), decoded back into text. */
+static int write_packed(const dl_sink *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+                        const column_order *co, uint32_t bits, dl_format fmt)
+{
+  atom_writer aw;
+  if (!writer_init(&aw, out, b, name, n, ix_relation_arity(r), co, fmt)) return 0;
+  uint64_t size = ix_relation_size(r);
+  /* the bitmap costs 2^bits / 8 bytes and 2^bits / 64 word reads: at most
+   * 16 bytes and 2 reads a tuple (the radix sort needs 16 bytes a tuple) */
+  int dense = bits <= 16 || (bits <= 40 && ((uint64_t)1 << bits) <= 128 * size);
+  int ok = size == 0 || (dense ? emit_by_bitmap(&aw, r, bits) : emit_by_sort(&aw, r, bits));
+  free(aw.line);
+  return ok;
+}
+
+/* Writes any relation: rows of term ids sorted with a comparator. */
+static int write_rows(const dl_sink *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+                      const term_texts *tt, dl_format fmt)
+{
+  uint32_t arity = ix_relation_arity(r);
+  uint64_t size = ix_relation_size(r);
+  dl_tid *rows = malloc((size ? size : 1) * (arity ? arity : 1) * sizeof *rows);
+  dl_tid **order = malloc((size ? size : 1) * sizeof *order);
+  int ok = rows && order;
+  ix_iter it;
+  ix_iter_begin(&it, r, 0, 0, NULL);
+  for (uint64_t i = 0; ok && i < size && ix_iter_next(&it, rows + i * arity); i++) order[i] = rows + i * arity;
+  g_rank = tt->rank;
+  g_arity = arity;
+  if (ok) qsort(order, size, sizeof *order, by_ranks);
+  for (uint64_t i = 0; ok && i < size; i++) {
+    add_atom(b, name, n, order[i], arity, tt, fmt);
+    if (b->len > (1 << 20)) ok = flush(out, b);
+  }
+  free(rows);
+  free(order);
+  return ok;
+}
+
+static int write_relation(const dl_sink *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
+                          const term_texts *tt, dl_format fmt)
+{
+  uint32_t arity = ix_relation_arity(r);
+  column_order co[IX_MAX_ARITY];
+  memset(co, 0, sizeof co);
+  int ok = 1;
+  for (uint32_t c = 0; ok && c < arity; c++) ok = order_column(r, c, tt, &co[c]);
+  uint32_t bits = ok ? layout_keys(co, arity, r) : 0;
+  if (ok) ok = bits <= 64 ? write_packed(out, b, name, n, r, co, bits, fmt)
+                          : write_rows(out, b, name, n, r, tt, fmt);
+  for (uint32_t c = 0; c < arity; c++) {
+    free(co[c].key_of_code);
+    free(co[c].text_at);
+    free(co[c].len_at);
+  }
+  return ok && flush(out, b);
+}
+
+static const dl_program *g_prog;
+
+static int by_pred_name(const void *a, const void *b)
+{
+  return strcmp(dl_program_pred_name(g_prog, *(const uint32_t *)a),
+                dl_program_pred_name(g_prog, *(const uint32_t *)b));
+}
+
+static int file_write(void *f, const char *data, size_t n) { return fwrite(data, 1, n, f) == n; }
+
+int dl_output_model(FILE *out, const dl_program *p, const dl_eval *e, dl_format fmt, const uint8_t *skip)
+{
+  dl_sink sink = { file_write, out };
+  return dl_output_model_to(&sink, p, e, fmt, skip);
+}
+
+int dl_output_model_to(const dl_sink *out, const dl_program *p, const dl_eval *e, dl_format fmt,
+                       const uint8_t *skip)
+{
+  term_texts tt = { 0 };
+  uint32_t *order = malloc(((size_t)p->n_preds + 1) * sizeof *order);
+  int ok = order && texts_build(&tt, p->terms, fmt);
+  for (uint32_t i = 0; ok && i < p->n_preds; i++) order[i] = i;
+  g_prog = p;
+  if (ok) qsort(order, p->n_preds, sizeof *order, by_pred_name);
+  dl_buf name = { 0 }, b = { 0 };
+  for (uint32_t i = 0; ok && i < p->n_preds; i++) {
+    uint32_t pr = order[i];
+    if (skip && skip[pr]) continue;
+    name.len = 0;
+    add_name(&name, p->terms, p->preds[pr].name, fmt, 1);
+    ok = !name.failed && write_relation(out, &b, name.data, name.len, dl_eval_relation(e, pr), &tt, fmt);
+  }
+  dl_buf_free(&name);
+  dl_buf_free(&b);
+  texts_free(&tt);
+  free(order);
+  return ok;
+}
+
+/* ---- program -------------------------------------------------------------------- */
+
+static void add_var(dl_buf *b, const dl_program *p, const dl_rule *r, uint32_t v, dl_format fmt)
+{
+  char tmp[32];
+  if (fmt == DL_FMT_ASP) {
+    snprintf(tmp, sizeof tmp, "V%u", v);
+    dl_buf_addz(b, tmp);
+    return;
+  }
+  size_t n;
+  const char *z = dl_terms_name(p->terms, r->var_names[v], &n);
+  if (fmt == DL_FMT_KIF && z[0] != '?') dl_buf_add(b, "?", 1);
+  if (fmt == DL_FMT_INFIX && z[0] == '?') {
+    snprintf(tmp, sizeof tmp, "V%u", v);
+    dl_buf_addz(b, tmp);
+    return;
+  }
+  dl_buf_add(b, z, n);
+}
+
+static void add_ast_term(dl_buf *b, const dl_program *p, const dl_rule *r, const ast_term *t, dl_format fmt)
+{
+  if (t->kind == AST_VAR) {
+    add_var(b, p, r, t->value, fmt);
+    return;
+  }
+  if (t->kind == AST_SYM) {
+    add_name(b, p->terms, t->value, fmt, 0);
+    return;
+  }
+  if (fmt == DL_FMT_KIF) dl_buf_add(b, "(", 1);
+  add_name(b, p->terms, t->value, fmt, 1);
+  dl_buf_add(b, fmt == DL_FMT_KIF ? " " : "(", 1);
+  for (uint32_t i = 0; i < t->n; i++) {
+    if (i) dl_buf_add(b, fmt == DL_FMT_KIF ? " " : ",", 1);
+    add_ast_term(b, p, r, t->args[i], fmt);
+  }
+  dl_buf_add(b, ")", 1);
+}
+
+/* An atom in a rule: in ASP and infix the predicate name is a functor. */
+static void add_ast_atom(dl_buf *b, const dl_program *p, const dl_rule *r, const ast_term *a, dl_format fmt)
+{
+  if (a->kind == AST_SYM) add_name(b, p->terms, a->value, fmt, 1);
+  else add_ast_term(b, p, r, a, fmt);
+}
+
+static void add_literal(dl_buf *b, const dl_program *p, const dl_rule *r, const dl_literal *l, dl_format fmt)
+{
+  int kif = fmt == DL_FMT_KIF;
+  switch (l->kind) {
+  case DL_POS:
+    add_ast_atom(b, p, r, l->atom, fmt);
+    break;
+  case DL_NEG:
+    dl_buf_addz(b, kif ? "(not " : fmt == DL_FMT_ASP ? "not " : "~");
+    add_ast_atom(b, p, r, l->atom, fmt);
+    if (kif) dl_buf_add(b, ")", 1);
+    break;
+  case DL_DISTINCT:
+  case DL_EQUAL:
+    if (fmt == DL_FMT_ASP) {
+      add_ast_term(b, p, r, l->a, fmt);
+      dl_buf_addz(b, l->kind == DL_DISTINCT ? " != " : " = ");
+      add_ast_term(b, p, r, l->b, fmt);
+      break;
+    }
+    if (l->kind == DL_EQUAL) dl_buf_addz(b, kif ? "(not " : "~");
+    dl_buf_addz(b, kif ? "(distinct " : "distinct(");
+    add_ast_term(b, p, r, l->a, fmt);
+    dl_buf_addz(b, kif ? " " : ",");
+    add_ast_term(b, p, r, l->b, fmt);
+    dl_buf_add(b, ")", 1);
+    if (l->kind == DL_EQUAL && kif) dl_buf_add(b, ")", 1);
+    break;
+  }
+}
+
+static void add_rule(dl_buf *b, const dl_program *p, const dl_rule *r, dl_format fmt)
+{
+  int kif = fmt == DL_FMT_KIF;
+  if (kif && r->n_body) dl_buf_addz(b, "(<= ");
+  add_ast_atom(b, p, r, r->head, fmt);
+  for (uint32_t k = 0; k < r->n_body; k++) {
+    dl_buf_addz(b, kif ? "\n    " : k == 0 ? " :- " : fmt == DL_FMT_ASP ? ", " : " & ");
+    add_literal(b, p, r, &r->body[k], fmt);
+  }
+  if (kif) dl_buf_addz(b, r->n_body ? ")\n" : "\n");
+  else dl_buf_addz(b, ".\n");
+}
+
+int dl_output_program(FILE *f, const dl_program *p, dl_format fmt)
+{
+  dl_sink sink = { file_write, f }, *out = &sink;
+  dl_buf b = { 0 };
+  int ok = 1;
+  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) {
+    add_rule(&b, p, &p->ast->rules[r], fmt);
+    if (b.len > (1 << 20)) ok = flush(out, &b);
+  }
+  if (ok) ok = flush(out, &b);
+  dl_buf_free(&b);
+  return ok;
+}
