@@ -6,6 +6,8 @@
  * list until nothing changes; every step only adds bits, so it ends. */
 #include "datalog/gdl/domains.h"
 
+#include "index/relation.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
