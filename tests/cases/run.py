@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""run.py: runs test cases written as data (tests/cases/README.md).
+
+A case is one file NAME.case: a command, its expected stdout, stderr and exit
+status, and optionally input files of its own.  Usage:
+
+  run.py --gdlog BUILD/gdlog [--shared DIR] [--update] CASE.case...
+
+Prints `ok NAME` or `FAIL NAME` and a diff per case, and last the line
+`N passed, N failed, N skipped`.  Exit status 0 when none failed, 77 when every
+case was skipped (ctest's skip code), 1 otherwise.  --update rewrites the
+expected sections of the failing cases with what the command gave.
+"""
+import argparse
+import difflib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SECTIONS = ("command", "stdin", "stdout", "stderr", "status", "file", "requires", "timeout")
+
+
+def parse_case(path):
+    """Returns (comments, [(name, arg, text)]) of a case file."""
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    comments, sections, cur = [], [], None
+    for line in lines:
+        if line.startswith("--- "):
+            words = line[4:].split(None, 1)
+            name = words[0] if words else ""
+            if name not in SECTIONS:
+                raise ValueError(f"{path}: unknown section '--- {name}'")
+            cur = [name, words[1].strip() if len(words) > 1 else "", []]
+            sections.append(cur)
+        elif cur is None:
+            comments.append(line)
+        else:
+            cur[2].append(line)
+    return comments, [(n, a, "".join(l + "\n" for l in t)) for n, a, t in sections]
+
+
+def one(sections, name):
+    found = [s for s in sections if s[0] == name]
+    return found[0] if found else None
+
+
+def missing_requirement(sections, shared):
+    for _, arg, text in (s for s in sections if s[0] == "requires"):
+        for req in (arg + " " + text).split():
+            if req == "shared" and not (shared and os.path.isdir(shared)):
+                return "needs ../shared/games beside the clone"
+            if req != "shared" and shutil.which(req) is None:
+                return f"needs {req} on PATH"
+    return None
+
+
+def setup_dir(case_path, sections):
+    """A fresh directory holding links to the case directory's files and the case's own files."""
+    work = tempfile.mkdtemp(prefix="gdlog-case-")
+    src = os.path.dirname(os.path.abspath(case_path))
+    for entry in os.listdir(src):
+        if not entry.endswith(".case"):
+            os.symlink(os.path.join(src, entry), os.path.join(work, entry))
+    for _, arg, text in (s for s in sections if s[0] == "file"):
+        target = os.path.join(work, arg)
+        if os.path.lexists(target):
+            os.unlink(target)
+        with open(target, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
+    return work
+
+
+def run_case(path, args):
+    """Returns ('ok'|'fail'|'skip', detail, actual) for one case file."""
+    _, sections = parse_case(path)
+    why = missing_requirement(sections, args.shared)
+    if why:
+        return "skip", why, None
+    cmd = one(sections, "command")
+    if cmd is None or not cmd[2].strip():
+        return "fail", "no '--- command' section", None
+    work = setup_dir(path, sections)
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(os.path.abspath(args.gdlog)) + os.pathsep + env.get("PATH", "")
+    env["SHARED"] = os.path.abspath(args.shared) if args.shared else ""
+    env["LC_ALL"] = "C"
+    stdin = one(sections, "stdin")
+    timeout = float(one(sections, "timeout")[1]) if one(sections, "timeout") else 120.0
+    try:
+        p = subprocess.run(["bash", "-c", cmd[2]], cwd=work, env=env, timeout=timeout,
+                           input=(stdin[2] if stdin else "").encode("utf-8", "surrogateescape"),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except subprocess.TimeoutExpired:
+        shutil.rmtree(work, ignore_errors=True)
+        return "fail", f"timed out after {timeout:g} s", None
+    shutil.rmtree(work, ignore_errors=True)
+    actual = {"stdout": p.stdout.decode("utf-8", "surrogateescape"),
+              "stderr": p.stderr.decode("utf-8", "surrogateescape"),
+              "status": str(p.returncode)}
+    status = one(sections, "status")
+    expected = {"stdout": one(sections, "stdout")[2] if one(sections, "stdout") else "",
+                "stderr": one(sections, "stderr")[2] if one(sections, "stderr") else "",
+                "status": status[1] if status else "0"}
+    diffs = []
+    for key in ("status", "stdout", "stderr"):
+        if expected[key] != actual[key]:
+            if key == "status":
+                diffs.append(f"status: expected {expected[key]}, got {actual[key]}")
+            else:
+                diffs.append("".join(difflib.unified_diff(
+                    expected[key].splitlines(True), actual[key].splitlines(True),
+                    f"expected {key}", f"actual {key}", n=2)))
+    return ("fail" if diffs else "ok"), "\n".join(diffs), actual
+
+
+def update_case(path, actual):
+    comments, sections = parse_case(path)
+    keep = [s for s in sections if s[0] not in ("stdout", "stderr", "status")]
+    out = "".join(c + "\n" for c in comments)
+    for name, arg, text in keep:
+        out += f"--- {name}{' ' + arg if arg else ''}\n{text}"
+    if actual["stdout"]:
+        out += "--- stdout\n" + actual["stdout"] + ("" if actual["stdout"].endswith("\n") else "\n")
+    if actual["stderr"]:
+        out += "--- stderr\n" + actual["stderr"] + ("" if actual["stderr"].endswith("\n") else "\n")
+    if actual["status"] != "0":
+        out += f"--- status {actual['status']}\n"
+    if (actual["stdout"] and not actual["stdout"].endswith("\n")) or \
+       (actual["stderr"] and not actual["stderr"].endswith("\n")):
+        print(f"note: {path}: output without a final newline was given one", file=sys.stderr)
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Runs gdlog test cases written as data.")
+    ap.add_argument("--gdlog", required=True, help="the gdlog binary under test")
+    ap.add_argument("--shared", default=None, help="the shared games directory (for '--- requires shared')")
+    ap.add_argument("--update", action="store_true", help="rewrite the expected output of failing cases")
+    ap.add_argument("cases", nargs="+")
+    args = ap.parse_args()
+    passed = failed = skipped = 0
+    for path in args.cases:
+        name = os.path.relpath(path)
+        try:
+            result, detail, actual = run_case(path, args)
+        except (ValueError, OSError) as e:
+            result, detail, actual = "fail", str(e), None
+        if result == "skip":
+            skipped += 1
+            print(f"skip {name}: {detail}")
+        elif result == "ok":
+            passed += 1
+            print(f"ok {name}")
+        else:
+            print(f"FAIL {name}\n{detail}")
+            if args.update and actual is not None:
+                update_case(path, actual)
+                print(f"updated {name}")
+            failed += 1
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    if failed:
+        return 1
+    return 77 if skipped and not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
