@@ -1,0 +1,57 @@
+/* test_sort.c: dl_sort against qsort on random, sorted, reversed and
+ * few-valued arrays, with a context that counts comparisons. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/base/sort.h"
+
+static int failed, passed;
+
+static int by_value(const void *a, const void *b, void *ctx)
+{
+  ++*(uint64_t *)ctx;
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int plain(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static void check(const char *what, uint32_t *a, size_t n)
+{
+  uint32_t *want = malloc((n + 1) * sizeof *want);
+  memcpy(want, a, n * sizeof *a);
+  qsort(want, n, sizeof *want, plain);
+  uint64_t compares = 0;
+  dl_sort(a, n, sizeof *a, by_value, &compares);
+  int ok = memcmp(a, want, n * sizeof *a) == 0;
+  ok = ok && (n < 2 || compares > 0);
+  printf("%s %s (n=%zu)\n", ok ? "ok" : "FAIL", what, n);
+  ok ? passed++ : failed++;
+  free(want);
+}
+
+int main(void)
+{
+  srand(7);
+  size_t sizes[] = { 0, 1, 2, 3, 13, 100, 1000, 100000 };
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    size_t n = sizes[k];
+    uint32_t *a = malloc((n + 1) * sizeof *a);
+    for (size_t i = 0; i < n; i++) a[i] = (uint32_t)rand();
+    check("random", a, n);
+    check("sorted", a, n);
+    for (size_t i = 0; i < n / 2; i++) { uint32_t t = a[i]; a[i] = a[n - 1 - i]; a[n - 1 - i] = t; }
+    check("reversed", a, n);
+    for (size_t i = 0; i < n; i++) a[i] = (uint32_t)rand() % 3;
+    check("three values", a, n);
+    free(a);
+  }
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
