@@ -34,20 +34,25 @@ typedef struct cli_option {
 /* Options several commands share: use these in a command's table. */
 #define CLI_OPT_SYNTAX \
   { .name = "--syntax", .value = "S", .choices = "kif|infix", \
-    .help = "input syntax: kif or infix (default: by extension, else sniffed)" }
+    .help = "input syntax: kif or infix (default: by the extension of\n" \
+            "FILE, else sniffed)" }
 #define CLI_OPT_OUTPUT \
   { .name = "-o", .value = "FILE", \
-    .help = "write the output to FILE (replaced only when all went well);\n- is standard output" }
+    .help = "write the output to FILE (replaced only when all went\n" \
+            "well); - is standard output" }
 #define CLI_OPT_INIT \
   { .name = "--init", .excludes = "--state", \
-    .help = "add true(T) for every derived init(T): the initial state" }
+    .help = "add true(T) for every derived init(T): the initial state\n" \
+            "(not with --state)" }
 #define CLI_OPT_STATE \
   { .name = "--state", .value = "FILE", .excludes = "--init", \
-    .help = "add the facts of FILE as the current state (true(T) or bare T)" }
+    .help = "add the facts of FILE as the current state (true(T) or\n" \
+            "bare T; not with --init)" }
 #define CLI_OPT_DOES \
   { .name = "--does", .value = "FILE", .help = "add the does(R,A) facts of FILE as the players' moves" }
 #define CLI_OPT_STATS \
-  { .name = "--stats", .help = "print strata, atoms per relation, time and memory on stderr" }
+  { .name = "--stats", .help = "print strata, atoms per relation, time and memory on\n" \
+                                "stderr" }
 #define CLI_OPT_END { .name = NULL }
 
 typedef struct cli_ctx cli_ctx;

@@ -27,7 +27,7 @@ static int run_check(cli_ctx *c)
 
 const cli_command cli_cmd_check = {
   .name = "check",
-  .summary = "check the program (syntax, safety, arities, GDL rules, stratification)",
+  .summary = "check syntax, safety, arities, GDL rules and stratification",
   .synopsis = "FILE",
   .min_args = 1,
   .max_args = 1,

@@ -11,8 +11,9 @@
 static const cli_option model_options[] = {
   { .name = "--format", .value = "F", .choices = "infix|kif", .help = "output syntax: infix (default) or kif" },
   { .name = "--show", .value = "PRED[/N],...", .repeatable = 1,
-    .help = "print only these predicates, as gringo's #show (may be given\n"
-            "more than once; a name the program lacks is a warning)" },
+    .help = "print only these predicates, as gringo's #show (may be\n"
+            "given more than once; a name the program lacks is a\n"
+            "warning)" },
   CLI_OPT_INIT,
   CLI_OPT_STATE,
   CLI_OPT_DOES,

@@ -20,22 +20,26 @@
 
 static const cli_option reduce_options[] = {
   { .name = "--from", .value = "M", .choices = "init|domains",
-    .help = "init (default): least fixpoint upward from init: one run of G+ with\n"
-            "true(X) :- init(X). true(X) :- next(X). does(R,A) :- legal(R,A).\n"
-            "domains: the book's iteration, downward from the domain sets" },
+    .help = "init (default): the least fixpoint upward from init, one\n"
+            "run of G+ with true(X) :- init(X). true(X) :- next(X).\n"
+            "does(R,A) :- legal(R,A).\n"
+            "domains: the book's iteration, downward from the domain\n"
+            "sets" },
   { .name = "--print", .help = "list the surviving instances too" },
   { .name = "--print-format", .value = "F", .choices = "infix|kif", .needs = "--print",
     .help = "their syntax: infix (default) or kif" },
   { .name = "--show", .value = "PRED[/N],...", .repeatable = 1, .needs = "--print",
-    .help = "list only the instances of these predicates, as gringo's #show" },
+    .help = "list only the instances of these predicates, as gringo's\n"
+            "#show (may be given more than once)" },
   { .name = "--program", .value = "F", .choices = "infix|kif|asp", .excludes = "--print",
-    .help = "print G+ of --from init as a program in F (infix, kif, asp;\n"
-            "asp is for gringo) instead of evaluating it" },
+    .help = "print G+ of --from init as a program in F (infix, kif,\n"
+            "asp; asp is for gringo) instead of evaluating it" },
   { .name = "--format", .value = "F", .choices = "text|json", .help = "text (default) or json" },
   CLI_OPT_SYNTAX,
   { .name = "--max-atoms", .value = "N",
-    .help = "stop with an error beyond N atoms per run (default 100000000;\n"
-            "1000000 when recursive function symbols make domains infinite)" },
+    .help = "stop with an error beyond N atoms per run (default\n"
+            "100000000; 1000000 when recursive function symbols make\n"
+            "domains infinite; 0: none)" },
   CLI_OPT_OUTPUT,
   CLI_OPT_END
 };

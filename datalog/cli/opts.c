@@ -13,10 +13,11 @@ enum { HELP_COLUMN = 22 };  /* where the help text of an option starts */
 /* The options every command takes; a command's table may redefine one
  * (its own help text, e.g. reduce's --max-atoms). */
 static const cli_option common_options[] = {
-  { .name = "--max-atoms", .value = "N", .help = "stop with an error beyond N atoms (default 100000000; 0: none)" },
+  { .name = "--max-atoms", .value = "N",
+    .help = "stop with an error beyond N atoms (default 100000000;\n0: none)" },
   { .name = "--max-memory", .value = "MIB",
-    .help = "stop with an error beyond MIB MiB of memory (default: 3/4 of\n"
-            "physical memory; 0: none); a suffix G means GiB" },
+    .help = "stop with an error beyond MIB MiB of memory (default:\n"
+            "3/4 of physical memory; 0: none); a suffix G means GiB" },
   { .name = "--timeout", .value = "SEC", .help = "stop with an error after SEC seconds (default: none)" },
   { .name = "--no-warnings", .excludes = "--warnings-as-errors", .help = "do not print warnings" },
   { .name = "--warnings-as-errors", .excludes = "--no-warnings",
@@ -182,7 +183,7 @@ static int take_option(cli_ctx *c, const cli_command *const *all, int argc, char
     value = argv[++*i];
   }
   if (o->choices && choice_index(o->choices, value, strlen(value)) < 0)
-    return cli_usage(c, "unknown value '%s' for %s (%s)", value, o->name, o->choices);
+    return cli_usage(c, "unknown value '%s' for %s (one of: %s)", value, o->name, o->choices);
   if (o->value && !o->repeatable && cli_given(c, o->name))
     return cli_usage(c, "option '%s' given twice", o->name);
   c->given[c->n_given].opt = o;

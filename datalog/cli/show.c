@@ -52,8 +52,22 @@ static int matches(const dl_program *p, uint32_t pred, const show_item *it)
          (it->arity < 0 || (uint32_t)it->arity == p->preds[pred].arity);
 }
 
-/* Calls mark(pred) for each predicate of p an item of --show names, and
- * warns about the items that name none (when warn).  Returns 0 when a
+/* Warns that --show names it, a predicate p lacks.  Returns 0 when the
+ * warning is an error. */
+static int warn_missing(cli_ctx *c, const dl_program *p, const show_item *it)
+{
+  show_item any = { it->name, it->len, -1 };
+  uint32_t other = 0;
+  while (other < p->n_preds && !matches(p, other, &any)) other++;
+  if (it->arity < 0) return cli_warn(c, "--show: no predicate '%.*s' in the program", (int)it->len, it->name);
+  if (other == p->n_preds)
+    return cli_warn(c, "--show: no predicate '%.*s/%ld' in the program", (int)it->len, it->name, it->arity);
+  return cli_warn(c, "--show: no predicate '%.*s/%ld' in the program (%.*s has arity %u)", (int)it->len, it->name,
+                  it->arity, (int)it->len, it->name, p->preds[other].arity);
+}
+
+/* Clears skip[pred] (when skip) for each predicate of p an item of --show
+ * names, and warns about the items that name none (when warn).  Returns 0 when a
  * warning is an error. */
 static int for_each_shown(cli_ctx *c, const dl_program *p, uint8_t *skip, int warn)
 {
@@ -69,9 +83,7 @@ static int for_each_shown(cli_ctx *c, const dl_program *p, uint8_t *skip, int wa
         found = 1;
         if (skip) skip[pred] = 0;
       }
-      if (!found && warn && it.arity < 0) ok &= cli_warn(c, "--show: no predicate '%.*s' in the program", (int)it.len, it.name);
-      else if (!found && warn)
-        ok &= cli_warn(c, "--show: no predicate '%.*s/%ld' in the program", (int)it.len, it.name, it.arity);
+      if (!found && warn) ok &= warn_missing(c, p, &it);
     }
   }
   return ok;
