@@ -155,9 +155,10 @@ static int check_relations(const cli_ctx *c)
 {
   for (int k = 0; k < c->n_given; k++) {
     const cli_option *o = c->given[k].opt;
-    if (o->excludes && cli_given(c, o->excludes))
+    if (o->excludes && cli_has(c, o->excludes) && cli_given(c, o->excludes))
       return !cli_usage(c, "%s cannot be given with %s", o->name, o->excludes);
-    if (o->needs && !cli_given(c, o->needs)) return !cli_usage(c, "%s needs %s", o->name, o->needs);
+    if (o->needs && !(cli_has(c, o->needs) && cli_given(c, o->needs)))
+      return !cli_usage(c, "%s needs %s", o->name, o->needs);
   }
   return 1;
 }
