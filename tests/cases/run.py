@@ -13,7 +13,6 @@ case was skipped (ctest's skip code), 1 otherwise.  --update rewrites the
 expected sections of the failing cases with what the command gave.
 """
 import argparse
-import difflib
 import os
 import shlex
 import shutil
@@ -143,6 +142,7 @@ def run_case(path, args, bindir):
             if key == "status":
                 diffs.append(f"status: expected {expected[key]}, got {actual[key]}")
             else:
+                import difflib  # only when a case fails: it costs start-up time
                 diffs.append("".join(difflib.unified_diff(
                     expected[key].splitlines(True), actual[key].splitlines(True),
                     f"expected {key}", f"actual {key}", n=2)))
