@@ -47,7 +47,7 @@ static lx_token next_kif(lx_lexer *lx)
       "?"             { DONE(LX_BAD_VAR); }
       "|" kifq* "|"   { DONE(LX_QSYMBOL); }
       "|"             { DONE(LX_BAD_QUOTE); }
-      kifchar+        { DONE(LX_SYMBOL); }
+      (kifchar \ "|") kifchar* { DONE(LX_SYMBOL); }
       *               { DONE(LX_BAD_BYTE); }
     */
 #undef DONE
@@ -80,6 +80,7 @@ static lx_token next_infix(lx_lexer *lx)
       space           { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       nl              { DONE(LX_NEWLINE); }
       "%" [^\r\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      ";" [^\r\n\x00]* { if (lx->syntax != LX_INFIX) { YYCURSOR = base + start + 1; DONE(LX_BAD_BYTE); } lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       "//" [^\r\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       "/*"            { if (!skip_block_comment(lx, (uint32_t)(YYCURSOR - base))) DONE(LX_BAD_COMMENT); continue; }
       "("             { DONE(LX_LPAREN); }

@@ -17,6 +17,9 @@
  * their case, are never keywords and hold any printable ASCII.  gdlog's
  * printers quote exactly the symbols that would not read back otherwise.
  *
+ * Comments: ';' to the line end in KIF; '%', '//', ';' (so that a KIF-style
+ * header does not stop an infix file) and block comments in infix.
+ *
  * An infix clause ends at '.' or at a line end; the next line continues it
  * only when it starts with '&', ',' or ':-'.  An indented line after a rule
  * ended by a line end draws a warning. */
