@@ -146,7 +146,7 @@ const char *lx_kind_name(lx_kind kind)
 
 int lx_syntax_by_name(const char *name)
 {
-  static const char *const names[] = { "kif", "infix", "asp" };
+  static const char names[][6] = { "kif", "infix", "asp" };  /* no pointers: read-only data */
   static const lx_syntax values[] = { LX_KIF, LX_INFIX, LX_ASP };
   for (size_t i = 0; name && i < sizeof names / sizeof *names; i++) {
     const char *a = names[i], *b = name;

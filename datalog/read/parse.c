@@ -817,8 +817,8 @@ static int syntax_of_content(const char *text, uint32_t len, uint32_t i)
 
 lx_syntax dl_parse_guess_syntax(const char *name, const char *text, uint32_t len)
 {
-  static const char *const kif[] = { ".kif", ".gdl", ".lisp" };
-  static const char *const infix[] = { ".dl", ".pl", ".lp", ".pro" };
+  static const char kif[][6] = { ".kif", ".gdl", ".lisp" };  /* no pointers: read-only data */
+  static const char infix[][5] = { ".dl", ".pl", ".lp", ".pro" };
   uint32_t first = first_token(text, len);
   int by_content = first < len ? syntax_of_content(text, len, first) : -1;
   if (by_content >= 0) return (lx_syntax)by_content;

@@ -60,7 +60,7 @@ static int is_kif_symbol(const char *z, size_t n, int is_functor)
   for (size_t i = 0; i < n; i++)
     if (z[i] == 0 || !strchr(kifchar, z[i])) return 0;
   if (!is_functor) return 1;
-  static const char *const keywords[] = { "not", "or", "and", "distinct", "<=" };
+  static const char keywords[][9] = { "not", "or", "and", "distinct", "<=" };
   for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
     if (is_word(z, n, keywords[i])) return 0;
   for (size_t i = 0; i < n; i++)
