@@ -10,8 +10,10 @@
 # tests/gringo_skip.txt (too large) and tests/gdl_rejects.txt (not valid GDL)
 # are left out, as gringo_diff.sh does; so is a game whose own model takes
 # longer than ROUNDTRIP_BUDGET seconds (default 2), so that the whole test
-# stays within about three minutes.  When the gdlog under test cannot read
-# --syntax asp yet, the asp format is skipped with a note.
+# stays within about three minutes; a print or read back over its budget
+# (a loaded machine) is skipped, not failed.  ROUNDTRIP_JOBS games run at
+# once (default 2).  When the gdlog under test cannot read --syntax asp
+# yet, the asp format is skipped with a note.
 #
 # Output: `FAIL GAME FORMAT (why)` per failure, one summary line per format
 # (`infix: N passed, N failed, N skipped`), and last `N passed, N failed`
@@ -42,56 +44,83 @@ sed -e 's/#.*//' -e 's/[[:space:]].*//' "$zHere/gringo_skip.txt" "$zHere/gdl_rej
     | grep -v '^$' | sort -u > "$zWork/skip"
 
 aFormats=(infix kif asp)
-declare -A nPass nFail nSkip
-for f in "${aFormats[@]}"; do nPass[$f]=0; nFail[$f]=0; nSkip[$f]=0; done
 
 # --syntax asp is read by the library; the command line may not pass it yet.
-bAsp=1
+export bAsp=1
 if ! "$zGdlog" model --syntax asp - < /dev/null > /dev/null 2>&1; then
     bAsp=0
     echo "note: skipping asp: this gdlog does not accept --syntax asp"
 fi
 
-for zGame in "$zShared"/kif/*.kif; do
+# check_game GAME: writes `pass F`, `fail F WHY` or `skip F WHY` lines for
+# each format F to $zWork/res/NAME.
+check_game() {
+    local zGame=$1 zName zDir zRes f rc
     zName=$(basename "$zGame" .kif)
+    zDir=$zWork/g.$zName
+    zRes=$zWork/res/$zName
+    mkdir -p "$zDir"
+    : > "$zRes"
     if grep -qxF "$zName" "$zWork/skip"; then
-        for f in "${aFormats[@]}"; do nSkip[$f]=$((nSkip[$f] + 1)); done
-        continue
+        for f in infix kif asp; do echo "skip $f listed" >> "$zRes"; done
+        return
     fi
-    if ! timeout "$iBudget" "$zGdlog" model --init "$zGame" > "$zWork/want" 2> /dev/null; then
+    if ! timeout "$iBudget" "$zGdlog" model --init "$zGame" > "$zDir/want" 2> /dev/null; then
         # too slow for the budget, or no model (a limit): nothing to compare
-        for f in "${aFormats[@]}"; do nSkip[$f]=$((nSkip[$f] + 1)); done
-        continue
+        for f in infix kif asp; do echo "skip $f model over budget" >> "$zRes"; done
+        return
     fi
-    for f in "${aFormats[@]}"; do
-        if [ "$f" = asp ] && [ $bAsp = 0 ]; then
-            nSkip[$f]=$((nSkip[$f] + 1))
+    for f in infix kif asp; do
+        if [ "$f" = asp ] && [ "$bAsp" = 0 ]; then
+            echo "skip $f no --syntax asp" >> "$zRes"
             continue
         fi
-        if ! timeout "$iBudget" "$zGdlog" print --format "$f" "$zGame" > "$zWork/printed" 2> "$zWork/err"; then
-            echo "FAIL $zName $f (print: $(grep -m1 error "$zWork/err"))"
-            nFail[$f]=$((nFail[$f] + 1))
+        timeout "$iBudget" "$zGdlog" print --format "$f" "$zGame" > "$zDir/printed" 2> "$zDir/err"
+        rc=$?
+        if [ $rc -eq 124 ]; then
+            echo "skip $f print over budget" >> "$zRes"
+            continue
+        elif [ $rc -ne 0 ]; then
+            echo "fail $f print: $(grep -m1 error "$zDir/err")" >> "$zRes"
             continue
         fi
-        if ! timeout "$((2 * iBudget))" "$zGdlog" model --syntax "$f" --init - < "$zWork/printed" \
-                > "$zWork/got" 2> "$zWork/err"; then
-            echo "FAIL $zName $f (read back: $(grep -m1 -e error -e warning "$zWork/err" || echo 'over budget'))"
-            nFail[$f]=$((nFail[$f] + 1))
-        elif ! cmp -s "$zWork/want" "$zWork/got"; then
-            echo "FAIL $zName $f (another model: $(diff "$zWork/want" "$zWork/got" | grep -m1 '^[<>]'))"
-            nFail[$f]=$((nFail[$f] + 1))
+        timeout "$((2 * iBudget))" "$zGdlog" model --syntax "$f" --init - < "$zDir/printed" \
+            > "$zDir/got" 2> "$zDir/err"
+        rc=$?
+        if [ $rc -eq 124 ]; then
+            echo "skip $f read back over budget" >> "$zRes"
+        elif [ $rc -ne 0 ]; then
+            echo "fail $f read back: $(grep -m1 -e error -e warning "$zDir/err")" >> "$zRes"
+        elif [ -s "$zDir/err" ]; then
+            echo "fail $f read back with messages: $(head -n 1 "$zDir/err")" >> "$zRes"
+        elif ! cmp -s "$zDir/want" "$zDir/got"; then
+            echo "fail $f another model: $(diff "$zDir/want" "$zDir/got" | grep -m1 '^[<>]')" >> "$zRes"
         else
-            nPass[$f]=$((nPass[$f] + 1))
+            echo "pass $f" >> "$zRes"
         fi
     done
-done
+    rm -rf "$zDir"
+}
+export -f check_game
+export zGdlog zWork iBudget
+mkdir -p "$zWork/res"
+printf '%s\0' "$zShared"/kif/*.kif | xargs -0 -P "${ROUNDTRIP_JOBS:-2}" -n 1 bash -c 'check_game "$1"' _
 
 iPass=0
 iFail=0
 for f in "${aFormats[@]}"; do
-    echo "$f: ${nPass[$f]} passed, ${nFail[$f]} failed, ${nSkip[$f]} skipped"
-    iPass=$((iPass + nPass[$f]))
-    iFail=$((iFail + nFail[$f]))
+    p=0; n=0; k=0
+    for zRes in "$zWork"/res/*; do
+        zLine=$(grep "^[a-z]* $f\b" "$zRes")
+        case $zLine in
+            pass*) p=$((p + 1)) ;;
+            fail*) n=$((n + 1)); echo "FAIL $(basename "$zRes") $f (${zLine#fail $f })" ;;
+            *) k=$((k + 1)) ;;
+        esac
+    done
+    echo "$f: $p passed, $n failed, $k skipped"
+    iPass=$((iPass + p))
+    iFail=$((iFail + n))
 done
 echo "$iPass passed, $iFail failed"
 [ $iFail -eq 0 ]
