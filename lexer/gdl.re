@@ -2,6 +2,8 @@
  * blocks; everything else is plain C around them.  See lexer.h. */
 #include "lexer.h"
 
+#include <assert.h>
+
 void lx_init(lx_lexer *lx, const char *buf, uint32_t len, lx_syntax syntax)
 {
   lx->buf = (const unsigned char *)buf;
@@ -158,6 +160,7 @@ int lx_syntax_by_name(const char *name)
 
 size_t lx_unquote(const char *q, size_t n, char *out)
 {
+  assert(q && out && n >= 2 && q[0] == q[n - 1]);
   size_t k = 0;
   for (size_t i = 1; i + 1 < n; i++) {
     if (q[i] == '\\' && i + 2 < n) i++;

@@ -106,21 +106,19 @@ export zGdlog zWork iBudget
 mkdir -p "$zWork/res"
 printf '%s\0' "$zShared"/kif/*.kif | xargs -0 -P "${ROUNDTRIP_JOBS:-2}" -n 1 bash -c 'check_game "$1"' _
 
-iPass=0
-iFail=0
-for f in "${aFormats[@]}"; do
-    p=0; n=0; k=0
-    for zRes in "$zWork"/res/*; do
-        zLine=$(grep "^[a-z]* $f\b" "$zRes")
-        case $zLine in
-            pass*) p=$((p + 1)) ;;
-            fail*) n=$((n + 1)); echo "FAIL $(basename "$zRes") $f (${zLine#fail $f })" ;;
-            *) k=$((k + 1)) ;;
-        esac
-    done
-    echo "$f: $p passed, $n failed, $k skipped"
-    iPass=$((iPass + p))
-    iFail=$((iFail + n))
-done
-echo "$iPass passed, $iFail failed"
-[ $iFail -eq 0 ]
+# one pass over the results: FAIL lines, a summary per format, the total
+for zRes in "$zWork"/res/*; do sed "s|^|$(basename "$zRes") |" "$zRes"; done | awk '
+    $2 == "fail" { nFail[$3]++; zWhy = $0; sub(/^[^ ]* [^ ]* [^ ]* /, "", zWhy)
+                   printf "FAIL %s %s (%s)\n", $1, $3, zWhy; next }
+    $2 == "pass" { nPass[$3]++; next }
+                 { nSkip[$3]++ }
+    END {
+        split("infix kif asp", aF, " ")
+        for (i = 1; i <= 3; i++) {
+            f = aF[i]
+            printf "%s: %d passed, %d failed, %d skipped\n", f, nPass[f], nFail[f], nSkip[f]
+            p += nPass[f]; n += nFail[f]
+        }
+        printf "%d passed, %d failed\n", p, n
+        exit n > 0
+    }'

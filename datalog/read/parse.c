@@ -3,6 +3,7 @@
  * first error ends the parse. */
 #include "datalog/read/parse.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -819,6 +820,7 @@ lx_syntax dl_parse_guess_syntax(const char *name, const char *text, uint32_t len
 {
   static const char kif[][6] = { ".kif", ".gdl", ".lisp" };  /* no pointers: read-only data */
   static const char infix[][5] = { ".dl", ".pl", ".lp", ".pro" };
+  assert(text || len == 0);
   uint32_t first = first_token(text, len);
   int by_content = first < len ? syntax_of_content(text, len, first) : -1;
   if (by_content >= 0) return (lx_syntax)by_content;
