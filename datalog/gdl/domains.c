@@ -16,6 +16,7 @@
 #include <Judy.h>
 
 #include "datalog/base/arena.h"
+#include "datalog/base/sort.h"
 
 typedef struct fnode {
   dl_sym sym;
@@ -669,11 +670,10 @@ static int name_cmp(const char *a, const char *b)
   return strcmp(a, b);
 }
 
-static const dl_domains *g_sort_domains;  /* qsort has no context argument */
-
-static int fn_cmp(const void *x, const void *y)
+/* Orders function nodes (uint32_t numbers) by name, then arity; ctx is the dl_domains. */
+static int fn_cmp(const void *x, const void *y, void *ctx)
 {
-  const dl_domains *d = g_sort_domains;
+  const dl_domains *d = ctx;
   const fnode *a = &d->fn[*(const uint32_t *)x], *b = &d->fn[*(const uint32_t *)y];
   int c = name_cmp(dl_terms_name(d->terms, a->sym, NULL), dl_terms_name(d->terms, b->sym, NULL));
   return c ? c : (a->arity > b->arity) - (a->arity < b->arity);
@@ -720,15 +720,17 @@ static void print_bits(printer *pr, const uint64_t *bits)
   if (!elems) { pr->b->failed = 1; return; }
   for (uint32_t f = 0; f < d->n_fn; f++)
     if (bit_has(bits, f)) elems[n++] = f;
-  g_sort_domains = d;
-  qsort(elems, n, sizeof *elems, fn_cmp);
+  dl_sort(elems, n, sizeof *elems, fn_cmp, (void *)d);
   print_set(pr, elems, NULL, n);
   free(elems);
 }
 
 typedef struct elem { uint32_t fn; shape *const *args; } elem;
 
-static int elem_cmp(const void *x, const void *y) { return fn_cmp(&((const elem *)x)->fn, &((const elem *)y)->fn); }
+static int elem_cmp(const void *x, const void *y, void *ctx)
+{
+  return fn_cmp(&((const elem *)x)->fn, &((const elem *)y)->fn, ctx);
+}
 
 static void print_shape(printer *pr, const shape *s)
 {
@@ -742,8 +744,7 @@ static void print_shape(printer *pr, const shape *s)
     if (bit_has(s->bits, f)) e[n++] = (elem){ f, NULL };
   for (uint32_t k = 0; k < s->n_subs; k++)
     if (!bit_has(s->bits, s->subs[k].fn)) e[n++] = (elem){ s->subs[k].fn, s->subs[k].args };
-  g_sort_domains = d;
-  qsort(e, n, sizeof *e, elem_cmp);
+  dl_sort(e, n, sizeof *e, elem_cmp, (void *)d);
   for (uint32_t k = 0; k < n; k++) { elems[k] = e[k].fn; args[k] = e[k].args; }
   print_set(pr, elems, args, n);
   free(e); free(elems); free(args);
