@@ -445,8 +445,8 @@ static int add_scan(const pl_context *c, pl_plan *pl, const ast_term *a, uint32_
   pl->steps[at].n_distinct = (uint32_t)__builtin_popcountll(distinct);
   pl->steps[at].index = 0;
   if (source == SRC_DELTA) return 1;
-  pl->steps[at].index = skip ? ix_relation_index_ordered(c->rel[pred], mask, distinct) : ix_relation_index(c->rel[pred], mask);
-  return pl->steps[at].index >= 0;
+  return skip ? ix_relation_index_ordered(c->rel[pred], mask, distinct, &pl->steps[at].index)
+              : ix_relation_index(c->rel[pred], mask, &pl->steps[at].index);
 }
 
 static int add_test(const pl_context *c, pl_plan *pl, const dl_literal *l, uint32_t pred, uint8_t *bound)
