@@ -4,6 +4,7 @@
 
 #include "index/sort.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,10 +339,23 @@ void ix_relation_destroy(ix_relation *r)
 
 uint32_t ix_relation_arity(const ix_relation *r) { return r->arity; }
 uint64_t ix_relation_size(const ix_relation *r) { return r->size; }
-uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col) { return r->cols[col].n_codes; }
-ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code) { return r->cols[col].id_of[code]; }
+uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col)
+{
+  assert(col < r->arity);
+  return r->cols[col].n_codes;
+}
 
-int ix_relation_column_has(const ix_relation *r, uint32_t col, ix_val id) { return code_get(&r->cols[col], id) != NO_CODE; }
+ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code)
+{
+  assert(col < r->arity && code < r->cols[col].n_codes);
+  return r->cols[col].id_of[code];
+}
+
+int ix_relation_column_has(const ix_relation *r, uint32_t col, ix_val id)
+{
+  assert(col < r->arity);
+  return code_get(&r->cols[col], id) != NO_CODE;
+}
 
 /* Does r hold at least `size` tuples of the product of its dictionaries? */
 static int fills_product(const ix_relation *r, uint64_t size)
@@ -566,6 +580,7 @@ static int insert_codes(ix_relation *r, const uint32_t *codes)
 
 int ix_relation_insert(ix_relation *r, const ix_val *tuple, int *is_new)
 {
+  assert(r && (tuple || r->arity == 0));
   int rc;
   if (r->arity == 0) {
     rc = r->size == 0;
@@ -671,6 +686,7 @@ static int absorb_staged(ix_relation *r)
 
 int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added)
 {
+  assert(r && (tuple || r->arity == 0) && (!added || added->arity == r->arity));
   if (r->arity == 0) return ix_relation_insert(r, tuple, NULL);
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return 0;
@@ -786,6 +802,8 @@ static int stage_key(ix_relation *r, Word_t key, int *relaid)
 int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
                               ix_tupleset *added, uint64_t *n_tuples)
 {
+  assert(r && base && (factors || n_factors == 0));
+  assert(!added || added->arity == r->arity);
   if (n_tuples) *n_tuples = 0;
   for (uint32_t i = 0; i < n_factors; i++)
     if (factors[i].n == 0) return 1;
@@ -872,6 +890,7 @@ static int flush_codes(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
 
 int ix_relation_flush_to(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
 {
+  assert(r && (!added || added->arity == r->arity));
   uint64_t n = 0;
   if (n_new) *n_new = 0;
   if (!densify(r, r->size + r->keys.n + r->n_staged) || !report_fresh(r, added)) return 0;
@@ -890,6 +909,7 @@ int ix_relation_flush(ix_relation *r, uint64_t *n_new) { return ix_relation_flus
 
 int ix_relation_contains(const ix_relation *r, const ix_val *tuple)
 {
+  assert(tuple || r->arity == 0);
   if (r->arity == 0) return r->size != 0;
   uint32_t codes[IX_MAX_ARITY];
   for (uint32_t c = 0; c < r->arity; c++) {
@@ -910,10 +930,16 @@ static int serves(const ix_index *ix, uint64_t mask, uint64_t distinct, uint32_t
 
 int ix_relation_index(ix_relation *r, uint64_t mask, int *index) { return ix_relation_index_ordered(r, mask, 0, index); }
 
-void ix_relation_index_ready(ix_relation *r, int index) { mirror(r, r->indexes[index]); }
+void ix_relation_index_ready(ix_relation *r, int index)
+{
+  assert(index >= 0 && index < r->n_indexes);
+  mirror(r, r->indexes[index]);
+}
 
 int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct, int *index)
 {
+  assert(r && index && (mask & distinct) == 0);
+  assert(r->arity >= 64 || ((mask | distinct) >> r->arity) == 0);
   for (int i = 0; i < r->n_indexes; i++)
     if (serves(r->indexes[i], mask, distinct, r->arity)) {
       mirror(r, r->indexes[i]);

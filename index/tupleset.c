@@ -1,6 +1,7 @@
 /* tupleset.c: open-addressing hash set of tuples (see tupleset.h). */
 #include "index/tupleset.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,7 @@ static int grow_data(ix_tupleset *s)
 
 int ix_tupleset_push(ix_tupleset *s, const uint32_t *t)
 {
+  assert(t || s->arity == 0);
   if (!grow_data(s)) return 0;
   copy_tuple(s->data + s->n * s->arity, t, s->arity);
   s->n++;
@@ -112,6 +114,7 @@ int ix_tupleset_push(ix_tupleset *s, const uint32_t *t)
 
 int ix_tupleset_insert(ix_tupleset *s, const uint32_t *t, int *is_new)
 {
+  assert(t || s->arity == 0);
   if (!s->slots || (s->n + 1) * 2 > s->mask + 1) {
     if (!grow_slots(s)) return 0;
   }
@@ -135,6 +138,7 @@ int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *t)
 
 int ix_tupleset_find(const ix_tupleset *s, const uint32_t *t, uint64_t *at)
 {
+  assert((t || s->arity == 0) && at);
   uint64_t k = s->slots ? SLOT_INDEX(*find_slot(s, t, hash_tuple(t, s->arity))) : 0;
   if (k) *at = k - 1;
   return k != 0;

@@ -4,6 +4,7 @@
 #ifndef GDLOG_TUPLESET_H
 #define GDLOG_TUPLESET_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,7 @@ int ix_tupleset_find(const ix_tupleset *s, const uint32_t *tuple, uint64_t *at);
 /* The i-th tuple added, i < s->n. */
 static inline const uint32_t *ix_tupleset_get(const ix_tupleset *s, uint64_t i)
 {
+  assert(i < s->n);
   return s->data + i * s->arity;
 }
 

@@ -28,6 +28,7 @@ void st_graph_destroy(st_graph *g)
 
 int st_graph_add_edge(st_graph *g, uint32_t from, uint32_t to, int negative, uint32_t label)
 {
+  assert(g && from < g->n && to < g->n);
   if (g->n_edges == g->cap) {
     uint32_t cap = g->cap ? g->cap * 2 : 64;
     st_edge *q = realloc(g->edges, cap * sizeof *q);

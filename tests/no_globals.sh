@@ -24,7 +24,7 @@ fi
 # objdump -t: "file.o:     file format ...", then per symbol
 # "address flags section size name" with 7 flag characters ('O': an object).
 bad=$(printf '%s\n' "$out" | awk '
-  /:     file format / { f = $1; sub(/:$/, "", f); sub(/.*\//, "", f); next }
+  /:[ \t]+file format / { f = $1; sub(/:$/, "", f); sub(/.*\//, "", f); next }
   /^[0-9a-fA-F]+ / {
     flags = substr($0, index($0, " ") + 1, 7)
     if (flags !~ /O/) next

@@ -4,6 +4,7 @@
  * compound arguments are matched against the term store. */
 #include "datalog/eval/eval.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -878,6 +879,7 @@ static int group_rules(dl_eval *e)
 
 dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag *diag)
 {
+  assert(p && opt && diag);
   dl_eval *e = calloc(1, sizeof *e);
   if (!e) return NULL;
   e->prog = p;
@@ -956,6 +958,16 @@ int dl_eval_run(dl_eval *e)
   return ok;
 }
 
-const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred) { return e->rel[pred]; }
+const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred)
+{
+  assert(pred < e->prog->n_preds);
+  return e->rel[pred];
+}
+
 dl_eval_stats dl_eval_get_stats(const dl_eval *e) { return e->stats; }
-dl_eval_rule_stats dl_eval_get_rule_stats(const dl_eval *e, uint32_t r) { return e->rule_stats[r]; }
+
+dl_eval_rule_stats dl_eval_get_rule_stats(const dl_eval *e, uint32_t r)
+{
+  assert(r < e->prog->ast->n_rules);
+  return e->rule_stats[r];
+}

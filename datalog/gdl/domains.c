@@ -8,6 +8,7 @@
 
 #include "index/relation.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -482,6 +483,7 @@ static int build(dl_domains *d)
 
 dl_domains *dl_domains_build(const dl_program *p, dl_diag *diag)
 {
+  assert(p && diag);
   dl_domains *d = calloc(1, sizeof *d);
   if (d) {
     d->p = p;
@@ -521,7 +523,11 @@ int dl_domains_has_input(const dl_domains *d) { return d->has_input; }
 
 size_t dl_domains_cycle_count(const dl_domains *d) { return d->n_cycles; }
 
-const char *dl_domains_cycle(const dl_domains *d, size_t i) { return d->cycles[i]; }
+const char *dl_domains_cycle(const dl_domains *d, size_t i)
+{
+  assert(i < d->n_cycles);
+  return d->cycles[i];
+}
 
 /* The symbol of predicate pred of the program, or UINT32_MAX. */
 static uint32_t pred_fn(const dl_domains *d, uint32_t pred)
@@ -539,6 +545,7 @@ static double pred_row_count(dl_domains *d, uint32_t f)
 
 double dl_domains_pred_count(const dl_domains *d, uint32_t pred)
 {
+  assert(pred < d->p->n_preds);
   uint32_t f = pred_fn(d, pred);
   if (f == UINT32_MAX || !d->pshape[f]) return 0;
   return pred_row_count((dl_domains *)d, f);  /* counts are memoised */
@@ -616,6 +623,7 @@ static void enum_shape(dl_domains *d, const shape *s, tids *out)
 int dl_domains_enumerate(const dl_domains *d, uint32_t pred, uint32_t arg, uint64_t limit,
                          dl_tid **out, size_t *n, dl_diag *diag)
 {
+  assert(pred < d->p->n_preds && arg < d->p->preds[pred].arity && out && n && diag);
   dl_domains *m = (dl_domains *)d;  /* interns new terms; counts are memoised */
   *out = NULL;
   *n = 0;
