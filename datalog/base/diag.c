@@ -9,14 +9,18 @@
 #include "lexer.h"
 
 struct dl_diag {
-  dl_message msgs[DL_DIAG_MAX_KEPT];
+  dl_message msgs[2 * DL_DIAG_MAX_KEPT];
   size_t n_kept;
-  size_t n_errors;
+  size_t n_errors, n_warnings;
+  size_t kept_errors, kept_others;  /* kept in each pool, notes with their message */
+  int last_pool;                    /* pool of the last message: 0 errors, 1 others, -1 dropped */
 };
 
 dl_diag *dl_diag_create(void)
 {
-  return calloc(1, sizeof(dl_diag));
+  dl_diag *d = calloc(1, sizeof(dl_diag));
+  if (d) d->last_pool = 1;
+  return d;
 }
 
 void dl_diag_destroy(dl_diag *d)
@@ -32,7 +36,17 @@ void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
   assert(d && fmt);
   assert(!src || off <= src->len);
   if (sev == DL_ERROR) d->n_errors++;
-  if (d->n_kept == DL_DIAG_MAX_KEPT) return;
+  if (sev == DL_WARNING) d->n_warnings++;
+  /* Errors and warnings fill pools of their own, so that many warnings never
+   * crowd out an error; a note goes with the message it belongs to. */
+  int pool = sev == DL_ERROR ? 0 : sev == DL_WARNING ? 1 : d->last_pool;
+  size_t *kept = pool == 0 ? &d->kept_errors : &d->kept_others;
+  if (pool < 0 || *kept == DL_DIAG_MAX_KEPT) {
+    d->last_pool = -1;
+    return;
+  }
+  d->last_pool = pool;
+  (*kept)++;
   char buf[1024];
   vsnprintf(buf, sizeof buf, fmt, ap);
   dl_message *m = &d->msgs[d->n_kept];
@@ -55,6 +69,7 @@ void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
 
 size_t dl_diag_count(const dl_diag *d) { return d->n_kept; }
 size_t dl_diag_errors(const dl_diag *d) { return d->n_errors; }
+size_t dl_diag_warnings(const dl_diag *d) { return d->n_warnings; }
 const dl_message *dl_diag_message(const dl_diag *d, size_t i)
 {
   assert(i < d->n_kept);

@@ -42,11 +42,16 @@ void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
 void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
                      uint32_t off, const char *fmt, va_list ap);
 
-/* Number of messages kept (at most DL_DIAG_MAX_KEPT; the rest are counted). */
+/* Number of messages kept: at most DL_DIAG_MAX_KEPT errors and as many
+ * warnings, each with its notes (a note without a message before it goes
+ * with the warnings); the rest are counted. */
 size_t dl_diag_count(const dl_diag *d);
 
 /* Number of errors reported, kept or not. */
 size_t dl_diag_errors(const dl_diag *d);
+
+/* Number of warnings reported, kept or not. */
+size_t dl_diag_warnings(const dl_diag *d);
 
 /* The i-th message kept, i < dl_diag_count(d). */
 const dl_message *dl_diag_message(const dl_diag *d, size_t i);

@@ -144,7 +144,7 @@ int cli_warn(cli_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 
  * alive: those of cli_load are. */
 void cli_report(cli_ctx *c);
 
-/* The warnings reported to c->diag so far (kept messages). */
+/* The warnings reported to c->diag so far, kept or not. */
 size_t cli_warnings(const cli_ctx *c);
 
 /* 1 unless a warning was reported under --warnings-as-errors. */

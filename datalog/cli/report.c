@@ -29,13 +29,7 @@ int cli_warn(cli_ctx *c, const char *fmt, ...)
   return !c->warnings_as_errors;
 }
 
-size_t cli_warnings(const cli_ctx *c)
-{
-  size_t n = 0;
-  for (size_t i = 0; c->diag && i < dl_diag_count(c->diag); i++)
-    n += dl_diag_message(c->diag, i)->severity == DL_WARNING;
-  return n;
-}
+size_t cli_warnings(const cli_ctx *c) { return c->diag ? dl_diag_warnings(c->diag) : 0; }
 
 int cli_ok(const cli_ctx *c) { return !c->warnings_as_errors || cli_warnings(c) == 0; }
 
@@ -80,10 +74,15 @@ void cli_report_end(cli_ctx *c)
 {
   if (!c->diag || c->ended) return;
   c->ended = 1;
-  size_t errors = 0;
-  for (size_t i = 0; i < dl_diag_count(c->diag); i++) errors += dl_diag_message(c->diag, i)->severity == DL_ERROR;
+  size_t errors = 0, warnings = 0;
+  for (size_t i = 0; i < dl_diag_count(c->diag); i++) {
+    errors += dl_diag_message(c->diag, i)->severity == DL_ERROR;
+    warnings += dl_diag_message(c->diag, i)->severity == DL_WARNING;
+  }
   if (dl_diag_errors(c->diag) > errors)
     fprintf(stderr, "gdlog: %zu more errors not shown\n", dl_diag_errors(c->diag) - errors);
+  if (!c->no_warnings && dl_diag_warnings(c->diag) > warnings)
+    fprintf(stderr, "gdlog: %zu more warnings not shown\n", dl_diag_warnings(c->diag) - warnings);
   if (dl_guard_memory() && mentions_memory(c->diag))
     fprintf(stderr, "gdlog: note: memory is limited to %llu MiB; raise the limit with --max-memory MIB (0: none)\n",
             (unsigned long long)dl_guard_memory());
