@@ -34,6 +34,9 @@ typedef struct lint {
   int state_given, moves_given;  /* init/next/base, legal/input defined */
   Pvoid_t reported[MAX_SOURCES];  /* Judy1 of offsets, per source of seen_src */
   const dl_source *seen_src[MAX_SOURCES];
+  uint32_t *lit_base;    /* per rule: index of its first body literal in ignored */
+  uint8_t *ignored;      /* per body literal: never holds in the first pass */
+  uint32_t kept;         /* a literal not ignored though marked, or UINT32_MAX */
   uint32_t n_warnings;
 } lint;
 
@@ -216,7 +219,8 @@ static int apply_rule(lint *l, uint32_t r)
   memset(l->var_state, 0, rule->n_vars + 1);
   for (uint32_t k = 0; k < rule->n_body; k++) {
     const dl_literal *lit = &rule->body[k];
-    if (lit->kind != DL_POS) continue;
+    uint32_t at = l->lit_base[r] + k;
+    if (lit->kind != DL_POS || (l->ignored[at] && at != l->kept)) continue;
     uint32_t q = l->p->lit_pred[r][k];
     for (uint32_t i = 0; i < ast_atom_arity(lit->atom); i++) narrow(l, lit->atom->args[i], l->pred_pos[q] + i);
   }
@@ -297,9 +301,20 @@ static int seen_before(lint *l, const dl_source *src, uint32_t off)
   return Judy1Set(&l->reported[i], off, PJE0) != 1;
 }
 
+/* Whether diag holds a warning at src/off already (dl_lint_game's, which
+ * says more: "not a role"). */
+static int warned_there(const lint *l, const dl_source *src, uint32_t off)
+{
+  for (size_t i = 0; i < dl_diag_count(l->diag); i++) {
+    const dl_message *m = dl_diag_message(l->diag, i);
+    if (m->severity == DL_WARNING && m->src == src && m->off == off) return 1;
+  }
+  return 0;
+}
+
 static int may_warn(lint *l, const dl_rule *rule, uint32_t off)
 {
-  if (seen_before(l, rule->src, off)) return 0;
+  if (seen_before(l, rule->src, off) || warned_there(l, rule->src, off)) return 0;
   if (l->n_warnings++ < MAX_WARNINGS) return 1;
   if (l->n_warnings == MAX_WARNINGS + 1)
     dl_diag_report(l->diag, DL_NOTE, rule->src, off, "more literals that never hold are not shown");
@@ -355,35 +370,91 @@ static void warn_misplaced(lint *l, const dl_rule *rule, const dl_literal *lit, 
   }
 }
 
-static void check_literal(lint *l, uint32_t r, uint32_t k)
+/* Whether no rule or fact gives predicate q (true and does are given by
+ * the game or are inputs). */
+static int never_defined(const lint *l, uint32_t q)
+{
+  return !l->defined[q] && q != l->truth && q != l->does;
+}
+
+/* Whether literal k of rule r never holds: its predicate is defined nowhere,
+ * or an argument puts a symbol where none can be (that one in *bad, at *pos). */
+static int never_holds(const lint *l, uint32_t r, uint32_t k, const ast_term **bad, uint32_t *pos)
+{
+  const dl_literal *lit = &l->p->ast->rules[r].body[k];
+  uint32_t q = l->p->lit_pred[r][k];
+  *bad = NULL;
+  if (never_defined(l, q)) return 1;
+  for (uint32_t i = 0; i < ast_atom_arity(lit->atom); i++) {
+    *pos = l->pred_pos[q] + i;
+    if ((*bad = misplaced(l, lit->atom->args[i], pos))) return 1;
+  }
+  return 0;
+}
+
+static int is_atom(const dl_literal *lit) { return lit->kind == DL_POS || lit->kind == DL_NEG; }
+
+/* Marks the literals that never hold, so that the second pass leaves them
+ * out: what only they keep from holding is not reported again. */
+static void mark_ignored(lint *l)
+{
+  const ast_program *ast = l->p->ast;
+  for (uint32_t r = 0; r < ast->n_rules; r++)
+    for (uint32_t k = 0; k < ast->rules[r].n_body; k++) {
+      const ast_term *bad;
+      uint32_t pos;
+      l->ignored[l->lit_base[r] + k] = is_atom(&ast->rules[r].body[k]) && never_holds(l, r, k, &bad, &pos);
+    }
+}
+
+static void report(lint *l, uint32_t r, uint32_t k, const ast_term *bad, uint32_t pos)
 {
   const dl_rule *rule = &l->p->ast->rules[r];
   const dl_literal *lit = &rule->body[k];
-  uint32_t q = l->p->lit_pred[r][k];
-  if (!l->defined[q] && q != l->truth && q != l->does) {
-    if (may_warn(l, rule, lit->atom->off))
-      dl_diag_report(l->diag, DL_WARNING, rule->src, lit->atom->off,
-                     "'%s' is never defined: no rule or fact has it as head, %s", dl_program_pred_name(l->p, q),
-                     consequence(lit));
-    return;
-  }
-  for (uint32_t i = 0; i < ast_atom_arity(lit->atom); i++) {
-    uint32_t pos = l->pred_pos[q] + i;
-    const ast_term *t = misplaced(l, lit->atom->args[i], &pos);
-    if (t) { warn_misplaced(l, rule, lit, t, pos); return; }
-  }
+  if (bad) warn_misplaced(l, rule, lit, bad, pos);
+  else if (may_warn(l, rule, lit->atom->off))
+    dl_diag_report(l->diag, DL_WARNING, rule->src, lit->atom->off,
+                   "'%s' is never defined: no rule or fact has it as head, %s",
+                   dl_program_pred_name(l->p, l->p->lit_pred[r][k]), consequence(lit));
 }
 
-static void check_literals(lint *l)
+static void clear_sets(lint *l)
+{
+  memset(l->set, 0, (size_t)(l->n_pos + 1) * l->words * sizeof *l->set);
+  memset(l->top, 0, l->n_pos + 1);
+  mark_given(l);
+}
+
+enum { MAX_RECHECKS = 64 };
+
+/* Reports the literals of the user's rules that never hold even when every
+ * other literal that never holds in the first pass is assumed to hold (left
+ * out of the fixpoint): a typo then gets one warning, not one more per
+ * literal that only it starves.  Each literal gets its own fixpoint; past
+ * MAX_RECHECKS of them, one fixpoint with all of them left out serves the
+ * rest (a literal whose rule only it starves is then missed).  Returns 0
+ * when memory ran out. */
+static int check_literals(lint *l)
 {
   const ast_program *ast = l->p->ast;
+  uint32_t rechecks = 0;
+  int shared_done = 0;
   for (uint32_t r = 0; r < ast->n_rules; r++) {
-    if (ast->rules[r].trusted) continue;
-    for (uint32_t k = 0; k < ast->rules[r].n_body; k++) {
-      uint8_t kind = ast->rules[r].body[k].kind;
-      if (kind == DL_POS || kind == DL_NEG) check_literal(l, r, k);
+    const dl_rule *rule = &ast->rules[r];
+    for (uint32_t k = 0; !rule->trusted && k < rule->n_body; k++) {
+      const ast_term *bad;
+      uint32_t pos, at = l->lit_base[r] + k;
+      if (!l->ignored[at]) continue;
+      if (!never_defined(l, l->p->lit_pred[r][k]) && (rechecks < MAX_RECHECKS || !shared_done)) {
+        l->kept = rechecks++ < MAX_RECHECKS ? at : UINT32_MAX;
+        shared_done = l->kept == UINT32_MAX;
+        clear_sets(l);
+        if (!fixpoint(l)) return 0;
+      }
+      if (never_holds(l, r, k, &bad, &pos)) report(l, r, k, bad, pos);
     }
   }
+  return 1;
 }
 
 static int has_user_rules(const dl_program *p)
@@ -406,19 +477,37 @@ static void lint_free(lint *l)
   free(l->defined);
   free(l->var_set);
   free(l->var_state);
+  free(l->lit_base);
+  free(l->ignored);
 }
 
+/* Numbers the body literals of all rules, none ignored. */
+static int number_literals(lint *l)
+{
+  const ast_program *ast = l->p->ast;
+  l->lit_base = malloc((ast->n_rules + 1) * sizeof *l->lit_base);
+  if (!l->lit_base) return 0;
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < ast->n_rules; r++) l->lit_base[r] = n, n += ast->rules[r].n_body;
+  l->ignored = calloc(n + 1, 1);
+  return l->ignored != NULL;
+}
+
+/* The first pass finds the literals that never hold; check_literals sorts
+ * out those that only others starve. */
 static int lint_literals(const dl_program *p, dl_diag *diag)
 {
   lint l;
   memset(&l, 0, sizeof l);
   l.p = p;
   l.diag = diag;
+  l.kept = UINT32_MAX;
   l.defined = calloc(p->n_preds + 1, 1);
-  int ok = l.defined && collect_shapes(&l) && make_positions(&l);
+  int ok = l.defined && number_literals(&l) && collect_shapes(&l) && make_positions(&l);
   if (ok) mark_given(&l);
   ok = ok && fixpoint(&l);
-  if (ok) check_literals(&l);
+  if (ok) mark_ignored(&l);
+  ok = ok && check_literals(&l);
   lint_free(&l);
   return ok;
 }
@@ -427,5 +516,5 @@ int dl_lint_program(const dl_program *p, dl_diag *diag)
 {
   assert(p && p->strata && diag);
   if (!has_user_rules(p)) return 1;
-  return lint_literals(p, diag) && dl_lint_game(p, diag);
+  return dl_lint_game(p, diag) && lint_literals(p, diag);
 }
