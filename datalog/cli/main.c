@@ -17,6 +17,7 @@
 #include "lexer.h"
 #include "datalog/write/output.h"
 #include "datalog/program/program.h"
+#include "datalog/gdl/gamecheck.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
@@ -40,6 +41,8 @@ static const char usage_text[] =
   "  --state FILE     add the facts of FILE as the current state (true(T) or bare T)\n"
   "  --does FILE      add the does(R,A) facts of FILE as the players' moves\n"
   "  --max-atoms N    stop with an error beyond N atoms (default 100000000; 0: none)\n"
+  "  --max-terms N    when the model may grow without end (recursive function symbols),\n"
+  "                   stop after N new terms of them (default 1000000; 0: none)\n"
   "  --max-memory MIB stop with an error beyond MIB MiB of memory (default: 3/4 of\n"
   "                   physical memory; 0: none); a suffix G means GiB\n"
   "  --timeout SEC    stop with an error after SEC seconds (default: none)\n"
@@ -61,6 +64,7 @@ typedef struct options {
   int init;
   int stats;
   uint64_t max_atoms;
+  uint64_t max_terms;
   uint64_t max_memory;   /* MiB; 0: no limit */
   double timeout;        /* seconds; 0: no limit */
 } options;
@@ -123,12 +127,13 @@ static int parse_args(int argc, char **argv, options *o)
   memset(o, 0, sizeof *o);
   o->syntax = -1;
   o->max_atoms = 100000000ULL;
+  o->max_terms = DL_DEFAULT_MAX_TERMS;
   o->max_memory = dl_guard_default_memory();
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
     int takes = strcmp(a, "--format") == 0 || strcmp(a, "--syntax") == 0 || strcmp(a, "--state") == 0 ||
-                strcmp(a, "--does") == 0 || strcmp(a, "--max-atoms") == 0 || strcmp(a, "-o") == 0 ||
+                strcmp(a, "--does") == 0 || strcmp(a, "--max-atoms") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--max-terms") == 0 ||
                 strcmp(a, "--max-memory") == 0 || strcmp(a, "--timeout") == 0;
     if (takes && !next) return usage_error("option %s needs a value", a);
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -151,6 +156,9 @@ static int parse_args(int argc, char **argv, options *o)
       o->does_file = argv[++i];
     } else if (strcmp(a, "--max-atoms") == 0) {
       if (!parse_count(next, &o->max_atoms)) return usage_error("--max-atoms needs a number, not '%s'", next);
+      i++;
+    } else if (strcmp(a, "--max-terms") == 0) {
+      if (!parse_count(next, &o->max_terms)) return usage_error("--max-terms needs a number, not '%s'", next);
       i++;
     } else if (strcmp(a, "--max-memory") == 0) {
       if (!parse_mib(next, &o->max_memory)) return usage_error("--max-memory needs a size in MiB, not '%s'", next);
@@ -315,10 +323,13 @@ static int run_command(session *s)
     dl_eval_options eo = { o->max_atoms, dl_guard_cancel_flag() };
     double t0 = now();
     dl_guard_soft(1);
-    s->eval = dl_eval_create(s->loaded->prog, &eo, s->diag);
+    const dl_program *p = s->loaded->prog;
+    s->eval = dl_check_growth(p, o->max_terms, s->diag) ? dl_eval_create(p, &eo, s->diag) : NULL;
     int ok = s->eval && dl_eval_run(s->eval);
     dl_guard_soft(0);
     if (!ok || dl_guard_signal()) return 0;
+    if (o->does_file && !dl_check_moves(p, s->eval, s->diag)) return 0;
+    if ((o->init || o->state_file) && !dl_check_legal_moves(p, s->eval, s->diag)) return 0;
     s->t_eval = now() - t0;
     s->kib_eval = peak_kib();
   }
