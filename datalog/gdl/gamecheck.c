@@ -108,7 +108,7 @@ int dl_check_growth(const dl_program *p, uint64_t max_terms, dl_diag *diag)
   if (g) {
     const dl_rule *rule = &p->ast->rules[r];
     ok = watch_all(p, cyclic, max_terms);
-    char limit[64] = "there is no limit (--max-terms 0)";
+    char limit[96] = "there is no limit (--max-terms 0)";
     if (max_terms) snprintf(limit, sizeof limit, "gdlog stops after %llu new terms of such symbols",
                             (unsigned long long)max_terms);
     dl_diag_report(diag, DL_WARNING, rule->src, g->off,
