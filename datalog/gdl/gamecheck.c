@@ -46,11 +46,12 @@ static int has_var(const ast_term *t)
   return 0;
 }
 
-/* A subterm of t built of a cyclic symbol around a variable, or NULL. */
+/* A subterm of t built of a cyclic symbol (any symbol when cyclic is
+ * NULL) around a variable, or NULL. */
 static const ast_term *growing_term(const ast_term *t, Pvoid_t cyclic)
 {
   if (t->kind != AST_FUN) return NULL;
-  if (Judy1Test(cyclic, t->value, PJE0) && has_var(t)) return t;
+  if ((!cyclic || Judy1Test(cyclic, t->value, PJE0)) && has_var(t)) return t;
   for (uint32_t i = 0; i < t->n; i++) {
     const ast_term *g = growing_term(t->args[i], cyclic);
     if (g) return g;
@@ -98,12 +99,13 @@ static int watch_all(const dl_program *p, Pvoid_t cyclic, uint64_t max_terms)
 int dl_check_growth(const dl_program *p, uint64_t max_terms, dl_diag *diag)
 {
   assert(p && p->strata && diag);
+  uint32_t r = 0;
+  if (!growing_rule(p, NULL, &r)) return 1;  /* no recursive rule builds terms: no need for the domains */
   dl_domains *d = dl_domains_build(p, diag);
   if (!d) return 0;
   Pvoid_t cyclic = NULL;
   int ok = 1;
   for (size_t i = 0; ok && i < dl_domains_cycle_count(d); i++) ok = watch_cycle(p, dl_domains_cycle(d, i), &cyclic);
-  uint32_t r = 0;
   const ast_term *g = ok && cyclic ? growing_rule(p, cyclic, &r) : NULL;
   if (g) {
     const dl_rule *rule = &p->ast->rules[r];
