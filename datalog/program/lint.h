@@ -12,6 +12,10 @@
  * body literal with a symbol outside its position's set can never hold.
  * Warned about: a body atom (positive or under not) whose predicate no rule
  * or fact defines, and one whose arguments put a symbol where none can be.
+ * A literal is reported only if it still never holds when every other
+ * literal that never holds is assumed to hold (left out of the fixpoint):
+ * one typo gets one warning, not one more per literal that only it starves
+ * (a legal rule that never fires leaves does without that move, and so on).
  *
  * GDL: `true` and `does` are never defined by rules.  When some rule or
  * fact defines init, next or base, the program is a game and true's
