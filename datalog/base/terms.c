@@ -35,6 +35,9 @@ struct dl_terms {
   Pvoid_t by_arg;     /* JudyL: arg_key(f, n, j, v) -> term_list * */
   Pvoid_t combos;     /* JudyL: f << 8 | n -> mask_set *: argument combinations indexed */
   Pvoid_t by_args;    /* JudyL: args_key(f, n, mask, values) -> term_list * */
+  Pvoid_t watched;    /* Judy1 of symbols: their new terms count (dl_terms_watch) */
+  uint64_t n_watched, watch_limit;
+  int over_limit;
 };
 
 /* The argument combinations (bit j: argument j) indexed for a functor. */
@@ -122,6 +125,7 @@ void dl_terms_destroy(dl_terms *t)
   free(t->depth);
   free(t->args);
   free(t->term_table.slots);
+  Judy1FreeArray(&t->watched, PJE0);
   free(t);
 }
 
@@ -396,6 +400,10 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
     t->too_deep = 1;
     return DL_NO_TERM;
   }
+  if (n && t->watched && Judy1Test(t->watched, f, PJE0) && t->watch_limit && t->n_watched++ >= t->watch_limit) {
+    t->over_limit = 1;
+    return DL_NO_TERM;
+  }
   if (t->n_terms >= DL_MAX_TERMS || !terms_reserve(t, n)) return DL_NO_TERM;
   dl_tid id = t->n_terms++;
   t->depth[id] = (uint16_t)depth;
@@ -418,6 +426,19 @@ dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args
 }
 
 int dl_terms_too_deep(const dl_terms *t) { return t->too_deep; }
+
+int dl_terms_watch(dl_terms *t, dl_sym f) { return Judy1Set(&t->watched, f, PJE0) != JERR; }
+
+void dl_terms_set_watch_limit(dl_terms *t, uint64_t limit)
+{
+  t->watch_limit = limit;
+  t->n_watched = 0;
+  t->over_limit = 0;
+}
+
+uint64_t dl_terms_watch_limit(const dl_terms *t) { return t->watch_limit; }
+
+int dl_terms_over_limit(const dl_terms *t) { return t->over_limit; }
 
 dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
 uint32_t dl_terms_count(const dl_terms *t) { return t->n_terms; }

@@ -79,6 +79,20 @@ int dl_terms_arg_indexable(dl_sym f, uint32_t n, uint32_t j);
 /* The most terms a store holds (ids fit 28 bits, for dl_terms_with_arg). */
 #define DL_MAX_TERMS (1u << 28)
 
+/* Growth limit (see gdl/gamecheck.h, dl_check_growth): terms whose
+ * function symbol is watched count, and once `limit` of them were made
+ * after the limit was set, dl_terms_make refuses new ones (DL_NO_TERM, and
+ * dl_terms_over_limit says so).  Nothing is watched by default.  Watches
+ * symbol f with any arity; returns 0 when out of memory. */
+int dl_terms_watch(dl_terms *t, dl_sym f);
+
+/* Sets the number of new terms of watched symbols allowed (0: no limit). */
+void dl_terms_set_watch_limit(dl_terms *t, uint64_t limit);
+
+/* The limit set, and whether a term was refused for it. */
+uint64_t dl_terms_watch_limit(const dl_terms *t);
+int dl_terms_over_limit(const dl_terms *t);
+
 /* Bytes of memory the store holds. */
 size_t dl_terms_bytes(const dl_terms *t);
 

@@ -108,6 +108,10 @@ const char *cli_value_at(const cli_ctx *c, const char *name, int i);
 /* 1 when option name was given, else 0. */
 int cli_given(const cli_ctx *c, const char *name);
 
+/* The value of option name as a count in *n (dflt when it was not given).
+ * Returns 1, or 0 after a usage error (not a whole number). */
+int cli_count(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n);
+
 /* 1 when the command has option name in its table. */
 int cli_has(const cli_ctx *c, const char *name);
 

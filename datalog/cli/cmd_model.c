@@ -6,6 +6,7 @@
 #include "datalog/cli/guard.h"
 #include "datalog/cli/stats.h"
 #include "datalog/eval/eval.h"
+#include "datalog/gdl/gamecheck.h"
 #include "datalog/write/output.h"
 
 static const cli_option model_options[] = {
@@ -14,6 +15,10 @@ static const cli_option model_options[] = {
     .help = "print only these predicates, as gringo's #show (may be\n"
             "given more than once; a name the program lacks is a\n"
             "warning)" },
+  { .name = "--max-terms", .value = "N",
+    .help = "when the model may grow without end through a recursive\n"
+            "function symbol, stop after N new terms of it (default\n"
+            "1000000; 0: none)" },
   CLI_OPT_INIT,
   CLI_OPT_STATE,
   CLI_OPT_DOES,
@@ -23,10 +28,13 @@ static const cli_option model_options[] = {
   CLI_OPT_END
 };
 
-/* Evaluates p into *e (to free), with the limits and soft signals. */
-static int evaluate(cli_ctx *c, const dl_program *p, dl_eval **e, cli_stats *st)
+/* Evaluates p into *e (to free), with the limits and soft signals; warns
+ * first when the model may grow without end, and after it about the moves
+ * and the legal moves of the state. */
+static int evaluate(cli_ctx *c, const dl_program *p, uint64_t max_terms, dl_eval **e, cli_stats *st)
 {
   dl_eval_options eo = { c->max_atoms, dl_guard_cancel_flag() };
+  if (!dl_check_growth(p, max_terms, c->diag)) return 0;
   double t0 = cli_now();
   dl_guard_soft(1);
   *e = dl_eval_create(p, &eo, c->diag);
@@ -35,7 +43,9 @@ static int evaluate(cli_ctx *c, const dl_program *p, dl_eval **e, cli_stats *st)
   if (!ok || dl_guard_signal()) return 0;
   st->t_eval = cli_now() - t0;
   st->kib_eval = cli_peak_kib();
-  return 1;
+  if (cli_given(c, "--does") && !dl_check_moves(p, *e, c->diag)) return 0;
+  if ((cli_given(c, "--init") || cli_given(c, "--state")) && !dl_check_legal_moves(p, *e, c->diag)) return 0;
+  return cli_ok(c);
 }
 
 static int write_model(cli_ctx *c, const dl_program *p, const dl_eval *e, cli_stats *st)
@@ -53,12 +63,13 @@ static int write_model(cli_ctx *c, const dl_program *p, const dl_eval *e, cli_st
 
 static int run_model(cli_ctx *c)
 {
-  if (!cli_show_valid(c)) return CLI_USAGE;
+  uint64_t max_terms;
+  if (!cli_show_valid(c) || !cli_count(c, "--max-terms", DL_DEFAULT_MAX_TERMS, &max_terms)) return CLI_USAGE;
   cli_stats st = { 0 };
   dl_eval *e = NULL;
   dl_loaded *l = cli_load(c, c->args[0]);
   st.kib_load = cli_peak_kib();
-  int ok = l && cli_show_check(c, l->prog) && evaluate(c, l->prog, &e, &st) && write_model(c, l->prog, e, &st);
+  int ok = l && cli_show_check(c, l->prog) && evaluate(c, l->prog, max_terms, &e, &st) && write_model(c, l->prog, e, &st);
   if (cli_given(c, "--stats") && c->loaded[0] && c->loaded[0]->prog) {
     cli_report(c);
     cli_report_end(c);

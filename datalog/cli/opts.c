@@ -120,6 +120,14 @@ static int parse_seconds(const char *s, double *t)
   return 1;
 }
 
+int cli_count(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n)
+{
+  const char *v = cli_value(c, name);
+  *n = dflt;
+  if (v && !parse_count(v, n)) return !cli_usage(c, "%s needs a number, not '%s'", name, v);
+  return 1;
+}
+
 /* Converts the common options' values; returns 1, or 0 after a usage error. */
 static int common_values(cli_ctx *c)
 {

@@ -136,6 +136,14 @@ static void fail_memory(dl_eval *e);
 /* A head term could not be made: too deep, or out of memory. */
 static void fail_term(dl_eval *e, uint32_t pred)
 {
+  if (dl_terms_over_limit(e->terms)) {  /* the growth limit of gdl/gamecheck.h */
+    e->failed = 1;
+    dl_diag_report(e->diag, DL_ERROR, NULL, 0,
+                   "more than %llu terms of recursive function symbols were built while deriving '%s' (the "
+                   "model may be infinite); raise the limit with --max-terms N (0: no limit)",
+                   (unsigned long long)dl_terms_watch_limit(e->terms), dl_program_pred_name(e->prog, pred));
+    return;
+  }
   if (!dl_terms_too_deep(e->terms)) {
     fail_memory(e);
     return;

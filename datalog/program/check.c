@@ -1,6 +1,7 @@
 /* check.c: safety and GDL keyword checks, cycle reports (see check.h). */
 #include "datalog/program/check.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ static size_t check_rule_safety(const dl_program *p, const dl_rule *r, uint8_t *
 
 size_t dl_check_safety(const dl_program *p, dl_diag *diag)
 {
+  assert(p && p->lit_pred && diag);
   size_t errors = 0, cap = 0;
   uint8_t *bound = NULL;
   for (uint32_t r = 0; r < p->ast->n_rules; r++) {
@@ -136,6 +138,7 @@ static size_t check_heads(const dl_program *p, const keywords *kw, dl_diag *diag
 
 size_t dl_check_gdl(const dl_program *p, dl_diag *diag)
 {
+  assert(p && p->lit_pred && diag);
   keywords kw = { keyword(p, "role"), keyword(p, "init"), keyword(p, "next"), keyword(p, "legal"),
                   keyword(p, "goal"), keyword(p, "terminal"), keyword(p, "true"), keyword(p, "does") };
   size_t n = check_heads(p, &kw, diag);
@@ -176,6 +179,7 @@ static const dl_literal *edge_literal(const dl_program *p, const st_edge *e)
 
 void dl_check_report_cycle(const dl_program *p, const st_cycle *c, dl_diag *diag)
 {
+  assert(p && c && c->n > 0 && diag);
   char text[900];
   size_t n = 0;
   const st_edge *first = &c->edges[0];

@@ -9,14 +9,18 @@
 #include "datalog/program/program.h"
 
 /* Reports every unsafe variable: one in the head, under not or in distinct
- * that no positive body literal binds.  Returns the number of errors. */
+ * that no positive body literal binds.  Returns the number of errors (one
+ * more when memory ran out).  p comes from dl_program_create; diag is not
+ * NULL. */
 size_t dl_check_safety(const dl_program *p, dl_diag *diag);
 
-/* Reports misuse of GDL's keywords.  Returns the number of errors. */
+/* Reports misuse of GDL's keywords.  Returns the number of errors (one more
+ * when memory ran out).  p comes from dl_program_create; diag is not NULL. */
 size_t dl_check_gdl(const dl_program *p, dl_diag *diag);
 
-/* Reports a cycle through negation found by the stratifier: the cycle as
- * `p -> ~q -> r -> p`, and the rules that make its edges. */
+/* Reports a cycle through negation found by the stratifier
+ * (dl_program_stratify): the cycle as `p -> ~q -> r -> p`, and the rules
+ * that make its edges.  c has at least one edge; diag is not NULL. */
 void dl_check_report_cycle(const dl_program *p, const st_cycle *c, dl_diag *diag);
 
 #endif

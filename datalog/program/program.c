@@ -1,21 +1,25 @@
-/* program.c: predicate table, arity checks, strata (see program.h). */
+/* program.c: predicate table, arity checks, strata (see program.h).  The
+ * checks of check.h and lint.h run over the finished table: build.c calls
+ * them, so this file depends on nothing of theirs. */
 #include "datalog/program/program.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "datalog/program/check.h"
 #include "lexer.h"
 
 uint32_t dl_program_pred(const dl_program *p, dl_sym sym)
 {
+  assert(p);
   PWord_t v = (PWord_t)JudyLGet(p->pred_of_sym, sym, PJE0);
   return v && v != PJERR ? (uint32_t)*v - 1 : DL_NO_PRED;
 }
 
 const char *dl_program_pred_name(const dl_program *p, uint32_t i)
 {
+  assert(p && i < p->n_preds);
   return dl_terms_name(p->terms, p->preds[i].name, NULL);
 }
 
@@ -184,13 +188,14 @@ static int component_preds(dl_program *p)
 
 const uint32_t *dl_program_component_preds(const dl_program *p, uint32_t c, uint32_t *n)
 {
+  assert(p && p->strata && c < p->strata->n_sccs && n);
   *n = p->comp_start[c + 1] - p->comp_start[c];
   return p->comp_preds + p->comp_start[c];
 }
 
-/* Builds the node graph and stratifies it; 0 after reporting a cycle. */
-static int stratify(dl_program *p, dl_diag *diag)
+int dl_program_stratify(dl_program *p, st_cycle *cycle, dl_diag *diag)
 {
+  assert(p && p->head_pred && !p->strata && cycle && diag);
   uint32_t n_rules = p->ast->n_rules;
   node_table t = { malloc((n_rules + 1) * sizeof(uint32_t)),
                    malloc(((size_t)p->n_preds + 1) * (MAX_NODES_PER_PRED + 1) * sizeof(uint32_t)),
@@ -202,12 +207,9 @@ static int stratify(dl_program *p, dl_diag *diag)
   for (uint32_t r = 0; ok && r < n_rules; r++) p->head_node[r] = node_of_rule(p, &t, r);
   st_graph *g = ok ? st_graph_create(p->n_nodes) : NULL;
   ok = g && add_edges(p, &t, g);
-  st_cycle cycle = { 0 };
-  int rc = ok ? st_stratify(g, &p->strata, &cycle) : -1;
+  int rc = ok ? st_stratify(g, &p->strata, cycle) : -1;
   if (rc == 1 && !component_preds(p)) rc = -1;
-  if (rc == 0) dl_check_report_cycle(p, &cycle, diag);
   if (rc < 0) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while stratifying");
-  st_cycle_free(&cycle);
   st_graph_destroy(g);
   free(t.rep);
   free(t.of_pred);
@@ -216,16 +218,16 @@ static int stratify(dl_program *p, dl_diag *diag)
   return rc == 1;
 }
 
-dl_program *dl_program_build(ast_program *ast, dl_terms *terms, dl_diag *diag)
+dl_program *dl_program_create(ast_program *ast, dl_terms *terms, dl_diag *diag)
 {
+  assert(ast && terms && diag);
   dl_program *p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->terms = terms;
   p->ast = ast;
-  size_t errors = resolve_all(p, diag);
-  if (errors == 0) errors += dl_check_safety(p, diag);
-  if (errors == 0 && stratify(p, diag) && dl_check_gdl(p, diag) == 0) return p;
-  if (dl_diag_errors(diag) == 0)
+  size_t errors = dl_diag_errors(diag);
+  if (resolve_all(p, diag) == 0) return p;
+  if (dl_diag_errors(diag) == errors)
     dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while checking the program");
   dl_program_destroy(p);
   return NULL;

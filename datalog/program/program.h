@@ -1,6 +1,8 @@
 /* program.h: a checked program.  It numbers the predicates, resolves every
- * atom of every rule to its predicate, runs the program checks (check.h)
- * and orders the rules into strata (strata/strata.h).
+ * atom of every rule to its predicate and orders the rules into strata
+ * (strata/strata.h).  dl_program_build (build.c) does all of it and runs
+ * the checks over the table: the errors of check.h and the warnings of
+ * lint.h.  program.c itself knows nothing of the checks.
  *
  * Stratification works on nodes finer than predicates: the rules of a
  * predicate are grouped by the constants in their heads, so that
@@ -43,21 +45,38 @@ typedef struct dl_program {
   uint32_t *comp_preds;
 } dl_program;
 
-/* Builds and checks the program of ast's rules.  Returns the program, or NULL
- * after reporting errors (arity clashes, unsafe variables, GDL keyword
- * misuse, recursion through negation) to diag. */
+/* Builds and checks the program of ast's rules (build.c).  Returns the
+ * program, or NULL after reporting errors (arity clashes, unsafe variables,
+ * GDL keyword misuse, recursion through negation) to diag.  A program
+ * without errors may get warnings (lint.h: literals that never hold, GDL
+ * games with missing or undeclared parts).  ast, terms and diag are not
+ * NULL. */
 dl_program *dl_program_build(ast_program *ast, dl_terms *terms, dl_diag *diag);
+
+/* The first step of dl_program_build: the predicate table, every atom
+ * resolved.  Returns NULL after reporting an arity clash (or running out of
+ * memory) to diag.  ast, terms and diag are not NULL. */
+dl_program *dl_program_create(ast_program *ast, dl_terms *terms, dl_diag *diag);
+
+/* The last step of dl_program_build: groups the rules into nodes and orders
+ * them into strata.  Returns 1; 0 when the node graph has a cycle through
+ * negation (then *cycle holds it, for check.h's dl_check_report_cycle, and
+ * the caller frees it with st_cycle_free) or after reporting that memory ran
+ * out.  p comes from dl_program_create and is not stratified yet; cycle is
+ * zeroed. */
+int dl_program_stratify(dl_program *p, st_cycle *cycle, dl_diag *diag);
 
 /* Frees the program (not the ast or terms); NULL is allowed. */
 void dl_program_destroy(dl_program *p);
 
-/* The predicate named sym, or DL_NO_PRED. */
+/* The predicate named sym, or DL_NO_PRED.  p is not NULL. */
 uint32_t dl_program_pred(const dl_program *p, dl_sym sym);
 
-/* The distinct predicates of the nodes of component c; their count in *n. */
+/* The distinct predicates of the nodes of component c; their count in *n.
+ * p is stratified, c < p->strata->n_sccs, n is not NULL. */
 const uint32_t *dl_program_component_preds(const dl_program *p, uint32_t c, uint32_t *n);
 
-/* The name of predicate i. */
+/* The name of predicate i; i < p->n_preds. */
 const char *dl_program_pred_name(const dl_program *p, uint32_t i);
 
 #endif
