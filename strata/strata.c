@@ -263,8 +263,3 @@ done:
   return result;
 }
 
-int st_stratify(const st_graph *g, st_strata **out, st_cycle *cycle)
-{
-  if (!st_strata_build(g, out, cycle)) return -1;
-  return *out ? 1 : 0;
-}

@@ -5,7 +5,7 @@
  * uses `from` in its body, negatively or not.  Components come out in an order
  * in which every component follows all components it depends on, so
  * evaluating them in that order is correct.  A negative edge inside a
- * component makes the program unstratified; st_stratify then returns a cycle
+ * component makes the program unstratified; st_strata_build then returns a cycle
  * through it. */
 #ifndef GDLOG_STRATA_H
 #define GDLOG_STRATA_H
@@ -52,10 +52,6 @@ int st_graph_add_edge(st_graph *g, uint32_t from, uint32_t to, int negative, uin
  * (then *out is NULL and *cycle empty). */
 int st_strata_build(const st_graph *g, st_strata **out, st_cycle *cycle);
 
-/* The old convention of st_strata_build, kept until its last caller
- * (datalog/program/program.c) moves: 1 with *out, 0 with *cycle, -1 when
- * out of memory.  New code calls st_strata_build. */
-int st_stratify(const st_graph *g, st_strata **out, st_cycle *cycle);
 
 /* Frees strata; NULL is allowed. */
 void st_strata_destroy(st_strata *s);

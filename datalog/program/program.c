@@ -207,15 +207,15 @@ int dl_program_stratify(dl_program *p, st_cycle *cycle, dl_diag *diag)
   for (uint32_t r = 0; ok && r < n_rules; r++) p->head_node[r] = node_of_rule(p, &t, r);
   st_graph *g = ok ? st_graph_create(p->n_nodes) : NULL;
   ok = g && add_edges(p, &t, g);
-  int rc = ok ? st_stratify(g, &p->strata, cycle) : -1;
-  if (rc == 1 && !component_preds(p)) rc = -1;
-  if (rc < 0) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while stratifying");
+  ok = ok && st_strata_build(g, &p->strata, cycle);
+  if (ok && p->strata && !component_preds(p)) ok = 0;
+  if (!ok) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while stratifying");
   st_graph_destroy(g);
   free(t.rep);
   free(t.of_pred);
   free(t.count);
   free(t.wild);
-  return rc == 1;
+  return ok && p->strata;
 }
 
 dl_program *dl_program_create(ast_program *ast, dl_terms *terms, dl_diag *diag)

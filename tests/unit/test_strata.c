@@ -63,26 +63,9 @@ static void long_chain(void)
   st_graph_destroy(g);
 }
 
-/* st_stratify, the old convention (until program.c calls st_strata_build):
- * 1 with strata, 0 with a cycle */
-static void old_convention(void)
-{
-  st_graph *g = st_graph_create(2);
-  st_graph_add_edge(g, 0, 1, 0, 0);
-  st_strata *s;
-  st_cycle c;
-  CHECK(st_stratify(g, &s, &c) == 1 && s, "stratified, old convention");
-  st_strata_destroy(s);
-  st_graph_add_edge(g, 1, 0, 1, 1);
-  CHECK(st_stratify(g, &s, &c) == 0 && !s && c.n == 2, "rejected, old convention");
-  st_cycle_free(&c);
-  st_graph_destroy(g);
-}
-
 int main(void)
 {
   ordered();
-  old_convention();
   negative_cycle();
   long_chain();
   printf("%d passed, %d failed\n", checks - failures, failures);
