@@ -224,14 +224,14 @@ int dl_check_legal_moves(const dl_program *p, const dl_eval *e, dl_diag *diag)
 {
   assert(p && e && diag);
   uint32_t role = pred_named(p, "role", 1), legal = pred_named(p, "legal", 2), terminal = pred_named(p, "terminal", 0);
-  if (role == DL_NO_PRED) return 1;
+  if (role == DL_NO_PRED || legal == DL_NO_PRED) return 1;  /* a fragment, not a game */
   if (terminal != DL_NO_PRED && ix_relation_size(dl_eval_relation(e, terminal)) > 0) return 1;
-  const ix_relation *legal_rel = legal == DL_NO_PRED ? NULL : dl_eval_relation(e, legal);
+  const ix_relation *legal_rel = dl_eval_relation(e, legal);
   ix_iter it;
   ix_val r;
   ix_iter_begin(&it, dl_eval_relation(e, role), 0, 0, NULL);
   while (ix_iter_next(&it, &r))
-    if (!legal_rel || !ix_relation_column_has(legal_rel, 0, r))
+    if (!ix_relation_column_has(legal_rel, 0, r))
       warn_at_role(p, role, r, diag, "has no legal move in this state (and it is not terminal)");
   return 1;
 }

@@ -41,8 +41,8 @@ int dl_check_growth(const dl_program *p, uint64_t max_terms, dl_diag *diag);
 int dl_check_moves(const dl_program *p, const dl_eval *e, dl_diag *diag);
 
 /* Warns, at its role fact, about each role without a legal move in the
- * model, unless terminal holds in it.  Programs without role get no
- * warning.  Returns 1; 0 when memory ran out (reported).  e has run over p;
+ * model, unless terminal holds in it.  Programs without role or legal (not
+ * games but fragments, like the book's examples) get no warning.  Returns 1; 0 when memory ran out (reported).  e has run over p;
  * diag is not NULL. */
 int dl_check_legal_moves(const dl_program *p, const dl_eval *e, dl_diag *diag);
 

@@ -25,7 +25,7 @@
  *
  * Games (programs with role facts) also get: goal values that are not
  * integers 0..100, legal, does and goal for a constant that is not a role,
- * and a missing terminal rule. */
+ * and a missing terminal rule in a game with legal rules. */
 #ifndef GDLOG_LINT_H
 #define GDLOG_LINT_H
 

@@ -138,7 +138,7 @@ int dl_lint_game(const dl_program *p, dl_diag *diag)
   if (!collect_roles(&g)) return 0;
   if (g.first_role) {  /* a game: the user wrote its roles */
     check_rules(&g);
-    if (!has_rule(p, g.terminal))
+    if (has_rule(p, g.legal) && !has_rule(p, g.terminal))  /* a playable game, not a fragment */
       dl_diag_report(diag, DL_WARNING, g.first_role->src, g.first_role->off,
                      "this game has no rule for 'terminal': no state ends it");
   }
