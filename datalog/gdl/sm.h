@@ -47,7 +47,8 @@ void dl_sm_list_free(dl_sm_list *l);
 /* Figures since the machine was created. */
 typedef struct dl_sm_stats {
   uint64_t models;       /* models computed (the initial one included) */
-  double seconds;        /* time spent computing them */
+  double seconds;        /* wall-clock time spent computing them */
+  double cpu_seconds;    /* processor time of the process spent computing them */
 } dl_sm_stats;
 
 /* Creates the state machine of game, a checked program (the program, its
