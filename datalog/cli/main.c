@@ -20,6 +20,8 @@
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
+int dl_cmd_equiv(int argc, char **argv);  /* cmd_equiv.c */
+
 static const char usage_text[] =
   "usage: gdlog COMMAND [OPTIONS] FILE\n"
   "\n"
@@ -32,6 +34,7 @@ static const char usage_text[] =
   "  check    check the program (syntax, safety, arities, GDL rules, stratification)\n"
   "  domains  the domain of every argument position (gdlog domains --help)\n"
   "  reduce   the G+ reduction of a game (gdlog reduce --help)\n"
+  "  equiv    check that two programs play the same game (gdlog equiv --help)\n"
   "\n"
   "options:\n"
   "  --format F       output syntax: infix (default) or kif; print also takes asp\n"
@@ -383,6 +386,7 @@ int main(int argc, char **argv)
 {
   if (argc > 1 && strcmp(argv[1], "domains") == 0) return dl_cmd_domains(argc, argv);
   if (argc > 1 && strcmp(argv[1], "reduce") == 0) return dl_cmd_reduce(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "equiv") == 0) return dl_cmd_equiv(argc, argv);
   session s;
   memset(&s, 0, sizeof s);
   int rc = parse_args(argc, argv, &s.opt);
