@@ -12,7 +12,6 @@
  * terminal states, and a role without a legal move in a non-terminal state
  * is an error of the program that has it. */
 #include <errno.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,48 +20,20 @@
 
 #include "datalog/base/diag.h"
 #include "datalog/base/sort.h"
+#include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/sm.h"
-#include "datalog/read/load.h"
-#include "lexer.h"
 
-int dl_cmd_equiv(int argc, char **argv);
-
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
-
-static const char equiv_help[] =
-  "usage: gdlog equiv [--playouts N] [--seed S] [--max-depth D] [--syntax S]\n"
-  "                   [--max-atoms N] [--max-memory MIB] [--timeout SEC] GAME OTHER\n"
-  "\n"
-  "Checks that two programs play the same game (OTHER is typically GAME's\n"
-  "grounding): N random playouts are driven by GAME's state machine, and at every\n"
-  "state both must give the same roles (in order), initial state, terminal flag,\n"
-  "legal moves of each role, goal values (at every state) and next state for the\n"
-  "joint move chosen.  Terms are compared as printed.  A role without a legal move\n"
-  "in a non-terminal state, or without exactly one goal value in 0..100 in a\n"
-  "terminal state, is an error (ggp-base's StateMachine contract).\n"
-  "\n"
-  "Prints one summary line and exits 0 when they agree; at the first difference\n"
-  "prints the playout, the depth, the moves played, the state and the first atom\n"
-  "that differs, and exits 1.\n"
-  "\n"
-  "  --playouts N     number of random playouts (default 10)\n"
-  "  --seed S         seed of the random moves (default 1): the same seed plays the\n"
-  "                   same playouts\n"
-  "  --max-depth D    end a playout after D joint moves (default 10000)\n"
-  "  --syntax S       input syntax of both files: kif or infix (default: by\n"
-  "                   extension, else sniffed)\n"
-  "  --max-atoms N    stop with an error when a model grows beyond N atoms\n"
-  "                   (default 100000000; 0: none)\n"
-  "  --max-memory MIB stop beyond MIB MiB of memory (default: 3/4 of physical memory)\n"
-  "  --timeout SEC    stop with an error after SEC seconds (default: none)\n"
-  "  -h, --help       show this help\n";
+static const cli_option equiv_option_table[] = {
+  { .name = "--playouts", .value = "N", .help = "number of random playouts (default 10)" },
+  { .name = "--seed", .value = "S", .help = "seed of the random moves (default 1): the same seed plays\nthe same playouts" },
+  { .name = "--max-depth", .value = "D", .help = "end a playout after D joint moves (default 10000)" },
+  CLI_OPT_SYNTAX,
+  CLI_OPT_END
+};
 
 typedef struct equiv_options {
-  const char *files[2];
-  uint64_t playouts, seed, max_depth, max_atoms, max_memory;
-  double timeout;
-  int syntax;
+  uint64_t playouts, seed, max_depth, max_atoms;
 } equiv_options;
 
 /* ---- a deterministic generator (splitmix64), no global state ------------------ */
@@ -182,14 +153,14 @@ static const char *first_difference(const atoms *a, const atoms *b, int *side)
 
 typedef struct side {
   const char *file;
-  dl_diag *diag;
-  dl_loaded *loaded;
+  dl_diag *diag;           /* the state machine's: forwarded to the command's */
   dl_sm *sm;
   dl_sm_list state, next, moves, values;
   atoms set;
 } side;
 
 typedef struct equiv {
+  cli_ctx *c;
   equiv_options opt;
   side s[2];
   rng rng;
@@ -206,22 +177,18 @@ static double now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Prints the diagnostics of side s; those without a place name its file. */
-static void print_diagnostics(const side *s)
+/* Moves the messages of side s's state machine to the command's
+ * diagnostics, those without a place prefixed with its file. */
+static void forward_diagnostics(equiv *q, side *s)
 {
-  if (!s->diag) return;
-  for (size_t i = 0; i < dl_diag_count(s->diag); i++) {
+  for (size_t i = 0; s->diag && i < dl_diag_count(s->diag); i++) {
     const dl_message *m = dl_diag_message(s->diag, i);
     if (dl_guard_signal() && !m->src && strcmp(m->text, "interrupted") == 0) continue;
-    if (!m->src) {
-      fprintf(stderr, "%s: %s: %s\n", s->file, m->severity == DL_ERROR ? "error" : m->severity == DL_WARNING ? "warning" : "note",
-              m->text);
-      continue;
-    }
-    char *text = dl_diag_render(m);
-    if (text) fputs(text, stderr);
-    free(text);
+    if (m->src) dl_diag_report(q->c->diag, m->severity, m->src, m->off, "%s", m->text);
+    else dl_diag_report(q->c->diag, m->severity, NULL, 0, "%s: %s", s->file, m->text);
   }
+  dl_diag_destroy(s->diag);
+  s->diag = dl_diag_create();
 }
 
 /* Prints where the playout is: the moves played and the state of side 0. */
@@ -449,13 +416,10 @@ static int playout(equiv *q)
 static int load_side(equiv *q, int i)
 {
   side *s = &q->s[i];
-  s->file = q->opt.files[i];
+  s->file = q->c->args[i];
   s->diag = dl_diag_create();
-  if (!s->diag) return 0;
-  dl_load_options lo = { s->file, NULL, NULL, NULL, q->opt.syntax };
-  s->loaded = dl_load(&lo, s->diag);
-  if (!s->loaded || !s->loaded->prog) return 0;
-  s->sm = dl_sm_create(s->loaded->prog, s->diag);
+  dl_loaded *l = s->diag ? cli_load(q->c, s->file) : NULL;
+  s->sm = l ? dl_sm_create(l->prog, s->diag) : NULL;
   if (!s->sm) return 0;
   dl_eval_options eo = { q->opt.max_atoms, dl_guard_cancel_flag() };
   dl_sm_set_limits(s->sm, &eo);
@@ -468,7 +432,6 @@ static int load_side(equiv *q, int i)
 static void free_side(side *s)
 {
   dl_sm_destroy(s->sm);
-  dl_load_destroy(s->loaded);
   dl_diag_destroy(s->diag);
   dl_sm_list_free(&s->state);
   dl_sm_list_free(&s->next);
@@ -477,26 +440,19 @@ static void free_side(side *s)
   atoms_free(&s->set);
 }
 
-/* Runs the playouts; returns the exit status. */
-static int run_equiv(equiv *q)
+/* Loads both programs and runs the playouts; 1 when they agree. */
+static int play_all(equiv *q)
 {
   double t0 = now();
   q->rng.s = q->opt.seed;
   dl_guard_soft(1);
-  int ok = load_side(q, 0) && load_side(q, 1);
-  if (!ok) {
-    dl_guard_soft(0);
-    print_diagnostics(&q->s[0]);
-    print_diagnostics(&q->s[1]);
-    return EXIT_INPUT;
-  }
-  ok = same_roles(q);
+  int ok = load_side(q, 0) && load_side(q, 1) && same_roles(q);
   for (q->playout = 0; ok && q->playout < q->opt.playouts; q->playout++) ok = playout(q);
   dl_guard_soft(0);
   fflush(stdout);
-  print_diagnostics(&q->s[0]);
-  print_diagnostics(&q->s[1]);
-  if (!ok) return EXIT_INPUT;
+  forward_diagnostics(q, &q->s[0]);
+  forward_diagnostics(q, &q->s[1]);
+  if (!ok || dl_guard_signal()) return 0;
   double t = now() - t0;
   dl_sm_stats a = dl_sm_get_stats(q->s[0].sm), b = dl_sm_get_stats(q->s[1].sm);
   printf("equiv: %s and %s agree: %llu playouts, %llu states compared", q->s[0].file, q->s[1].file,
@@ -505,106 +461,63 @@ static int run_equiv(equiv *q)
   double n = q->states ? (double)q->states : 1;
   printf(" (time %.3f s; models per state %.2f ms, %.2f ms of processor time, and %.2f ms, %.2f ms)\n", t,
          1e3 * a.seconds / n, 1e3 * a.cpu_seconds / n, 1e3 * b.seconds / n, 1e3 * b.cpu_seconds / n);
-  return EXIT_OK;
+  return fflush(stdout) == 0;
 }
 
-/* ---- options -------------------------------------------------------------------------- */
-
-static int usage(const char *what, const char *arg)
+/* The value of count option name, dflt when not given; 0 after a usage error. */
+static int count_option(cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n)
 {
-  fprintf(stderr, "gdlog equiv: %s%s%s\nTry 'gdlog equiv --help'.\n", what, arg ? " " : "", arg ? arg : "");
-  return EXIT_USAGE;
-}
-
-static int parse_count(const char *s, uint64_t *n)
-{
+  const char *v = cli_value(c, name);
+  *n = dflt;
+  if (!v) return 1;
   char *end;
   errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || end == s || *end || s[0] == '-' || s[0] == '+' || s[0] == ' ') return 0;
-  *n = v;
+  unsigned long long x = strtoull(v, &end, 10);
+  if (errno || end == v || *end || v[0] < '0' || v[0] > '9') {
+    cli_usage(c, "%s needs a number, not '%s'", name, v);
+    return 0;
+  }
+  *n = x;
   return 1;
 }
 
-/* Parses one option with a value; -1 when fine, else the exit status. */
-static int value_option(const char *a, const char *v, equiv_options *o)
-{
-  if (strcmp(a, "--syntax") == 0) {
-    if (strcmp(v, "kif") == 0) o->syntax = LX_KIF;
-    else if (strcmp(v, "infix") == 0) o->syntax = LX_INFIX;
-    else return usage("unknown syntax (kif, infix):", v);
-    return -1;
-  }
-  if (strcmp(a, "--timeout") == 0) {
-    char *end;
-    errno = 0;
-    double t = strtod(v, &end);
-    if (errno || end == v || *end || !(t >= 0 && t <= 1e8)) return usage("--timeout needs a number of seconds, not", v);
-    o->timeout = t;
-    return -1;
-  }
-  uint64_t *n = strcmp(a, "--playouts") == 0    ? &o->playouts
-                : strcmp(a, "--seed") == 0       ? &o->seed
-                : strcmp(a, "--max-depth") == 0  ? &o->max_depth
-                : strcmp(a, "--max-atoms") == 0  ? &o->max_atoms
-                : strcmp(a, "--max-memory") == 0 ? &o->max_memory
-                                                 : NULL;
-  if (!n) return usage("unknown option", a);
-  if (!parse_count(v, n)) return usage("option needs a number:", a);
-  return -1;
-}
-
-/* -1 when the options are fine, else the exit status. */
-static int parse_options(int argc, char **argv, equiv_options *o)
-{
-  memset(o, 0, sizeof *o);
-  o->playouts = 10;
-  o->seed = 1;
-  o->max_depth = 10000;
-  o->max_atoms = 100000000ULL;
-  o->max_memory = dl_guard_default_memory();
-  o->syntax = -1;
-  int n_files = 0;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      fputs(equiv_help, stdout);
-      return EXIT_OK;
-    }
-    if (a[0] == '-' && a[1]) {
-      if (i + 1 >= argc) return usage("option needs a value:", a);
-      int rc = value_option(a, argv[++i], o);
-      if (rc >= 0) return rc;
-    } else if (n_files < 2) {
-      o->files[n_files++] = a;
-    } else {
-      return usage("unexpected argument", a);
-    }
-  }
-  if (n_files < 2) return usage("needs two files: GAME and the program to compare it with", NULL);
-  if (strcmp(o->files[0], "-") == 0 && strcmp(o->files[1], "-") == 0)
-    return usage("only one of the files may be standard input", NULL);
-  return -1;
-}
-
-int dl_cmd_equiv(int argc, char **argv)
+static int run_equiv(cli_ctx *c)
 {
   equiv q;
   memset(&q, 0, sizeof q);
-  int rc = parse_options(argc, argv, &q.opt);
-  if (rc >= 0) return rc;
-  dl_guard_install();
-  dl_guard_set_memory(q.opt.max_memory);
-  dl_guard_set_timeout(q.opt.timeout);
-  rc = run_equiv(&q);
-  int sig = dl_guard_signal();
-  if (sig && dl_guard_stop_message()) fputs(dl_guard_stop_message(), stderr);
+  q.c = c;
+  q.opt.max_atoms = c->max_atoms;
+  if (!count_option(c, "--playouts", 10, &q.opt.playouts) || !count_option(c, "--seed", 1, &q.opt.seed) ||
+      !count_option(c, "--max-depth", 10000, &q.opt.max_depth))
+    return CLI_USAGE;
+  if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
+    return cli_usage(c, "only one of the two files may be standard input");
+  int ok = play_all(&q);
   for (int i = 0; i < 2; i++) {
     free_side(&q.s[i]);
     free(q.joint[i]);
   }
   atoms_free(&q.history);
   dl_buf_free(&q.joint_text);
-  if (sig) return sig == SIGALRM ? EXIT_INPUT : 128 + sig;
-  return rc;
+  return ok ? CLI_OK : CLI_INPUT;
 }
+
+const cli_command cli_cmd_equiv = {
+  .name = "equiv",
+  .summary = "check by random playouts that two programs play the same game",
+  .synopsis = "GAME OTHER",
+  .min_args = 2,
+  .max_args = 2,
+  .about = "Checks that two programs play the same game (OTHER is typically GAME's\n"
+           "grounding): random playouts are driven by GAME's state machine, and at every\n"
+           "state both must give the same roles (in order), initial state, terminal flag,\n"
+           "legal moves of each role, goal values (at every state) and next state for the\n"
+           "joint move chosen.  Terms are compared as printed.  A role without a legal move\n"
+           "in a non-terminal state, or without exactly one goal value in 0..100 in a\n"
+           "terminal state, is an error (ggp-base's StateMachine contract).  Prints one\n"
+           "summary line and exits 0 when they agree; at the first difference prints the\n"
+           "playout, the depth, the moves played, the state and the first atom that\n"
+           "differs, and exits 1.",
+  .options = equiv_option_table,
+  .run = run_equiv,
+};
