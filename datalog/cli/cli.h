@@ -90,14 +90,16 @@ struct cli_ctx {
   int n_given;
   size_t printed;           /* messages of diag already printed */
   int hiding;               /* report.c: the notes of a hidden warning */
+  int ended;                /* report.c: cli_report_end has printed */
   dl_loaded *loaded[CLI_MAX_LOADS];  /* cli.c: what cli_load read */
   int n_loaded;
 };
 
 /* ---- options (opts.c) ---- */
 
-/* The value of option name (a name in the command's table), NULL when it
- * was not given; for a repeatable option, the first. */
+/* The value of option name, NULL when it was not given; for a repeatable
+ * option, the first.  name must be in the command's table or common (an
+ * assert; cli_has tells), as for cli_value_at and cli_given. */
 const char *cli_value(const cli_ctx *c, const char *name);
 
 /* The i-th value of a repeatable option, NULL after the last. */
@@ -149,7 +151,8 @@ size_t cli_warnings(const cli_ctx *c);
 int cli_ok(const cli_ctx *c);
 
 /* The closing lines: errors not shown, the memory limit, a stop by a
- * signal or the time limit, warnings treated as errors. */
+ * signal or the time limit, warnings treated as errors.  Prints them once:
+ * a command that prints after them (--stats) calls it first. */
 void cli_report_end(cli_ctx *c);
 
 /* ---- running (cli.c) ---- */

@@ -27,13 +27,14 @@ static const cli_option reduce_options[] = {
             "sets" },
   { .name = "--print", .help = "list the surviving instances too" },
   { .name = "--print-format", .value = "F", .choices = "infix|kif", .needs = "--print",
-    .help = "their syntax: infix (default) or kif" },
+    .help = "their syntax (with --print): infix (default) or kif" },
   { .name = "--show", .value = "PRED[/N],...", .repeatable = 1, .needs = "--print",
-    .help = "list only the instances of these predicates, as gringo's\n"
-            "#show (may be given more than once)" },
+    .help = "with --print, list only the instances of these predicates,\n"
+            "as gringo's #show (may be given more than once)" },
   { .name = "--program", .value = "F", .choices = "infix|kif|asp", .excludes = "--print",
     .help = "print G+ of --from init as a program in F (infix, kif,\n"
-            "asp; asp is for gringo) instead of evaluating it" },
+            "asp; asp is for gringo) instead of evaluating it (not with\n"
+            "--from domains, --print or --format)" },
   { .name = "--format", .value = "F", .choices = "text|json", .help = "text (default) or json" },
   CLI_OPT_SYNTAX,
   { .name = "--max-atoms", .value = "N",

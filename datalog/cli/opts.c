@@ -48,7 +48,7 @@ int cli_has(const cli_ctx *c, const char *name)
 const char *cli_value_at(const cli_ctx *c, const char *name, int i)
 {
   const cli_option *o = find_option(c->cmd, name, strlen(name));
-  if (!o) return NULL;
+  assert(o && "an option of the command's table (cli_has tells)");
   for (int k = 0; k < c->n_given; k++)
     if (c->given[k].opt == o && i-- == 0) return c->given[k].value;
   return NULL;
@@ -59,7 +59,8 @@ const char *cli_value(const cli_ctx *c, const char *name) { return cli_value_at(
 int cli_given(const cli_ctx *c, const char *name)
 {
   const cli_option *o = find_option(c->cmd, name, strlen(name));
-  for (int k = 0; o && k < c->n_given; k++)
+  assert(o && "an option of the command's table (cli_has tells)");
+  for (int k = 0; k < c->n_given; k++)
     if (c->given[k].opt == o) return 1;
   return 0;
 }
@@ -154,9 +155,10 @@ static int check_relations(const cli_ctx *c)
 {
   for (int k = 0; k < c->n_given; k++) {
     const cli_option *o = c->given[k].opt;
-    if (o->excludes && cli_given(c, o->excludes))
+    if (o->excludes && cli_has(c, o->excludes) && cli_given(c, o->excludes))
       return !cli_usage(c, "%s cannot be given with %s", o->name, o->excludes);
-    if (o->needs && !cli_given(c, o->needs)) return !cli_usage(c, "%s needs %s", o->name, o->needs);
+    if (o->needs && !(cli_has(c, o->needs) && cli_given(c, o->needs)))
+      return !cli_usage(c, "%s needs %s", o->name, o->needs);
   }
   return 1;
 }

@@ -78,7 +78,8 @@ static int mentions_memory(const dl_diag *d)
 
 void cli_report_end(cli_ctx *c)
 {
-  if (!c->diag) return;
+  if (!c->diag || c->ended) return;
+  c->ended = 1;
   size_t errors = 0;
   for (size_t i = 0; i < dl_diag_count(c->diag); i++) errors += dl_diag_message(c->diag, i)->severity == DL_ERROR;
   if (dl_diag_errors(c->diag) > errors)

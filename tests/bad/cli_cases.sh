@@ -99,4 +99,9 @@ for i in range(3000): print('(n %d)' % i)" > "$C/deep.kif"  # 9 million atoms: o
     done
     kill -INT $pid; wait $pid; s=$?
     [ "$(cat "$C/o/model.txt")" = old ] && only_files "model.txt "; expect "SIGINT while writing the output" 130 $s $?
+    # reduce has the same signal handling as model (it had its own, without -o's cleanup)
+    "$GDLOG" reduce --max-atoms 0 -o "$C/o/model.txt" "$C/join.kif" 2> "$C/err" & pid=$!
+    sleep 0.5; kill -TERM $pid; wait $pid; s=$?
+    [ "$(cat "$C/o/model.txt")" = old ] && only_files "model.txt " && echo "gdlog: interrupted" | cmp -s - "$C/err"
+    expect "SIGTERM while reducing" 143 $s $?
 fi
