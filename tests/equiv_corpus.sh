@@ -52,13 +52,13 @@ for game in "$dir"/*.kif; do
   other=$game
   if [ $ground = 1 ]; then
     other=$tmp/$name.ground.kif
-    timeout "$budget" "$ground_bin" ground "$game" -o "$other" >/dev/null 2>"$tmp/err"
+    timeout -k 10 "$budget" "$ground_bin" ground "$game" -o "$other" >/dev/null 2>"$tmp/err"
     rc=$?
     if [ $rc = 124 ]; then report budget "$name" "grounding took more than $budget s"; continue; fi
     if [ $rc = 1 ]; then report error "$name" "ground: $(grep -m1 'error' "$tmp/err")"; continue; fi
     if [ $rc != 0 ]; then report CRASH "$name" "ground exited with $rc"; continue; fi
   fi
-  timeout "$budget" "$gdlog" equiv "$game" "$other" --playouts "$playouts" --seed "$seed" >"$tmp/out" 2>"$tmp/err"
+  timeout -k 10 "$budget" "$gdlog" equiv "$game" "$other" --playouts "$playouts" --seed "$seed" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   if [ $rc = 0 ]; then
     report ok "$name" "$(sed 's/^equiv: [^:]*: //' "$tmp/out")"

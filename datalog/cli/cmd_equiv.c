@@ -419,10 +419,9 @@ static int load_side(equiv *q, int i)
   s->file = q->c->args[i];
   s->diag = dl_diag_create();
   dl_loaded *l = s->diag ? cli_load(q->c, s->file) : NULL;
-  s->sm = l ? dl_sm_create(l->prog, s->diag) : NULL;
-  if (!s->sm) return 0;
   dl_eval_options eo = { q->opt.max_atoms, dl_guard_cancel_flag() };
-  dl_sm_set_limits(s->sm, &eo);
+  s->sm = l ? dl_sm_create_limited(l->prog, &eo, s->diag) : NULL;
+  if (!s->sm) return 0;
   uint32_t n_roles;
   dl_sm_roles(s->sm, &n_roles);
   q->joint[i] = calloc(n_roles + 1, sizeof *q->joint[i]);

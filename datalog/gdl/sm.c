@@ -236,7 +236,13 @@ static int find_roles(dl_sm *sm, const dl_eval *e)
 
 dl_sm *dl_sm_create(const dl_program *game, dl_diag *diag)
 {
-  assert(game && diag);
+  dl_eval_options none = { 0, NULL };
+  return dl_sm_create_limited(game, &none, diag);
+}
+
+dl_sm *dl_sm_create_limited(const dl_program *game, const dl_eval_options *opt, dl_diag *diag)
+{
+  assert(game && opt && diag);
   dl_sm *sm = calloc(1, sizeof *sm);
   if (!sm) {
     dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the state machine");
@@ -245,6 +251,7 @@ dl_sm *dl_sm_create(const dl_program *game, dl_diag *diag)
   sm->prog = game;
   sm->terms = game->terms;
   sm->diag = diag;
+  sm->opt = *opt;
   if (!find_keywords(sm)) {
     dl_sm_destroy(sm);
     return NULL;

@@ -56,8 +56,12 @@ typedef struct dl_sm_stats {
  * models make new terms).  Computes the model with no state to find the
  * roles and the initial state.  NULL after reporting to diag: no role, a
  * GDL keyword with the wrong arity, an evaluation failure, out of memory.
- * Evaluations run without limits until dl_sm_set_limits. */
+ * Evaluations run without limits (see dl_sm_create_limited). */
 dl_sm *dl_sm_create(const dl_program *game, dl_diag *diag);
+
+/* Like dl_sm_create, with the atom limit and cancel flag of opt for every
+ * evaluation, the first one (in dl_sm_create) included. */
+dl_sm *dl_sm_create_limited(const dl_program *game, const dl_eval_options *opt, dl_diag *diag);
 
 /* Frees the machine; NULL is allowed. */
 void dl_sm_destroy(dl_sm *sm);

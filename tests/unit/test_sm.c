@@ -224,6 +224,17 @@ static void test_broken(void)
   CHECK(sm == NULL && dl_diag_errors(d) == errors + 1 && last_says(d, "no role"), "a game without roles");
   dl_load_destroy(l);
 
+  /* an infinite initial model stops at the limit given at creation */
+  dl_load_options o = { "infinite.kif", NULL, NULL, NULL, -1 };
+  const char *inf = "(role a) (init (n 0)) (<= (init (n (s ?x)))  (init (n ?x)))";
+  l = dl_load_memory(&o, inf, strlen(inf), d);
+  dl_eval_options limit = { 100, NULL };
+  errors = dl_diag_errors(d);
+  sm = l && l->prog ? dl_sm_create_limited(l->prog, &limit, d) : NULL;
+  CHECK(l && l->prog && sm == NULL && dl_diag_errors(d) > errors && last_says(d, "beyond 100 atoms"),
+        "the limit holds for the first model: %s", dl_diag_count(d) ? dl_diag_message(d, dl_diag_count(d) - 1)->text : "");
+  dl_load_destroy(l);
+
   /* roles in file order, not by name or term id */
   l = load_text("order.kif", "(role zed) (role alpha) (role mid) (init p)", d, &sm);
   uint32_t n_roles = 0;
