@@ -48,8 +48,8 @@ dl_loaded *cli_load(cli_ctx *c, const char *file)
 {
   assert(c->n_loaded < CLI_MAX_LOADS);
   dl_load_options lo = { file, NULL, NULL, NULL, -1 };
-  int syntax = cli_has(c, "--syntax") ? cli_choice(c, "--syntax", -1) : -1;
-  lo.syntax = syntax == 0 ? LX_KIF : syntax == 1 ? LX_INFIX : -1;
+  const char *syntax = cli_has(c, "--syntax") ? cli_value(c, "--syntax") : NULL;
+  lo.syntax = syntax ? lx_syntax_by_name(syntax) : -1;  /* the parser took only a name it knows */
   if (cli_has(c, "--state")) lo.state_file = cli_value(c, "--state");
   if (cli_has(c, "--does")) lo.does_file = cli_value(c, "--does");
   if (cli_has(c, "--init") && cli_given(c, "--init")) lo.extra_rules = "true(X) :- init(X).";

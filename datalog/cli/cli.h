@@ -33,9 +33,9 @@ typedef struct cli_option {
 
 /* Options several commands share: use these in a command's table. */
 #define CLI_OPT_SYNTAX \
-  { .name = "--syntax", .value = "S", .choices = "kif|infix", \
-    .help = "input syntax: kif or infix (default: by the extension of\n" \
-            "FILE, else sniffed)" }
+  { .name = "--syntax", .value = "S", .choices = "kif|infix|asp", \
+    .help = "input syntax: kif, infix or asp (gringo's, as print writes\n" \
+            "it; default: by the content of FILE, else its extension)" }
 #define CLI_OPT_OUTPUT \
   { .name = "-o", .value = "FILE", \
     .help = "write the output to FILE (replaced only when all went\n" \
