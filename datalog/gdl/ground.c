@@ -273,26 +273,13 @@ static dl_tid find_term(const dl_terms *terms, const ast_term *p, const dl_tid *
   return t;
 }
 
-static int vars_bound(const ast_term *p, const uint8_t *bound)
-{
-  if (p->kind == AST_VAR) return bound[p->value];
-  for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++)
-    if (!vars_bound(p->args[i], bound)) return 0;
-  return 1;
-}
-
-static void mark_vars(const ast_term *p, uint8_t *bound)
-{
-  if (p->kind == AST_VAR) bound[p->value] = 1;
-  for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++) mark_vars(p->args[i], bound);
-}
-
 /* ---- the join ------------------------------------------------------------------------------ */
 
-/* One atom of the join: its pattern's arguments are the relation's columns. */
+/* One atom of the join, as a relation over its variables: the instances of
+ * the atom's pattern among the kept ones, column c giving variable vars[c]. */
 typedef struct step {
-  const ast_term *atom;
-  ix_relation *rel;
+  ix_relation *rel;       /* owned */
+  uint32_t *vars, nv;
   uint64_t mask;          /* columns bound when the step runs */
   uint32_t n_bound;
   int index;
@@ -309,6 +296,7 @@ typedef struct join {
   int32_t *body;
   dl_tid *args;           /* scratch for a literal's arguments */
   uint64_t candidates, instances;
+  int empty;              /* a ground atom of the body is not kept: no instances */
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -338,6 +326,64 @@ static void undo(join *j, uint32_t mark)
   while (j->n_trail > mark) j->bind[j->trail[--j->n_trail]] = DL_NO_TERM;
 }
 
+static int no_vars(const ast_term *p)
+{
+  if (p->kind == AST_VAR) return 0;
+  for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++)
+    if (!no_vars(p->args[i])) return 0;
+  return 1;
+}
+
+static void collect_vars(const ast_term *p, uint8_t *seen, uint32_t *vars, uint32_t *n)
+{
+  if (p->kind == AST_VAR && !seen[p->value]) seen[p->value] = 1, vars[(*n)++] = p->value;
+  for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++) collect_vars(p->args[i], seen, vars, n);
+}
+
+/* Makes the step of atom a over relation src: scans the tuples whose ground
+ * columns have the atom's values (an index lookup), matches the others.  A
+ * ground atom makes no step: j->empty tells whether it is missing. */
+static int make_step(join *j, const ast_term *a, ix_relation *src)
+{
+  uint32_t n = atom_arity(a);
+  uint8_t *seen = calloc(j->r->n_vars + 1, 1);
+  step *st = &j->steps[j->n_steps];
+  *st = (step){ NULL, malloc((j->r->n_vars + 1) * sizeof *st->vars), 0, 0, 0, -1 };
+  if (!seen || !st->vars) { free(seen); free(st->vars); return 0; }
+  for (uint32_t k = 0; k < n; k++) collect_vars(a->args[k], seen, st->vars, &st->nv);
+  free(seen);
+  ix_val key[IX_MAX_ARITY], tuple[IX_MAX_ARITY], row[IX_MAX_ARITY];
+  uint64_t mask = 0;
+  uint32_t n_bound = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    if (!no_vars(a->args[k])) continue;
+    if ((key[k] = find_term(j->g->terms, a->args[k], j->bind)) == DL_NO_TERM) j->empty = 1;
+    mask |= (uint64_t)1 << k;
+    n_bound++;
+  }
+  if (st->nv == 0) {
+    free(st->vars);
+    if (!j->empty && !ix_relation_contains(src, key)) j->empty = 1;
+    return 1;
+  }
+  j->n_steps++;
+  if (st->nv > IX_MAX_ARITY || !(st->rel = ix_relation_create(st->nv))) return 0;
+  if (j->empty) return 1;
+  int idx = ix_relation_index(src, mask);
+  if (idx < 0) return 0;
+  ix_iter it;
+  ix_iter_begin(&it, src, idx, n_bound, key);
+  while (ix_iter_next(&it, tuple)) {
+    int fits = 1;
+    for (uint32_t k = 0; fits && k < n; k++)
+      if (!(mask >> k & 1)) fits = match(j, a->args[k], tuple[k]);
+    for (uint32_t c = 0; fits && c < st->nv; c++) row[c] = j->bind[st->vars[c]];
+    undo(j, 0);
+    if (fits && !ix_relation_stage(st->rel, row, NULL)) return 0;
+  }
+  return ix_relation_flush(st->rel) >= 0;
+}
+
 /* Orders the steps greedily: next the one with the fewest estimated tuples
  * given the variables bound before it (all columns bound: a lookup). */
 static int plan(join *j)
@@ -348,12 +394,12 @@ static int plan(join *j)
     uint32_t best = s;
     double best_est = 0;
     for (uint32_t c = s; c < j->n_steps; c++) {
-      const ast_term *a = j->steps[c].atom;
-      double est = (double)ix_relation_size(j->steps[c].rel);
+      const step *st = &j->steps[c];
+      double est = (double)ix_relation_size(st->rel);
       int all = 1;
-      for (uint32_t k = 0; k < atom_arity(a); k++) {
-        if (vars_bound(a->args[k], bound)) {
-          uint32_t v = ix_relation_column_values(j->steps[c].rel, k);
+      for (uint32_t k = 0; k < st->nv; k++) {
+        if (bound[st->vars[k]]) {
+          uint32_t v = ix_relation_column_values(st->rel, k);
           est /= v ? v : 1;
         } else all = 0;
       }
@@ -364,17 +410,15 @@ static int plan(join *j)
     j->steps[s] = j->steps[best];
     j->steps[best] = t;
     step *st = &j->steps[s];
-    const ast_term *a = st->atom;
     st->mask = 0;
     st->n_bound = 0;
-    for (uint32_t k = 0; k < atom_arity(a); k++)
-      if (vars_bound(a->args[k], bound)) st->mask |= (uint64_t)1 << k, st->n_bound++;
-    st->index = -1;
-    if (st->n_bound < atom_arity(a) && (st->index = ix_relation_index(st->rel, st->mask)) < 0) {
+    for (uint32_t k = 0; k < st->nv; k++)
+      if (bound[st->vars[k]]) st->mask |= (uint64_t)1 << k, st->n_bound++;
+    if (st->n_bound < st->nv && (st->index = ix_relation_index(st->rel, st->mask)) < 0) {
       free(bound);
       return 0;
     }
-    mark_vars(a, bound);
+    for (uint32_t k = 0; k < st->nv; k++) bound[st->vars[k]] = 1;
   }
   free(bound);
   return 1;
@@ -469,29 +513,25 @@ static int leaf(join *j)
   return 1;
 }
 
-/* Binds the atoms of steps s.. in every way the relations allow. */
+/* Binds the variables of steps s.. in every way the relations allow. */
 static int descend(join *j, uint32_t s)
 {
   if (s == j->n_steps) return leaf(j);
   const step *st = &j->steps[s];
-  const ast_term *a = st->atom;
-  uint32_t n = atom_arity(a);
   ix_val key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
-  for (uint32_t k = 0; k < n; k++)
-    if (st->mask >> k & 1 && (key[k] = find_term(j->g->terms, a->args[k], j->bind)) == DL_NO_TERM) return 1;
-  if (st->n_bound == n) return ix_relation_contains(st->rel, key) ? descend(j, s + 1) : 1;
+  for (uint32_t k = 0; k < st->nv; k++) key[k] = j->bind[st->vars[k]];
+  if (st->n_bound == st->nv) return ix_relation_contains(st->rel, key) ? descend(j, s + 1) : 1;
   ix_iter it;
   ix_iter_begin(&it, st->rel, st->index, st->n_bound, key);
-  while (ix_iter_next(&it, tuple)) {
-    uint32_t mark = j->n_trail;
-    int fits = 1;
-    for (uint32_t k = 0; fits && k < n; k++)
-      if (!(st->mask >> k & 1)) fits = match(j, a->args[k], tuple[k]);
-    int ok = !fits || descend(j, s + 1);
-    undo(j, mark);
-    if (!ok) return 0;
+  int ok = 1;
+  while (ok && ix_iter_next(&it, tuple)) {
+    for (uint32_t k = 0; k < st->nv; k++)
+      if (!(st->mask >> k & 1)) j->bind[st->vars[k]] = tuple[k];
+    ok = descend(j, s + 1);
   }
-  return 1;
+  for (uint32_t k = 0; k < st->nv; k++)
+    if (!(st->mask >> k & 1)) j->bind[st->vars[k]] = DL_NO_TERM;
+  return ok;
 }
 
 /* The relation a positive literal of predicate q is joined with. */
@@ -506,7 +546,7 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
   double t0 = now();
   const dl_rule *r = &g->game->ast->rules[ri];
   uint32_t h = g->game->head_pred[ri];
-  join j = { g, ri, r, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0 };
+  join j = { g, ri, r, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, 0 };
   j.steps = calloc(r->n_body + 1, sizeof *j.steps);
   j.bind = malloc((r->n_vars + 1) * sizeof *j.bind);
   j.trail = malloc((r->n_vars + 1) * sizeof *j.trail);
@@ -515,16 +555,19 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
   int ok = j.steps && j.bind && j.trail && j.body && j.args;
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)
-    if (r->body[k].kind == DL_POS)
-      j.steps[j.n_steps++] = (step){ r->body[k].atom, literal_relation(g, g->game->lit_pred[ri][k]), 0, 0, -1 };
-  if (ok && g->demand[h]) j.steps[j.n_steps++] = (step){ r->head, g->demand[h], 0, 0, -1 };
+    if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(g, g->game->lit_pred[ri][k]));
+  if (ok && g->demand[h]) ok = make_step(&j, r->head, g->demand[h]);
   ok = ok && plan(&j);
   if (!ok) oom(g);
-  ok = ok && descend(&j, 0);
+  ok = ok && (j.empty || descend(&j, 0));
   dl_ground_rule_stats *rs = &g->rstats[ri];
   rs->candidates += j.candidates;
   rs->instances += j.instances;
   rs->seconds += now() - t0;
+  for (uint32_t s = 0; s < j.n_steps; s++) {
+    ix_relation_destroy(j.steps[s].rel);
+    free(j.steps[s].vars);
+  }
   free(j.steps);
   free(j.bind);
   free(j.trail);
