@@ -379,8 +379,11 @@ static void session_free(session *s)
   dl_diag_destroy(s->diag);
 }
 
+int dl_cmd_ground(int argc, char **argv); /* cmd_ground.c */
+
 int main(int argc, char **argv)
 {
+  if (argc > 1 && strcmp(argv[1], "ground") == 0) return dl_cmd_ground(argc, argv);
   if (argc > 1 && strcmp(argv[1], "domains") == 0) return dl_cmd_domains(argc, argv);
   if (argc > 1 && strcmp(argv[1], "reduce") == 0) return dl_cmd_reduce(argc, argv);
   session s;
