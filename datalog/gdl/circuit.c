@@ -1,0 +1,995 @@
+/* circuit.c: a ground game compiled into a circuit of counter gates with
+ * differential propagation (see circuit.h). */
+#include "datalog/gdl/circuit.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define TOP 0x80000000u
+
+enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4 };
+enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR, KIND_NOT };
+
+struct dl_circuit {
+  const dl_ground *g;
+  const dl_terms *terms;
+  /* gates */
+  uint32_t n_gates, n_edges;
+  uint32_t *counter;     /* threshold offset + true inputs; value = top bit */
+  uint32_t *out_start;   /* n_gates + 1 */
+  uint32_t *outs;        /* target << 1 | (target is in a cyclic block) */
+  uint32_t *hook;        /* 0, or kind << 28 | index */
+  uint8_t *kind;
+  uint32_t *gate_atom;   /* the atom a gate stands for, 0 for a rule's AND */
+  /* cyclic blocks, numbered in Tarjan's order (a block's inputs come from
+   * blocks of higher numbers) */
+  uint32_t n_blocks;
+  uint32_t *block;       /* per gate: 0, or block number + 1 */
+  uint32_t *block_start, *block_members;
+  uint8_t *val;          /* value of a block member */
+  uint8_t *dirty;
+  uint32_t *dirty_list, n_dirty;
+  uint32_t *work;        /* worklist of a block's fixpoint */
+  /* pending flips: gate << 1 | new value */
+  uint32_t *stack;
+  size_t sp, cap;
+  int failed;
+  /* roles, fluents, moves, goals */
+  uint32_t n_roles;
+  dl_tid *role_term;
+  uint32_t n_fluents, words;
+  dl_tid *fluent_term;
+  uint32_t *fluent_gate;
+  uint64_t *init, *cur, *next_bits, *scratch;
+  uint32_t n_moves;
+  uint32_t *move_role, *move_gate, *role_start;
+  dl_tid *move_term;
+  uint32_t *legal_list, *legal_n, *legal_pos;
+  uint32_t *cur_move, *joint;
+  uint32_t *goal_role;
+  int32_t *goal_value;
+  int32_t *goal_count, *goal_sum;
+  int32_t terminal_count;
+  dl_circuit_stats stats;
+};
+
+/* ---------------------------------------------------------------------
+ * Propagation */
+
+static int grow_stack(dl_circuit *c)
+{
+  size_t cap = c->cap * 2 + 64;
+  uint32_t *s = realloc(c->stack, cap * sizeof *s);
+  if (!s) {
+    c->failed = 1;
+    return 0;
+  }
+  c->stack = s;
+  c->cap = cap;
+  return 1;
+}
+
+static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
+{
+  uint32_t i = h & 0x0fffffffu;
+  switch (h >> 28) {
+  case HOOK_LEGAL: {
+    uint32_t r = c->move_role[i], *list = c->legal_list + c->role_start[r];
+    if (up) {
+      c->legal_pos[i] = c->legal_n[r];
+      list[c->legal_n[r]++] = i;
+    } else {
+      uint32_t p = c->legal_pos[i], last = list[--c->legal_n[r]];
+      list[p] = last;
+      c->legal_pos[last] = p;
+    }
+    break;
+  }
+  case HOOK_NEXT:
+    c->next_bits[i >> 6] ^= (uint64_t)1 << (i & 63);
+    break;
+  case HOOK_GOAL: {
+    uint32_t r = c->goal_role[i];
+    c->goal_count[r] += up ? 1 : -1;
+    c->goal_sum[r] += up ? c->goal_value[i] : -c->goal_value[i];
+    break;
+  }
+  default:
+    c->terminal_count += up ? 1 : -1;
+    break;
+  }
+}
+
+/* Gate g has just flipped to value v: its keyword hook runs now (flips of a
+ * gate come here in the order they happen), its outputs later. */
+static inline void flip(dl_circuit *c, uint32_t g, uint32_t v)
+{
+  if (c->hook[g]) run_hook(c, c->hook[g], v);
+  if (c->sp == c->cap && !grow_stack(c)) return;
+  c->stack[c->sp++] = g << 1 | v;
+}
+
+static void mark_dirty(dl_circuit *c, uint32_t b)
+{
+  if (c->dirty[b]) return;
+  c->dirty[b] = 1;
+  c->dirty_list[c->n_dirty++] = b;
+}
+
+/* Adds d (+1 or -1) to the counters of g's outputs outside block `own`
+ * (0: none), queueing the outputs that flip. */
+static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t own)
+{
+  uint32_t *counter = c->counter;
+  const uint32_t *outs = c->outs;
+  for (uint32_t i = c->out_start[g], end = c->out_start[g + 1]; i < end; i++) {
+    uint32_t o = outs[i], t = o >> 1;
+    if (o & 1) {
+      if (c->block[t] == own) continue;
+      counter[t] += d;
+      mark_dirty(c, c->block[t] - 1);
+      continue;
+    }
+    uint32_t before = counter[t], after = before + d;
+    counter[t] = after;
+    if ((before ^ after) & TOP) flip(c, t, after >> 31);
+  }
+}
+
+static void drain(dl_circuit *c)
+{
+  while (c->sp) {
+    uint32_t e = c->stack[--c->sp];
+    feed_outputs(c, e >> 1, (e & 1) ? 1u : UINT32_MAX, 0);
+  }
+}
+
+/* Recomputes block b (members' least fixpoint from their inputs outside
+ * it) and passes the members that changed on. */
+static void recompute_block(dl_circuit *c, uint32_t b)
+{
+  const uint32_t *m = c->block_members + c->block_start[b];
+  uint32_t n = c->block_start[b + 1] - c->block_start[b], own = b + 1, wn = 0;
+  uint32_t *counter = c->counter;
+  for (uint32_t k = 0; k < n; k++) {
+    if (!(c->val[m[k]] & 1)) continue;
+    for (uint32_t i = c->out_start[m[k]]; i < c->out_start[m[k] + 1]; i++)
+      if ((c->outs[i] & 1) && c->block[c->outs[i] >> 1] == own) counter[c->outs[i] >> 1]--;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    c->val[m[k]] = (uint8_t)((c->val[m[k]] & 1) << 1);
+    if (counter[m[k]] & TOP) {
+      c->val[m[k]] |= 1;
+      c->work[wn++] = m[k];
+    }
+  }
+  while (wn) {
+    uint32_t x = c->work[--wn];
+    for (uint32_t i = c->out_start[x]; i < c->out_start[x + 1]; i++) {
+      uint32_t t = c->outs[i] >> 1;
+      if (!(c->outs[i] & 1) || c->block[t] != own) continue;
+      counter[t]++;
+      if (!(c->val[t] & 1) && (counter[t] & TOP)) {
+        c->val[t] |= 1;
+        c->work[wn++] = t;
+      }
+    }
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t x = m[k], nv = c->val[x] & 1u, ov = (uint32_t)c->val[x] >> 1;
+    c->val[x] = (uint8_t)nv;
+    if (nv == ov) continue;
+    if (c->hook[x]) run_hook(c, c->hook[x], nv);
+    feed_outputs(c, x, nv ? 1u : UINT32_MAX, own);
+  }
+}
+
+static int propagate(dl_circuit *c)
+{
+  for (;;) {
+    drain(c);
+    if (c->failed) return 0;
+    if (!c->n_dirty) return 1;
+    uint32_t best = 0;
+    for (uint32_t k = 1; k < c->n_dirty; k++)
+      if (c->dirty_list[k] > c->dirty_list[best]) best = k;
+    uint32_t b = c->dirty_list[best];
+    c->dirty_list[best] = c->dirty_list[--c->n_dirty];
+    c->dirty[b] = 0;
+    recompute_block(c, b);
+  }
+}
+
+static void set_input(dl_circuit *c, uint32_t g, uint32_t v)
+{
+  c->counter[g] = v ? TOP : TOP - 1;
+  flip(c, g, v);
+}
+
+/* ---------------------------------------------------------------------
+ * State machine */
+
+int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
+{
+  assert(c && state);
+  if (c->failed) return 0;
+  for (uint32_t w = 0; w < c->words; w++) {
+    uint64_t diff = c->cur[w] ^ state[w];
+    while (diff) {
+      uint32_t bit = (uint32_t)__builtin_ctzll(diff), g = c->fluent_gate[w * 64 + bit];
+      if (g != NONE) set_input(c, g, (uint32_t)(state[w] >> bit) & 1);
+      diff &= diff - 1;
+    }
+    c->cur[w] = state[w];
+  }
+  return propagate(c);
+}
+
+const uint64_t *dl_circuit_state(const dl_circuit *c) { return c->cur; }
+
+uint32_t dl_circuit_legal(const dl_circuit *c, uint32_t r, const uint32_t **moves)
+{
+  assert(c && r < c->n_roles && moves);
+  *moves = c->legal_list + c->role_start[r];
+  return c->legal_n[r];
+}
+
+int dl_circuit_terminal(const dl_circuit *c) { return c->terminal_count > 0; }
+
+int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value)
+{
+  assert(c && r < c->n_roles && value);
+  if (c->goal_count[r] != 1) {
+    *value = -c->goal_count[r];
+    return 0;
+  }
+  *value = c->goal_sum[r];
+  return 1;
+}
+
+static int set_moves(dl_circuit *c, const uint32_t *joint)
+{
+  for (uint32_t r = 0; r < c->n_roles; r++) {
+    uint32_t m = joint[r], old = c->cur_move[r];
+    assert(m == DL_CIRCUIT_NO_MOVE || (m < c->n_moves && c->move_role[m] == r));
+    if (m == old) continue;
+    if (old != NONE && c->move_gate[old] != NONE) set_input(c, c->move_gate[old], 0);
+    if (m != NONE && c->move_gate[m] != NONE) set_input(c, c->move_gate[m], 1);
+    c->cur_move[r] = m;
+  }
+  return propagate(c);
+}
+
+int dl_circuit_next(dl_circuit *c, const uint32_t *joint, uint64_t *next)
+{
+  assert(c && joint && next);
+  if (c->failed || !set_moves(c, joint)) return 0;
+  memcpy(next, c->next_bits, c->words * sizeof *next);
+  return 1;
+}
+
+void dl_circuit_initial(const dl_circuit *c, uint64_t *state)
+{
+  assert(c && state);
+  memcpy(state, c->init, c->words * sizeof *state);
+}
+
+void dl_rng_seed(dl_rng *rng, uint64_t seed) { rng->s = seed; }
+
+uint64_t dl_rng_next(dl_rng *rng)
+{
+  uint64_t z = (rng->s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint32_t dl_rng_below(dl_rng *rng, uint32_t n)
+{
+  assert(n >= 1);
+  return (uint32_t)(((dl_rng_next(rng) >> 32) * (uint64_t)n) >> 32);
+}
+
+dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
+                              int32_t *goals)
+{
+  assert(c && start && rng && goals);
+  dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
+  if (!dl_circuit_set_state(c, start)) {
+    p.status = DL_PLAYOUT_NO_MEMORY;
+    return p;
+  }
+  while (c->terminal_count <= 0) {
+    if (p.depth >= max_depth) {
+      p.status = DL_PLAYOUT_TOO_DEEP;
+      return p;
+    }
+    for (uint32_t r = 0; r < c->n_roles; r++) {
+      uint32_t n = c->legal_n[r];
+      if (!n) {
+        p.status = DL_PLAYOUT_NO_LEGAL;
+        p.role = r;
+        return p;
+      }
+      c->joint[r] = c->legal_list[c->role_start[r] + (n == 1 ? 0 : dl_rng_below(rng, n))];
+    }
+    if (!set_moves(c, c->joint)) break;
+    memcpy(c->scratch, c->next_bits, c->words * sizeof *c->scratch);
+    if (!dl_circuit_set_state(c, c->scratch)) break;
+    p.depth++;
+  }
+  if (c->failed) {
+    p.status = DL_PLAYOUT_NO_MEMORY;
+    return p;
+  }
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (!dl_circuit_goal(c, r, &goals[r])) {
+      p.status = DL_PLAYOUT_BAD_GOAL;
+      p.role = r;
+      return p;
+    }
+  return p;
+}
+
+/* ---------------------------------------------------------------------
+ * Accessors */
+
+dl_circuit_stats dl_circuit_get_stats(const dl_circuit *c) { return c->stats; }
+const dl_terms *dl_circuit_terms(const dl_circuit *c) { return c->terms; }
+uint32_t dl_circuit_role_count(const dl_circuit *c) { return c->n_roles; }
+
+dl_tid dl_circuit_role_term(const dl_circuit *c, uint32_t r)
+{
+  assert(r < c->n_roles);
+  return c->role_term[r];
+}
+
+uint32_t dl_circuit_fluent_count(const dl_circuit *c) { return c->n_fluents; }
+
+dl_tid dl_circuit_fluent_term(const dl_circuit *c, uint32_t f)
+{
+  assert(f < c->n_fluents);
+  return c->fluent_term[f];
+}
+
+uint32_t dl_circuit_state_words(const dl_circuit *c) { return c->words; }
+uint32_t dl_circuit_move_count(const dl_circuit *c) { return c->n_moves; }
+
+uint32_t dl_circuit_move_role(const dl_circuit *c, uint32_t m)
+{
+  assert(m < c->n_moves);
+  return c->move_role[m];
+}
+
+dl_tid dl_circuit_move_term(const dl_circuit *c, uint32_t m)
+{
+  assert(m < c->n_moves);
+  return c->move_term[m];
+}
+
+void dl_circuit_destroy(dl_circuit *c)
+{
+  if (!c) return;
+  void *p[] = { c->counter, c->out_start, c->outs, c->hook, c->kind, c->gate_atom, c->block, c->block_start,
+                c->block_members, c->val, c->dirty, c->dirty_list, c->work, c->stack, c->role_term,
+                c->fluent_term, c->fluent_gate, c->init, c->cur, c->next_bits, c->scratch, c->move_role,
+                c->move_gate, c->role_start, c->move_term, c->legal_list, c->legal_n, c->legal_pos,
+                c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum };
+  for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
+  free(c);
+}
+
+/* ---------------------------------------------------------------------
+ * Compiling */
+
+/* An open-addressing map from 64-bit keys to ids. */
+typedef struct idmap {
+  uint64_t *keys;
+  uint32_t *vals;
+  size_t mask;
+} idmap;
+
+static int idmap_init(idmap *m, size_t n)
+{
+  size_t cap = 16;
+  while (cap < 2 * n + 16) cap *= 2;
+  m->keys = malloc(cap * sizeof *m->keys);
+  m->vals = malloc(cap * sizeof *m->vals);
+  m->mask = cap - 1;
+  if (!m->keys || !m->vals) return 0;
+  memset(m->vals, 0xff, cap * sizeof *m->vals);
+  return 1;
+}
+
+static void idmap_free(idmap *m)
+{
+  free(m->keys);
+  free(m->vals);
+}
+
+static size_t idmap_slot(const idmap *m, uint64_t key)
+{
+  size_t h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 17) & m->mask;
+  while (m->vals[h] != NONE && m->keys[h] != key) h = (h + 1) & m->mask;
+  return h;
+}
+
+static uint32_t idmap_get(const idmap *m, uint64_t key) { return m->vals[idmap_slot(m, key)]; }
+
+/* The id of key, adding it as *next (then incremented) when new.  The map
+ * must have room (sized for every key at init). */
+static uint32_t idmap_add(idmap *m, uint64_t key, uint32_t *next)
+{
+  size_t h = idmap_slot(m, key);
+  if (m->vals[h] == NONE) {
+    m->keys[h] = key;
+    m->vals[h] = (*next)++;
+  }
+  return m->vals[h];
+}
+
+/* What the compiler keeps while building. */
+typedef struct build {
+  dl_circuit *c;
+  const dl_ground *g;
+  dl_diag *diag;
+  uint32_t n_atoms, n_rules;
+  uint8_t *has_fact;
+  uint32_t *n_rules_of;    /* non-fact rules per head atom */
+  uint32_t *atom_gate, *not_gate;
+  uint32_t *src, *dst;     /* edges */
+  uint32_t n_edges, cap_edges;
+  uint32_t cap_gates;
+} build;
+
+static int oom(build *b)
+{
+  dl_diag_report(b->diag, DL_ERROR, NULL, 0, "out of memory compiling the circuit");
+  return 0;
+}
+
+static dl_tid arg(const dl_terms *t, dl_tid atom, uint32_t i)
+{
+  return dl_terms_arity(t, atom) > i ? dl_terms_args(t, atom)[i] : DL_NO_TERM;
+}
+
+static char *term_text(const dl_terms *t, dl_tid x)
+{
+  size_t len;
+  const char *s = dl_terms_name(t, dl_terms_functor(t, x), &len);
+  char *z = malloc(len + 1);
+  if (z) {
+    memcpy(z, s, len);
+    z[len] = 0;
+  }
+  return z;
+}
+
+static void report_atom(build *b, uint32_t atom, const char *what)
+{
+  const dl_terms *t = b->c->terms;
+  dl_tid x = dl_ground_atom_term(b->g, atom);
+  char *name = term_text(t, x);
+  dl_diag_report(b->diag, DL_ERROR, NULL, 0, "%s (a %s/%u atom, id %u of the ground game)", what,
+                 name ? name : "?", dl_terms_arity(t, x), atom);
+  free(name);
+}
+
+static int scan_rules(build *b)
+{
+  b->has_fact = calloc(b->n_atoms + 1, 1);
+  b->n_rules_of = calloc(b->n_atoms + 1, sizeof *b->n_rules_of);
+  if (!b->has_fact || !b->n_rules_of) return oom(b);
+  for (uint32_t i = 0; i < b->n_rules; i++) {
+    const int32_t *body;
+    uint32_t n;
+    int32_t h = dl_ground_rule(b->g, i, &body, &n);
+    if (n == 0) b->has_fact[h] = 1;
+    else b->n_rules_of[h]++;
+  }
+  return 1;
+}
+
+typedef struct role_fact {
+  uint32_t origin, atom;
+} role_fact;
+
+static int role_fact_cmp(const void *x, const void *y)
+{
+  const role_fact *a = x, *b = y;
+  if (a->origin != b->origin) return a->origin < b->origin ? -1 : 1;
+  return a->atom < b->atom ? -1 : a->atom > b->atom;
+}
+
+static int collect_roles(build *b)
+{
+  dl_circuit *c = b->c;
+  role_fact *rf = malloc((b->n_rules + 1) * sizeof *rf);
+  if (!rf) return oom(b);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < b->n_rules; i++) {
+    const int32_t *body;
+    uint32_t len;
+    int32_t h = dl_ground_rule(b->g, i, &body, &len);
+    if (len == 0 && dl_ground_atom_role(b->g, (uint32_t)h) == DL_ATOM_ROLE)
+      rf[n++] = (role_fact){ dl_ground_rule_origin(b->g, i), (uint32_t)h };
+  }
+  qsort(rf, n, sizeof *rf, role_fact_cmp);  /* stateless comparator */
+  c->role_term = malloc((n + 1) * sizeof *c->role_term);
+  if (!c->role_term) {
+    free(rf);
+    return oom(b);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    dl_tid r = arg(c->terms, dl_ground_atom_term(b->g, rf[i].atom), 0);
+    int dup = 0;
+    for (uint32_t k = 0; k < c->n_roles; k++) dup |= c->role_term[k] == r;
+    if (!dup) c->role_term[c->n_roles++] = r;
+  }
+  free(rf);
+  if (c->n_roles == 0) {
+    dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the game has no role");
+    return 0;
+  }
+  return 1;
+}
+
+static uint32_t role_index(const dl_circuit *c, dl_tid r)
+{
+  for (uint32_t k = 0; k < c->n_roles; k++)
+    if (c->role_term[k] == r) return k;
+  return NONE;
+}
+
+static int alloc_state(dl_circuit *c)
+{
+  c->words = (c->n_fluents + 63) / 64;
+  size_t n = c->words ? c->words : 1;
+  c->init = calloc(n, 8);
+  c->cur = calloc(n, 8);
+  c->next_bits = calloc(n, 8);
+  c->scratch = calloc(n, 8);
+  return c->init && c->cur && c->next_bits && c->scratch;
+}
+
+static int collect_fluents(build *b)
+{
+  dl_circuit *c = b->c;
+  idmap m;
+  if (!idmap_init(&m, b->n_atoms)) {
+    idmap_free(&m);
+    return oom(b);
+  }
+  c->fluent_term = malloc((b->n_atoms + 1) * sizeof *c->fluent_term);
+  c->fluent_gate = malloc((b->n_atoms + 1) * sizeof *c->fluent_gate);
+  if (!c->fluent_term || !c->fluent_gate) {
+    idmap_free(&m);
+    return oom(b);
+  }
+  for (uint32_t a = 1; a <= b->n_atoms; a++) {
+    dl_atom_role r = dl_ground_atom_role(b->g, a);
+    if (r != DL_ATOM_FLUENT && r != DL_ATOM_NEXT && r != DL_ATOM_INIT) continue;
+    dl_tid t = arg(c->terms, dl_ground_atom_term(b->g, a), 0);
+    uint32_t before = c->n_fluents, f = idmap_add(&m, t, &c->n_fluents);
+    if (f == before) {
+      c->fluent_term[f] = t;
+      c->fluent_gate[f] = NONE;
+    }
+  }
+  int ok = alloc_state(c);
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    dl_atom_role r = dl_ground_atom_role(b->g, a);
+    if (r != DL_ATOM_FLUENT && r != DL_ATOM_NEXT && r != DL_ATOM_INIT) continue;
+    uint32_t f = idmap_get(&m, arg(c->terms, dl_ground_atom_term(b->g, a), 0));
+    if (r == DL_ATOM_FLUENT) c->fluent_gate[f] = b->atom_gate[a];
+    else if (r == DL_ATOM_NEXT) c->hook[b->atom_gate[a]] = (uint32_t)HOOK_NEXT << 28 | f;
+    else if (b->has_fact[a]) c->init[f >> 6] |= (uint64_t)1 << (f & 63);
+  }
+  idmap_free(&m);
+  return ok ? 1 : oom(b);
+}
+
+static int collect_moves(build *b)
+{
+  dl_circuit *c = b->c;
+  uint32_t nr = c->n_roles;
+  c->role_start = calloc(nr + 1, sizeof *c->role_start);
+  c->legal_n = calloc(nr, sizeof *c->legal_n);
+  c->cur_move = malloc(nr * sizeof *c->cur_move);
+  c->joint = malloc(nr * sizeof *c->joint);
+  if (!c->role_start || !c->legal_n || !c->cur_move || !c->joint) return oom(b);
+  memset(c->cur_move, 0xff, nr * sizeof *c->cur_move);
+  for (uint32_t a = 1; a <= b->n_atoms; a++) {
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
+    uint32_t r = role_index(c, arg(c->terms, dl_ground_atom_term(b->g, a), 0));
+    if (r == NONE) {
+      report_atom(b, a, "a legal move of a role that is not one");
+      return 0;
+    }
+    c->role_start[r + 1]++;
+    c->n_moves++;
+  }
+  for (uint32_t r = 0; r < nr; r++) c->role_start[r + 1] += c->role_start[r];
+  size_t n = c->n_moves + 1;
+  c->move_role = malloc(n * sizeof *c->move_role);
+  c->move_term = malloc(n * sizeof *c->move_term);
+  c->move_gate = malloc(n * sizeof *c->move_gate);
+  c->legal_list = malloc(n * sizeof *c->legal_list);
+  c->legal_pos = malloc(n * sizeof *c->legal_pos);
+  uint32_t *fill = calloc(nr, sizeof *fill);
+  idmap m = { 0, 0, 0 };
+  int ok = c->move_role && c->move_term && c->move_gate && c->legal_list && c->legal_pos && fill &&
+           idmap_init(&m, c->n_moves);
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a), act = arg(c->terms, x, 1);
+    uint32_t r = role_index(c, arg(c->terms, x, 0)), id = c->role_start[r] + fill[r]++, next = id;
+    c->move_role[id] = r;
+    c->move_term[id] = act;
+    c->move_gate[id] = NONE;
+    idmap_add(&m, (uint64_t)r << 32 | act, &next);
+    c->hook[b->atom_gate[a]] = (uint32_t)HOOK_LEGAL << 28 | id;
+  }
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_MOVE) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a);
+    uint32_t r = role_index(c, arg(c->terms, x, 0));
+    uint32_t id = r == NONE ? NONE : idmap_get(&m, (uint64_t)r << 32 | arg(c->terms, x, 1));
+    if (id != NONE) c->move_gate[id] = b->atom_gate[a];  /* else never legal: always false */
+  }
+  free(fill);
+  idmap_free(&m);
+  return ok ? 1 : oom(b);
+}
+
+static int parse_goal_value(const dl_terms *t, dl_tid v, int32_t *out)
+{
+  if (v == DL_NO_TERM || dl_terms_arity(t, v) != 0) return 0;
+  size_t len;
+  const char *s = dl_terms_name(t, dl_terms_functor(t, v), &len);
+  if (len == 0 || len > 9) return 0;
+  int32_t x = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9') return 0;
+    x = x * 10 + (s[i] - '0');
+  }
+  *out = x;
+  return 1;
+}
+
+static int collect_goals(build *b)
+{
+  dl_circuit *c = b->c;
+  uint32_t n = 0;
+  for (uint32_t a = 1; a <= b->n_atoms; a++) n += dl_ground_atom_role(b->g, a) == DL_ATOM_GOAL;
+  c->goal_role = malloc((n + 1) * sizeof *c->goal_role);
+  c->goal_value = malloc((n + 1) * sizeof *c->goal_value);
+  c->goal_count = calloc(c->n_roles, sizeof *c->goal_count);
+  c->goal_sum = calloc(c->n_roles, sizeof *c->goal_sum);
+  if (!c->goal_role || !c->goal_value || !c->goal_count || !c->goal_sum) return oom(b);
+  n = 0;
+  for (uint32_t a = 1; a <= b->n_atoms; a++) {
+    dl_atom_role kind = dl_ground_atom_role(b->g, a);
+    if (kind == DL_ATOM_TERMINAL) c->hook[b->atom_gate[a]] = (uint32_t)HOOK_TERMINAL << 28;
+    if (kind != DL_ATOM_GOAL) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a);
+    uint32_t r = role_index(c, arg(c->terms, x, 0));
+    if (r == NONE) {
+      report_atom(b, a, "a goal of a role that is not one");
+      return 0;
+    }
+    if (!parse_goal_value(c->terms, arg(c->terms, x, 1), &c->goal_value[n])) {
+      report_atom(b, a, "a goal value that is not an integer from 0 to 999999999");
+      return 0;
+    }
+    c->goal_role[n] = r;
+    c->hook[b->atom_gate[a]] = (uint32_t)HOOK_GOAL << 28 | n;
+    n++;
+  }
+  return 1;
+}
+
+static uint32_t new_gate(build *b, uint8_t kind, uint32_t thr, uint32_t atom)
+{
+  dl_circuit *c = b->c;
+  uint32_t id = c->n_gates++;
+  assert(id < b->cap_gates);
+  c->kind[id] = kind;
+  c->counter[id] = thr;
+  c->gate_atom[id] = atom;
+  return id;
+}
+
+static int add_edge(build *b, uint32_t from, uint32_t to)
+{
+  if (b->n_edges == b->cap_edges) {
+    size_t cap = (size_t)b->cap_edges * 2 + 1024;
+    if (cap > (size_t)INT32_MAX) return 0;
+    uint32_t *s = realloc(b->src, cap * sizeof *s);
+    if (s) b->src = s;
+    uint32_t *d = realloc(b->dst, cap * sizeof *d);
+    if (d) b->dst = d;
+    if (!s || !d) return 0;
+    b->cap_edges = (uint32_t)cap;
+  }
+  b->src[b->n_edges] = from;
+  b->dst[b->n_edges++] = to;
+  return 1;
+}
+
+/* Upper bound of gates: an input or derived gate per atom, an AND per rule,
+ * a NOT per atom. */
+static int alloc_gates(build *b)
+{
+  dl_circuit *c = b->c;
+  uint64_t cap = 2 * (uint64_t)b->n_atoms + b->n_rules + 1;
+  if (cap >= (1u << 28)) {
+    dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
+    return 0;
+  }
+  b->cap_gates = (uint32_t)cap;
+  c->counter = malloc(cap * sizeof *c->counter);
+  c->kind = malloc(cap);
+  c->gate_atom = malloc(cap * sizeof *c->gate_atom);
+  c->hook = calloc(cap, sizeof *c->hook);
+  b->atom_gate = malloc((b->n_atoms + 1) * sizeof *b->atom_gate);
+  b->not_gate = malloc((b->n_atoms + 1) * sizeof *b->not_gate);
+  if (!c->counter || !c->kind || !c->gate_atom || !c->hook || !b->atom_gate || !b->not_gate) return oom(b);
+  memset(b->not_gate, 0xff, (b->n_atoms + 1) * sizeof *b->not_gate);
+  return 1;
+}
+
+/* The gate of each atom: an input, a constant, the AND of its only rule, or
+ * an OR of its rules. */
+static void atom_gates(build *b, const uint32_t *only_rule_len)
+{
+  for (uint32_t a = 1; a <= b->n_atoms; a++) {
+    dl_atom_role r = dl_ground_atom_role(b->g, a);
+    if (r == DL_ATOM_FLUENT || r == DL_ATOM_MOVE) b->atom_gate[a] = new_gate(b, KIND_INPUT, TOP - 1, a);
+    else if (b->has_fact[a]) b->atom_gate[a] = new_gate(b, KIND_CONST, TOP, a);
+    else if (b->n_rules_of[a] == 1 && only_rule_len[a] >= 2)
+      b->atom_gate[a] = new_gate(b, KIND_AND, TOP - only_rule_len[a], a);
+    else b->atom_gate[a] = new_gate(b, KIND_OR, TOP - 1, a);
+  }
+}
+
+static uint32_t literal_gate(build *b, int32_t lit)
+{
+  if (lit > 0) return b->atom_gate[lit];
+  uint32_t a = (uint32_t)-lit;
+  if (b->not_gate[a] == NONE) b->not_gate[a] = new_gate(b, KIND_NOT, UINT32_MAX, a);
+  return b->not_gate[a];
+}
+
+static int wire_rules(build *b)
+{
+  uint32_t *only_len = calloc(b->n_atoms + 1, sizeof *only_len);
+  if (!only_len) return oom(b);
+  for (uint32_t i = 0; i < b->n_rules; i++) {
+    const int32_t *body;
+    uint32_t n;
+    int32_t h = dl_ground_rule(b->g, i, &body, &n);
+    if (n) only_len[h] = n;
+  }
+  atom_gates(b, only_len);
+  free(only_len);
+  for (uint32_t i = 0; i < b->n_rules; i++) {
+    const int32_t *body;
+    uint32_t n;
+    uint32_t h = (uint32_t)dl_ground_rule(b->g, i, &body, &n);
+    if (n == 0 || b->has_fact[h]) continue;
+    uint32_t target = b->atom_gate[h];
+    if (n >= 2 && b->n_rules_of[h] > 1) {
+      target = new_gate(b, KIND_AND, TOP - n, 0);
+      if (!add_edge(b, target, b->atom_gate[h])) return oom(b);
+    }
+    for (uint32_t k = 0; k < n; k++)
+      if (!add_edge(b, literal_gate(b, body[k]), target)) return oom(b);
+  }
+  for (uint32_t a = 1; a <= b->n_atoms; a++)
+    if (b->not_gate[a] != NONE && !add_edge(b, b->atom_gate[a], b->not_gate[a])) return oom(b);
+  return 1;
+}
+
+/* Lays the edges out as a list of outputs per gate. */
+static int layout_edges(build *b)
+{
+  dl_circuit *c = b->c;
+  c->n_edges = b->n_edges;
+  c->out_start = calloc((size_t)c->n_gates + 1, sizeof *c->out_start);
+  c->outs = malloc(((size_t)b->n_edges + 1) * sizeof *c->outs);
+  if (!c->out_start || !c->outs) return oom(b);
+  for (uint32_t e = 0; e < b->n_edges; e++) c->out_start[b->src[e] + 1]++;
+  for (uint32_t g = 0; g < c->n_gates; g++) c->out_start[g + 1] += c->out_start[g];
+  uint32_t *fill = malloc(((size_t)c->n_gates + 1) * sizeof *fill);
+  if (!fill) return oom(b);
+  memcpy(fill, c->out_start, c->n_gates * sizeof *fill);
+  for (uint32_t e = 0; e < b->n_edges; e++) c->outs[fill[b->src[e]]++] = b->dst[e];
+  free(fill);
+  return 1;
+}
+
+/* Tarjan's strongly connected components, iteratively; a component with a
+ * cycle becomes a block.  Blocks are numbered in the order Tarjan finds
+ * them (sinks first). */
+typedef struct tarjan {
+  uint32_t *index, *low, *pos, *tstack, *cstack;
+  uint8_t *on;
+  uint32_t next_index, tn, cn;
+} tarjan;
+
+static int self_loop(const dl_circuit *c, uint32_t v)
+{
+  for (uint32_t i = c->out_start[v]; i < c->out_start[v + 1]; i++)
+    if (c->outs[i] == v) return 1;
+  return 0;
+}
+
+static void close_component(dl_circuit *c, tarjan *t, uint32_t v)
+{
+  uint32_t start = t->tn;
+  do start--;
+  while (t->tstack[start] != v);
+  uint32_t size = t->tn - start;
+  if (size > 1 || self_loop(c, v)) {
+    c->n_blocks++;
+    for (uint32_t k = start; k < t->tn; k++) c->block[t->tstack[k]] = c->n_blocks;
+  }
+  for (uint32_t k = start; k < t->tn; k++) t->on[t->tstack[k]] = 0;
+  t->tn = start;
+}
+
+static void strong_components(dl_circuit *c, tarjan *t)
+{
+  for (uint32_t s = 0; s < c->n_gates; s++) {
+    if (t->index[s] != NONE) continue;
+    t->cstack[t->cn++] = s;
+    t->index[s] = t->low[s] = t->next_index++;
+    t->tstack[t->tn++] = s;
+    t->on[s] = 1;
+    while (t->cn) {
+      uint32_t v = t->cstack[t->cn - 1];
+      if (t->pos[v] < c->out_start[v + 1]) {
+        uint32_t w = c->outs[t->pos[v]++];
+        if (t->index[w] == NONE) {
+          t->index[w] = t->low[w] = t->next_index++;
+          t->tstack[t->tn++] = w;
+          t->on[w] = 1;
+          t->cstack[t->cn++] = w;
+        } else if (t->on[w] && t->index[w] < t->low[v]) t->low[v] = t->index[w];
+        continue;
+      }
+      t->cn--;
+      if (t->cn && t->low[v] < t->low[t->cstack[t->cn - 1]]) t->low[t->cstack[t->cn - 1]] = t->low[v];
+      if (t->low[v] == t->index[v]) close_component(c, t, v);
+    }
+  }
+}
+
+static int find_blocks(build *b)
+{
+  dl_circuit *c = b->c;
+  size_t n = (size_t)c->n_gates + 1;
+  tarjan t = { malloc(n * 4), malloc(n * 4), malloc(n * 4), malloc(n * 4), malloc(n * 4), calloc(n, 1), 0, 0, 0 };
+  c->block = calloc(n, sizeof *c->block);
+  int ok = t.index && t.low && t.pos && t.tstack && t.cstack && t.on && c->block;
+  if (ok) {
+    memset(t.index, 0xff, n * 4);
+    memcpy(t.pos, c->out_start, n * 4);
+    strong_components(c, &t);
+  }
+  free(t.index), free(t.low), free(t.pos), free(t.tstack), free(t.cstack), free(t.on);
+  return ok ? 1 : oom(b);
+}
+
+static int block_lists(build *b)
+{
+  dl_circuit *c = b->c;
+  c->block_start = calloc((size_t)c->n_blocks + 1, sizeof *c->block_start);
+  c->dirty = calloc((size_t)c->n_blocks + 1, 1);
+  c->dirty_list = malloc(((size_t)c->n_blocks + 1) * sizeof *c->dirty_list);
+  c->val = calloc((size_t)c->n_gates + 1, 1);
+  if (!c->block_start || !c->dirty || !c->dirty_list || !c->val) return oom(b);
+  uint32_t members = 0;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    if (!c->block[g]) continue;
+    if (c->kind[g] == KIND_NOT) {
+      report_atom(b, c->gate_atom[g], "recursion through negation in the ground game, at the negation of");
+      return 0;
+    }
+    c->block_start[c->block[g]]++;
+    members++;
+  }
+  for (uint32_t k = 0; k < c->n_blocks; k++) c->block_start[k + 1] += c->block_start[k];
+  c->block_members = malloc(((size_t)members + 1) * sizeof *c->block_members);
+  c->work = malloc(((size_t)members + 1) * sizeof *c->work);
+  uint32_t *fill = malloc(((size_t)c->n_blocks + 1) * sizeof *fill);
+  if (!c->block_members || !c->work || !fill) {
+    free(fill);
+    return oom(b);
+  }
+  memcpy(fill, c->block_start, ((size_t)c->n_blocks + 1) * sizeof *fill);
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    if (c->block[g]) c->block_members[fill[c->block[g] - 1]++] = g;
+  free(fill);
+  for (uint32_t e = 0; e < c->n_edges; e++) c->outs[e] = c->outs[e] << 1 | (c->block[c->outs[e]] != 0);
+  c->stats.cyclic_blocks = c->n_blocks;
+  c->stats.cyclic_gates = members;
+  return 1;
+}
+
+/* Brings every gate to its value with all inputs false (constants and NOTs
+ * true), then sets the initial state. */
+static int settle(build *b)
+{
+  dl_circuit *c = b->c;
+  c->cap = (size_t)c->n_gates + c->n_edges + 64;
+  c->stack = malloc(c->cap * sizeof *c->stack);
+  if (!c->stack) return oom(b);
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    if (!c->block[g] && (c->counter[g] & TOP)) flip(c, g, 1);
+  for (uint32_t k = 0; k < c->n_blocks; k++) mark_dirty(c, k);
+  if (!propagate(c) || !dl_circuit_set_state(c, c->init)) return oom(b);
+  return 1;
+}
+
+static void count_stats(dl_circuit *c)
+{
+  dl_circuit_stats *s = &c->stats;
+  s->gates = c->n_gates;
+  s->edges = c->n_edges;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    s->and_gates += c->kind[g] == KIND_AND;
+    s->or_gates += c->kind[g] == KIND_OR;
+    s->not_gates += c->kind[g] == KIND_NOT;
+    s->inputs += c->kind[g] == KIND_INPUT;
+  }
+  s->fluents = c->n_fluents;
+  s->moves = c->n_moves;
+  s->roles = c->n_roles;
+  s->state_words = c->words;
+  size_t g = c->n_gates, w = c->words ? c->words : 1;
+  s->bytes = sizeof *c + g * (4 + 4 + 4 + 1 + 4 + 4 + 1) + (size_t)c->n_edges * 4 + c->cap * 4 +
+             (size_t)c->n_fluents * 8 + w * 32 + (size_t)c->n_moves * 20 + s->cyclic_gates * 8;
+}
+
+static void free_build(build *b)
+{
+  free(b->has_fact);
+  free(b->n_rules_of);
+  free(b->atom_gate);
+  free(b->not_gate);
+  free(b->src);
+  free(b->dst);
+}
+
+dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag)
+{
+  assert(g && diag);
+  dl_circuit *c = calloc(1, sizeof *c);
+  if (!c) {
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory compiling the circuit");
+    return NULL;
+  }
+  c->g = g;
+  c->terms = dl_ground_terms(g);
+  build b;
+  memset(&b, 0, sizeof b);
+  b.c = c;
+  b.g = g;
+  b.diag = diag;
+  b.n_atoms = dl_ground_atom_count(g);
+  b.n_rules = dl_ground_rule_count(g);
+  int ok = scan_rules(&b) && collect_roles(&b) && alloc_gates(&b) && wire_rules(&b) && collect_fluents(&b) &&
+           collect_moves(&b) && collect_goals(&b) && layout_edges(&b) && find_blocks(&b) && block_lists(&b);
+  if (ok) count_stats(c);
+  ok = ok && settle(&b);
+  free_build(&b);
+  if (!ok) {
+    dl_circuit_destroy(c);
+    return NULL;
+  }
+  return c;
+}
