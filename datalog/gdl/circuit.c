@@ -10,7 +10,8 @@
 #define TOP 0x80000000u
 
 enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4 };
-enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR, KIND_NOT };
+enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
+#define HAS_OUTPUTS 0x80000000u
 
 struct dl_circuit {
   const dl_ground *g;
@@ -19,8 +20,8 @@ struct dl_circuit {
   uint32_t n_gates, n_edges;
   uint32_t *counter;     /* threshold offset + true inputs; value = top bit */
   uint32_t *out_start;   /* n_gates + 1 */
-  uint32_t *outs;        /* target << 1 | (target is in a cyclic block) */
-  uint32_t *hook;        /* 0, or kind << 28 | index */
+  uint32_t *outs;        /* target << 2 | negated << 1 | (target is in a cyclic block) */
+  uint32_t *hook;        /* HAS_OUTPUTS | keyword hook (0, or kind << 28 | index) */
   uint8_t *kind;
   uint32_t *gate_atom;   /* the atom a gate stands for, 0 for a rule's AND */
   /* cyclic blocks, numbered in Tarjan's order (a block's inputs come from
@@ -74,7 +75,7 @@ static int grow_stack(dl_circuit *c)
 static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
 {
   uint32_t i = h & 0x0fffffffu;
-  switch (h >> 28) {
+  switch ((h >> 28) & 7) {
   case HOOK_LEGAL: {
     uint32_t r = c->move_role[i], *list = c->legal_list + c->role_start[r];
     if (up) {
@@ -106,7 +107,9 @@ static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
  * gate come here in the order they happen), its outputs later. */
 static inline void flip(dl_circuit *c, uint32_t g, uint32_t v)
 {
-  if (c->hook[g]) run_hook(c, c->hook[g], v);
+  uint32_t h = c->hook[g];
+  if (h & ~HAS_OUTPUTS) run_hook(c, h, v);
+  if (!(h & HAS_OUTPUTS)) return;
   if (c->sp == c->cap && !grow_stack(c)) return;
   c->stack[c->sp++] = g << 1 | v;
 }
@@ -118,21 +121,21 @@ static void mark_dirty(dl_circuit *c, uint32_t b)
   c->dirty_list[c->n_dirty++] = b;
 }
 
-/* Adds d (+1 or -1) to the counters of g's outputs outside block `own`
- * (0: none), queueing the outputs that flip. */
+/* Adds d (+1 or -1; -d on a negated wire) to the counters of g's outputs
+ * outside block `own` (0: none), queueing the outputs that flip. */
 static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t own)
 {
   uint32_t *counter = c->counter;
   const uint32_t *outs = c->outs;
   for (uint32_t i = c->out_start[g], end = c->out_start[g + 1]; i < end; i++) {
-    uint32_t o = outs[i], t = o >> 1;
+    uint32_t o = outs[i], t = o >> 2, dd = (o & 2) ? 0u - d : d;
     if (o & 1) {
       if (c->block[t] == own) continue;
-      counter[t] += d;
+      counter[t] += dd;
       mark_dirty(c, c->block[t] - 1);
       continue;
     }
-    uint32_t before = counter[t], after = before + d;
+    uint32_t before = counter[t], after = before + dd;
     counter[t] = after;
     if ((before ^ after) & TOP) flip(c, t, after >> 31);
   }
@@ -156,7 +159,7 @@ static void recompute_block(dl_circuit *c, uint32_t b)
   for (uint32_t k = 0; k < n; k++) {
     if (!(c->val[m[k]] & 1)) continue;
     for (uint32_t i = c->out_start[m[k]]; i < c->out_start[m[k] + 1]; i++)
-      if ((c->outs[i] & 1) && c->block[c->outs[i] >> 1] == own) counter[c->outs[i] >> 1]--;
+      if ((c->outs[i] & 1) && c->block[c->outs[i] >> 2] == own) counter[c->outs[i] >> 2]--;
   }
   for (uint32_t k = 0; k < n; k++) {
     c->val[m[k]] = (uint8_t)((c->val[m[k]] & 1) << 1);
@@ -168,7 +171,7 @@ static void recompute_block(dl_circuit *c, uint32_t b)
   while (wn) {
     uint32_t x = c->work[--wn];
     for (uint32_t i = c->out_start[x]; i < c->out_start[x + 1]; i++) {
-      uint32_t t = c->outs[i] >> 1;
+      uint32_t t = c->outs[i] >> 2;
       if (!(c->outs[i] & 1) || c->block[t] != own) continue;
       counter[t]++;
       if (!(c->val[t] & 1) && (counter[t] & TOP)) {
@@ -181,7 +184,7 @@ static void recompute_block(dl_circuit *c, uint32_t b)
     uint32_t x = m[k], nv = c->val[x] & 1u, ov = (uint32_t)c->val[x] >> 1;
     c->val[x] = (uint8_t)nv;
     if (nv == ov) continue;
-    if (c->hook[x]) run_hook(c, c->hook[x], nv);
+    if (c->hook[x] & ~HAS_OUTPUTS) run_hook(c, c->hook[x], nv);
     feed_outputs(c, x, nv ? 1u : UINT32_MAX, own);
   }
 }
@@ -438,7 +441,7 @@ typedef struct build {
   uint32_t n_atoms, n_rules;
   uint8_t *has_fact;
   uint32_t *n_rules_of;    /* non-fact rules per head atom */
-  uint32_t *atom_gate, *not_gate;
+  uint32_t *atom_gate;
   uint32_t *src, *dst;     /* edges */
   uint32_t n_edges, cap_edges;
   uint32_t cap_gates;
@@ -702,7 +705,10 @@ static uint32_t new_gate(build *b, uint8_t kind, uint32_t thr, uint32_t atom)
   return id;
 }
 
-static int add_edge(build *b, uint32_t from, uint32_t to)
+/* A wire from gate `from` to gate `to`, negated when neg: a negated input
+ * counts as true while its source is false, as every source is before
+ * settle(). */
+static int add_edge(build *b, uint32_t from, uint32_t to, uint32_t neg)
 {
   if (b->n_edges == b->cap_edges) {
     size_t cap = (size_t)b->cap_edges * 2 + 1024;
@@ -715,16 +721,16 @@ static int add_edge(build *b, uint32_t from, uint32_t to)
     b->cap_edges = (uint32_t)cap;
   }
   b->src[b->n_edges] = from;
-  b->dst[b->n_edges++] = to;
+  b->dst[b->n_edges++] = to << 1 | neg;
+  b->c->counter[to] += neg;
   return 1;
 }
 
-/* Upper bound of gates: an input or derived gate per atom, an AND per rule,
- * a NOT per atom. */
+/* Upper bound of gates: an input or derived gate per atom, an AND per rule. */
 static int alloc_gates(build *b)
 {
   dl_circuit *c = b->c;
-  uint64_t cap = 2 * (uint64_t)b->n_atoms + b->n_rules + 1;
+  uint64_t cap = (uint64_t)b->n_atoms + b->n_rules + 1;
   if (cap >= (1u << 28)) {
     dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
     return 0;
@@ -735,9 +741,7 @@ static int alloc_gates(build *b)
   c->gate_atom = malloc(cap * sizeof *c->gate_atom);
   c->hook = calloc(cap, sizeof *c->hook);
   b->atom_gate = malloc((b->n_atoms + 1) * sizeof *b->atom_gate);
-  b->not_gate = malloc((b->n_atoms + 1) * sizeof *b->not_gate);
-  if (!c->counter || !c->kind || !c->gate_atom || !c->hook || !b->atom_gate || !b->not_gate) return oom(b);
-  memset(b->not_gate, 0xff, (b->n_atoms + 1) * sizeof *b->not_gate);
+  if (!c->counter || !c->kind || !c->gate_atom || !c->hook || !b->atom_gate) return oom(b);
   return 1;
 }
 
@@ -753,14 +757,6 @@ static void atom_gates(build *b, const uint32_t *only_rule_len)
       b->atom_gate[a] = new_gate(b, KIND_AND, TOP - only_rule_len[a], a);
     else b->atom_gate[a] = new_gate(b, KIND_OR, TOP - 1, a);
   }
-}
-
-static uint32_t literal_gate(build *b, int32_t lit)
-{
-  if (lit > 0) return b->atom_gate[lit];
-  uint32_t a = (uint32_t)-lit;
-  if (b->not_gate[a] == NONE) b->not_gate[a] = new_gate(b, KIND_NOT, UINT32_MAX, a);
-  return b->not_gate[a];
 }
 
 static int wire_rules(build *b)
@@ -783,13 +779,11 @@ static int wire_rules(build *b)
     uint32_t target = b->atom_gate[h];
     if (n >= 2 && b->n_rules_of[h] > 1) {
       target = new_gate(b, KIND_AND, TOP - n, 0);
-      if (!add_edge(b, target, b->atom_gate[h])) return oom(b);
+      if (!add_edge(b, target, b->atom_gate[h], 0)) return oom(b);
     }
     for (uint32_t k = 0; k < n; k++)
-      if (!add_edge(b, literal_gate(b, body[k]), target)) return oom(b);
+      if (!add_edge(b, b->atom_gate[body[k] > 0 ? body[k] : -body[k]], target, body[k] < 0)) return oom(b);
   }
-  for (uint32_t a = 1; a <= b->n_atoms; a++)
-    if (b->not_gate[a] != NONE && !add_edge(b, b->atom_gate[a], b->not_gate[a])) return oom(b);
   return 1;
 }
 
@@ -823,7 +817,7 @@ typedef struct tarjan {
 static int self_loop(const dl_circuit *c, uint32_t v)
 {
   for (uint32_t i = c->out_start[v]; i < c->out_start[v + 1]; i++)
-    if (c->outs[i] == v) return 1;
+    if (c->outs[i] >> 1 == v) return 1;
   return 0;
 }
 
@@ -852,7 +846,7 @@ static void strong_components(dl_circuit *c, tarjan *t)
     while (t->cn) {
       uint32_t v = t->cstack[t->cn - 1];
       if (t->pos[v] < c->out_start[v + 1]) {
-        uint32_t w = c->outs[t->pos[v]++];
+        uint32_t w = c->outs[t->pos[v]++] >> 1;
         if (t->index[w] == NONE) {
           t->index[w] = t->low[w] = t->next_index++;
           t->tstack[t->tn++] = w;
@@ -895,10 +889,11 @@ static int block_lists(build *b)
   uint32_t members = 0;
   for (uint32_t g = 0; g < c->n_gates; g++) {
     if (!c->block[g]) continue;
-    if (c->kind[g] == KIND_NOT) {
-      report_atom(b, c->gate_atom[g], "recursion through negation in the ground game, at the negation of");
-      return 0;
-    }
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
+      if ((c->outs[i] & 1) && c->block[c->outs[i] >> 1] == c->block[g]) {
+        report_atom(b, c->gate_atom[g], "recursion through negation in the ground game, at the negation of");
+        return 0;
+      }
     c->block_start[c->block[g]]++;
     members++;
   }
@@ -914,7 +909,9 @@ static int block_lists(build *b)
   for (uint32_t g = 0; g < c->n_gates; g++)
     if (c->block[g]) c->block_members[fill[c->block[g] - 1]++] = g;
   free(fill);
-  for (uint32_t e = 0; e < c->n_edges; e++) c->outs[e] = c->outs[e] << 1 | (c->block[c->outs[e]] != 0);
+  for (uint32_t e = 0; e < c->n_edges; e++) c->outs[e] = c->outs[e] << 1 | (c->block[c->outs[e] >> 1] != 0);
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    if (c->out_start[g + 1] > c->out_start[g]) c->hook[g] |= HAS_OUTPUTS;
   c->stats.cyclic_blocks = c->n_blocks;
   c->stats.cyclic_gates = members;
   return 1;
@@ -943,9 +940,9 @@ static void count_stats(dl_circuit *c)
   for (uint32_t g = 0; g < c->n_gates; g++) {
     s->and_gates += c->kind[g] == KIND_AND;
     s->or_gates += c->kind[g] == KIND_OR;
-    s->not_gates += c->kind[g] == KIND_NOT;
     s->inputs += c->kind[g] == KIND_INPUT;
   }
+  for (uint32_t e = 0; e < c->n_edges; e++) s->negated += (c->outs[e] >> 1) & 1;
   s->fluents = c->n_fluents;
   s->moves = c->n_moves;
   s->roles = c->n_roles;
@@ -960,7 +957,6 @@ static void free_build(build *b)
   free(b->has_fact);
   free(b->n_rules_of);
   free(b->atom_gate);
-  free(b->not_gate);
   free(b->src);
   free(b->dst);
 }

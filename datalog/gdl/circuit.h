@@ -3,11 +3,12 @@
  *
  * Gates: one input gate per true(t) and does(r,a) atom; per derived atom an
  * OR of its rules (or, when it has one rule of two or more literals, that
- * rule's AND); per rule of two or more literals an AND; per atom used
- * negatively a NOT.  An atom with a fact is constant true.  Every gate holds
- * a 32-bit counter of its true inputs offset so that its value is the top
- * bit (AND of k: 2^31 - k; OR: 2^31 - 1; NOT: 2^32 - 1), so a gate is
- * evaluated by one add (ggplib's scheme).
+ * rule's AND); per rule of two or more literals an AND.  A negative
+ * literal is a negated wire (it counts as true while its source is false).
+ * An atom with a fact is constant true.  Every gate holds a 32-bit counter
+ * of its true inputs offset so that its value is the top bit (AND of k:
+ * 2^31 - k; OR: 2^31 - 1), so a gate is evaluated by one add (ggplib's
+ * scheme).
  *
  * Evaluation is differential: the circuit holds one current state and joint
  * move; setting another state or move flips only the inputs that differ and
@@ -38,7 +39,8 @@ typedef struct dl_circuit dl_circuit;
 
 typedef struct dl_circuit_stats {
   uint32_t gates, edges;       /* gates (inputs included) and wires */
-  uint32_t and_gates, or_gates, not_gates, inputs;
+  uint32_t and_gates, or_gates, inputs;
+  uint32_t negated;            /* wires that negate their source */
   uint32_t cyclic_blocks;      /* strongly connected components with a cycle */
   uint32_t cyclic_gates;       /* gates in them */
   uint32_t fluents, moves, roles, state_words;
