@@ -2,6 +2,8 @@
  * differential propagation (see circuit.h). */
 #include "datalog/gdl/circuit.h"
 
+#include "datalog/base/sort.h"
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,7 +258,7 @@ static int set_moves(dl_circuit *c, const uint32_t *joint)
 {
   for (uint32_t r = 0; r < c->n_roles; r++) {
     uint32_t m = joint[r], old = c->cur_move[r];
-    assert(m == DL_CIRCUIT_NO_MOVE || (m < c->n_moves && c->move_role[m] == r));
+    assert(m < c->n_moves && c->move_role[m] == r);
     if (m == old) continue;
     if (old != NONE && c->move_gate[old] != NONE) set_input(c, c->move_gate[old], 0);
     if (m != NONE && c->move_gate[m] != NONE) set_input(c, c->move_gate[m], 1);
@@ -442,6 +444,12 @@ typedef struct build {
   uint8_t *has_fact;
   uint32_t *n_rules_of;    /* non-fact rules per head atom */
   uint32_t *atom_gate;
+  uint32_t *does_role;             /* per atom: the role a joint move sets it for, or NONE */
+  uint32_t *umove_start, *umoves;  /* per role: the does atoms a joint move can set */
+  uint32_t *complement;            /* room for a role's moves */
+  idmap any_map;                   /* "any of these moves" gates: hash of the set -> id */
+  uint32_t n_any, cap_any, cap_any_atoms;
+  uint32_t *any_start, *any_atoms, *any_gate;
   uint32_t *src, *dst;     /* edges */
   uint32_t n_edges, cap_edges;
   uint32_t cap_gates;
@@ -730,7 +738,7 @@ static int add_edge(build *b, uint32_t from, uint32_t to, uint32_t neg)
 static int alloc_gates(build *b)
 {
   dl_circuit *c = b->c;
-  uint64_t cap = (uint64_t)b->n_atoms + b->n_rules + 1;
+  uint64_t cap = (uint64_t)b->n_atoms + 2 * (uint64_t)b->n_rules + 1;
   if (cap >= (1u << 28)) {
     dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
     return 0;
@@ -759,32 +767,347 @@ static void atom_gates(build *b, const uint32_t *only_rule_len)
   }
 }
 
-static int wire_rules(build *b)
+/* Rules as they are wired: a literal is an atom literal (+a, -a) or, beyond
+ * the atoms, an "any of these moves" gate (+(n_atoms + 1 + k)), negated
+ * when it stands for "none of the other moves of the role". */
+typedef struct rule_set {
+  uint32_t n, cap, n_lits, cap_lits;
+  uint32_t *head, *start;  /* start[n] is the end of the last rule */
+  int32_t *lits;
+} rule_set;
+
+static void rule_set_free(rule_set *r)
 {
-  uint32_t *only_len = calloc(b->n_atoms + 1, sizeof *only_len);
-  if (!only_len) return oom(b);
+  free(r->head);
+  free(r->start);
+  free(r->lits);
+}
+
+static int rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n)
+{
+  if (r->n + 1 >= r->cap) {
+    uint32_t cap = r->cap * 2 + 64;
+    uint32_t *h = realloc(r->head, cap * sizeof *h);
+    if (h) r->head = h;
+    uint32_t *s = realloc(r->start, (cap + 1) * sizeof *s);
+    if (s) r->start = s;
+    if (!h || !s) return 0;
+    if (r->n == 0) r->start[0] = 0;
+    r->cap = cap;
+  }
+  if (r->n_lits + n > r->cap_lits) {
+    uint64_t cap = (uint64_t)r->cap_lits * 2 + n + 256;
+    if (cap > INT32_MAX) return 0;
+    int32_t *l = realloc(r->lits, cap * sizeof *l);
+    if (!l) return 0;
+    r->lits = l;
+    r->cap_lits = (uint32_t)cap;
+  }
+  memcpy(r->lits + r->n_lits, lits, n * sizeof *lits);
+  r->n_lits += n;
+  r->head[r->n++] = head;
+  r->start[r->n] = r->n_lits;
+  return 1;
+}
+
+/* The does atoms a joint move can set: does(r,a) with a legal(r,a) atom.
+ * Per atom its role (NONE: never set), and per role the list. */
+static int settable_moves(build *b)
+{
+  dl_circuit *c = b->c;
+  const dl_terms *t = c->terms;
+  idmap m;
+  int ok = idmap_init(&m, b->n_atoms);
+  uint32_t dummy = 0;
+  b->does_role = malloc((b->n_atoms + 1) * sizeof *b->does_role);
+  b->umove_start = calloc(c->n_roles + 1, sizeof *b->umove_start);
+  b->umoves = malloc((b->n_atoms + 1) * sizeof *b->umoves);
+  b->complement = malloc((b->n_atoms + 1) * sizeof *b->complement);
+  ok = ok && b->does_role && b->umove_start && b->umoves && b->complement;
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a);
+    uint32_t r = role_index(c, arg(t, x, 0));
+    if (r != NONE) idmap_add(&m, (uint64_t)r << 32 | arg(t, x, 1), &dummy);
+  }
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    b->does_role[a] = NONE;
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_MOVE) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a);
+    uint32_t r = role_index(c, arg(t, x, 0));
+    if (r != NONE && idmap_get(&m, (uint64_t)r << 32 | arg(t, x, 1)) != NONE) {
+      b->does_role[a] = r;
+      b->umove_start[r + 1]++;
+    }
+  }
+  for (uint32_t r = 0; ok && r < c->n_roles; r++) b->umove_start[r + 1] += b->umove_start[r];
+  uint32_t *fill = ok ? malloc((c->n_roles + 1) * sizeof *fill) : NULL;
+  if (fill) {
+    memcpy(fill, b->umove_start, (c->n_roles + 1) * sizeof *fill);
+    for (uint32_t a = 1; a <= b->n_atoms; a++)
+      if (b->does_role[a] != NONE) b->umoves[fill[b->does_role[a]]++] = a;  /* sorted by atom */
+  }
+  ok = ok && fill;
+  free(fill);
+  idmap_free(&m);
+  return ok ? 1 : oom(b);
+}
+
+static int is_settable(const build *b, int32_t lit)
+{
+  uint32_t a = (uint32_t)(lit > 0 ? lit : -lit);
+  return dl_ground_atom_role(b->g, a) == DL_ATOM_MOVE && b->does_role[a] != NONE;
+}
+
+/* The ground rules without what a joint move never sets: a rule needing
+ * such a does atom goes, a negative literal of one disappears (a rule left
+ * without literals makes its head a fact). */
+static int clean_rules(build *b, rule_set *out)
+{
+  int32_t *tmp = NULL;
+  uint32_t cap = 0;
   for (uint32_t i = 0; i < b->n_rules; i++) {
     const int32_t *body;
-    uint32_t n;
-    int32_t h = dl_ground_rule(b->g, i, &body, &n);
-    if (n) only_len[h] = n;
+    uint32_t n, k = 0, drop = 0;
+    uint32_t h = (uint32_t)dl_ground_rule(b->g, i, &body, &n);
+    if (n == 0 || b->has_fact[h]) continue;
+    if (n > cap) {
+      free(tmp);
+      cap = n * 2;
+      if (!(tmp = malloc(cap * sizeof *tmp))) return oom(b);
+    }
+    for (uint32_t j = 0; j < n; j++) {
+      uint32_t a = (uint32_t)(body[j] > 0 ? body[j] : -body[j]);
+      if (dl_ground_atom_role(b->g, a) == DL_ATOM_MOVE && b->does_role[a] == NONE) drop |= body[j] > 0;
+      else tmp[k++] = body[j];
+    }
+    if (drop) continue;
+    if (k == 0) b->has_fact[h] = 1;
+    else if (!rule_set_add(out, h, tmp, k)) {
+      free(tmp);
+      return oom(b);
+    }
+  }
+  free(tmp);
+  return 1;
+}
+
+/* A rule of one head that has exactly one positive settable does literal:
+ * its other literals (sorted) and that move. */
+typedef struct candidate {
+  uint32_t rule, move, rest_start, rest_len;
+} candidate;
+
+typedef struct factor_ctx {
+  const int32_t *rest;
+} factor_ctx;
+
+static int cmp_i32(const void *x, const void *y, void *ctx)
+{
+  (void)ctx;
+  int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+  return (a > b) - (a < b);
+}
+
+static int cmp_candidate(const void *x, const void *y, void *ctx)
+{
+  const factor_ctx *f = ctx;
+  const candidate *a = x, *b = y;
+  if (a->rest_len != b->rest_len) return a->rest_len < b->rest_len ? -1 : 1;
+  for (uint32_t k = 0; k < a->rest_len; k++) {
+    int32_t p = f->rest[a->rest_start + k], q = f->rest[b->rest_start + k];
+    if (p != q) return p < q ? -1 : 1;
+  }
+  return (a->move > b->move) - (a->move < b->move);
+}
+
+/* The id of the "any of" gate of the sorted set s[0..n) of does atoms. */
+static int any_of(build *b, const uint32_t *s, uint32_t n, uint32_t *id)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (uint32_t k = 0; k < n; k++) h = (h ^ s[k]) * 1099511628211ULL;
+  h &= ~(uint64_t)0 >> 1;
+  uint32_t found = idmap_get(&b->any_map, h);
+  if (found != NONE && b->any_start[found + 1] - b->any_start[found] == n &&
+      memcmp(b->any_atoms + b->any_start[found], s, n * sizeof *s) == 0) {
+    *id = found;
+    return 1;
+  }
+  if (b->n_any + 2 > b->cap_any) {
+    uint32_t cap = b->cap_any * 2 + 64;
+    uint32_t *st = realloc(b->any_start, (cap + 1) * sizeof *st);
+    if (!st) return 0;
+    b->any_start = st;
+    if (b->n_any == 0) b->any_start[0] = 0;
+    b->cap_any = cap;
+  }
+  uint32_t end = b->any_start[b->n_any];
+  if (end + n > b->cap_any_atoms) {
+    uint64_t cap = (uint64_t)b->cap_any_atoms * 2 + n + 256;
+    uint32_t *at = cap < UINT32_MAX ? realloc(b->any_atoms, cap * sizeof *at) : NULL;
+    if (!at) return 0;
+    b->any_atoms = at;
+    b->cap_any_atoms = (uint32_t)cap;
+  }
+  memcpy(b->any_atoms + end, s, n * sizeof *s);
+  b->any_start[b->n_any + 1] = end + n;
+  *id = b->n_any++;
+  if (found == NONE && b->n_any < b->any_map.mask / 2) {
+    uint32_t next = *id;
+    idmap_add(&b->any_map, h, &next);
+  }
+  return 1;
+}
+
+/* The literal for "one of the moves m[0..n) (sorted, distinct) is made";
+ * 0 when that always holds (every move of a role).  Joint moves set one
+ * move per role, so for most of a role's moves it is "none of the others". */
+static int moves_literal(build *b, uint32_t *m, uint32_t n, int32_t *lit)
+{
+  uint32_t r = b->does_role[m[0]], same = 1, id;
+  for (uint32_t k = 1; k < n; k++) same &= b->does_role[m[k]] == r;
+  if (n == 1) {
+    *lit = (int32_t)m[0];
+    return 1;
+  }
+  uint32_t u0 = b->umove_start[r], un = b->umove_start[r + 1] - u0;
+  if (same && 2 * n > un) {
+    uint32_t nc = 0, *other = b->complement;
+    for (uint32_t k = 0, j = 0; k < un; k++) {
+      uint32_t a = b->umoves[u0 + k];
+      while (j < n && m[j] < a) j++;
+      if (j == n || m[j] != a) other[nc++] = a;
+    }
+    if (nc == 0) *lit = 0;
+    else if (nc == 1) *lit = -(int32_t)other[0];
+    else if (!any_of(b, other, nc, &id)) return 0;
+    else *lit = -(int32_t)(b->n_atoms + 1 + id);
+    return 1;
+  }
+  if (!any_of(b, m, n, &id)) return 0;
+  *lit = (int32_t)(b->n_atoms + 1 + id);
+  return 1;
+}
+
+/* Emits the rules of head h (rules idx[0..n) of in): rules alike but for
+ * their one move become one rule with an "any of these moves" literal. */
+static int factor_head(build *b, const rule_set *in, const uint32_t *idx, uint32_t n, rule_set *out,
+                       candidate *cand, int32_t *rest, uint32_t *moves, int32_t *lits)
+{
+  uint32_t nc = 0, nr = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = idx[k], s = in->start[i], e = in->start[i + 1], does = 0, at = 0;
+    for (uint32_t j = s; j < e; j++)
+      if (in->lits[j] > 0 && is_settable(b, in->lits[j])) does++, at = j;
+    if (does != 1 || n < 2) {
+      if (!rule_set_add(out, in->head[i], in->lits + s, e - s)) return 0;
+      continue;
+    }
+    cand[nc] = (candidate){ i, (uint32_t)in->lits[at], nr, e - s - 1 };
+    for (uint32_t j = s; j < e; j++)
+      if (j != at) rest[nr++] = in->lits[j];
+    dl_sort(rest + cand[nc].rest_start, cand[nc].rest_len, sizeof *rest, cmp_i32, NULL);
+    nc++;
+  }
+  factor_ctx f = { rest };
+  dl_sort(cand, nc, sizeof *cand, cmp_candidate, &f);
+  for (uint32_t k = 0; k < nc;) {
+    uint32_t e = k + 1;
+    while (e < nc && cand[e].rest_len == cand[k].rest_len &&
+           memcmp(rest + cand[e].rest_start, rest + cand[k].rest_start, cand[k].rest_len * sizeof *rest) == 0)
+      e++;
+    uint32_t nm = 0, len = cand[k].rest_len;
+    for (uint32_t j = k; j < e; j++)
+      if (nm == 0 || moves[nm - 1] != cand[j].move) moves[nm++] = cand[j].move;
+    memcpy(lits, rest + cand[k].rest_start, len * sizeof *lits);
+    int32_t lit;
+    if (!moves_literal(b, moves, nm, &lit)) return 0;
+    if (lit) lits[len++] = lit;
+    if (len == 0) b->has_fact[in->head[cand[k].rule]] = 1;
+    else if (!rule_set_add(out, in->head[cand[k].rule], lits, len)) return 0;
+    k = e;
+  }
+  return 1;
+}
+
+/* Factors the rules of every head (factor_head). */
+static int factor_rules(build *b, const rule_set *in, rule_set *out)
+{
+  uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
+  uint32_t longest = 1;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (in->start[i + 1] - in->start[i] > longest) longest = in->start[i + 1] - in->start[i];
+  candidate *cand = malloc((in->n + 1) * sizeof *cand);
+  int32_t *rest = malloc(((size_t)in->n_lits + 1) * sizeof *rest), *lits = malloc((longest + 1) * sizeof *lits);
+  uint32_t *moves = malloc((in->n + 1) * sizeof *moves);
+  int ok = start && idx && cand && rest && lits && moves && idmap_init(&b->any_map, in->n);
+  if (ok) {
+    for (uint32_t i = 0; i < in->n; i++) start[in->head[i] + 1]++;
+    for (uint32_t a = 0; a <= b->n_atoms; a++) start[a + 1] += start[a];
+    uint32_t *fill = malloc((b->n_atoms + 1) * sizeof *fill);
+    ok = fill != NULL;
+    if (ok) {
+      memcpy(fill, start, (b->n_atoms + 1) * sizeof *fill);
+      for (uint32_t i = 0; i < in->n; i++) idx[fill[in->head[i]]++] = i;
+    }
+    free(fill);
+  }
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    uint32_t n = start[a + 1] - start[a];
+    if (n && !b->has_fact[a]) ok = factor_head(b, in, idx + start[a], n, out, cand, rest, moves, lits);
+  }
+  free(start), free(idx), free(cand), free(rest), free(lits), free(moves);
+  return ok ? 1 : oom(b);
+}
+
+static uint32_t lit_gate(const build *b, int32_t lit)
+{
+  uint32_t a = (uint32_t)(lit > 0 ? lit : -lit);
+  return a <= b->n_atoms ? b->atom_gate[a] : b->any_gate[a - b->n_atoms - 1];
+}
+
+static int wire_rules(build *b)
+{
+  rule_set r1 = { 0 }, r2 = { 0 };
+  if (!settable_moves(b) || !clean_rules(b, &r1) || !factor_rules(b, &r1, &r2)) {
+    rule_set_free(&r1);
+    rule_set_free(&r2);
+    return 0;
+  }
+  rule_set_free(&r1);
+  uint32_t *only_len = calloc(b->n_atoms + 1, sizeof *only_len);
+  b->any_gate = malloc(((size_t)b->n_any + 1) * sizeof *b->any_gate);
+  if (!only_len || !b->any_gate) {
+    free(only_len);
+    rule_set_free(&r2);
+    return oom(b);
+  }
+  memset(b->n_rules_of, 0, (b->n_atoms + 1) * sizeof *b->n_rules_of);
+  for (uint32_t i = 0; i < r2.n; i++) {
+    b->n_rules_of[r2.head[i]]++;
+    only_len[r2.head[i]] = r2.start[i + 1] - r2.start[i];
   }
   atom_gates(b, only_len);
   free(only_len);
-  for (uint32_t i = 0; i < b->n_rules; i++) {
-    const int32_t *body;
-    uint32_t n;
-    uint32_t h = (uint32_t)dl_ground_rule(b->g, i, &body, &n);
-    if (n == 0 || b->has_fact[h]) continue;
+  int ok = 1;
+  for (uint32_t k = 0; ok && k < b->n_any; k++) {
+    b->any_gate[k] = new_gate(b, KIND_OR, TOP - 1, 0);
+    for (uint32_t j = b->any_start[k]; ok && j < b->any_start[k + 1]; j++)
+      ok = add_edge(b, b->atom_gate[b->any_atoms[j]], b->any_gate[k], 0);
+  }
+  for (uint32_t i = 0; ok && i < r2.n; i++) {
+    uint32_t h = r2.head[i], n = r2.start[i + 1] - r2.start[i];
+    const int32_t *body = r2.lits + r2.start[i];
+    if (b->has_fact[h]) continue;
     uint32_t target = b->atom_gate[h];
     if (n >= 2 && b->n_rules_of[h] > 1) {
       target = new_gate(b, KIND_AND, TOP - n, 0);
-      if (!add_edge(b, target, b->atom_gate[h], 0)) return oom(b);
+      ok = add_edge(b, target, b->atom_gate[h], 0);
     }
-    for (uint32_t k = 0; k < n; k++)
-      if (!add_edge(b, b->atom_gate[body[k] > 0 ? body[k] : -body[k]], target, body[k] < 0)) return oom(b);
+    for (uint32_t k = 0; ok && k < n; k++) ok = add_edge(b, lit_gate(b, body[k]), target, body[k] < 0);
   }
-  return 1;
+  rule_set_free(&r2);
+  return ok ? 1 : oom(b);
 }
 
 /* Lays the edges out as a list of outputs per gate. */
@@ -957,6 +1280,14 @@ static void free_build(build *b)
   free(b->has_fact);
   free(b->n_rules_of);
   free(b->atom_gate);
+  free(b->does_role);
+  free(b->umove_start);
+  free(b->umoves);
+  free(b->complement);
+  idmap_free(&b->any_map);
+  free(b->any_start);
+  free(b->any_atoms);
+  free(b->any_gate);
   free(b->src);
   free(b->dst);
 }

@@ -101,9 +101,11 @@ int dl_circuit_terminal(const dl_circuit *c);
  * goal atoms, negated: 0 or -2, -3, ...). */
 int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value);
 
-/* Sets the joint move (joint[r] is a move of role r, or DL_CIRCUIT_NO_MOVE)
+/* Sets the joint move (joint[r] is a move of role r, one for every role)
  * and writes the next state of the current state into next[0 .. words).
- * The moves need not be legal (the caller checks).  Returns 1, or 0 when
+ * The moves need not be legal (the caller checks).  (The circuit relies on
+ * one move per role: "does some move of r but these few" is compiled as
+ * "does none of these few".)  Returns 1, or 0 when
  * out of memory (as set_state). */
 int dl_circuit_next(dl_circuit *c, const uint32_t *joint, uint64_t *next);
 
