@@ -444,12 +444,19 @@ typedef struct build {
   uint8_t *has_fact;
   uint32_t *n_rules_of;    /* non-fact rules per head atom */
   uint32_t *atom_gate;
-  uint32_t *does_role;             /* per atom: the role a joint move sets it for, or NONE */
+  uint32_t *does_role;             /* per atom or phantom: the role a joint move sets it for, or NONE */
+  idmap move_map;                  /* (role, action) of each legal atom -> its index */
+  uint32_t *legal_does;            /* per index: the does atom or phantom */
+  uint32_t n_phantoms, any_base;   /* "any of" gate k is literal any_base + 1 + k */
+  uint32_t *phantom_gate;
   uint32_t *umove_start, *umoves;  /* per role: the does atoms a joint move can set */
   uint32_t *complement;            /* room for a role's moves */
+  int32_t *set;                    /* room for a role's moves, as literals */
+  uint32_t *of_role;               /* room for a role's moves */
   idmap any_map;                   /* "any of these moves" gates: hash of the set -> id */
   uint32_t n_any, cap_any, cap_any_atoms;
-  uint32_t *any_start, *any_atoms, *any_gate;
+  uint32_t *any_start, *any_gate;
+  int32_t *any_atoms;              /* the literals of each "any of" gate */
   uint32_t *src, *dst;     /* edges */
   uint32_t n_edges, cap_edges;
   uint32_t cap_gates;
@@ -630,28 +637,22 @@ static int collect_moves(build *b)
   c->legal_list = malloc(n * sizeof *c->legal_list);
   c->legal_pos = malloc(n * sizeof *c->legal_pos);
   uint32_t *fill = calloc(nr, sizeof *fill);
-  idmap m = { 0, 0, 0 };
-  int ok = c->move_role && c->move_term && c->move_gate && c->legal_list && c->legal_pos && fill &&
-           idmap_init(&m, c->n_moves);
+  int ok = c->move_role && c->move_term && c->move_gate && c->legal_list && c->legal_pos && fill;
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
     dl_tid x = dl_ground_atom_term(b->g, a), act = arg(c->terms, x, 1);
-    uint32_t r = role_index(c, arg(c->terms, x, 0)), id = c->role_start[r] + fill[r]++, next = id;
+    uint32_t r = role_index(c, arg(c->terms, x, 0)), id = c->role_start[r] + fill[r]++;
     c->move_role[id] = r;
     c->move_term[id] = act;
     c->move_gate[id] = NONE;
-    idmap_add(&m, (uint64_t)r << 32 | act, &next);
     c->hook[b->atom_gate[a]] = (uint32_t)HOOK_LEGAL << 28 | id;
   }
-  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
-    if (dl_ground_atom_role(b->g, a) != DL_ATOM_MOVE) continue;
-    dl_tid x = dl_ground_atom_term(b->g, a);
-    uint32_t r = role_index(c, arg(c->terms, x, 0));
-    uint32_t id = r == NONE ? NONE : idmap_get(&m, (uint64_t)r << 32 | arg(c->terms, x, 1));
-    if (id != NONE) c->move_gate[id] = b->atom_gate[a];  /* else never legal: always false */
+  for (uint32_t id = 0; ok && id < c->n_moves; id++) {
+    uint32_t k = idmap_get(&b->move_map, (uint64_t)c->move_role[id] << 32 | c->move_term[id]);
+    uint32_t a = b->legal_does[k];
+    c->move_gate[id] = a <= b->n_atoms ? b->atom_gate[a] : b->phantom_gate[a - b->n_atoms - 1];
   }
   free(fill);
-  idmap_free(&m);
   return ok ? 1 : oom(b);
 }
 
@@ -738,7 +739,7 @@ static int add_edge(build *b, uint32_t from, uint32_t to, uint32_t neg)
 static int alloc_gates(build *b)
 {
   dl_circuit *c = b->c;
-  uint64_t cap = (uint64_t)b->n_atoms + 2 * (uint64_t)b->n_rules + 1;
+  uint64_t cap = 2 * (uint64_t)b->n_atoms + 2 * (uint64_t)b->n_rules + 1;
   if (cap >= (1u << 28)) {
     dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
     return 0;
@@ -810,46 +811,67 @@ static int rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_
   return 1;
 }
 
-/* The does atoms a joint move can set: does(r,a) with a legal(r,a) atom.
- * Per atom its role (NONE: never set), and per role the list. */
+/* The moves: per legal(r,a) atom the does(r,a) atom, or when the ground
+ * game has none a phantom (an id after the atoms) that gets an input gate
+ * too, so that "none of the other moves" sees every move.  Per atom or
+ * phantom its role (NONE: a does atom no joint move sets), per role the
+ * list. */
 static int settable_moves(build *b)
 {
   dl_circuit *c = b->c;
   const dl_terms *t = c->terms;
-  idmap m;
-  int ok = idmap_init(&m, b->n_atoms);
-  uint32_t dummy = 0;
-  b->does_role = malloc((b->n_atoms + 1) * sizeof *b->does_role);
-  b->umove_start = calloc(c->n_roles + 1, sizeof *b->umove_start);
-  b->umoves = malloc((b->n_atoms + 1) * sizeof *b->umoves);
-  b->complement = malloc((b->n_atoms + 1) * sizeof *b->complement);
-  ok = ok && b->does_role && b->umove_start && b->umoves && b->complement;
+  uint32_t n_legal = 0;
+  int ok = idmap_init(&b->move_map, b->n_atoms);
+  b->legal_does = malloc((b->n_atoms + 1) * sizeof *b->legal_does);
+  ok = ok && b->legal_does;
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
     dl_tid x = dl_ground_atom_term(b->g, a);
-    uint32_t r = role_index(c, arg(t, x, 0));
-    if (r != NONE) idmap_add(&m, (uint64_t)r << 32 | arg(t, x, 1), &dummy);
+    uint32_t r = role_index(c, arg(t, x, 0)), before = n_legal;
+    if (r != NONE && idmap_add(&b->move_map, (uint64_t)r << 32 | arg(t, x, 1), &n_legal) == before)
+      b->legal_does[before] = 0;
   }
+  size_t room = (size_t)b->n_atoms + n_legal + c->n_roles + 1;
+  b->does_role = malloc(room * sizeof *b->does_role);
+  b->umove_start = calloc(c->n_roles + 1, sizeof *b->umove_start);
+  b->umoves = malloc(room * sizeof *b->umoves);
+  b->complement = malloc(room * sizeof *b->complement);
+  b->set = malloc(room * sizeof *b->set);
+  b->of_role = malloc(room * sizeof *b->of_role);
+  ok = ok && b->does_role && b->umove_start && b->umoves && b->complement && b->set && b->of_role;
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     b->does_role[a] = NONE;
     if (dl_ground_atom_role(b->g, a) != DL_ATOM_MOVE) continue;
     dl_tid x = dl_ground_atom_term(b->g, a);
     uint32_t r = role_index(c, arg(t, x, 0));
-    if (r != NONE && idmap_get(&m, (uint64_t)r << 32 | arg(t, x, 1)) != NONE) {
+    uint32_t id = r == NONE ? NONE : idmap_get(&b->move_map, (uint64_t)r << 32 | arg(t, x, 1));
+    if (id != NONE) {
       b->does_role[a] = r;
-      b->umove_start[r + 1]++;
+      b->legal_does[id] = a;
     }
   }
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {  /* phantoms, in the order of the legal atoms */
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a);
+    uint32_t r = role_index(c, arg(t, x, 0));
+    uint32_t id = r == NONE ? NONE : idmap_get(&b->move_map, (uint64_t)r << 32 | arg(t, x, 1));
+    if (id == NONE || b->legal_does[id]) continue;
+    uint32_t p = b->n_atoms + 1 + b->n_phantoms++;
+    b->legal_does[id] = p;
+    b->does_role[p] = r;
+  }
+  b->any_base = b->n_atoms + b->n_phantoms;
+  for (uint32_t a = 1; ok && a <= b->any_base; a++)
+    if (b->does_role[a] != NONE) b->umove_start[b->does_role[a] + 1]++;
   for (uint32_t r = 0; ok && r < c->n_roles; r++) b->umove_start[r + 1] += b->umove_start[r];
   uint32_t *fill = ok ? malloc((c->n_roles + 1) * sizeof *fill) : NULL;
   if (fill) {
     memcpy(fill, b->umove_start, (c->n_roles + 1) * sizeof *fill);
-    for (uint32_t a = 1; a <= b->n_atoms; a++)
-      if (b->does_role[a] != NONE) b->umoves[fill[b->does_role[a]]++] = a;  /* sorted by atom */
+    for (uint32_t a = 1; a <= b->any_base; a++)
+      if (b->does_role[a] != NONE) b->umoves[fill[b->does_role[a]]++] = a;  /* sorted */
   }
   ok = ok && fill;
   free(fill);
-  idmap_free(&m);
   return ok ? 1 : oom(b);
 }
 
@@ -921,11 +943,12 @@ static int cmp_candidate(const void *x, const void *y, void *ctx)
   return (a->move > b->move) - (a->move < b->move);
 }
 
-/* The id of the "any of" gate of the sorted set s[0..n) of does atoms. */
-static int any_of(build *b, const uint32_t *s, uint32_t n, uint32_t *id)
+/* The id of the "any of" gate (an OR) of the sorted set s[0..n) of
+ * literals (does atoms, or other "any of" gates, maybe negated). */
+static int any_of(build *b, const int32_t *s, uint32_t n, uint32_t *id)
 {
   uint64_t h = 1469598103934665603ULL;
-  for (uint32_t k = 0; k < n; k++) h = (h ^ s[k]) * 1099511628211ULL;
+  for (uint32_t k = 0; k < n; k++) h = (h ^ (uint32_t)s[k]) * 1099511628211ULL;
   h &= ~(uint64_t)0 >> 1;
   uint32_t found = idmap_get(&b->any_map, h);
   if (found != NONE && b->any_start[found + 1] - b->any_start[found] == n &&
@@ -944,7 +967,7 @@ static int any_of(build *b, const uint32_t *s, uint32_t n, uint32_t *id)
   uint32_t end = b->any_start[b->n_any];
   if (end + n > b->cap_any_atoms) {
     uint64_t cap = (uint64_t)b->cap_any_atoms * 2 + n + 256;
-    uint32_t *at = cap < UINT32_MAX ? realloc(b->any_atoms, cap * sizeof *at) : NULL;
+    int32_t *at = cap < INT32_MAX ? realloc(b->any_atoms, cap * sizeof *at) : NULL;
     if (!at) return 0;
     b->any_atoms = at;
     b->cap_any_atoms = (uint32_t)cap;
@@ -959,33 +982,70 @@ static int any_of(build *b, const uint32_t *s, uint32_t n, uint32_t *id)
   return 1;
 }
 
-/* The literal for "one of the moves m[0..n) (sorted, distinct) is made";
- * 0 when that always holds (every move of a role).  Joint moves set one
- * move per role, so for most of a role's moves it is "none of the others". */
-static int moves_literal(build *b, uint32_t *m, uint32_t n, int32_t *lit)
+static int set_literal(build *b, const uint32_t *m, uint32_t n, int neg, int32_t *lit)
 {
-  uint32_t r = b->does_role[m[0]], same = 1, id;
-  for (uint32_t k = 1; k < n; k++) same &= b->does_role[m[k]] == r;
+  uint32_t id;
   if (n == 1) {
-    *lit = (int32_t)m[0];
+    *lit = neg ? -(int32_t)m[0] : (int32_t)m[0];
     return 1;
   }
+  for (uint32_t k = 0; k < n; k++) b->set[k] = (int32_t)m[k];
+  if (!any_of(b, b->set, n, &id)) return 0;
+  *lit = (int32_t)(b->any_base + 1 + id);
+  if (neg) *lit = -*lit;
+  return 1;
+}
+
+/* The literal for "role r makes one of the moves m[0..n)" (sorted,
+ * distinct); 0 when that always holds (every move of r).  Joint moves set
+ * one move per role, so for most of a role's moves it is "none of the
+ * others". */
+static int role_literal(build *b, uint32_t r, const uint32_t *m, uint32_t n, int32_t *lit)
+{
   uint32_t u0 = b->umove_start[r], un = b->umove_start[r + 1] - u0;
-  if (same && 2 * n > un) {
-    uint32_t nc = 0, *other = b->complement;
-    for (uint32_t k = 0, j = 0; k < un; k++) {
-      uint32_t a = b->umoves[u0 + k];
-      while (j < n && m[j] < a) j++;
-      if (j == n || m[j] != a) other[nc++] = a;
-    }
-    if (nc == 0) *lit = 0;
-    else if (nc == 1) *lit = -(int32_t)other[0];
-    else if (!any_of(b, other, nc, &id)) return 0;
-    else *lit = -(int32_t)(b->n_atoms + 1 + id);
+  if (2 * n <= un) return set_literal(b, m, n, 0, lit);
+  uint32_t nc = 0, *other = b->complement;
+  for (uint32_t k = 0, j = 0; k < un; k++) {
+    uint32_t a = b->umoves[u0 + k];
+    while (j < n && m[j] < a) j++;
+    if (j == n || m[j] != a) other[nc++] = a;
+  }
+  if (nc == 0) {
+    *lit = 0;
     return 1;
   }
-  if (!any_of(b, m, n, &id)) return 0;
-  *lit = (int32_t)(b->n_atoms + 1 + id);
+  return set_literal(b, other, nc, 1, lit);
+}
+
+
+/* The literal for "one of the moves m[0..n) is made" (sorted, distinct,
+ * of any roles); 0 when that always holds: the OR of a literal per role. */
+static int moves_literal(build *b, const uint32_t *m, uint32_t n, int32_t *lit)
+{
+  int32_t per[64];
+  uint32_t np = 0, roles = b->c->n_roles;
+  for (uint32_t r = 0; r < roles; r++) {
+    uint32_t nr = 0;
+    for (uint32_t k = 0; k < n; k++)
+      if (b->does_role[m[k]] == r) b->of_role[nr++] = m[k];
+    if (!nr) continue;
+    int32_t l;
+    if (!role_literal(b, r, b->of_role, nr, &l)) return 0;
+    if (l == 0) {
+      *lit = 0;
+      return 1;
+    }
+    if (np == 64) return set_literal(b, m, n, 0, lit);  /* many roles: a plain OR */
+    per[np++] = l;
+  }
+  if (np == 1) {
+    *lit = per[0];
+    return 1;
+  }
+  dl_sort(per, np, sizeof *per, cmp_i32, NULL);
+  uint32_t id;
+  if (!any_of(b, per, np, &id)) return 0;
+  *lit = (int32_t)(b->any_base + 1 + id);
   return 1;
 }
 
@@ -1063,7 +1123,8 @@ static int factor_rules(build *b, const rule_set *in, rule_set *out)
 static uint32_t lit_gate(const build *b, int32_t lit)
 {
   uint32_t a = (uint32_t)(lit > 0 ? lit : -lit);
-  return a <= b->n_atoms ? b->atom_gate[a] : b->any_gate[a - b->n_atoms - 1];
+  if (a <= b->n_atoms) return b->atom_gate[a];
+  return a <= b->any_base ? b->phantom_gate[a - b->n_atoms - 1] : b->any_gate[a - b->any_base - 1];
 }
 
 static int wire_rules(build *b)
@@ -1089,11 +1150,12 @@ static int wire_rules(build *b)
   }
   atom_gates(b, only_len);
   free(only_len);
-  int ok = 1;
+  int ok = (b->phantom_gate = malloc(((size_t)b->n_phantoms + 1) * sizeof *b->phantom_gate)) != NULL;
+  for (uint32_t p = 0; ok && p < b->n_phantoms; p++) b->phantom_gate[p] = new_gate(b, KIND_INPUT, TOP - 1, 0);
   for (uint32_t k = 0; ok && k < b->n_any; k++) {
     b->any_gate[k] = new_gate(b, KIND_OR, TOP - 1, 0);
     for (uint32_t j = b->any_start[k]; ok && j < b->any_start[k + 1]; j++)
-      ok = add_edge(b, b->atom_gate[b->any_atoms[j]], b->any_gate[k], 0);
+      ok = add_edge(b, lit_gate(b, b->any_atoms[j]), b->any_gate[k], b->any_atoms[j] < 0);
   }
   for (uint32_t i = 0; ok && i < r2.n; i++) {
     uint32_t h = r2.head[i], n = r2.start[i + 1] - r2.start[i];
@@ -1281,9 +1343,14 @@ static void free_build(build *b)
   free(b->n_rules_of);
   free(b->atom_gate);
   free(b->does_role);
+  idmap_free(&b->move_map);
+  free(b->legal_does);
+  free(b->phantom_gate);
   free(b->umove_start);
   free(b->umoves);
   free(b->complement);
+  free(b->set);
+  free(b->of_role);
   idmap_free(&b->any_map);
   free(b->any_start);
   free(b->any_atoms);
