@@ -622,10 +622,7 @@ static int collect_moves(build *b)
   for (uint32_t a = 1; a <= b->n_atoms; a++) {
     if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
     uint32_t r = role_index(c, arg(c->terms, dl_ground_atom_term(b->g, a), 0));
-    if (r == NONE) {
-      report_atom(b, a, "a legal move of a role that is not one");
-      return 0;
-    }
+    if (r == NONE) continue;  /* legal(x,a) of an x that is no role: no player asks */
     c->role_start[r + 1]++;
     c->n_moves++;
   }
@@ -641,7 +638,9 @@ static int collect_moves(build *b)
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
     dl_tid x = dl_ground_atom_term(b->g, a), act = arg(c->terms, x, 1);
-    uint32_t r = role_index(c, arg(c->terms, x, 0)), id = c->role_start[r] + fill[r]++;
+    uint32_t r = role_index(c, arg(c->terms, x, 0));
+    if (r == NONE) continue;
+    uint32_t id = c->role_start[r] + fill[r]++;
     c->move_role[id] = r;
     c->move_term[id] = act;
     c->move_gate[id] = NONE;
@@ -688,10 +687,7 @@ static int collect_goals(build *b)
     if (kind != DL_ATOM_GOAL) continue;
     dl_tid x = dl_ground_atom_term(b->g, a);
     uint32_t r = role_index(c, arg(c->terms, x, 0));
-    if (r == NONE) {
-      report_atom(b, a, "a goal of a role that is not one");
-      return 0;
-    }
+    if (r == NONE) continue;  /* a goal of an x that is no role: no player has it */
     if (!parse_goal_value(c->terms, arg(c->terms, x, 1), &c->goal_value[n])) {
       report_atom(b, a, "a goal value that is not an integer from 0 to 999999999");
       return 0;

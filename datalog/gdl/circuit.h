@@ -48,9 +48,9 @@ typedef struct dl_circuit_stats {
 } dl_circuit_stats;
 
 /* Compiles ground game g.  Returns the circuit, positioned on the initial
- * state with no move, or NULL after reporting to diag (no role, a legal or
- * goal atom of an unknown role, a goal value that is not an integer,
- * recursion through negation, out of memory).  g must outlive the circuit. */
+ * state with no move, or NULL after reporting to diag (no role, a goal
+ * value that is not an integer, recursion through negation, out of
+ * memory).  Legal and goal atoms of a term that is no role are left out.  g must outlive the circuit. */
 dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag);
 
 /* Frees the circuit; NULL is allowed. */
