@@ -119,7 +119,7 @@ def main(argv):
                     states += 1
                     if len(problems) >= 10:
                         break
-    except RuntimeError as e:
+    except (RuntimeError, OSError) as e:
         print("agree.py: " + str(e), file=sys.stderr)
         return 2
     name = os.path.basename(game)
