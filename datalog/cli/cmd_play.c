@@ -247,7 +247,7 @@ static void trace_atom(dl_buf *b, const dl_terms *t, const char *pred, const dl_
 }
 
 /* Prints the current state of k and what holds in it. */
-static void trace_state(dl_buf *b, const dl_circuit *k, uint64_t step)
+static void trace_state(dl_buf *b, dl_circuit *k, uint64_t step)
 {
   const dl_terms *t = dl_circuit_terms(k);
   const uint64_t *s = dl_circuit_state(k);

@@ -50,6 +50,13 @@ struct dl_circuit {
   uint32_t *move_role, *move_gate, *role_start;
   dl_tid *move_term;
   uint32_t *legal_list, *legal_n, *legal_pos;
+  /* Gated moves: legal(r,m) whose every rule has role r's literal L hold
+   * L & rest; the gate of m is rest's, and the moves count while L holds.
+   * Per role: L's gate (NONE: none), negated or not, gated moves holding
+   * (kept from the end of the role's part of legal_list). */
+  uint32_t *role_gate, *legal_ng;
+  uint8_t *role_gate_neg, *move_gated;
+  uint32_t *legal_out;   /* legal moves when both kinds hold */
   uint32_t *cur_move, *joint;
   uint32_t *goal_role;
   int32_t *goal_value;
@@ -80,7 +87,17 @@ static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
   switch ((h >> 28) & 7) {
   case HOOK_LEGAL: {
     uint32_t r = c->move_role[i], *list = c->legal_list + c->role_start[r];
-    if (up) {
+    if (c->move_gated[i]) {
+      uint32_t *end = c->legal_list + c->role_start[r + 1] - 1;  /* gated moves go down from here */
+      if (up) {
+        c->legal_pos[i] = c->legal_ng[r];
+        end[-(ptrdiff_t)c->legal_ng[r]++] = i;
+      } else {
+        uint32_t p = c->legal_pos[i], last = end[-(ptrdiff_t)--c->legal_ng[r]];
+        end[-(ptrdiff_t)p] = last;
+        c->legal_pos[last] = p;
+      }
+    } else if (up) {
       c->legal_pos[i] = c->legal_n[r];
       list[c->legal_n[r]++] = i;
     } else {
@@ -234,11 +251,29 @@ int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
 
 const uint64_t *dl_circuit_state(const dl_circuit *c) { return c->cur; }
 
-uint32_t dl_circuit_legal(const dl_circuit *c, uint32_t r, const uint32_t **moves)
+/* Whether role r's gated moves count now. */
+static inline int gate_open(const dl_circuit *c, uint32_t r)
+{
+  uint32_t g = c->role_gate[r];
+  if (g == NONE) return 0;
+  uint32_t v = c->block[g] ? c->val[g] : c->counter[g] >> 31;
+  return (int)(v ^ c->role_gate_neg[r]);
+}
+
+uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves)
 {
   assert(c && r < c->n_roles && moves);
-  *moves = c->legal_list + c->role_start[r];
-  return c->legal_n[r];
+  uint32_t n0 = c->legal_n[r], ng = c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0;
+  const uint32_t *base = c->legal_list + c->role_start[r], *gated = c->legal_list + c->role_start[r + 1] - ng;
+  if (!ng || !n0) {
+    *moves = ng ? gated : base;
+    return n0 + ng;
+  }
+  uint32_t *out = c->legal_out + c->role_start[r];
+  memcpy(out, base, n0 * sizeof *out);
+  memcpy(out + n0, gated, ng * sizeof *out);
+  *moves = out;
+  return n0 + ng;
 }
 
 int dl_circuit_terminal(const dl_circuit *c) { return c->terminal_count > 0; }
@@ -312,13 +347,14 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
       return p;
     }
     for (uint32_t r = 0; r < c->n_roles; r++) {
-      uint32_t n = c->legal_n[r];
+      uint32_t n0 = c->legal_n[r], n = n0 + (c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0);
       if (!n) {
         p.status = DL_PLAYOUT_NO_LEGAL;
         p.role = r;
         return p;
       }
-      c->joint[r] = c->legal_list[c->role_start[r] + (n == 1 ? 0 : dl_rng_below(rng, n))];
+      uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
+      c->joint[r] = k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
     }
     if (!set_moves(c, c->joint)) break;
     memcpy(c->scratch, c->next_bits, c->words * sizeof *c->scratch);
@@ -381,6 +417,7 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->block_members, c->val, c->dirty, c->dirty_list, c->work, c->stack, c->role_term,
                 c->fluent_term, c->fluent_gate, c->init, c->cur, c->next_bits, c->scratch, c->move_role,
                 c->move_gate, c->role_start, c->move_term, c->legal_list, c->legal_n, c->legal_pos,
+                c->role_gate, c->legal_ng, c->role_gate_neg, c->move_gated, c->legal_out,
                 c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(c);
@@ -449,6 +486,8 @@ typedef struct build {
   uint32_t *legal_does;            /* per index: the does atom or phantom */
   uint32_t n_phantoms, any_base;   /* "any of" gate k is literal any_base + 1 + k */
   uint32_t *phantom_gate;
+  int32_t *role_lit;               /* per role: the literal its gated legal atoms share, or 0 */
+  uint8_t *gated;                  /* per atom: a gated legal atom */
   uint32_t *umove_start, *umoves;  /* per role: the does atoms a joint move can set */
   uint32_t *complement;            /* room for a role's moves */
   int32_t *set;                    /* room for a role's moves, as literals */
@@ -615,6 +654,14 @@ static int collect_moves(build *b)
   uint32_t nr = c->n_roles;
   c->role_start = calloc(nr + 1, sizeof *c->role_start);
   c->legal_n = calloc(nr, sizeof *c->legal_n);
+  c->legal_ng = calloc(nr, sizeof *c->legal_ng);
+  c->role_gate = malloc(nr * sizeof *c->role_gate);
+  c->role_gate_neg = calloc(nr, 1);
+  if (!c->legal_ng || !c->role_gate || !c->role_gate_neg) return oom(b);
+  for (uint32_t r = 0; r < nr; r++) {
+    c->role_gate[r] = b->role_lit[r] ? b->atom_gate[b->role_lit[r] > 0 ? b->role_lit[r] : -b->role_lit[r]] : NONE;
+    c->role_gate_neg[r] = b->role_lit[r] < 0;
+  }
   c->cur_move = malloc(nr * sizeof *c->cur_move);
   c->joint = malloc(nr * sizeof *c->joint);
   if (!c->role_start || !c->legal_n || !c->cur_move || !c->joint) return oom(b);
@@ -633,8 +680,11 @@ static int collect_moves(build *b)
   c->move_gate = malloc(n * sizeof *c->move_gate);
   c->legal_list = malloc(n * sizeof *c->legal_list);
   c->legal_pos = malloc(n * sizeof *c->legal_pos);
+  c->legal_out = malloc(n * sizeof *c->legal_out);
+  c->move_gated = calloc(n, 1);
   uint32_t *fill = calloc(nr, sizeof *fill);
-  int ok = c->move_role && c->move_term && c->move_gate && c->legal_list && c->legal_pos && fill;
+  int ok = c->move_role && c->move_term && c->move_gate && c->legal_list && c->legal_pos && c->legal_out &&
+           c->move_gated && fill;
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
     dl_tid x = dl_ground_atom_term(b->g, a), act = arg(c->terms, x, 1);
@@ -644,6 +694,7 @@ static int collect_moves(build *b)
     c->move_role[id] = r;
     c->move_term[id] = act;
     c->move_gate[id] = NONE;
+    c->move_gated[id] = b->gated[a];
     c->hook[b->atom_gate[a]] = (uint32_t)HOOK_LEGAL << 28 | id;
   }
   for (uint32_t id = 0; ok && id < c->n_moves; id++) {
@@ -1116,6 +1167,79 @@ static int factor_rules(build *b, const rule_set *in, rule_set *out)
   return ok ? 1 : oom(b);
 }
 
+static int has_lit(const rule_set *r, uint32_t i, int32_t lit)
+{
+  for (uint32_t j = r->start[i]; j < r->start[i + 1]; j++)
+    if (r->lits[j] == lit) return 1;
+  return 0;
+}
+
+/* Role r's literal most frequent in the rules of its legal atoms. */
+static int32_t common_literal(build *b, const rule_set *in, uint32_t r, idmap *m, uint32_t *count)
+{
+  uint32_t n = 0, best = NONE;
+  int32_t lit = 0;
+  memset(m->vals, 0xff, (m->mask + 1) * sizeof *m->vals);
+  for (uint32_t i = 0; i < in->n; i++) {
+    uint32_t h = in->head[i];
+    if (dl_ground_atom_role(b->g, h) != DL_ATOM_LEGAL ||
+        role_index(b->c, arg(b->c->terms, dl_ground_atom_term(b->g, h), 0)) != r)
+      continue;
+    for (uint32_t j = in->start[i]; j < in->start[i + 1] && n <= m->mask / 2; j++) {
+      uint32_t before = n, k = idmap_add(m, (uint32_t)in->lits[j], &n);
+      if (k == before) count[k] = 0;
+      if (++count[k] > (best == NONE ? 0 : count[best])) {
+        best = k;
+        lit = in->lits[j];
+      }
+    }
+  }
+  return best != NONE && count[best] >= 4 ? lit : 0;
+}
+
+/* Per role, the legal atoms whose every rule has the role's most common
+ * literal L (a turn: true(control(r))) lose L: they flip only when the rest
+ * changes, and are counted while L holds (gate_open). */
+static int hoist_legal(build *b, const rule_set *in, rule_set *out)
+{
+  uint32_t roles = b->c->n_roles;
+  b->role_lit = calloc(roles, sizeof *b->role_lit);
+  b->gated = calloc(b->n_atoms + 1, 1);
+  uint8_t *all = malloc(b->n_atoms + 1);
+  uint32_t *count = malloc(((size_t)in->n_lits + 1) * sizeof *count);
+  int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
+  idmap m = { 0, 0, 0 };
+  int ok = b->role_lit && b->gated && all && count && tmp && idmap_init(&m, in->n_lits);
+  for (uint32_t r = 0; ok && r < roles; r++) {
+    int32_t lit = common_literal(b, in, r, &m, count);
+    if (!lit) continue;
+    memset(all, 0, b->n_atoms + 1);
+    for (uint32_t i = 0; i < in->n; i++) all[in->head[i]] = 1;
+    for (uint32_t i = 0; i < in->n; i++) {
+      uint32_t h = in->head[i];
+      if (dl_ground_atom_role(b->g, h) != DL_ATOM_LEGAL ||
+          role_index(b->c, arg(b->c->terms, dl_ground_atom_term(b->g, h), 0)) != r || !has_lit(in, i, lit))
+        all[h] = 0;
+    }
+    uint32_t gated = 0;
+    for (uint32_t a = 1; a <= b->n_atoms; a++) gated += all[a];
+    if (gated < 2) continue;
+    b->role_lit[r] = lit;
+    for (uint32_t a = 1; a <= b->n_atoms; a++) b->gated[a] |= all[a];
+  }
+  for (uint32_t i = 0; ok && i < in->n; i++) {
+    uint32_t h = in->head[i], n = 0;
+    int32_t lit = b->gated[h] ? b->role_lit[role_index(b->c, arg(b->c->terms, dl_ground_atom_term(b->g, h), 0))] : 0;
+    for (uint32_t j = in->start[i]; j < in->start[i + 1]; j++)
+      if (in->lits[j] != lit) tmp[n++] = in->lits[j];
+    if (n == 0) b->has_fact[h] = 1;
+    else ok = rule_set_add(out, h, tmp, n);
+  }
+  idmap_free(&m);
+  free(all), free(count), free(tmp);
+  return ok ? 1 : oom(b);
+}
+
 static uint32_t lit_gate(const build *b, int32_t lit)
 {
   uint32_t a = (uint32_t)(lit > 0 ? lit : -lit);
@@ -1125,13 +1249,15 @@ static uint32_t lit_gate(const build *b, int32_t lit)
 
 static int wire_rules(build *b)
 {
-  rule_set r1 = { 0 }, r2 = { 0 };
-  if (!settable_moves(b) || !clean_rules(b, &r1) || !factor_rules(b, &r1, &r2)) {
+  rule_set r1 = { 0 }, r0 = { 0 }, r2 = { 0 };
+  if (!settable_moves(b) || !clean_rules(b, &r1) || !factor_rules(b, &r1, &r0) || !hoist_legal(b, &r0, &r2)) {
     rule_set_free(&r1);
+    rule_set_free(&r0);
     rule_set_free(&r2);
     return 0;
   }
   rule_set_free(&r1);
+  rule_set_free(&r0);
   uint32_t *only_len = calloc(b->n_atoms + 1, sizeof *only_len);
   b->any_gate = malloc(((size_t)b->n_any + 1) * sizeof *b->any_gate);
   if (!only_len || !b->any_gate) {
@@ -1342,6 +1468,8 @@ static void free_build(build *b)
   idmap_free(&b->move_map);
   free(b->legal_does);
   free(b->phantom_gate);
+  free(b->role_lit);
+  free(b->gated);
   free(b->umove_start);
   free(b->umoves);
   free(b->complement);

@@ -91,7 +91,7 @@ const uint64_t *dl_circuit_state(const dl_circuit *c);
 /* Legal moves of role r in the current state: their number, and the moves
  * in *moves (owned by the circuit, valid until the next set_state; in no
  * particular order). */
-uint32_t dl_circuit_legal(const dl_circuit *c, uint32_t r, const uint32_t **moves);
+uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves);
 
 /* Whether the current state is terminal. */
 int dl_circuit_terminal(const dl_circuit *c);
