@@ -496,6 +496,7 @@ typedef struct build {
   uint32_t n_any, cap_any, cap_any_atoms;
   uint32_t *any_start, *any_gate;
   int32_t *any_atoms;              /* the literals of each "any of" gate */
+  uint8_t *any_kind;               /* 0: OR, 1: AND */
   uint32_t *src, *dst;     /* edges */
   uint32_t n_edges, cap_edges;
   uint32_t cap_gates;
@@ -990,15 +991,16 @@ static int cmp_candidate(const void *x, const void *y, void *ctx)
   return (a->move > b->move) - (a->move < b->move);
 }
 
-/* The id of the "any of" gate (an OR) of the sorted set s[0..n) of
- * literals (does atoms, or other "any of" gates, maybe negated). */
-static int any_of(build *b, const int32_t *s, uint32_t n, uint32_t *id)
+/* The id of the shared gate, an OR (kind 0) or AND (kind 1), of the
+ * sorted set s[0..n) of literals (atoms, phantoms, shared gates, maybe
+ * negated); the same set gives the same gate. */
+static int node(build *b, uint8_t kind, const int32_t *s, uint32_t n, uint32_t *id)
 {
-  uint64_t h = 1469598103934665603ULL;
+  uint64_t h = 1469598103934665603ULL + kind;
   for (uint32_t k = 0; k < n; k++) h = (h ^ (uint32_t)s[k]) * 1099511628211ULL;
   h &= ~(uint64_t)0 >> 1;
   uint32_t found = idmap_get(&b->any_map, h);
-  if (found != NONE && b->any_start[found + 1] - b->any_start[found] == n &&
+  if (found != NONE && b->any_kind[found] == kind && b->any_start[found + 1] - b->any_start[found] == n &&
       memcmp(b->any_atoms + b->any_start[found], s, n * sizeof *s) == 0) {
     *id = found;
     return 1;
@@ -1006,8 +1008,10 @@ static int any_of(build *b, const int32_t *s, uint32_t n, uint32_t *id)
   if (b->n_any + 2 > b->cap_any) {
     uint32_t cap = b->cap_any * 2 + 64;
     uint32_t *st = realloc(b->any_start, (cap + 1) * sizeof *st);
-    if (!st) return 0;
-    b->any_start = st;
+    if (st) b->any_start = st;
+    uint8_t *kd = realloc(b->any_kind, cap + 1);
+    if (kd) b->any_kind = kd;
+    if (!st || !kd) return 0;
     if (b->n_any == 0) b->any_start[0] = 0;
     b->cap_any = cap;
   }
@@ -1021,6 +1025,7 @@ static int any_of(build *b, const int32_t *s, uint32_t n, uint32_t *id)
   }
   memcpy(b->any_atoms + end, s, n * sizeof *s);
   b->any_start[b->n_any + 1] = end + n;
+  b->any_kind[b->n_any] = kind;
   *id = b->n_any++;
   if (found == NONE && b->n_any < b->any_map.mask / 2) {
     uint32_t next = *id;
@@ -1028,6 +1033,8 @@ static int any_of(build *b, const int32_t *s, uint32_t n, uint32_t *id)
   }
   return 1;
 }
+
+static int any_of(build *b, const int32_t *s, uint32_t n, uint32_t *id) { return node(b, 0, s, n, id); }
 
 static int set_literal(build *b, const uint32_t *m, uint32_t n, int neg, int32_t *lit)
 {
@@ -1174,6 +1181,93 @@ static int has_lit(const rule_set *r, uint32_t i, int32_t lit)
   return 0;
 }
 
+/* The literal most frequent in the rules idx[0..n) of in not used yet, and
+ * its count. */
+static int32_t frequent_literal(const rule_set *in, const uint32_t *idx, uint32_t n, const uint8_t *used,
+                                int32_t *buf, uint32_t *count)
+{
+  uint32_t m = 0, best = 0;
+  int32_t lit = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (!used[k])
+      for (uint32_t j = in->start[idx[k]]; j < in->start[idx[k] + 1]; j++) buf[m++] = in->lits[j];
+  dl_sort(buf, m, sizeof *buf, cmp_i32, NULL);
+  for (uint32_t k = 0; k < m;) {
+    uint32_t e = k + 1;
+    while (e < m && buf[e] == buf[k]) e++;
+    if (e - k > best) best = e - k, lit = buf[k];
+    k = e;
+  }
+  *count = best;
+  return lit;
+}
+
+/* The rules of one head that share a literal L become L & OR(rests), the
+ * rests as shared AND gates: heads whose rules differ only in L (next of a
+ * counter's each value) then share the OR. */
+static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_t n, rule_set *out, uint8_t *used,
+                      int32_t *buf, int32_t *refs, int32_t *tmp)
+{
+  memset(used, 0, n);
+  while (n >= 2 && n <= 4096) {
+    uint32_t count, nr = 0, id;
+    int32_t lit = frequent_literal(in, idx, n, used, buf, &count), always = 0;
+    if (count < 2) break;
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t i = idx[k], len = 0;
+      if (used[k] || !has_lit(in, i, lit)) continue;
+      used[k] = 1;
+      for (uint32_t j = in->start[i]; j < in->start[i + 1]; j++)
+        if (in->lits[j] != lit) tmp[len++] = in->lits[j];
+      if (len == 0) always = 1;
+      else if (len == 1) refs[nr++] = tmp[0];
+      else {
+        dl_sort(tmp, len, sizeof *tmp, cmp_i32, NULL);
+        if (!node(b, 1, tmp, len, &id)) return 0;
+        refs[nr++] = (int32_t)(b->any_base + 1 + id);
+      }
+    }
+    int32_t rule[2] = { lit, 0 };
+    if (!always) {
+      dl_sort(refs, nr, sizeof *refs, cmp_i32, NULL);
+      uint32_t d = 0;
+      for (uint32_t k = 0; k < nr; k++)
+        if (d == 0 || refs[d - 1] != refs[k]) refs[d++] = refs[k];
+      if (d == 1) rule[1] = refs[0];
+      else if (!node(b, 0, refs, d, &id)) return 0;
+      else rule[1] = (int32_t)(b->any_base + 1 + id);
+    }
+    if (!rule_set_add(out, in->head[idx[0]], rule, always ? 1 : 2)) return 0;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    if (!used[k] && !rule_set_add(out, in->head[idx[k]], in->lits + in->start[idx[k]],
+                                  in->start[idx[k] + 1] - in->start[idx[k]]))
+      return 0;
+  return 1;
+}
+
+static int share_rules(build *b, const rule_set *in, rule_set *out)
+{
+  uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
+  uint8_t *used = malloc(in->n + 1);
+  int32_t *buf = malloc(((size_t)in->n_lits + 1) * sizeof *buf), *refs = malloc((in->n + 1) * sizeof *refs);
+  int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
+  uint32_t *fill = malloc((b->n_atoms + 1) * sizeof *fill);
+  int ok = start && idx && used && buf && refs && tmp && fill;
+  if (ok) {
+    for (uint32_t i = 0; i < in->n; i++) start[in->head[i] + 1]++;
+    for (uint32_t a = 0; a <= b->n_atoms; a++) start[a + 1] += start[a];
+    memcpy(fill, start, (b->n_atoms + 1) * sizeof *fill);
+    for (uint32_t i = 0; i < in->n; i++) idx[fill[in->head[i]]++] = i;
+  }
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    uint32_t n = start[a + 1] - start[a];
+    if (n) ok = share_head(b, in, idx + start[a], n, out, used, buf, refs, tmp);
+  }
+  free(start), free(idx), free(used), free(buf), free(refs), free(tmp), free(fill);
+  return ok ? 1 : oom(b);
+}
+
 /* Role r's literal most frequent in the rules of its legal atoms. */
 static int32_t common_literal(build *b, const rule_set *in, uint32_t r, idmap *m, uint32_t *count)
 {
@@ -1249,15 +1343,16 @@ static uint32_t lit_gate(const build *b, int32_t lit)
 
 static int wire_rules(build *b)
 {
-  rule_set r1 = { 0 }, r0 = { 0 }, r2 = { 0 };
-  if (!settable_moves(b) || !clean_rules(b, &r1) || !factor_rules(b, &r1, &r0) || !hoist_legal(b, &r0, &r2)) {
-    rule_set_free(&r1);
-    rule_set_free(&r0);
+  rule_set r1 = { 0 }, r0 = { 0 }, r3 = { 0 }, r2 = { 0 };
+  int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && share_rules(b, &r0, &r3) &&
+              hoist_legal(b, &r3, &r2);
+  rule_set_free(&r1);
+  rule_set_free(&r0);
+  rule_set_free(&r3);
+  if (!built) {
     rule_set_free(&r2);
     return 0;
   }
-  rule_set_free(&r1);
-  rule_set_free(&r0);
   uint32_t *only_len = calloc(b->n_atoms + 1, sizeof *only_len);
   b->any_gate = malloc(((size_t)b->n_any + 1) * sizeof *b->any_gate);
   if (!only_len || !b->any_gate) {
@@ -1275,7 +1370,8 @@ static int wire_rules(build *b)
   int ok = (b->phantom_gate = malloc(((size_t)b->n_phantoms + 1) * sizeof *b->phantom_gate)) != NULL;
   for (uint32_t p = 0; ok && p < b->n_phantoms; p++) b->phantom_gate[p] = new_gate(b, KIND_INPUT, TOP - 1, 0);
   for (uint32_t k = 0; ok && k < b->n_any; k++) {
-    b->any_gate[k] = new_gate(b, KIND_OR, TOP - 1, 0);
+    uint32_t n = b->any_start[k + 1] - b->any_start[k];
+    b->any_gate[k] = b->any_kind[k] ? new_gate(b, KIND_AND, TOP - n, 0) : new_gate(b, KIND_OR, TOP - 1, 0);
     for (uint32_t j = b->any_start[k]; ok && j < b->any_start[k + 1]; j++)
       ok = add_edge(b, lit_gate(b, b->any_atoms[j]), b->any_gate[k], b->any_atoms[j] < 0);
   }
@@ -1478,6 +1574,7 @@ static void free_build(build *b)
   idmap_free(&b->any_map);
   free(b->any_start);
   free(b->any_atoms);
+  free(b->any_kind);
   free(b->any_gate);
   free(b->src);
   free(b->dst);
