@@ -41,6 +41,7 @@ struct dl_ground {
   uint32_t n_aux;             /* auxiliary predicates made */
   dl_tid *atom_term;          /* per atom id (0 unused) */
   uint8_t *atom_role;
+  uint8_t *atom_aux;          /* per atom: an auxiliary atom of a factor */
   uint32_t n_atoms, cap_atoms;
   vec32 lits;                 /* per rule: head, n, body[n] */
   size_t *rule_at;
@@ -166,13 +167,16 @@ static int32_t atom_id(dl_ground *g, dl_tid t, uint8_t role)
     dl_tid *a = realloc(g->atom_term, cap * sizeof *a);
     if (a) g->atom_term = a;
     uint8_t *b = a ? realloc(g->atom_role, cap) : NULL;
-    if (!b) return oom(g);
-    g->atom_role = b;
+    if (b) g->atom_role = b;
+    uint8_t *c = b ? realloc(g->atom_aux, cap) : NULL;
+    if (!c) return oom(g);
+    g->atom_aux = c;
     g->cap_atoms = cap;
   }
   uint32_t id = ++g->n_atoms;
   g->atom_term[id] = t;
   g->atom_role[id] = role;
+  g->atom_aux[id] = 0;
   *v = id;
   return (int32_t)id;
 }
@@ -536,6 +540,7 @@ static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
   for (uint32_t i = 0; i < f->n_iface; i++) j->args[i] = j->bind[f->iface[i]];
   dl_tid t = atom_term(g, f->sym, f->n_iface, j->args);
   int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, DL_ATOM_OTHER);
+  if (a) g->atom_aux[a] = 1;
   return a && add_rule_once(g, a, body, n, j->rule) ? a : 0;
 }
 
@@ -946,6 +951,54 @@ static int by_rule(const void *a, const void *b, void *ctx)
   return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
+/* Replaces each auxiliary atom that has one rule by that rule's body
+ * (a factor whose variables outside the head had one binding compresses
+ * nothing), and keeps only the alive rules.  Afterwards all rules are alive. */
+static int inline_aux(dl_ground *g, uint8_t *alive)
+{
+  uint32_t *def = calloc(g->n_atoms + 1, sizeof *def);  /* rule + 1 of a single-rule aux atom */
+  size_t *at = malloc((g->n_rules + 1) * sizeof *at);
+  uint32_t *origin = malloc((g->n_rules + 1) * sizeof *origin);
+  vec32 lits = { 0 }, body = { 0 };
+  int ok = def && at && origin;
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
+    if (!alive[i]) continue;
+    int32_t h = rule_lits(g, i)[0];
+    if (g->atom_aux[h]) def[h] = def[h] ? UINT32_MAX : i + 1;
+  }
+  uint32_t m = 0;
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
+    const int32_t *x = rule_lits(g, i);
+    if (!alive[i] || (g->atom_aux[x[0]] && def[x[0]] != UINT32_MAX)) continue;
+    body.n = 0;
+    for (int32_t k = 0; ok && k < x[1]; k++) {
+      int32_t l = x[2 + k];
+      if (l < 0 || !g->atom_aux[l] || def[l] == UINT32_MAX || def[l] == 0) { ok = push32(&body, l); continue; }
+      const int32_t *y = rule_lits(g, def[l] - 1);
+      for (int32_t e = 0; ok && e < y[1]; e++) ok = push32(&body, y[2 + e]);
+    }
+    uint32_t n = (uint32_t)body.n;
+    if (!ok || !normalize_body(body.a, &n)) continue;
+    at[m] = lits.n;
+    origin[m++] = g->rule_origin[i];
+    ok = push32(&lits, x[0]) && push32(&lits, (int32_t)n);
+    for (uint32_t k = 0; ok && k < n; k++) ok = push32(&lits, body.a[k]);
+  }
+  if (ok) {
+    free(g->lits.a);
+    g->lits = lits;
+    memcpy(g->rule_at, at, m * sizeof *at);
+    memcpy(g->rule_origin, origin, m * sizeof *origin);
+    g->n_rules = m;
+    memset(alive, 1, m);
+  } else free(lits.a);
+  free(body.a);
+  free(def);
+  free(at);
+  free(origin);
+  return ok || oom(g);
+}
+
 /* Keeps the alive rules, each different one once, sorted by head; atoms
  * renumbered 1.. in their old order, those no rule has left out. */
 static int compact(dl_ground *g, const uint8_t *alive)
@@ -1014,7 +1067,7 @@ static int prune(dl_ground *g)
     ok = prune_round(g, alive, mark, &changed);
     g->stats.prune_rounds++;
   }
-  ok = ok ? compact(g, alive) : oom(g);
+  ok = ok ? inline_aux(g, alive) && compact(g, alive) : oom(g);
   free(alive);
   free(mark);
   g->stats.prune_seconds = now() - t0;
@@ -1105,6 +1158,7 @@ void dl_ground_destroy(dl_ground *g)
   (void)freed;
   free(g->atom_term);
   free(g->atom_role);
+  free(g->atom_aux);
   free(g->lits.a);
   free(g->rule_at);
   free(g->rule_origin);
