@@ -25,7 +25,8 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static const char ground_help[] =
   "usage: gdlog ground [--format kif|infix|asp|numeric] [--stats] [--stats-format text|json]\n"
-  "                    [--no-prune] [--no-demand] [--from init|domains] [--syntax S]\n"
+  "                    [--no-prune] [--no-demand] [--no-factor] [--from init|domains]\n"
+  "                    [--syntax S]\n"
   "                    [--max-instances N] [-o FILE] FILE\n"
   "\n"
   "Grounds a GDL game (section 14.4 of the book): instantiates every rule over the\n"
@@ -40,6 +41,9 @@ static const char ground_help[] =
   "  --stats-format F text (default) or json\n"
   "  --no-prune       keep every instance made\n"
   "  --no-demand      instantiate supporting predicates fully, not on demand\n"
+  "  --no-factor      no auxiliary atoms: a body part that shares only head\n"
+  "                   variables with the rest is otherwise grounded once per\n"
+  "                   binding of those (aux_N atoms), not once per whole binding\n"
   "  --from M         the G+ reduction: init (default, least fixpoint) or domains\n"
   "  --syntax S       input syntax: kif or infix (default: by extension, else sniffed)\n"
   "  --max-instances N  stop with an error beyond N rule instances (default 200000000)\n"
@@ -48,7 +52,7 @@ static const char ground_help[] =
 
 typedef struct ground_cli {
   const char *file, *output;
-  int syntax, stats, json, no_prune, no_demand;
+  int syntax, stats, json, no_prune, no_demand, no_factor;
   dl_ground_format format;
   dl_reduce_mode mode;
   uint64_t max_instances;
@@ -109,6 +113,7 @@ static int parse_options(int argc, char **argv, ground_cli *o)
     if (strcmp(a, "--stats") == 0) o->stats = 1;
     else if (strcmp(a, "--no-prune") == 0) o->no_prune = 1;
     else if (strcmp(a, "--no-demand") == 0) o->no_demand = 1;
+    else if (strcmp(a, "--no-factor") == 0) o->no_factor = 1;
     else if (takes) {
       if (i + 1 >= argc) return usage("option needs a value:", a);
       int rc = value_option(a, argv[++i], o);
@@ -169,7 +174,8 @@ static int run_ground(const ground_cli *o, dl_diag *diag)
   dl_reduce_options ro = { o->mode, 0, &g_cancel, 0 };
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, diag) : NULL;
   ph.reduce = now() - t2;
-  dl_ground_options go = { o->no_prune, !o->no_demand, o->max_instances, &g_cancel };
+  dl_ground_options go = { .no_prune = o->no_prune, .demand = !o->no_demand, .no_factor = o->no_factor,
+                           .max_instances = o->max_instances, .cancel = &g_cancel };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, diag) : NULL;
   dl_reduction_destroy(r);
   r = NULL;

@@ -10,6 +10,7 @@
 #include "datalog/gdl/ground.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,8 +37,11 @@ struct dl_ground {
   uint8_t *pred_role;         /* per predicate: dl_atom_role of its atoms */
   ix_relation **demand;       /* per predicate: the instances its users ask for; NULL: all */
   Pvoid_t atom_of_term;       /* JudyL: term -> atom id */
+  Pvoid_t rule_set;           /* JudyHS: the rules made so far, to make each once */
+  uint32_t n_aux;             /* auxiliary predicates made */
   dl_tid *atom_term;          /* per atom id (0 unused) */
   uint8_t *atom_role;
+  uint8_t *atom_aux;          /* per atom: an auxiliary atom of a factor */
   uint32_t n_atoms, cap_atoms;
   vec32 lits;                 /* per rule: head, n, body[n] */
   size_t *rule_at;
@@ -163,13 +167,16 @@ static int32_t atom_id(dl_ground *g, dl_tid t, uint8_t role)
     dl_tid *a = realloc(g->atom_term, cap * sizeof *a);
     if (a) g->atom_term = a;
     uint8_t *b = a ? realloc(g->atom_role, cap) : NULL;
-    if (!b) return oom(g);
-    g->atom_role = b;
+    if (b) g->atom_role = b;
+    uint8_t *c = b ? realloc(g->atom_aux, cap) : NULL;
+    if (!c) return oom(g);
+    g->atom_aux = c;
     g->cap_atoms = cap;
   }
   uint32_t id = ++g->n_atoms;
   g->atom_term[id] = t;
   g->atom_role[id] = role;
+  g->atom_aux[id] = 0;
   *v = id;
   return (int32_t)id;
 }
@@ -285,6 +292,13 @@ typedef struct step {
   int index;
 } step;
 
+/* A component of a rule's body that shares no variable outside the head
+ * with the rest: aux(iface) :- component, and the rule uses aux(iface). */
+typedef struct factor {
+  dl_sym sym;
+  uint32_t *iface, n_iface;  /* the head variables it has */
+} factor;
+
 typedef struct join {
   dl_ground *g;
   uint32_t rule;
@@ -297,6 +311,11 @@ typedef struct join {
   dl_tid *args;           /* scratch for a literal's arguments */
   uint64_t candidates, instances;
   int empty;              /* a ground atom of the body is not kept: no instances */
+  int32_t *lits;          /* per body literal: its ground literal, 0 when it disappears */
+  int32_t *comp;          /* per body literal: its factored component, -1: none */
+  int32_t *cbody;
+  factor *factors;
+  uint32_t n_factors;
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -457,53 +476,110 @@ static int bsearch_int(const int32_t *a, uint32_t n, int32_t x)
   return lo < n && a[lo] == x;
 }
 
+/* Sorts a body, keeps each literal once; 0 when it holds a and ~a. */
+static int normalize_body(int32_t *body, uint32_t *n)
+{
+  dl_sort(body, *n, sizeof *body, by_int, NULL);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < *n; i++) {
+    if (m && body[m - 1] == body[i]) continue;
+    body[m++] = body[i];
+  }
+  *n = m;
+  for (uint32_t i = 0; i < m; i++)
+    if (body[i] < 0 && bsearch_int(body, m, -body[i])) return 0;
+  return 1;
+}
+
+/* add_rule, unless the same rule was added before. */
+static int add_rule_once(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
+{
+  int32_t small[64], *key = n + 2 <= 64 ? small : malloc((n + 2) * sizeof *key);
+  if (!key) return oom(g);
+  key[0] = head;
+  key[1] = (int32_t)n;
+  memcpy(key + 2, body, n * sizeof *body);
+  PPvoid_t v = JudyHSIns(&g->rule_set, key, (n + 2) * sizeof *key, PJE0);
+  if (key != small) free(key);
+  if (v == PPJERR) return oom(g);
+  if (*v) return 1;
+  *v = (void *)1;
+  return add_rule(g, head, body, n, origin);
+}
+
+/* Decides literal k of the rule under the binding: 1 with *lit the ground
+ * literal (0 when it disappears), or 0 when it is false.  -1: out of memory. */
+static int decide(join *j, uint32_t k, int32_t *lit)
+{
+  dl_ground *g = j->g;
+  const dl_literal *l = &j->r->body[k];
+  *lit = 0;
+  if (l->kind == DL_DISTINCT || l->kind == DL_EQUAL) {
+    dl_tid a = make_term(g->terms, l->a, j->bind), b = make_term(g->terms, l->b, j->bind);
+    if (a == DL_NO_TERM || b == DL_NO_TERM) return -1;
+    return (a == b) == (l->kind == DL_EQUAL);
+  }
+  uint32_t q = g->game->lit_pred[j->rule][k];
+  if (!g->dynamic[q] && l->kind == DL_POS) return 1;  /* decided in the join */
+  if (!ground_args(j, l->atom)) return -1;
+  if (!g->dynamic[q]) return !ix_relation_contains(dl_eval_relation(g->statics, q), j->args);
+  if (l->kind == DL_NEG && !ix_relation_contains(dl_reduction_relation(g->red, q), j->args)) return 1;
+  dl_tid t = atom_term(g, ast_atom_pred(l->atom), atom_arity(l->atom), j->args);
+  int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, g->pred_role[q]);
+  if (!a || !add_demand(j, q)) return -1;
+  *lit = l->kind == DL_NEG ? -a : a;
+  return 1;
+}
+
+/* The auxiliary atom of factored component c under the binding, with its
+ * rule aux :- body[0..n); the atom's id, 0 when out of memory. */
+static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
+{
+  dl_ground *g = j->g;
+  const factor *f = &j->factors[c];
+  for (uint32_t i = 0; i < f->n_iface; i++) j->args[i] = j->bind[f->iface[i]];
+  dl_tid t = atom_term(g, f->sym, f->n_iface, j->args);
+  int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, DL_ATOM_OTHER);
+  if (a) g->atom_aux[a] = 1;
+  return a && add_rule_once(g, a, body, n, j->rule) ? a : 0;
+}
+
 /* A complete binding: decides the literals that can be decided and makes
- * the instance.  Returns 0 on failure (reported). */
+ * the instance (its factored components as auxiliary rules).  Returns 0
+ * on failure (reported). */
 static int leaf(join *j)
 {
   dl_ground *g = j->g;
   const dl_rule *r = j->r;
-  const dl_program *p = g->game;
   j->candidates++;
   if (g->opt->cancel && *g->opt->cancel) {
     dl_diag_report(g->diag, DL_ERROR, NULL, 0, "interrupted");
     return !(g->failed = 1);
   }
-  uint32_t n = 0;
   for (uint32_t k = 0; k < r->n_body; k++) {
-    const dl_literal *l = &r->body[k];
-    if (l->kind == DL_DISTINCT || l->kind == DL_EQUAL) {
-      dl_tid a = make_term(g->terms, l->a, j->bind), b = make_term(g->terms, l->b, j->bind);
-      if (a == DL_NO_TERM || b == DL_NO_TERM) return oom(g);
-      if ((a == b) != (l->kind == DL_EQUAL)) return 1;
-      continue;
-    }
-    uint32_t q = p->lit_pred[j->rule][k];
-    if (!g->dynamic[q] && l->kind == DL_POS) continue;  /* decided in the join */
-    if (!ground_args(j, l->atom)) return oom(g);
-    if (!g->dynamic[q]) {
-      if (ix_relation_contains(dl_eval_relation(g->statics, q), j->args)) return 1;
-      continue;
-    }
-    if (l->kind == DL_NEG && !ix_relation_contains(dl_reduction_relation(g->red, q), j->args)) continue;
-    dl_tid t = atom_term(g, ast_atom_pred(l->atom), atom_arity(l->atom), j->args);
-    int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, g->pred_role[q]);
-    if (!a || !add_demand(j, q)) return oom(g);
-    j->body[n++] = l->kind == DL_NEG ? -a : a;
+    int holds = decide(j, k, &j->lits[k]);
+    if (holds < 0) return oom(g);
+    if (!holds) return 1;
   }
-  dl_sort(j->body, n, sizeof *j->body, by_int, NULL);
-  uint32_t m = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    if (m && j->body[m - 1] == j->body[i]) continue;
-    j->body[m++] = j->body[i];
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < r->n_body; k++)
+    if (j->lits[k] && j->comp[k] < 0) j->body[n++] = j->lits[k];
+  for (uint32_t c = 0; c < j->n_factors; c++) {
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < r->n_body; k++)
+      if (j->lits[k] && j->comp[k] == (int32_t)c) j->cbody[m++] = j->lits[k];
+    if (m == 0) continue;
+    if (!normalize_body(j->cbody, &m)) return 1;
+    int32_t a = add_factor(j, c, j->cbody, m);
+    if (!a) return oom(g);
+    j->body[n++] = a;
   }
-  for (uint32_t i = 0; i < m; i++)  /* a and ~a: the body cannot hold */
-    if (j->body[i] < 0 && bsearch_int(j->body, m, -j->body[i])) return 1;
-  uint32_t h = p->head_pred[j->rule];
+  if (!normalize_body(j->body, &n)) return 1;
+  uint32_t h = g->game->head_pred[j->rule];
   if (!ground_args(j, r->head)) return oom(g);
   dl_tid t = atom_term(g, ast_atom_pred(r->head), atom_arity(r->head), j->args);
   int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, g->pred_role[h]);
-  if (!head || !add_rule(g, head, j->body, m, j->rule)) return oom(g);
+  if (!head || !add_rule_once(g, head, j->body, n, j->rule)) return oom(g);
   j->instances++;
   if (g->opt->max_instances && ++g->instances > g->opt->max_instances) {
     dl_diag_report(g->diag, DL_ERROR, NULL, 0, "more than %llu rule instances",
@@ -534,6 +610,100 @@ static int descend(join *j, uint32_t s)
   return ok;
 }
 
+static void mark_term_vars(const ast_term *p, uint8_t *mark)
+{
+  if (p->kind == AST_VAR) mark[p->value] = 1;
+  for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++) mark_term_vars(p->args[i], mark);
+}
+
+static void literal_vars(const dl_literal *l, uint8_t *mark)
+{
+  if (l->atom) mark_term_vars(l->atom, mark);
+  if (l->a) mark_term_vars(l->a, mark);
+  if (l->b) mark_term_vars(l->b, mark);
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t k)
+{
+  while (parent[k] != k) k = parent[k] = parent[parent[k]];
+  return k;
+}
+
+/* A fresh predicate name for factor c of rule ri. */
+static dl_sym factor_symbol(dl_ground *g)
+{
+  char name[64];
+  int n = snprintf(name, sizeof name, "aux_%u", g->n_aux++);
+  dl_sym s = dl_terms_symbol(g->terms, name, (size_t)n);
+  while (s != DL_NO_SYM && dl_program_pred(g->game, s) != DL_NO_PRED && n + 1 < (int)sizeof name) {
+    memmove(name + 1, name, (size_t)n + 1);
+    name[0] = '_';
+    s = dl_terms_symbol(g->terms, name, (size_t)++n);
+  }
+  return s;
+}
+
+/* Splits the body into components joined by variables outside the head
+ * (static and distinct literals included, they link variables too).  When
+ * two or more components have dynamic literals, each one of them that has
+ * a variable outside the head becomes a factor: its instances then are
+ * made once per binding of its head variables, not once per binding of the
+ * whole body. */
+static int plan_factors(join *j)
+{
+  const dl_rule *r = j->r;
+  dl_ground *g = j->g;
+  uint32_t nb = r->n_body, nv = r->n_vars;
+  uint8_t *head = calloc(nv + 1, 1), *mark = calloc(nv + 1, 1);
+  uint32_t *parent = malloc((nb + 1) * sizeof *parent), *first = malloc((nv + 1) * sizeof *first);
+  uint8_t *local = calloc(nb + 1, 1), *dyn = calloc(nb + 1, 1);
+  int ok = head && mark && parent && first && local && dyn;
+  if (ok) mark_term_vars(r->head, head);
+  for (uint32_t v = 0; ok && v < nv; v++) first[v] = UINT32_MAX;
+  for (uint32_t k = 0; ok && k < nb; k++) {
+    parent[k] = k;
+    j->comp[k] = -1;
+    uint32_t q = g->game->lit_pred[j->rule][k];
+    dyn[k] = q != DL_NO_PRED && g->dynamic[q];
+    memset(mark, 0, nv + 1);
+    literal_vars(&r->body[k], mark);
+    for (uint32_t v = 0; v < nv; v++) {
+      if (!mark[v] || head[v]) continue;
+      if (first[v] == UINT32_MAX) first[v] = k;
+      else parent[find_root(parent, k)] = find_root(parent, first[v]);
+    }
+  }
+  uint32_t with_dyn = 0;
+  for (uint32_t k = 0; ok && k < nb; k++) {
+    uint32_t root = find_root(parent, k);
+    memset(mark, 0, nv + 1);
+    literal_vars(&r->body[k], mark);
+    for (uint32_t v = 0; v < nv; v++) local[root] |= mark[v] && !head[v];
+    if (dyn[k]) dyn[root] = 2;  /* 2: the component has a dynamic literal */
+  }
+  for (uint32_t k = 0; ok && k < nb; k++) with_dyn += find_root(parent, k) == k && dyn[k] == 2;
+  for (uint32_t k = 0; ok && !g->opt->no_factor && with_dyn >= 2 && k < nb; k++) {
+    if (find_root(parent, k) != k || dyn[k] != 2 || !local[k]) continue;
+    factor *f = &j->factors[j->n_factors];
+    f->iface = malloc((nv + 1) * sizeof *f->iface);
+    f->n_iface = 0;
+    if (!f->iface || (f->sym = factor_symbol(g)) == DL_NO_SYM) { ok = 0; break; }
+    memset(mark, 0, nv + 1);
+    for (uint32_t i = 0; i < nb; i++)
+      if (find_root(parent, i) == k) literal_vars(&r->body[i], mark), j->comp[i] = (int32_t)j->n_factors;
+    for (uint32_t v = 0; v < nv; v++)
+      if (mark[v] && head[v]) f->iface[f->n_iface++] = v;
+    j->n_factors++;
+  }
+  free(head);
+  free(mark);
+  free(parent);
+  free(first);
+  free(local);
+  free(dyn);
+  return ok;
+}
+
 /* The relation a positive literal of predicate q is joined with. */
 static ix_relation *literal_relation(const dl_ground *g, uint32_t q)
 {
@@ -546,13 +716,22 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
   double t0 = now();
   const dl_rule *r = &g->game->ast->rules[ri];
   uint32_t h = g->game->head_pred[ri];
-  join j = { g, ri, r, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, 0 };
+  join j;
+  memset(&j, 0, sizeof j);
+  j.g = g;
+  j.rule = ri;
+  j.r = r;
   j.steps = calloc(r->n_body + 1, sizeof *j.steps);
   j.bind = malloc((r->n_vars + 1) * sizeof *j.bind);
   j.trail = malloc((r->n_vars + 1) * sizeof *j.trail);
   j.body = malloc((r->n_body + 1) * sizeof *j.body);
   j.args = malloc(IX_MAX_ARITY * sizeof *j.args);
-  int ok = j.steps && j.bind && j.trail && j.body && j.args;
+  j.lits = malloc((r->n_body + 1) * sizeof *j.lits);
+  j.comp = malloc((r->n_body + 1) * sizeof *j.comp);
+  j.cbody = malloc((r->n_body + 1) * sizeof *j.cbody);
+  j.factors = calloc(r->n_body + 1, sizeof *j.factors);
+  int ok = j.steps && j.bind && j.trail && j.body && j.args && j.lits && j.comp && j.cbody && j.factors;
+  ok = ok && plan_factors(&j);
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)
     if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(g, g->game->lit_pred[ri][k]));
@@ -568,6 +747,11 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
     ix_relation_destroy(j.steps[s].rel);
     free(j.steps[s].vars);
   }
+  for (uint32_t c = 0; j.factors && c <= r->n_body; c++) free(j.factors[c].iface);
+  free(j.factors);
+  free(j.lits);
+  free(j.comp);
+  free(j.cbody);
   free(j.steps);
   free(j.bind);
   free(j.trail);
@@ -767,6 +951,54 @@ static int by_rule(const void *a, const void *b, void *ctx)
   return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
+/* Replaces each auxiliary atom that has one rule by that rule's body
+ * (a factor whose variables outside the head had one binding compresses
+ * nothing), and keeps only the alive rules.  Afterwards all rules are alive. */
+static int inline_aux(dl_ground *g, uint8_t *alive)
+{
+  uint32_t *def = calloc(g->n_atoms + 1, sizeof *def);  /* rule + 1 of a single-rule aux atom */
+  size_t *at = malloc((g->n_rules + 1) * sizeof *at);
+  uint32_t *origin = malloc((g->n_rules + 1) * sizeof *origin);
+  vec32 lits = { 0 }, body = { 0 };
+  int ok = def && at && origin;
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
+    if (!alive[i]) continue;
+    int32_t h = rule_lits(g, i)[0];
+    if (g->atom_aux[h]) def[h] = def[h] ? UINT32_MAX : i + 1;
+  }
+  uint32_t m = 0;
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
+    const int32_t *x = rule_lits(g, i);
+    if (!alive[i] || (g->atom_aux[x[0]] && def[x[0]] != UINT32_MAX)) continue;
+    body.n = 0;
+    for (int32_t k = 0; ok && k < x[1]; k++) {
+      int32_t l = x[2 + k];
+      if (l < 0 || !g->atom_aux[l] || def[l] == UINT32_MAX || def[l] == 0) { ok = push32(&body, l); continue; }
+      const int32_t *y = rule_lits(g, def[l] - 1);
+      for (int32_t e = 0; ok && e < y[1]; e++) ok = push32(&body, y[2 + e]);
+    }
+    uint32_t n = (uint32_t)body.n;
+    if (!ok || !normalize_body(body.a, &n)) continue;
+    at[m] = lits.n;
+    origin[m++] = g->rule_origin[i];
+    ok = push32(&lits, x[0]) && push32(&lits, (int32_t)n);
+    for (uint32_t k = 0; ok && k < n; k++) ok = push32(&lits, body.a[k]);
+  }
+  if (ok) {
+    free(g->lits.a);
+    g->lits = lits;
+    memcpy(g->rule_at, at, m * sizeof *at);
+    memcpy(g->rule_origin, origin, m * sizeof *origin);
+    g->n_rules = m;
+    memset(alive, 1, m);
+  } else free(lits.a);
+  free(body.a);
+  free(def);
+  free(at);
+  free(origin);
+  return ok || oom(g);
+}
+
 /* Keeps the alive rules, each different one once, sorted by head; atoms
  * renumbered 1.. in their old order, those no rule has left out. */
 static int compact(dl_ground *g, const uint8_t *alive)
@@ -835,7 +1067,7 @@ static int prune(dl_ground *g)
     ok = prune_round(g, alive, mark, &changed);
     g->stats.prune_rounds++;
   }
-  ok = ok ? compact(g, alive) : oom(g);
+  ok = ok ? inline_aux(g, alive) && compact(g, alive) : oom(g);
   free(alive);
   free(mark);
   g->stats.prune_seconds = now() - t0;
@@ -922,9 +1154,11 @@ void dl_ground_destroy(dl_ground *g)
   free(g->pred_role);
   Word_t freed;
   JLFA(freed, g->atom_of_term);
+  JHSFA(freed, g->rule_set);
   (void)freed;
   free(g->atom_term);
   free(g->atom_role);
+  free(g->atom_aux);
   free(g->lits.a);
   free(g->rule_at);
   free(g->rule_origin);
