@@ -103,7 +103,7 @@ static dl_ground *build_ground(cli_ctx *c, dl_domains **d)
   dl_reduce_options ro = { DL_REDUCE_LFP, c->max_atoms, dl_guard_cancel_flag(), 0 };
   dl_guard_soft(1);
   dl_reduction *red = *d ? dl_reduce(l->prog, *d, &ro, c->diag) : NULL;
-  dl_ground_options go = { 0, 1, 200000000ULL, dl_guard_cancel_flag() };
+  dl_ground_options go = { .demand = 1, .max_instances = 200000000ULL, .cancel = dl_guard_cancel_flag() };
   dl_ground *g = red ? dl_ground_build(l->prog, red, &go, c->diag) : NULL;
   dl_guard_soft(0);
   dl_reduction_destroy(red);

@@ -57,7 +57,7 @@ static int game_make(game *x, const char *text)
   x->d = x->l && x->l->prog ? dl_domains_build(x->l->prog, x->diag) : NULL;
   dl_reduce_options ro = { DL_REDUCE_LFP, 0, NULL, 0 };
   dl_reduction *r = x->d ? dl_reduce(x->l->prog, x->d, &ro, x->diag) : NULL;
-  dl_ground_options go = { 0, 1, 0, NULL };
+  dl_ground_options go = { .demand = 1 };
   x->g = r ? dl_ground_build(x->l->prog, r, &go, x->diag) : NULL;
   dl_reduction_destroy(r);
   x->c = x->g ? dl_circuit_create(x->g, x->diag) : NULL;
