@@ -496,7 +496,7 @@ typedef struct build {
   uint32_t n_any, cap_any, cap_any_atoms;
   uint32_t *any_start, *any_gate;
   int32_t *any_atoms;              /* the literals of each "any of" gate */
-  uint8_t *any_kind;               /* 0: OR, 1: AND */
+  uint8_t *any_kind;               /* 0: OR, 1: AND, 2: at least n_roles of */
   uint32_t *src, *dst;     /* edges */
   uint32_t n_edges, cap_edges;
   uint32_t cap_gates;
@@ -1076,8 +1076,28 @@ static int role_literal(build *b, uint32_t r, const uint32_t *m, uint32_t n, int
  * of any roles); 0 when that always holds: the OR of a literal per role. */
 static int moves_literal(build *b, const uint32_t *m, uint32_t n, int32_t *lit)
 {
+  /* Every role makes one move: one of m is made iff fewer than all roles
+   * make one of the others (a gate "at least roles of", negated): no
+   * change when only which role passes changes. */
+  uint32_t all = b->umove_start[b->c->n_roles], id;
+  if (n > 1 && 2 * n > all) {
+    uint32_t nc = 0;
+    for (uint32_t a = 1, j = 0; a <= b->any_base; a++) {
+      if (b->does_role[a] == NONE) continue;
+      while (j < n && m[j] < a) j++;
+      if (j == n || m[j] != a) b->set[nc++] = (int32_t)a;
+    }
+    if (nc == 0) {
+      *lit = 0;
+      return 1;
+    }
+    if (!node(b, 2, b->set, nc, &id)) return 0;
+    *lit = -(int32_t)(b->any_base + 1 + id);
+    return 1;
+  }
   int32_t per[64];
   uint32_t np = 0, roles = b->c->n_roles;
+
   for (uint32_t r = 0; r < roles; r++) {
     uint32_t nr = 0;
     for (uint32_t k = 0; k < n; k++)
@@ -1097,7 +1117,6 @@ static int moves_literal(build *b, const uint32_t *m, uint32_t n, int32_t *lit)
     return 1;
   }
   dl_sort(per, np, sizeof *per, cmp_i32, NULL);
-  uint32_t id;
   if (!any_of(b, per, np, &id)) return 0;
   *lit = (int32_t)(b->any_base + 1 + id);
   return 1;
@@ -1371,7 +1390,8 @@ static int wire_rules(build *b)
   for (uint32_t p = 0; ok && p < b->n_phantoms; p++) b->phantom_gate[p] = new_gate(b, KIND_INPUT, TOP - 1, 0);
   for (uint32_t k = 0; ok && k < b->n_any; k++) {
     uint32_t n = b->any_start[k + 1] - b->any_start[k];
-    b->any_gate[k] = b->any_kind[k] ? new_gate(b, KIND_AND, TOP - n, 0) : new_gate(b, KIND_OR, TOP - 1, 0);
+    uint32_t need = b->any_kind[k] == 2 ? b->c->n_roles : b->any_kind[k] ? n : 1;  /* true inputs it needs */
+    b->any_gate[k] = new_gate(b, b->any_kind[k] ? KIND_AND : KIND_OR, TOP - need, 0);
     for (uint32_t j = b->any_start[k]; ok && j < b->any_start[k + 1]; j++)
       ok = add_edge(b, lit_gate(b, b->any_atoms[j]), b->any_gate[k], b->any_atoms[j] < 0);
   }
