@@ -14,7 +14,9 @@
   X(check)              \
   X(domains)            \
   X(reduce)             \
-  X(equiv)
+  X(ground)             \
+  X(equiv)              \
+  X(play)
 
 #define CLI_DECLARE(name) extern const cli_command cli_cmd_##name;
 #define CLI_ENTRY(name) &cli_cmd_##name,
