@@ -3,10 +3,13 @@
 #include "index/relation.h"
 #include "index/relation_impl.h"
 
+#include <assert.h>
+
 /* ---- iteration ---------------------------------------------------------------- */
 
 void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, const ix_val *key)
 {
+  assert(index >= 0 && index < r->n_indexes && n_bound <= r->arity && (key || n_bound == 0));
   const ix_index *ix = r->indexes[index];
   it->rel = r;
   it->ix = ix;
@@ -48,6 +51,7 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
 void ix_iter_begin_distinct(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, uint32_t n_distinct,
                             const ix_val *key)
 {
+  assert(n_bound + n_distinct <= r->arity);
   ix_iter_begin(it, r, index, n_bound, key);
   uint32_t prefix = n_bound + n_distinct;
   if (prefix >= r->arity) return;
@@ -152,6 +156,7 @@ static uint64_t flat_start(const ix_iter *it)
 
 int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_val *key, ix_run *run)
 {
+  assert(index >= 0 && index < r->n_indexes && n_bound <= r->arity && (key || n_bound == 0) && run);
   const ix_index *ix = r->indexes[index];
   if (!ix->flat || ix->n_recent || r->arity == 0) return 0;
   run->rel = r;
@@ -183,6 +188,7 @@ int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_
 
 void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple)
 {
+  assert(i < run->n);
   const ix_index *ix = run->ix;
   const ix_relation *r = run->rel;
   Word_t k = run->keys[i];

@@ -4,6 +4,7 @@
 
 #include "index/sort.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,10 +339,23 @@ void ix_relation_destroy(ix_relation *r)
 
 uint32_t ix_relation_arity(const ix_relation *r) { return r->arity; }
 uint64_t ix_relation_size(const ix_relation *r) { return r->size; }
-uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col) { return r->cols[col].n_codes; }
-ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code) { return r->cols[col].id_of[code]; }
+uint32_t ix_relation_column_values(const ix_relation *r, uint32_t col)
+{
+  assert(col < r->arity);
+  return r->cols[col].n_codes;
+}
 
-int ix_relation_column_has(const ix_relation *r, uint32_t col, ix_val id) { return code_get(&r->cols[col], id) != NO_CODE; }
+ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t code)
+{
+  assert(col < r->arity && code < r->cols[col].n_codes);
+  return r->cols[col].id_of[code];
+}
+
+int ix_relation_column_has(const ix_relation *r, uint32_t col, ix_val id)
+{
+  assert(col < r->arity);
+  return code_get(&r->cols[col], id) != NO_CODE;
+}
 
 /* Does r hold at least `size` tuples of the product of its dictionaries? */
 static int fills_product(const ix_relation *r, uint64_t size)
@@ -564,17 +578,22 @@ static int insert_codes(ix_relation *r, const uint32_t *codes)
   return 1;
 }
 
-int ix_relation_insert(ix_relation *r, const ix_val *tuple)
+int ix_relation_insert(ix_relation *r, const ix_val *tuple, int *is_new)
 {
+  assert(r && (tuple || r->arity == 0));
+  int rc;
   if (r->arity == 0) {
-    int fresh = r->size == 0;
+    rc = r->size == 0;
     r->size = 1;
-    return fresh;
+  } else {
+    uint32_t codes[IX_MAX_ARITY];
+    if (!encode(r, tuple, codes)) return 0;
+    if ((r->size & (DENSE_MIN_TUPLES - 1)) == 0 && !densify(r, r->size + 1)) return 0;
+    rc = insert_codes(r, codes);
+    if (rc < 0) return 0;
   }
-  uint32_t codes[IX_MAX_ARITY];
-  if (!encode(r, tuple, codes)) return -1;
-  if ((r->size & (DENSE_MIN_TUPLES - 1)) == 0 && !densify(r, r->size + 1)) return -1;
-  return insert_codes(r, codes);
+  if (is_new) *is_new = rc;
+  return 1;
 }
 
 /* Appends the codes of a tuple to the staged ones; 0 when out of memory. */
@@ -644,7 +663,7 @@ static int insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tup
     if (index_insert(r->indexes[i], codes) < 0) return 0;
   if (!added) return keybuf_push(&r->fresh, key);
   r->n_reported++;
-  return ix_tupleset_push(added, tuple) >= 0;
+  return ix_tupleset_push(added, tuple);
 }
 
 /* Once the staged tuples would make the relation dense, turns it into a
@@ -667,7 +686,8 @@ static int absorb_staged(ix_relation *r)
 
 int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added)
 {
-  if (r->arity == 0) return ix_relation_insert(r, tuple) >= 0;
+  assert(r && (tuple || r->arity == 0) && (!added || added->arity == r->arity));
+  if (r->arity == 0) return ix_relation_insert(r, tuple, NULL);
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return 0;
   if (r->indexes[0]->dense) return insert_dense(r, codes, tuple, added);
@@ -779,25 +799,29 @@ static int stage_key(ix_relation *r, Word_t key, int *relaid)
   return absorb_staged(r);
 }
 
-int64_t ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
-                                  ix_tupleset *added)
+int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
+                              ix_tupleset *added, uint64_t *n_tuples)
 {
+  assert(r && base && (factors || n_factors == 0));
+  assert(!added || added->arity == r->arity);
+  if (n_tuples) *n_tuples = 0;
   for (uint32_t i = 0; i < n_factors; i++)
-    if (factors[i].n == 0) return 0;
+    if (factors[i].n == 0) return 1;
   Word_t base_key, keys[PRODUCT_MAX_TUPLES];
   uint64_t first[IX_MAX_ARITY], at[IX_MAX_ARITY] = { 0 };
   int by_key = product_keys(r, base, factors, n_factors, &base_key, keys, first), relaid = 0;
-  int64_t n = 0;
+  uint64_t n = 0;
   do {
     Word_t key = base_key;
     for (uint32_t i = 0; by_key && i < n_factors; i++) key |= keys[first[i] + at[i]];
     int ok = !by_key || relaid ? stage_combination(r, base, factors, n_factors, at, added)
              : r->indexes[0]->dense ? add_dense_key(r, key, base, factors, n_factors, at, added)
                                     : stage_key(r, key, &relaid);
-    if (!ok) return -1;
+    if (!ok) return 0;
     n++;
   } while (next_combination(at, factors, n_factors));
-  return n;
+  if (n_tuples) *n_tuples = n;
+  return 1;
 }
 
 uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->keys.n + r->fresh.n + r->n_reported; }
@@ -809,7 +833,7 @@ static int report_new(const ix_relation *r, const uint32_t *codes, ix_tupleset *
   if (!added) return 1;
   ix_val tuple[IX_MAX_ARITY];
   for (uint32_t c = 0; c < r->arity; c++) tuple[c] = r->cols[c].id_of[codes[c]];
-  return ix_tupleset_push(added, tuple) >= 0;
+  return ix_tupleset_push(added, tuple);
 }
 
 /* Reports the tuples a dense relation took in at staging (see insert_dense). */
@@ -824,59 +848,68 @@ static int report_fresh(const ix_relation *r, ix_tupleset *added)
 }
 
 /* Inserts the staged tuples when the primary key is one chunk: sorted, so
- * that consecutive inserts walk the same paths of the Judy tree. */
-static int64_t flush_sorted(ix_relation *r, ix_tupleset *added)
+ * that consecutive inserts walk the same paths of the Judy tree.  Adds the
+ * number of new tuples to *n_new; 0 when out of memory. */
+static int flush_sorted(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
 {
   ix_index *ix = r->indexes[0];
-  if (!keybuf_reserve(&r->keys, r->keys.n + r->n_staged)) return -1;
+  if (!keybuf_reserve(&r->keys, r->keys.n + r->n_staged)) return 0;
   uint64_t *keys = r->keys.at, n = r->keys.n;
   for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
-  if (!ix_radix_sort(keys, n, tuple_bits(r))) return -1;
-  int64_t new_tuples = 0;
+  if (!ix_radix_sort(keys, n, tuple_bits(r))) return 0;
   uint32_t codes[IX_MAX_ARITY];
   for (uint64_t i = 0; i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
     int rc = ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
-    if (rc == JERR) return -1;
+    if (rc == JERR) return 0;
     if (rc == 0) continue;
     mirror_add(ix, keys[i]);
     r->size++;
-    new_tuples++;
+    ++*n_new;
     if (r->n_indexes == 1 && !added) continue;
     key_codes(r, ix, keys[i], codes);
     for (int k = 1; k < r->n_indexes; k++)
-      if (index_insert(r->indexes[k], codes) < 0) return -1;
-    if (!report_new(r, codes, added)) return -1;
+      if (index_insert(r->indexes[k], codes) < 0) return 0;
+    if (!report_new(r, codes, added)) return 0;
   }
-  return new_tuples;
+  return 1;
 }
 
-int64_t ix_relation_flush_to(ix_relation *r, ix_tupleset *added)
+/* Inserts the staged codes one by one (keys of several chunks); adds the
+ * number of new tuples to *n_new; 0 when out of memory. */
+static int flush_codes(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
 {
-  if (!densify(r, r->size + r->keys.n + r->n_staged) || !report_fresh(r, added)) return -1;
-  int64_t new_tuples = (int64_t)(r->fresh.n + r->n_reported);
+  for (uint64_t i = 0; i < r->n_staged; i++) {
+    const uint32_t *codes = r->staged + i * r->arity;
+    int rc = insert_codes(r, codes);
+    if (rc < 0 || (rc == 1 && !report_new(r, codes, added))) return 0;
+    *n_new += (uint64_t)rc;
+  }
+  return 1;
+}
+
+int ix_relation_flush_to(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
+{
+  assert(r && (!added || added->arity == r->arity));
+  uint64_t n = 0;
+  if (n_new) *n_new = 0;
+  if (!densify(r, r->size + r->keys.n + r->n_staged) || !report_fresh(r, added)) return 0;
+  n = r->fresh.n + r->n_reported;
   r->fresh.n = 0;
   r->n_reported = 0;
-  if (r->indexes[0]->n_chunks == 1 && r->keys.n + r->n_staged > 0) {
-    int64_t more = flush_sorted(r, added);
-    new_tuples = more < 0 ? -1 : new_tuples + more;
-  } else {
-    for (uint64_t i = 0; i < r->n_staged && new_tuples >= 0; i++) {
-      const uint32_t *codes = r->staged + i * r->arity;
-      int rc = insert_codes(r, codes);
-      if (rc == 1 && !report_new(r, codes, added)) rc = -1;
-      new_tuples = rc < 0 ? -1 : new_tuples + rc;
-    }
-  }
+  int ok = r->indexes[0]->n_chunks == 1 && r->keys.n + r->n_staged > 0 ? flush_sorted(r, added, &n)
+                                                                       : flush_codes(r, added, &n);
   r->n_staged = 0;
   r->keys.n = 0;
-  return new_tuples;
+  if (ok && n_new) *n_new = n;
+  return ok;
 }
 
-int64_t ix_relation_flush(ix_relation *r) { return ix_relation_flush_to(r, NULL); }
+int ix_relation_flush(ix_relation *r, uint64_t *n_new) { return ix_relation_flush_to(r, NULL, n_new); }
 
 int ix_relation_contains(const ix_relation *r, const ix_val *tuple)
 {
+  assert(tuple || r->arity == 0);
   if (r->arity == 0) return r->size != 0;
   uint32_t codes[IX_MAX_ARITY];
   for (uint32_t c = 0; c < r->arity; c++) {
@@ -895,30 +928,38 @@ static int serves(const ix_index *ix, uint64_t mask, uint64_t distinct, uint32_t
   return 1;
 }
 
-int ix_relation_index(ix_relation *r, uint64_t mask) { return ix_relation_index_ordered(r, mask, 0); }
+int ix_relation_index(ix_relation *r, uint64_t mask, int *index) { return ix_relation_index_ordered(r, mask, 0, index); }
 
-void ix_relation_index_ready(ix_relation *r, int index) { mirror(r, r->indexes[index]); }
-
-int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct)
+void ix_relation_index_ready(ix_relation *r, int index)
 {
+  assert(index >= 0 && index < r->n_indexes);
+  mirror(r, r->indexes[index]);
+}
+
+int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct, int *index)
+{
+  assert(r && index && (mask & distinct) == 0);
+  assert(r->arity >= 64 || ((mask | distinct) >> r->arity) == 0);
   for (int i = 0; i < r->n_indexes; i++)
     if (serves(r->indexes[i], mask, distinct, r->arity)) {
       mirror(r, r->indexes[i]);
-      return i;
+      *index = i;
+      return 1;
     }
-  if (r->n_indexes == MAX_INDEXES) return -1;
+  if (r->n_indexes == MAX_INDEXES) return 0;
   ix_index *ix = index_new(r, mask, distinct);
   uint32_t *all = NULL;
   if (!ix || !collect_codes(r, &all)) {
     free(ix);
-    return -1;
+    return 0;
   }
   int ok = 1;
   for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
   free(all);
-  r->indexes[r->n_indexes] = ix;
+  r->indexes[r->n_indexes] = ix;  /* kept even when incomplete: destroy frees it */
   if (ok) mirror(r, ix);
-  return ok ? r->n_indexes++ : (r->n_indexes++, -1);
+  *index = r->n_indexes++;
+  return ok;
 }
 
 size_t ix_relation_bytes(const ix_relation *r)

@@ -60,9 +60,9 @@ int ix_relation_may_saturate(const ix_relation *r);
 /* Number of tuples. */
 uint64_t ix_relation_size(const ix_relation *r);
 
-/* Adds tuple[0..arity).  Returns 1 when it is new, 0 when it was there,
- * -1 when out of memory. */
-int ix_relation_insert(ix_relation *r, const ix_val *tuple);
+/* Adds tuple[0..arity).  Returns 1, with *is_new (when not NULL) 1 when
+ * the tuple is new and 0 when it was there; 0 when out of memory. */
+int ix_relation_insert(ix_relation *r, const ix_val *tuple, int *is_new);
 
 /* Stages tuple[0..arity) for insertion at the next ix_relation_flush, which
  * inserts a batch in key order (much faster in Judy than scattered inserts).
@@ -88,30 +88,32 @@ typedef struct ix_factor {
  * of the factors, as many ix_relation_stage calls (same `added`), but on a
  * dense relation whose dictionaries know every value with one key
  * addition per tuple.  Each column is given by the base or one factor.
- * Returns the number of tuples of the product, -1 when out of memory. */
-int64_t ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
-                                  ix_tupleset *added);
+ * Returns 1, with the number of tuples of the product in *n_tuples (when
+ * not NULL); 0 when out of memory. */
+int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
+                              ix_tupleset *added, uint64_t *n_tuples);
 
 /* Number of tuples staged. */
 uint64_t ix_relation_staged(const ix_relation *r);
 
-/* Inserts the staged tuples; returns how many were new, -1 when out of memory. */
-int64_t ix_relation_flush(ix_relation *r);
+/* Inserts the staged tuples.  Returns 1, with how many were new in *n_new
+ * (when not NULL); 0 when out of memory. */
+int ix_relation_flush(ix_relation *r, uint64_t *n_new);
 
 /* Like ix_relation_flush, and appends each new tuple to `added` (in key
- * order, without hashing: see ix_tupleset_push). */
-int64_t ix_relation_flush_to(ix_relation *r, ix_tupleset *added);
+ * order, without hashing: see ix_tupleset_push; NULL: none). */
+int ix_relation_flush_to(ix_relation *r, ix_tupleset *added, uint64_t *n_new);
 
 /* Returns 1 when tuple[0..arity) is in the relation. */
 int ix_relation_contains(const ix_relation *r, const ix_val *tuple);
 
-/* Returns the number of an index whose order starts with exactly the columns
- * in bound_mask (bit i for column i), building it when needed; -1 when out
- * of memory or when the relation has 256 indexes already.  Index numbers
- * stay valid for the relation's lifetime.  A one-chunk index also gets (or
+/* Sets *index to the number of an index whose order starts with exactly the
+ * columns in bound_mask (bit i for column i), building it when needed, and
+ * returns 1; 0 when out of memory or when the relation has 256 indexes
+ * already.  Index numbers stay valid for the relation's lifetime.  A one-chunk index also gets (or
  * updates) a sorted array of its keys, which iterates several times faster
  * than Judy; iterations begun before the next insertion use it. */
-int ix_relation_index(ix_relation *r, uint64_t bound_mask);
+int ix_relation_index(ix_relation *r, uint64_t bound_mask, int *index);
 
 /* Readies index `index` (a number ix_relation_index gave) for lookups as
  * ix_relation_index does: its sorted array of keys is brought up to date. */
@@ -121,7 +123,7 @@ void ix_relation_index_ready(ix_relation *r, int index);
  * the columns of bound_mask, then those of distinct_mask, so that
  * ix_iter_begin_distinct can skip from one distinct combination of them to
  * the next.  The two masks must not overlap. */
-int ix_relation_index_ordered(ix_relation *r, uint64_t bound_mask, uint64_t distinct_mask);
+int ix_relation_index_ordered(ix_relation *r, uint64_t bound_mask, uint64_t distinct_mask, int *index);
 
 /* Bytes held by the relation's indexes and dictionaries (walks every index). */
 size_t ix_relation_bytes(const ix_relation *r);

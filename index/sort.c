@@ -1,6 +1,7 @@
 /* sort.c: LSD radix sort (see sort.h). */
 #include "index/sort.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ static int scatter(const uint64_t *src, uint64_t *dst, uint64_t n, uint32_t shif
 
 int ix_radix_sort(uint64_t *a, uint64_t n, uint32_t bits)
 {
+  assert((a || n == 0) && bits <= 64);
   if (n < 2 || bits == 0) return 1;
   uint32_t passes = (bits + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS;
   uint32_t width = (bits + passes - 1) / passes;

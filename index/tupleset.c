@@ -1,6 +1,7 @@
 /* tupleset.c: open-addressing hash set of tuples (see tupleset.h). */
 #include "index/tupleset.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,23 +105,29 @@ static int grow_data(ix_tupleset *s)
 
 int ix_tupleset_push(ix_tupleset *s, const uint32_t *t)
 {
+  assert(t || s->arity == 0);
   if (!grow_data(s)) return 0;
   copy_tuple(s->data + s->n * s->arity, t, s->arity);
   s->n++;
   return 1;
 }
 
-int ix_tupleset_insert(ix_tupleset *s, const uint32_t *t)
+int ix_tupleset_insert(ix_tupleset *s, const uint32_t *t, int *is_new)
 {
+  assert(t || s->arity == 0);
   if (!s->slots || (s->n + 1) * 2 > s->mask + 1) {
-    if (!grow_slots(s)) return -1;
+    if (!grow_slots(s)) return 0;
   }
   uint64_t h = hash_tuple(t, s->arity);
   uint64_t *slot = find_slot(s, t, h);
-  if (*slot) return 0;
-  if (s->n + 1 >= 0xffffffffu || !grow_data(s)) return -1;
+  if (*slot) {
+    if (is_new) *is_new = 0;
+    return 1;
+  }
+  if (s->n + 1 >= 0xffffffffu || !grow_data(s)) return 0;
   copy_tuple(s->data + s->n * s->arity, t, s->arity);
   *slot = SLOT_TAG(h) | ++s->n;
+  if (is_new) *is_new = 1;
   return 1;
 }
 
@@ -129,7 +136,10 @@ int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *t)
   return s->slots && *find_slot(s, t, hash_tuple(t, s->arity)) != 0;
 }
 
-int64_t ix_tupleset_find(const ix_tupleset *s, const uint32_t *t)
+int ix_tupleset_find(const ix_tupleset *s, const uint32_t *t, uint64_t *at)
 {
-  return s->slots ? (int64_t)SLOT_INDEX(*find_slot(s, t, hash_tuple(t, s->arity))) - 1 : -1;
+  assert((t || s->arity == 0) && at);
+  uint64_t k = s->slots ? SLOT_INDEX(*find_slot(s, t, hash_tuple(t, s->arity))) : 0;
+  if (k) *at = k - 1;
+  return k != 0;
 }

@@ -4,6 +4,7 @@
 #ifndef GDLOG_TUPLESET_H
 #define GDLOG_TUPLESET_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,8 +25,9 @@ void ix_tupleset_free(ix_tupleset *s);
 /* Empties the set, keeping its storage. */
 void ix_tupleset_clear(ix_tupleset *s);
 
-/* Adds a tuple: 1 when new, 0 when there, -1 when out of memory. */
-int ix_tupleset_insert(ix_tupleset *s, const uint32_t *tuple);
+/* Adds a tuple.  Returns 1, with *is_new (when not NULL) 1 when the tuple
+ * is new and 0 when it was there; 0 when out of memory. */
+int ix_tupleset_insert(ix_tupleset *s, const uint32_t *tuple, int *is_new);
 
 /* Appends a tuple without hashing it: for a set used as a plain list, on
  * which insert and contains are then not used.  0 when out of memory. */
@@ -34,13 +36,14 @@ int ix_tupleset_push(ix_tupleset *s, const uint32_t *tuple);
 /* Returns 1 when the tuple is in the set. */
 int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *tuple);
 
-/* The insertion number of a tuple of a hashed set (0 for the first one
- * inserted), -1 when it is not there. */
-int64_t ix_tupleset_find(const ix_tupleset *s, const uint32_t *tuple);
+/* Returns 1 when the tuple is in a hashed set, with its insertion number in
+ * *at (0 for the first one inserted); 0 when it is not there. */
+int ix_tupleset_find(const ix_tupleset *s, const uint32_t *tuple, uint64_t *at);
 
 /* The i-th tuple added, i < s->n. */
 static inline const uint32_t *ix_tupleset_get(const ix_tupleset *s, uint64_t i)
 {
+  assert(i < s->n);
   return s->data + i * s->arity;
 }
 

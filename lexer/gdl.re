@@ -2,6 +2,8 @@
  * blocks; everything else is plain C around them.  See lexer.h. */
 #include "lexer.h"
 
+#include <assert.h>
+
 void lx_init(lx_lexer *lx, const char *buf, uint32_t len, lx_syntax syntax)
 {
   lx->buf = (const unsigned char *)buf;
@@ -25,6 +27,8 @@ static lx_token make(lx_kind kind, uint32_t start, uint32_t end)
   nl       = "\r\n" | "\n" | "\r";
   kifchar  = [a-zA-Z0-9_\-+.*/<>=!$%&^~:'@#|[\]{},\\`];
   idchar   = [a-zA-Z0-9_];
+  kifq     = [\x20-\x5b\x5d-\x7b\x7d\x7e] | "\\" [\x20-\x7e];
+  infixq   = [\x20-\x26\x28-\x5b\x5d-\x7e] | "\\" [\x20-\x7e];
 */
 
 static lx_token next_kif(lx_lexer *lx)
@@ -43,7 +47,9 @@ static lx_token next_kif(lx_lexer *lx)
       ")"             { DONE(LX_RPAREN); }
       "?" kifchar+    { DONE(LX_VARIABLE); }
       "?"             { DONE(LX_BAD_VAR); }
-      kifchar+        { DONE(LX_SYMBOL); }
+      "|" kifq* "|"   { DONE(LX_QSYMBOL); }
+      "|"             { DONE(LX_BAD_QUOTE); }
+      (kifchar \ "|") kifchar* { DONE(LX_SYMBOL); }
       *               { DONE(LX_BAD_BYTE); }
     */
 #undef DONE
@@ -76,12 +82,17 @@ static lx_token next_infix(lx_lexer *lx)
       space           { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       nl              { DONE(LX_NEWLINE); }
       "%" [^\r\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
+      ";" [^\r\n\x00]* { if (lx->syntax != LX_INFIX) { YYCURSOR = base + start + 1; DONE(LX_BAD_BYTE); } lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       "//" [^\r\n\x00]* { lx->cur = (uint32_t)(YYCURSOR - base); continue; }
       "/*"            { if (!skip_block_comment(lx, (uint32_t)(YYCURSOR - base))) DONE(LX_BAD_COMMENT); continue; }
       "("             { DONE(LX_LPAREN); }
       ")"             { DONE(LX_RPAREN); }
       ":-" | "<="     { DONE(LX_IF); }
       "&" | ","       { DONE(LX_AND); }
+      "!="            { if (lx->syntax == LX_ASP) DONE(LX_NEQ); YYCURSOR = base + start + 1; DONE(LX_BAD_BYTE); }
+      "="             { if (lx->syntax == LX_ASP) DONE(LX_EQ); DONE(LX_BAD_BYTE); }
+      "'" infixq* "'" { if (lx->syntax == LX_INFIX) DONE(LX_QSYMBOL); YYCURSOR = base + start + 1; DONE(LX_BAD_BYTE); }
+      "'"             { if (lx->syntax == LX_INFIX) DONE(LX_BAD_QUOTE); DONE(LX_BAD_BYTE); }
       "~"             { DONE(LX_NOT); }
       "."             { DONE(LX_DOT); }
       [A-Z_] idchar*  { DONE(LX_VARIABLE); }
@@ -127,6 +138,33 @@ const char *lx_kind_name(lx_kind kind)
   case LX_BAD_NUL: return "NUL byte";
   case LX_BAD_VAR: return "'?' without a name";
   case LX_BAD_COMMENT: return "unterminated comment";
+  case LX_QSYMBOL: return "quoted symbol";
+  case LX_NEQ: return "'!='";
+  case LX_EQ: return "'='";
+  case LX_BAD_QUOTE: return "unterminated quote";
   }
   return "token";
+}
+
+int lx_syntax_by_name(const char *name)
+{
+  static const char names[][6] = { "kif", "infix", "asp" };  /* no pointers: read-only data */
+  static const lx_syntax values[] = { LX_KIF, LX_INFIX, LX_ASP };
+  for (size_t i = 0; name && i < sizeof names / sizeof *names; i++) {
+    const char *a = names[i], *b = name;
+    while (*a && *a == *b) a++, b++;
+    if (*a == 0 && *b == 0) return (int)values[i];
+  }
+  return -1;
+}
+
+size_t lx_unquote(const char *q, size_t n, char *out)
+{
+  assert(q && out && n >= 2 && q[0] == q[n - 1]);
+  size_t k = 0;
+  for (size_t i = 1; i + 1 < n; i++) {
+    if (q[i] == '\\' && i + 2 < n) i++;
+    out[k++] = q[i];
+  }
+  return k;
 }

@@ -14,7 +14,8 @@
 
 typedef enum lx_syntax {
   LX_KIF,   /* (<= (p ?x) (q ?x) (not (r ?x))) */
-  LX_INFIX  /* p(X) :- q(X) & ~r(X) */
+  LX_INFIX, /* p(X) :- q(X) & ~r(X) */
+  LX_ASP    /* gdlog's ASP output: p(V0) :- q(V0), not r(V0), V0 != x_2b2b. */
 } lx_syntax;
 
 typedef enum lx_kind {
@@ -22,16 +23,22 @@ typedef enum lx_kind {
   LX_LPAREN,    /* ( */
   LX_RPAREN,    /* ) */
   LX_SYMBOL,    /* constant, function or predicate name */
+  LX_QSYMBOL,   /* quoted name, |aB| in KIF and 'east-speed' in infix; the
+                   token includes the quotes; inside, \\ is \ and \| or \'
+                   the quote (printable ASCII only, on one line) */
   LX_VARIABLE,  /* ?x in KIF, X or _x in infix */
   LX_IF,        /* :- or <= (infix only; in KIF <= is a symbol) */
   LX_AND,       /* & or , (infix) */
   LX_NOT,       /* ~ (infix; the word not is a symbol the parser reads) */
   LX_DOT,       /* . (infix clause end) */
   LX_NEWLINE,   /* end of a line (infix only: clauses may end there) */
+  LX_NEQ,       /* != (ASP only) */
+  LX_EQ,        /* = (ASP only) */
   LX_BAD_BYTE,  /* a byte no token starts with */
   LX_BAD_NUL,   /* a NUL byte before the end of the buffer */
   LX_BAD_VAR,   /* ? without a name */
-  LX_BAD_COMMENT /* unterminated block comment */
+  LX_BAD_COMMENT, /* unterminated block comment */
+  LX_BAD_QUOTE  /* a quote that does not end on its line */
 } lx_kind;
 
 typedef struct lx_token {
@@ -58,5 +65,13 @@ void lx_position(const char *buf, uint32_t off, unsigned *line, unsigned *col);
 
 /* Returns a printable name of a token kind, for messages ("')'", "symbol"). */
 const char *lx_kind_name(lx_kind kind);
+
+/* The syntax named name ("kif", "infix", "asp"); -1 for any other name.
+ * For the command line's --syntax. */
+int lx_syntax_by_name(const char *name);
+
+/* Decodes the quoted symbol q[0..n) (quotes included, as lexed) into out,
+ * which has room for n bytes; returns the decoded length. */
+size_t lx_unquote(const char *q, size_t n, char *out);
 
 #endif

@@ -2,6 +2,7 @@
  * predicates cannot overflow the stack), then strata by longest path. */
 #include "strata/strata.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ void st_graph_destroy(st_graph *g)
 
 int st_graph_add_edge(st_graph *g, uint32_t from, uint32_t to, int negative, uint32_t label)
 {
+  assert(g && from < g->n && to < g->n);
   if (g->n_edges == g->cap) {
     uint32_t cap = g->cap ? g->cap * 2 : 64;
     st_edge *q = realloc(g->edges, cap * sizeof *q);
@@ -230,14 +232,15 @@ static int fill_strata(const st_graph *g, const csr *c, st_strata *s)
   return 1;
 }
 
-int st_stratify(const st_graph *g, st_strata **out, st_cycle *cycle)
+int st_strata_build(const st_graph *g, st_strata **out, st_cycle *cycle)
 {
+  assert(g && out && cycle);
   *out = NULL;
   cycle->edges = NULL;
   cycle->n = 0;
   csr c = { 0 };
   st_strata *s = calloc(1, sizeof *s);
-  int result = -1;
+  int result = 0;
   if (!s || !csr_build(g, &c)) goto done;
   s->n_nodes = g->n;
   s->scc_of = malloc(((size_t)g->n + 1) * 4);
@@ -245,7 +248,7 @@ int st_stratify(const st_graph *g, st_strata **out, st_cycle *cycle)
   for (uint32_t e = 0; e < g->n_edges; e++) {
     const st_edge *ed = &g->edges[e];
     if (ed->negative && s->scc_of[ed->from] == s->scc_of[ed->to]) {
-      result = negative_cycle(g, &c, s->scc_of, ed, cycle) ? 0 : -1;
+      result = negative_cycle(g, &c, s->scc_of, ed, cycle);
       goto done;
     }
   }
@@ -256,5 +259,12 @@ int st_stratify(const st_graph *g, st_strata **out, st_cycle *cycle)
 done:
   csr_free(&c);
   st_strata_destroy(s);
+  if (!result) st_cycle_free(cycle);
   return result;
+}
+
+int st_stratify(const st_graph *g, st_strata **out, st_cycle *cycle)
+{
+  if (!st_strata_build(g, out, cycle)) return -1;
+  return *out ? 1 : 0;
 }

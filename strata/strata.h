@@ -46,9 +46,15 @@ void st_graph_destroy(st_graph *g);
 /* Adds an edge; returns 0 when out of memory. */
 int st_graph_add_edge(st_graph *g, uint32_t from, uint32_t to, int negative, uint32_t label);
 
-/* Computes components and strata.  Returns 1 and *out on success (free with
- * st_strata_destroy); 0 with *cycle filled (free with st_cycle_free) when a
- * cycle goes through negation; -1 when out of memory. */
+/* Computes components and strata.  Returns 1 with either *out set (free
+ * with st_strata_destroy), or *out NULL and *cycle filled (free with
+ * st_cycle_free) when a cycle goes through negation; 0 when out of memory
+ * (then *out is NULL and *cycle empty). */
+int st_strata_build(const st_graph *g, st_strata **out, st_cycle *cycle);
+
+/* The old convention of st_strata_build, kept until its last caller
+ * (datalog/program/program.c) moves: 1 with *out, 0 with *cycle, -1 when
+ * out of memory.  New code calls st_strata_build. */
 int st_stratify(const st_graph *g, st_strata **out, st_cycle *cycle);
 
 /* Frees strata; NULL is allowed. */

@@ -1,6 +1,7 @@
 /* arena.c: chunked bump allocator (see arena.h). */
 #include "datalog/base/arena.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ void dl_arena_destroy(dl_arena *a)
 
 void *dl_arena_alloc(dl_arena *a, size_t size)
 {
+  assert(a);
   size = (size + 15) & ~(size_t)15;
   chunk *c = a->head;
   if (!c || c->cap - c->used < size) {

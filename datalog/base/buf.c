@@ -1,6 +1,7 @@
 /* buf.c: the growable byte buffer (see buf.h). */
 #include "datalog/base/buf.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@ void dl_buf_free(dl_buf *b)
 /* Makes room for n more bytes and a NUL; 0 when out of memory. */
 int dl_buf_reserve(dl_buf *b, size_t n)
 {
+  assert(b && (b->cap == 0 || b->len < b->cap));
   if (b->failed) return 0;
   if (b->len + n + 1 <= b->cap) return 1;
   size_t cap = b->cap ? b->cap : 256;
@@ -29,11 +31,16 @@ int dl_buf_reserve(dl_buf *b, size_t n)
 
 void dl_buf_add(dl_buf *b, const char *s, size_t n)
 {
+  assert(s || n == 0);
   if (!dl_buf_reserve(b, n)) return;
   memcpy(b->data + b->len, s, n);
   b->len += n;
   b->data[b->len] = 0;
 }
 
-void dl_buf_addz(dl_buf *b, const char *s) { dl_buf_add(b, s, strlen(s)); }
+void dl_buf_addz(dl_buf *b, const char *s)
+{
+  assert(s);
+  dl_buf_add(b, s, strlen(s));
+}
 

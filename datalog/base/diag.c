@@ -1,6 +1,7 @@
 /* diag.c: the diagnostics object (see diag.h). */
 #include "datalog/base/diag.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,8 @@ void dl_diag_destroy(dl_diag *d)
 void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
                      uint32_t off, const char *fmt, va_list ap)
 {
+  assert(d && fmt);
+  assert(!src || off <= src->len);
   if (sev == DL_ERROR) d->n_errors++;
   if (d->n_kept == DL_DIAG_MAX_KEPT) return;
   char buf[1024];
@@ -52,7 +55,11 @@ void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
 
 size_t dl_diag_count(const dl_diag *d) { return d->n_kept; }
 size_t dl_diag_errors(const dl_diag *d) { return d->n_errors; }
-const dl_message *dl_diag_message(const dl_diag *d, size_t i) { return &d->msgs[i]; }
+const dl_message *dl_diag_message(const dl_diag *d, size_t i)
+{
+  assert(i < d->n_kept);
+  return &d->msgs[i];
+}
 
 static const char *severity_name(dl_severity s)
 {
@@ -84,6 +91,7 @@ static size_t render_excerpt(char *out, size_t cap, const dl_source *src, uint32
 
 char *dl_diag_render(const dl_message *m)
 {
+  assert(m && m->text);
   size_t cap = strlen(m->text) + 1024;
   char *out = malloc(cap);
   if (!out) return NULL;

@@ -1,6 +1,7 @@
 /* terms.c: hash-consed symbols and terms (see terms.h).  Both tables are open
  * addressing over dense ids with linear probing; the slot holds id + 1. */
 #include "datalog/base/terms.h"
+#include <assert.h>
 
 #include <Judy.h>
 
@@ -197,6 +198,7 @@ dl_sym dl_terms_symbol(dl_terms *t, const char *z, size_t n)
 
 const char *dl_terms_name(const dl_terms *t, dl_sym s, size_t *len)
 {
+  assert(s < t->n_syms);
   if (len) *len = t->name_len[s];
   return t->names + t->name_off[s];
 }
@@ -353,6 +355,7 @@ static int want_combo(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask)
 const dl_tid *dl_terms_with_args(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals,
                                  uint32_t *count)
 {
+  assert(count && (mask == 0 || vals));
   *count = 0;
   if (mask == 0 || n >= 256 || (n < 64 && mask >> n)) return NULL;
   if (!want_combo(t, f, n, mask)) return NULL;
@@ -381,11 +384,14 @@ const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, d
 
 dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 {
+  assert(f < t->n_syms && (n == 0 || args));
   uint32_t *slot = term_slot(t, f, n, args);
   if (*slot) return *slot - 1;
   uint32_t depth = 1;
-  for (uint32_t i = 0; i < n; i++)
+  for (uint32_t i = 0; i < n; i++) {
+    assert(args[i] < t->n_terms);
     if (t->depth[args[i]] + 1u > depth) depth = t->depth[args[i]] + 1u;
+  }
   if (depth > DL_MAX_TERM_DEPTH) {
     t->too_deep = 1;
     return DL_NO_TERM;
@@ -415,9 +421,9 @@ int dl_terms_too_deep(const dl_terms *t) { return t->too_deep; }
 
 dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
 uint32_t dl_terms_count(const dl_terms *t) { return t->n_terms; }
-dl_sym dl_terms_functor(const dl_terms *t, dl_tid id) { return t->functor[id]; }
-uint32_t dl_terms_arity(const dl_terms *t, dl_tid id) { return t->arity[id]; }
-const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { return t->args + t->arg_off[id]; }
+dl_sym dl_terms_functor(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->functor[id]; }
+uint32_t dl_terms_arity(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->arity[id]; }
+const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->args + t->arg_off[id]; }
 
 size_t dl_terms_bytes(const dl_terms *t)
 {

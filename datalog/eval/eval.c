@@ -4,6 +4,7 @@
  * compound arguments are matched against the term store. */
 #include "datalog/eval/eval.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -167,12 +168,12 @@ enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
  * recursion (mode EMIT_LINEAR) they also go to the fresh list. */
 static void flush_staged(dl_eval *e, uint32_t pred, int mode)
 {
-  int64_t added = ix_relation_flush_to(e->rel[pred], mode == EMIT_LINEAR ? &e->fresh[pred] : NULL);
-  if (added < 0) {
+  uint64_t added;
+  if (!ix_relation_flush_to(e->rel[pred], mode == EMIT_LINEAR ? &e->fresh[pred] : NULL, &added)) {
     fail_memory(e);
     return;
   }
-  e->atoms += (uint64_t)added;
+  e->atoms += added;
   if (e->opt.max_atoms && e->atoms > e->opt.max_atoms) fail_limit(e, pred);
 }
 
@@ -199,21 +200,21 @@ static void emit(frame *f)
   }
   e->stats.derivations++;
   f->found = 1;
-  int rc;
+  int ok, is_new;
   if (f->mode == EMIT_FRESH) {
     if (ix_relation_contains(h, tuple)) return;
-    rc = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple);
+    ok = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple, &is_new);
   } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
     ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
     if (!ix_relation_stage(h, tuple, added)) fail_memory(e);
     else if (ix_relation_staged(h) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
     return;
   } else {
-    rc = ix_relation_insert(h, tuple);
-    if (rc == 1 && !ix_tupleset_push(&e->fresh[pl->head_pred], tuple)) rc = -1;
+    ok = ix_relation_insert(h, tuple, &is_new);
+    if (ok && is_new) ok = ix_tupleset_push(&e->fresh[pl->head_pred], tuple);
   }
-  if (rc < 0) fail_memory(e);
-  if (rc == 1 && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pl->head_pred);
+  if (!ok) fail_memory(e);
+  else if (is_new && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pl->head_pred);
 }
 
 static void run_step(frame *f, uint32_t si);
@@ -249,7 +250,8 @@ static int first_seen(frame *f, uint32_t si, const pl_step *s)
   dl_tid key[s->n_live];
   live_key(f, s, key);
   if (ss->set.n >= SEEN_MAX) ix_tupleset_clear(&ss->set);
-  int fresh = ix_tupleset_insert(&ss->set, key) != 0;
+  int fresh = 1;
+  ix_tupleset_insert(&ss->set, key, &fresh);  /* out of memory: counts as new */
   judge_seen(ss, !fresh);
   return fresh;
 }
@@ -258,7 +260,8 @@ static int first_seen(frame *f, uint32_t si, const pl_step *s)
 static void remember(frame *f, seen_set *ss, const dl_tid *key, int found)
 {
   if (ss->set.n >= SEEN_MAX) ix_tupleset_clear(&ss->set);
-  if (ix_tupleset_insert(&ss->set, key) != 1) return;
+  int is_new;
+  if (!ix_tupleset_insert(&ss->set, key, &is_new) || !is_new) return;
   if (ss->set.n > ss->cap_found) {
     uint64_t cap = ss->cap_found ? 2 * ss->cap_found : 1024;
     uint8_t *q = realloc(ss->found, cap);
@@ -283,9 +286,10 @@ static void search_remembered(frame *f, uint32_t si, const pl_step *s)
   }
   dl_tid key[s->n_live];
   live_key(f, s, key);
-  int64_t at = ix_tupleset_find(&ss->set, key);
-  judge_seen(ss, at >= 0);
-  if (at >= 0) {
+  uint64_t at;
+  int known = ix_tupleset_find(&ss->set, key, &at);
+  judge_seen(ss, known);
+  if (known) {
     if (ss->found[at]) emit(f);
     return;
   }
@@ -511,7 +515,7 @@ static COLD_PATH int emit_product(frame *f, uint32_t from)
   if (!product_base(f, factors, n_factors, base)) return 1;
   ix_relation *r = e->rel[pl->head_pred];
   ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
-  if (ix_relation_stage_product(r, base, factors, n_factors, added) < 0) fail_memory(e);
+  if (!ix_relation_stage_product(r, base, factors, n_factors, added, NULL)) fail_memory(e);
   else if (ix_relation_staged(r) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
   e->stats.derivations += product;
   e->stats.in_products += product;
@@ -734,10 +738,11 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
 }
 
 /* Makes this round's new tuples the delta, moving them into the relations
- * unless they are there already.  Returns their number, -1 when out of memory. */
-static int64_t merge(dl_eval *e, const uint32_t *preds, uint32_t n_preds, int inserted)
+ * unless they are there already.  Returns 1 with their number in *total; 0
+ * when out of memory. */
+static int merge(dl_eval *e, const uint32_t *preds, uint32_t n_preds, int inserted, uint64_t *total)
 {
-  int64_t total = 0;
+  *total = 0;
   for (uint32_t i = 0; i < n_preds; i++) {
     uint32_t p = preds[i];
     ix_tupleset tmp = e->delta[p];
@@ -745,10 +750,10 @@ static int64_t merge(dl_eval *e, const uint32_t *preds, uint32_t n_preds, int in
     e->fresh[p] = tmp;
     ix_tupleset_clear(&e->fresh[p]);
     for (uint64_t t = 0; !inserted && t < e->delta[p].n; t++)
-      if (ix_relation_insert(e->rel[p], ix_tupleset_get(&e->delta[p], t)) < 0) return -1;
-    total += (int64_t)e->delta[p].n;
+      if (!ix_relation_insert(e->rel[p], ix_tupleset_get(&e->delta[p], t), NULL)) return 0;
+    *total += e->delta[p].n;
   }
-  return total;
+  return 1;
 }
 
 /* Number of positive body atoms of rule r whose predicate is in the component. */
@@ -768,9 +773,10 @@ static int rounds(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_pred
   int mode = EMIT_FRESH;
   for (;;) {
     e->stats.rounds++;
-    int64_t n = merge(e, preds, n_preds, mode == EMIT_LINEAR);
+    uint64_t n;
+    int ok = merge(e, preds, n_preds, mode == EMIT_LINEAR, &n);
     mode = linear ? EMIT_LINEAR : EMIT_FRESH;
-    if (n < 0) { fail_memory(e); return 0; }
+    if (!ok) { fail_memory(e); return 0; }
     if (n == 0) return 1;
     for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) {
       uint32_t r = e->rule_order[i];
@@ -826,7 +832,8 @@ static int run_component(dl_eval *e, uint32_t c)
       flush_staged(e, preds[i], EMIT_DIRECT);
       ok = !e->failed;
     }
-    if (ok && reads_own && merge(e, preds, n_preds, 0) < 0) {
+    uint64_t merged;
+    if (ok && reads_own && !merge(e, preds, n_preds, 0, &merged)) {
       fail_memory(e);
       ok = 0;
     }
@@ -855,7 +862,10 @@ static int group_rules(dl_eval *e)
     free(by);
     return 0;
   }
-  e->stats.subsumed = dl_subsumed_rules(e->prog, by);
+  if (!dl_subsumed_rules(e->prog, by, &e->stats.subsumed)) {
+    free(by);
+    return 0;
+  }
   for (uint32_t r = 0; r < ast->n_rules; r++) {
     e->rule_stats[r].subsumed_by = by[r];
     e->rule_start[s->scc_of[e->prog->head_node[r]] + 2] += by[r] == DL_NOT_SUBSUMED;
@@ -869,6 +879,7 @@ static int group_rules(dl_eval *e)
 
 dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag *diag)
 {
+  assert(p && opt && diag);
   dl_eval *e = calloc(1, sizeof *e);
   if (!e) return NULL;
   e->prog = p;
@@ -947,6 +958,16 @@ int dl_eval_run(dl_eval *e)
   return ok;
 }
 
-const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred) { return e->rel[pred]; }
+const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred)
+{
+  assert(pred < e->prog->n_preds);
+  return e->rel[pred];
+}
+
 dl_eval_stats dl_eval_get_stats(const dl_eval *e) { return e->stats; }
-dl_eval_rule_stats dl_eval_get_rule_stats(const dl_eval *e, uint32_t r) { return e->rule_stats[r]; }
+
+dl_eval_rule_stats dl_eval_get_rule_stats(const dl_eval *e, uint32_t r)
+{
+  assert(r < e->prog->ast->n_rules);
+  return e->rule_stats[r];
+}

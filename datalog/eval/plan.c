@@ -1,6 +1,7 @@
 /* plan.c: choosing the order of a rule's body and compiling it (see plan.h). */
 #include "datalog/eval/plan.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -445,8 +446,8 @@ static int add_scan(const pl_context *c, pl_plan *pl, const ast_term *a, uint32_
   pl->steps[at].n_distinct = (uint32_t)__builtin_popcountll(distinct);
   pl->steps[at].index = 0;
   if (source == SRC_DELTA) return 1;
-  pl->steps[at].index = skip ? ix_relation_index_ordered(c->rel[pred], mask, distinct) : ix_relation_index(c->rel[pred], mask);
-  return pl->steps[at].index >= 0;
+  return skip ? ix_relation_index_ordered(c->rel[pred], mask, distinct, &pl->steps[at].index)
+              : ix_relation_index(c->rel[pred], mask, &pl->steps[at].index);
 }
 
 static int add_test(const pl_context *c, pl_plan *pl, const dl_literal *l, uint32_t pred, uint8_t *bound)
@@ -697,6 +698,7 @@ static uint64_t mix_in(uint64_t h, uint64_t v)
 
 uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at)
 {
+  assert(r < c->prog->ast->n_rules && delta_at >= -1 && delta_at < (int)c->prog->ast->rules[r].n_body);
   const dl_rule *rule = &c->prog->ast->rules[r];
   const uint32_t *preds = c->prog->lit_pred[r];
   uint64_t h = mix_in(r, (uint64_t)(delta_at + 1));
@@ -719,6 +721,8 @@ void pl_plan_ready(const pl_context *c, const pl_plan *pl)
 
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
 {
+  assert(r < c->prog->ast->n_rules && delta_at >= -1 && delta_at < (int)c->prog->ast->rules[r].n_body);
+  assert(pl->n_steps == 0 && pl->n_pats == 0 && pl->n_kids == 0);
   const dl_rule *rule = &c->prog->ast->rules[r];
   pick *plain = malloc((2 * rule->n_body + 1) * sizeof *plain);
   pick *heads = malloc((2 * rule->n_body + 1) * sizeof *heads);

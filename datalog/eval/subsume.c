@@ -2,6 +2,7 @@
  * subsume.h), by a backtracking search for θ with a step budget. */
 #include "datalog/eval/subsume.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 enum {
@@ -131,8 +132,9 @@ static void group_by_head(const dl_program *p, uint32_t *start, uint32_t *by_pre
   for (uint32_t r = 0; r < p->ast->n_rules; r++) by_pred[start[p->head_pred[r] + 1]++] = r;
 }
 
-uint32_t dl_subsumed_rules(const dl_program *p, uint32_t *by)
+int dl_subsumed_rules(const dl_program *p, uint32_t *by, uint32_t *n_out)
 {
+  assert(p && by && n_out);
   uint32_t n = p->ast->n_rules, max_vars = 1, marked = 0;
   for (uint32_t r = 0; r < n; r++) {
     by[r] = DL_NOT_SUBSUMED;
@@ -158,5 +160,6 @@ uint32_t dl_subsumed_rules(const dl_program *p, uint32_t *by)
   free(x.trail);
   free(start);
   free(by_pred);
-  return marked;
+  *n_out = marked;
+  return ready;
 }

@@ -17,8 +17,8 @@
 /* Sets by[r], for each rule r of p, to a rule that subsumes r and is kept,
  * or DL_NOT_SUBSUMED for the rules kept; of rules that subsume each other,
  * the first is kept.  Facts are always kept, and a pair whose check takes
- * too many steps counts as not subsumed.  Returns the number of rules left
- * out (0 when out of memory). */
-uint32_t dl_subsumed_rules(const dl_program *p, uint32_t *by);
+ * too many steps counts as not subsumed.  Returns 1 with the number of
+ * rules left out in *n_out; 0 when out of memory (then none is left out). */
+int dl_subsumed_rules(const dl_program *p, uint32_t *by, uint32_t *n_out);
 
 #endif

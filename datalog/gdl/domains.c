@@ -8,6 +8,7 @@
 
 #include "index/relation.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <Judy.h>
 
 #include "datalog/base/arena.h"
+#include "datalog/base/sort.h"
 
 typedef struct fnode {
   dl_sym sym;
@@ -481,6 +483,7 @@ static int build(dl_domains *d)
 
 dl_domains *dl_domains_build(const dl_program *p, dl_diag *diag)
 {
+  assert(p && diag);
   dl_domains *d = calloc(1, sizeof *d);
   if (d) {
     d->p = p;
@@ -520,7 +523,11 @@ int dl_domains_has_input(const dl_domains *d) { return d->has_input; }
 
 size_t dl_domains_cycle_count(const dl_domains *d) { return d->n_cycles; }
 
-const char *dl_domains_cycle(const dl_domains *d, size_t i) { return d->cycles[i]; }
+const char *dl_domains_cycle(const dl_domains *d, size_t i)
+{
+  assert(i < d->n_cycles);
+  return d->cycles[i];
+}
 
 /* The symbol of predicate pred of the program, or UINT32_MAX. */
 static uint32_t pred_fn(const dl_domains *d, uint32_t pred)
@@ -538,6 +545,7 @@ static double pred_row_count(dl_domains *d, uint32_t f)
 
 double dl_domains_pred_count(const dl_domains *d, uint32_t pred)
 {
+  assert(pred < d->p->n_preds);
   uint32_t f = pred_fn(d, pred);
   if (f == UINT32_MAX || !d->pshape[f]) return 0;
   return pred_row_count((dl_domains *)d, f);  /* counts are memoised */
@@ -615,6 +623,7 @@ static void enum_shape(dl_domains *d, const shape *s, tids *out)
 int dl_domains_enumerate(const dl_domains *d, uint32_t pred, uint32_t arg, uint64_t limit,
                          dl_tid **out, size_t *n, dl_diag *diag)
 {
+  assert(pred < d->p->n_preds && arg < d->p->preds[pred].arity && out && n && diag);
   dl_domains *m = (dl_domains *)d;  /* interns new terms; counts are memoised */
   *out = NULL;
   *n = 0;
@@ -669,11 +678,10 @@ static int name_cmp(const char *a, const char *b)
   return strcmp(a, b);
 }
 
-static const dl_domains *g_sort_domains;  /* qsort has no context argument */
-
-static int fn_cmp(const void *x, const void *y)
+/* Orders function nodes (uint32_t numbers) by name, then arity; ctx is the dl_domains. */
+static int fn_cmp(const void *x, const void *y, void *ctx)
 {
-  const dl_domains *d = g_sort_domains;
+  const dl_domains *d = ctx;
   const fnode *a = &d->fn[*(const uint32_t *)x], *b = &d->fn[*(const uint32_t *)y];
   int c = name_cmp(dl_terms_name(d->terms, a->sym, NULL), dl_terms_name(d->terms, b->sym, NULL));
   return c ? c : (a->arity > b->arity) - (a->arity < b->arity);
@@ -720,15 +728,17 @@ static void print_bits(printer *pr, const uint64_t *bits)
   if (!elems) { pr->b->failed = 1; return; }
   for (uint32_t f = 0; f < d->n_fn; f++)
     if (bit_has(bits, f)) elems[n++] = f;
-  g_sort_domains = d;
-  qsort(elems, n, sizeof *elems, fn_cmp);
+  dl_sort(elems, n, sizeof *elems, fn_cmp, (void *)d);
   print_set(pr, elems, NULL, n);
   free(elems);
 }
 
 typedef struct elem { uint32_t fn; shape *const *args; } elem;
 
-static int elem_cmp(const void *x, const void *y) { return fn_cmp(&((const elem *)x)->fn, &((const elem *)y)->fn); }
+static int elem_cmp(const void *x, const void *y, void *ctx)
+{
+  return fn_cmp(&((const elem *)x)->fn, &((const elem *)y)->fn, ctx);
+}
 
 static void print_shape(printer *pr, const shape *s)
 {
@@ -742,8 +752,7 @@ static void print_shape(printer *pr, const shape *s)
     if (bit_has(s->bits, f)) e[n++] = (elem){ f, NULL };
   for (uint32_t k = 0; k < s->n_subs; k++)
     if (!bit_has(s->bits, s->subs[k].fn)) e[n++] = (elem){ s->subs[k].fn, s->subs[k].args };
-  g_sort_domains = d;
-  qsort(e, n, sizeof *e, elem_cmp);
+  dl_sort(e, n, sizeof *e, elem_cmp, (void *)d);
   for (uint32_t k = 0; k < n; k++) { elems[k] = e[k].fn; args[k] = e[k].args; }
   print_set(pr, elems, args, n);
   free(e); free(elems); free(args);

@@ -4,6 +4,7 @@
  * rules on purpose (true and does get rules). */
 #include "datalog/gdl/reduce.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -238,6 +239,7 @@ static int make_empty(dl_reduction *r)
 dl_reduction *dl_reduce(const dl_program *game, const dl_domains *d, const dl_reduce_options *o,
                         dl_diag *diag)
 {
+  assert(game && d && o && diag);
   dl_reduction *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->game = game;
@@ -273,11 +275,13 @@ uint32_t dl_reduction_iterations(const dl_reduction *r) { return r->n_runs; }
 
 uint64_t dl_reduction_count(const dl_reduction *r, uint32_t it, uint32_t pred)
 {
+  assert(it < r->n_runs && pred < r->game->n_preds && r->counts);
   return r->counts[(size_t)it * r->game->n_preds + pred];
 }
 
 const ix_relation *dl_reduction_relation(const dl_reduction *r, uint32_t pred)
 {
+  assert(pred < r->game->n_preds);
   uint32_t g = gplus_pred(r, pred);
   return g == DL_NO_PRED ? r->empty[pred] : dl_eval_relation(r->eval, g);
 }

@@ -98,11 +98,17 @@ static int parse_text(dl_loaded *l, const char *name, const char *text, dl_diag 
   return src && parse_source(l, src, LX_INFIX, 1, diag);
 }
 
+static dl_sym symbol(dl_loaded *l, const char *name)
+{
+  return dl_terms_symbol(l->terms, name, strlen(name));
+}
+
 /* Checks that clauses [first, n) are ground facts of `pred`; with wrap, a
- * fact of another name t becomes pred(t). */
+ * fact next(t) (a line of a model) becomes pred(t), and a fact of any other
+ * name t becomes pred(t). */
 static int fix_facts(dl_loaded *l, uint32_t first, const char *pred, int wrap, const char *option, dl_diag *diag)
 {
-  dl_sym want = dl_terms_symbol(l->terms, pred, strlen(pred));
+  dl_sym want = symbol(l, pred), next = symbol(l, "next");
   for (uint32_t i = first; i < l->ast->n_clauses; i++) {
     ast_clause *c = l->ast->clauses[i];
     if (c->n_body || c->n_vars) {
@@ -110,6 +116,7 @@ static int fix_facts(dl_loaded *l, uint32_t first, const char *pred, int wrap, c
       return 0;
     }
     if (c->head->value == want) continue;
+    if (wrap && c->head->value == next && ast_atom_arity(c->head) == 1) c->head = c->head->args[0];
     if (!wrap) {
       dl_diag_report(diag, DL_ERROR, c->src, c->off, "%s files hold %s(...) facts only", option, pred);
       return 0;
@@ -124,10 +131,39 @@ static int fix_facts(dl_loaded *l, uint32_t first, const char *pred, int wrap, c
   return 1;
 }
 
+/* True when c is the rule true(X) :- init(X), which --init adds. */
+static int is_init_rule(dl_loaded *l, const ast_clause *c)
+{
+  const ast_term *h = c->head;
+  if (c->n_body != 1 || c->n_vars != 1 || c->body[0]->kind != AST_ATOM) return 0;
+  const ast_term *b = c->body[0]->atom;
+  return h->value == symbol(l, "true") && ast_atom_arity(h) == 1 && h->args[0]->kind == AST_VAR &&
+         b->value == symbol(l, "init") && ast_atom_arity(b) == 1 && b->args[0]->kind == AST_VAR;
+}
+
+/* Marks as trusted, among the program's clauses [first, n), the ground
+ * facts true(t) and does(r,a) (a state and moves, as `print --state` and
+ * `print --does` write them) and the rule true(X) :- init(X) (as `print
+ * --init` writes it): GDL forbids rules for true and does, but these are
+ * what gdlog's options add, so the printed program reads back. */
+static void trust_state(dl_loaded *l, uint32_t first)
+{
+  dl_sym truth = symbol(l, "true"), does = symbol(l, "does");
+  for (uint32_t i = first; i < l->ast->n_clauses; i++) {
+    ast_clause *c = l->ast->clauses[i];
+    uint32_t arity = ast_atom_arity(c->head);
+    int fact = c->n_body == 0 && c->n_vars == 0;
+    if ((fact && ((c->head->value == truth && arity == 1) || (c->head->value == does && arity == 2))) ||
+        is_init_rule(l, c))
+      c->trusted = 1;
+  }
+}
+
 /* Parses the side files and extra rules, normalises and checks; t0 is when
  * parsing began. */
 static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag *diag)
 {
+  trust_state(l, 0);
   uint32_t first = l->ast->n_clauses;
   if (o->state_file && (!parse_file(l, o->state_file, -1, 1, diag) ||
                         !fix_facts(l, first, "true", 1, "--state", diag)))

@@ -3,6 +3,7 @@
  * first error ends the parse. */
 #include "datalog/read/parse.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,11 +78,15 @@ static void *bad_token(parser *ps)
     return fail(ps, t.off, "%s", "'?' must be followed by a variable name");
   case LX_BAD_COMMENT:
     return fail(ps, t.off, "%s", "unterminated block comment");
+  case LX_BAD_QUOTE:
+    return fail(ps, t.off, "%s", "unterminated quoted symbol: the closing quote must be on the same line");
   default:
     if (c >= 0x80) snprintf(what, sizeof what, "byte 0x%02X (only ASCII is allowed outside comments)", c);
     else if (c < 32 || c == 127) snprintf(what, sizeof what, "control character 0x%02X", c);
     else snprintf(what, sizeof what, "character '%c'", c);
     if (looks_binary(ps->src)) return fail(ps, t.off, "unexpected %s: this looks like a binary file, not GDL text", what);
+    if (ps->lx.syntax != LX_KIF && c == ';')
+      return fail(ps, t.off, "unexpected %s: ';' starts a comment in KIF, not in infix (try --syntax kif)", what);
     return fail(ps, t.off, "unexpected %s", what);
   }
 }
@@ -93,7 +98,7 @@ static void *expected(parser *ps, const char *what)
 {
   if (is_bad(ps->tok.kind)) return bad_token(ps);
   char buf[200];
-  if (ps->tok.kind == LX_SYMBOL || ps->tok.kind == LX_VARIABLE) {
+  if (ps->tok.kind == LX_SYMBOL || ps->tok.kind == LX_QSYMBOL || ps->tok.kind == LX_VARIABLE) {
     int n = ps->tok.len > 40 ? 40 : (int)ps->tok.len;
     snprintf(buf, sizeof buf, "expected %s, found %s '%.*s%s'", what, lx_kind_name(ps->tok.kind),
              n, ps->src->text + ps->tok.off, ps->tok.len > 40 ? "..." : "");
@@ -127,20 +132,91 @@ static void **pop_since(parser *ps, uint32_t mark)
   return a;
 }
 
-/* Interns the current token's text, lower-cased in KIF. */
+/* Makes ps->lower hold at least n bytes; 0 when out of memory. */
+static int scratch(parser *ps, size_t n)
+{
+  if (n <= ps->lower_cap) return 1;
+  char *q = realloc(ps->lower, n);
+  if (!q) return 0;
+  ps->lower = q;
+  ps->lower_cap = n;
+  return 1;
+}
+
+static int hex_digit(char c)
+{
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* True when z[0..n) is a name that gdlog's ASP output mangled: x_ and hex. */
+static int is_mangled(const char *z, size_t n)
+{
+  return n >= 2 && z[0] == 'x' && z[1] == '_';
+}
+
+/* Decodes the mangled ASP name z[0..n) into ps->lower; its length, or -1
+ * when it is not x_ followed by pairs of lower-case hex digits of printable
+ * ASCII bytes. */
+static long unmangle(parser *ps, const char *z, size_t n)
+{
+  if (n < 4 || n % 2 || !scratch(ps, n)) return -1;
+  long k = 0;
+  for (size_t i = 2; i < n; i += 2) {
+    int hi = hex_digit(z[i]), lo = hex_digit(z[i + 1]);
+    if (hi < 0 || lo < 0 || hi * 16 + lo < 0x20 || hi * 16 + lo > 0x7e) return -1;
+    ps->lower[k++] = (char)(hi * 16 + lo);
+  }
+  return k;
+}
+
+/* Interns the current symbol token's name: lower-cased in KIF, unquoted
+ * when quoted, decoded when a mangled ASP name (the caller has checked it
+ * with check_symbol). */
 static dl_sym intern_token(parser *ps)
 {
   const char *z = ps->src->text + ps->tok.off;
   size_t n = ps->tok.len;
-  if (ps->lx.syntax == LX_INFIX) return dl_terms_symbol(ps->terms, z, n);
-  if (n > ps->lower_cap) {
-    char *q = realloc(ps->lower, n);
-    if (!q) return DL_NO_SYM;
-    ps->lower = q;
-    ps->lower_cap = n;
+  if (ps->tok.kind == LX_QSYMBOL) {
+    if (!scratch(ps, n)) return DL_NO_SYM;
+    return dl_terms_symbol(ps->terms, ps->lower, lx_unquote(z, n, ps->lower));
   }
+  if (ps->lx.syntax == LX_ASP && ps->tok.kind == LX_SYMBOL && is_mangled(z, n)) {
+    long k = unmangle(ps, z, n);
+    return k < 0 ? DL_NO_SYM : dl_terms_symbol(ps->terms, ps->lower, (size_t)k);
+  }
+  if (ps->lx.syntax != LX_KIF) return dl_terms_symbol(ps->terms, z, n);
+  if (!scratch(ps, n)) return DL_NO_SYM;
   for (size_t i = 0; i < n; i++) ps->lower[i] = (char)tolower((unsigned char)z[i]);
   return dl_terms_symbol(ps->terms, ps->lower, n);
+}
+
+/* True when the current token is a name: a symbol or a quoted symbol. */
+static int at_name(const parser *ps)
+{
+  return ps->tok.kind == LX_SYMBOL || ps->tok.kind == LX_QSYMBOL;
+}
+
+/* Checks the name token before it is interned: a quoted symbol must not be
+ * empty, and an ASP name starting x_ must decode.  0 after reporting. */
+static int check_symbol(parser *ps)
+{
+  const char *z = ps->src->text + ps->tok.off;
+  if (ps->tok.kind == LX_QSYMBOL && ps->tok.len == 2) return !!fail(ps, ps->tok.off, "%s", "empty quoted symbol");
+  if (ps->lx.syntax == LX_ASP && ps->tok.kind == LX_SYMBOL && is_mangled(z, ps->tok.len) &&
+      unmangle(ps, z, ps->tok.len) < 0)
+    return !!fail(ps, ps->tok.off, "%s",
+                  "a name starting with x_ must be x_ and the lower-case hex of printable ASCII bytes "
+                  "(gdlog's ASP mangling)");
+  return 1;
+}
+
+/* The keyword the current token spells (its symbol), or DL_NO_SYM when it is
+ * no bare symbol: quoted and mangled names are never keywords. */
+static dl_sym keyword(parser *ps)
+{
+  if (ps->tok.kind != LX_SYMBOL) return DL_NO_SYM;
+  if (ps->lx.syntax == LX_ASP && is_mangled(ps->src->text + ps->tok.off, ps->tok.len)) return DL_NO_SYM;
+  return intern_token(ps);
 }
 
 static ast_term *new_term(parser *ps, ast_term_kind kind, uint32_t off, uint32_t value)
@@ -151,6 +227,15 @@ static ast_term *new_term(parser *ps, ast_term_kind kind, uint32_t off, uint32_t
   t->off = off;
   t->value = value;
   return t;
+}
+
+/* A new AST_SYM term of the current name token (not yet advanced over). */
+static ast_term *name_term(parser *ps, uint32_t off)
+{
+  if (!check_symbol(ps)) return NULL;
+  dl_sym s = intern_token(ps);
+  if (s == DL_NO_SYM) return out_of_memory(ps);
+  return new_term(ps, AST_SYM, off, s);
 }
 
 static ast_lit *new_lit(parser *ps, ast_lit_kind kind, uint32_t off)
@@ -262,16 +347,16 @@ static void **until_close(parser *ps, uint32_t open_off, uint32_t *n, void *(*it
 /* kif_compound -> symbol term* ')'      (the '(' is already read) */
 static ast_term *kif_compound(parser *ps, uint32_t open_off)
 {
-  if (ps->tok.kind != LX_SYMBOL) {
+  if (!at_name(ps)) {
     if (ps->tok.kind == LX_EOF) return fail(ps, open_off, "%s", "unbalanced '(': it is never closed");
     return expected(ps, "a function or relation name after '('");
   }
-  ast_term *t = new_term(ps, AST_FUN, open_off, intern_token(ps));
-  if (!t || t->value == DL_NO_SYM) return out_of_memory(ps);
+  ast_term *t = name_term(ps, open_off);
+  if (!t) return NULL;
   advance(ps);
   t->args = (ast_term **)until_close(ps, open_off, &t->n, kif_term_item);
   if (!t->args) return NULL;
-  if (t->n == 0) t->kind = AST_SYM;
+  t->kind = t->n ? AST_FUN : AST_SYM;
   return t;
 }
 
@@ -283,7 +368,9 @@ static ast_term *kif_term(parser *ps)
   uint32_t off = ps->tok.off, index;
   switch (ps->tok.kind) {
   case LX_SYMBOL:
-    t = new_term(ps, AST_SYM, off, intern_token(ps));
+  case LX_QSYMBOL:
+    t = name_term(ps, off);
+    if (!t) return NULL;
     advance(ps);
     break;
   case LX_VARIABLE:
@@ -357,13 +444,13 @@ static ast_lit *kif_literal(parser *ps)
   ast_lit *l;
   if (ps->tok.kind == LX_LPAREN) {
     advance(ps);
-    dl_sym s = ps->tok.kind == LX_SYMBOL ? intern_token(ps) : DL_NO_SYM;
+    dl_sym s = keyword(ps);
     if (s != DL_NO_SYM && s == ps->kw_not) l = kif_connective(ps, AST_NOT, off);
     else if (s != DL_NO_SYM && s == ps->kw_or) l = kif_connective(ps, AST_OR, off);
     else if (s != DL_NO_SYM && s == ps->kw_and) l = kif_connective(ps, AST_AND, off);
     else if (s != DL_NO_SYM && s == ps->kw_distinct) l = kif_distinct(ps, off);
     else if ((l = new_lit(ps, AST_ATOM, off)) && !(l->atom = kif_compound(ps, off))) l = NULL;
-  } else if (ps->tok.kind == LX_SYMBOL) {
+  } else if (at_name(ps)) {
     l = new_lit(ps, AST_ATOM, off);
     if (l && !(l->atom = kif_term(ps))) l = NULL;
   } else {
@@ -387,6 +474,26 @@ static ast_term *check_head(parser *ps, ast_term *h)
   return h;
 }
 
+/* Reports infix syntax met at the top level of a KIF text: a symbol
+ * directly followed by '(' (name(), or one holding ':-', '&' or ','.
+ * Returns 1 after reporting, 0 when the token looks like KIF. */
+static int kif_infix_met(parser *ps)
+{
+  const char *z = ps->src->text + ps->tok.off;
+  uint32_t n = ps->tok.len;
+  if (ps->tok.kind != LX_SYMBOL) return 0;
+  const char *what = NULL;
+  if (z[n] == '(') what = "a name directly followed by '('";
+  for (uint32_t i = 0; !what && i < n; i++) {
+    if (z[i] == ':' && i + 1 < n && z[i + 1] == '-') what = "':-'";
+    else if (z[i] == '&') what = "'&'";
+    else if (z[i] == ',') what = "','";
+  }
+  if (!what) return 0;
+  fail(ps, ps->tok.off, "%s at the top level of KIF: this looks like the infix syntax (try --syntax infix)", what);
+  return 1;
+}
+
 /* kif_clause -> sentence | '(' '<=' sentence literal* ')' */
 static int kif_clause(parser *ps)
 {
@@ -395,13 +502,14 @@ static int kif_clause(parser *ps)
   ps->depth = 0;
   if (ps->tok.kind == LX_RPAREN) return !!fail(ps, off, "%s", "unbalanced ')'");
   if (ps->tok.kind == LX_VARIABLE) return !!fail(ps, off, "%s", "a variable cannot stand as a sentence");
-  if (ps->tok.kind == LX_SYMBOL) {
+  if (kif_infix_met(ps)) return 0;
+  if (at_name(ps)) {
     ast_term *h = check_head(ps, kif_term(ps));
     return h && end_clause(ps, h, ps->n_stack, off);
   }
   if (ps->tok.kind != LX_LPAREN) return !!expected(ps, "'(' or a symbol");
   advance(ps);
-  dl_sym s = ps->tok.kind == LX_SYMBOL ? intern_token(ps) : DL_NO_SYM;
+  dl_sym s = keyword(ps);
   if (s == DL_NO_SYM || s != ps->kw_rule) {
     ast_term *h = check_head(ps, kif_compound(ps, off));
     return h && end_clause(ps, h, ps->n_stack, off);
@@ -409,7 +517,7 @@ static int kif_clause(parser *ps)
   advance(ps);
   if (ps->tok.kind == LX_RPAREN) return !!fail(ps, off, "%s", "a rule needs a head: (<= head literal...)");
   if (ps->tok.kind == LX_EOF) return !!fail(ps, off, "%s", "unbalanced '(': it is never closed");
-  if (ps->tok.kind == LX_LPAREN || ps->tok.kind == LX_SYMBOL) {
+  if (ps->tok.kind == LX_LPAREN || at_name(ps)) {
     ast_term *h;
     if (ps->tok.kind == LX_LPAREN) {
       uint32_t hoff = ps->tok.off;
@@ -474,10 +582,11 @@ static ast_term *infix_term(parser *ps)
     if (!variable_index(ps, &index)) return NULL;
     t = new_term(ps, AST_VAR, off, index);
     advance(ps);
-  } else if (ps->tok.kind == LX_SYMBOL) {
-    t = new_term(ps, AST_SYM, off, intern_token(ps));
+  } else if (at_name(ps)) {
+    t = name_term(ps, off);
+    if (!t) return NULL;
     advance(ps);
-    if (t && ps->tok.kind == LX_LPAREN) t = infix_args(ps, t);
+    if (ps->tok.kind == LX_LPAREN) t = infix_args(ps, t);
   } else {
     return expected(ps, "a term");
   }
@@ -485,22 +594,62 @@ static ast_term *infix_term(parser *ps)
   return t;
 }
 
-/* infix_literal -> ('~' | 'not') literal | 'distinct' '(' t ',' t ')' | atom */
+/* asp_comparison -> term ('!=' | '=') term     (ASP only; the first term is
+ * read) as distinct(a,b), or not distinct(a,b) for '='. */
+static ast_lit *asp_comparison(parser *ps, ast_term *a, uint32_t off)
+{
+  int equal = ps->tok.kind == LX_EQ;
+  advance(ps);
+  ast_term *b = infix_term(ps);
+  if (!b) return NULL;
+  ast_term *d = new_term(ps, AST_FUN, off, ps->kw_distinct);
+  if (!d) return NULL;
+  d->n = 2;
+  d->args = dl_arena_alloc(ps->prog->arena, 2 * sizeof *d->args);
+  if (!d->args) return out_of_memory(ps);
+  d->args[0] = a;
+  d->args[1] = b;
+  ast_lit *l = new_lit(ps, AST_DISTINCT, off);
+  if (!l) return NULL;
+  l->atom = d;
+  if (!equal) return l;
+  ast_lit *n = new_lit(ps, AST_NOT, off);
+  if (!n) return NULL;
+  n->n = 1;
+  n->subs = dl_arena_alloc(ps->prog->arena, sizeof *n->subs);
+  if (!n->subs) return out_of_memory(ps);
+  n->subs[0] = l;
+  return n;
+}
+
+/* infix_literal -> ('~' | 'not') literal | 'distinct' '(' t ',' t ')' | atom
+ *                | term ('!=' | '=') term     (the last in ASP only) */
 static ast_lit *infix_literal(parser *ps)
 {
   if (!enter(ps)) return NULL;
   uint32_t off = ps->tok.off;
   ast_lit *l;
-  dl_sym s = ps->tok.kind == LX_SYMBOL ? intern_token(ps) : DL_NO_SYM;
-  if (ps->tok.kind == LX_NOT || (s != DL_NO_SYM && s == ps->kw_not)) {
+  dl_sym s = keyword(ps);
+  if (ps->lx.syntax == LX_ASP && (at_name(ps) || ps->tok.kind == LX_VARIABLE) && s != ps->kw_not) {
+    ast_term *t = infix_term(ps);
+    if (!t) return NULL;
+    if (ps->tok.kind == LX_NEQ || ps->tok.kind == LX_EQ) {
+      l = asp_comparison(ps, t, off);
+    } else if (t->kind == AST_VAR) {
+      return fail(ps, off, "%s", "a variable cannot stand as a literal");
+    } else if ((l = new_lit(ps, AST_ATOM, off))) {
+      l->atom = t;
+    }
+    if (!l) return NULL;
+  } else if (ps->tok.kind == LX_NOT || (s != DL_NO_SYM && s == ps->kw_not)) {
     advance(ps);
     l = new_lit(ps, AST_NOT, off);
     if (!l) return NULL;
     l->n = 1;
     l->subs = dl_arena_alloc(ps->prog->arena, sizeof *l->subs);
     if (!l->subs || !(l->subs[0] = infix_literal(ps))) return NULL;
-  } else if (ps->tok.kind == LX_SYMBOL) {
-    l = new_lit(ps, s == ps->kw_distinct ? AST_DISTINCT : AST_ATOM, off);
+  } else if (at_name(ps)) {
+    l = new_lit(ps, s != DL_NO_SYM && s == ps->kw_distinct ? AST_DISTINCT : AST_ATOM, off);
     if (!l || !(l->atom = infix_term(ps))) return NULL;
     if (l->kind == AST_DISTINCT && ast_atom_arity(l->atom) != 2)
       return fail(ps, off, "'distinct' takes exactly two arguments, found %s",
@@ -518,7 +667,19 @@ static void skip_newlines(parser *ps)
   while (ps->tok.kind == LX_NEWLINE) advance(ps);
 }
 
-static int at_clause_end(parser *ps)
+/* True when the current token starts a line that begins with a blank. */
+static int indented(const parser *ps)
+{
+  uint32_t i = ps->tok.off;
+  while (i > 0 && ps->src->text[i - 1] != '\n' && ps->src->text[i - 1] != '\r') i--;
+  return i < ps->tok.off && (ps->src->text[i] == ' ' || ps->src->text[i] == '\t');
+}
+
+/* True at the end of a clause: '.', the end of the text, or a line end not
+ * followed by a line that starts with '&', ',' or ':-'.  A rule that ends
+ * at a line end before an indented line draws a warning: the indentation
+ * suggests a continuation that the line does not make. */
+static int at_clause_end(parser *ps, int is_rule)
 {
   if (ps->tok.kind == LX_DOT) {
     advance(ps);
@@ -527,7 +688,12 @@ static int at_clause_end(parser *ps)
   if (ps->tok.kind == LX_EOF) return 1;
   if (ps->tok.kind != LX_NEWLINE) return 0;
   skip_newlines(ps);
-  return ps->tok.kind != LX_AND && ps->tok.kind != LX_IF;
+  if (ps->tok.kind == LX_AND || ps->tok.kind == LX_IF) return 0;
+  if (is_rule && ps->tok.kind != LX_EOF && indented(ps))
+    dl_diag_report(ps->diag, DL_WARNING, ps->src, ps->tok.off, "%s",
+                   "this indented line starts a new clause, as the rule above ends at its line end: "
+                   "a continuation line must start with '&', ',' or ':-' (end clauses with '.' to silence this)");
+  return 1;
 }
 
 /* infix_clause -> atom [ ':-' literal { ('&'|',') literal } ] ( '.' | newline | eof ) */
@@ -538,18 +704,20 @@ static int infix_clause(parser *ps)
   ps->depth = 0;
   ps->parens = 0;
   if (ps->tok.kind == LX_VARIABLE) return !!fail(ps, off, "%s", "a variable cannot stand as a sentence");
-  if (ps->tok.kind != LX_SYMBOL) return !!expected(ps, "the head of a clause");
+  if (ps->tok.kind == LX_LPAREN)
+    return !!fail(ps, off, "%s", "expected the head of a clause, found '(': this looks like KIF (try --syntax kif)");
+  if (!at_name(ps)) return !!expected(ps, "the head of a clause");
   ast_term *h = check_head(ps, infix_term(ps));
   if (!h) return 0;
   uint32_t mark = ps->n_stack;
-  if (at_clause_end(ps)) return end_clause(ps, h, mark, off);
+  if (at_clause_end(ps, 0)) return end_clause(ps, h, mark, off);
   if (ps->tok.kind != LX_IF) return !!expected(ps, "':-', '.' or the end of the line");
   for (;;) {
     advance(ps);
     skip_newlines(ps);
     ast_lit *l = infix_literal(ps);
     if (!l || !push(ps, l)) return 0;
-    if (at_clause_end(ps)) break;
+    if (at_clause_end(ps, 1)) break;
     if (ps->tok.kind != LX_AND) return !!expected(ps, "'&', '.' or the end of the line");
   }
   return end_clause(ps, h, mark, off);
@@ -561,7 +729,7 @@ static int parse_all(parser *ps)
 {
   advance(ps);
   for (;;) {
-    if (ps->lx.syntax == LX_INFIX) skip_newlines(ps);
+    if (ps->lx.syntax != LX_KIF) skip_newlines(ps);
     if (ps->tok.kind == LX_EOF) return 1;
     if (is_bad(ps->tok.kind)) return !!bad_token(ps);
     uint32_t before = ps->n_stack;
@@ -605,22 +773,60 @@ static int has_suffix(const char *name, const char *suffix)
   return 1;
 }
 
+/* The offset of the first byte of text[0..len) that is neither blank nor in a
+ * comment of either syntax (; % // and block comments); len when none is. */
+static uint32_t first_token(const char *text, uint32_t len)
+{
+  uint32_t i = 0;
+  while (i < len) {
+    unsigned char c = (unsigned char)text[i];
+    if (isspace(c)) {
+      i++;
+    } else if (c == ';' || c == '%' || (c == '/' && i + 1 < len && text[i + 1] == '/')) {
+      while (i < len && text[i] != '\n' && text[i] != '\r') i++;
+    } else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
+      for (i += 2; i + 1 < len && !(text[i] == '*' && text[i + 1] == '/'); i++) {}
+      i += 2;
+    } else {
+      return i;
+    }
+  }
+  return len;
+}
+
+static int is_id_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* What the first token at text[i] (i < len) says: LX_KIF for '(', LX_INFIX
+ * for a quote ' or a name followed by '(', '.', ':-', '<=', '&' or ','; -1
+ * when it does not tell (a bare name, ')', '?x'). */
+static int syntax_of_content(const char *text, uint32_t len, uint32_t i)
+{
+  if (text[i] == '(') return LX_KIF;
+  if (text[i] == '\'') return LX_INFIX;
+  if (!is_id_char(text[i])) return -1;
+  while (i < len && is_id_char(text[i])) i++;
+  if (i < len && text[i] == '(') return LX_INFIX;
+  while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+  if (i >= len) return -1;
+  char c = text[i], d = i + 1 < len ? text[i + 1] : 0;
+  if (c == '.' || c == '&' || c == ',' || (c == ':' && d == '-') || (c == '<' && d == '=')) return LX_INFIX;
+  return -1;
+}
+
 lx_syntax dl_parse_guess_syntax(const char *name, const char *text, uint32_t len)
 {
-  static const char *kif[] = { ".kif", ".gdl", ".lisp" };
-  static const char *infix[] = { ".dl", ".pl", ".lp", ".pro" };
-  for (size_t i = 0; name && i < sizeof kif / sizeof *kif; i++)
-    if (has_suffix(name, kif[i])) return LX_KIF;
+  static const char kif[][6] = { ".kif", ".gdl", ".lisp" };  /* no pointers: read-only data */
+  static const char infix[][5] = { ".dl", ".pl", ".lp", ".pro" };
+  assert(text || len == 0);
+  uint32_t first = first_token(text, len);
+  int by_content = first < len ? syntax_of_content(text, len, first) : -1;
+  if (by_content >= 0) return (lx_syntax)by_content;
   for (size_t i = 0; name && i < sizeof infix / sizeof *infix; i++)
     if (has_suffix(name, infix[i])) return LX_INFIX;
-  for (uint32_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)text[i];
-    if (isspace(c)) continue;
-    if (c == '%' || (c == '/' && i + 1 < len && text[i + 1] == '/')) {
-      while (i < len && text[i] != '\n') i++;
-      continue;
-    }
-    return (c == '(' || c == ';') ? LX_KIF : LX_INFIX;
-  }
-  return LX_KIF;
+  for (size_t i = 0; name && i < sizeof kif / sizeof *kif; i++)
+    if (has_suffix(name, kif[i])) return LX_KIF;
+  return first < len && is_id_char(text[first]) ? LX_INFIX : LX_KIF;
 }

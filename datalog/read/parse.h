@@ -7,7 +7,22 @@
  *          term    -> symbol | ?var | '(' symbol term* ')'
  *   infix  clause  -> atom [ ':-' literal { ('&'|',') literal } ] ( '.' | newline )
  *          literal -> atom | ('~'|'not') literal | 'distinct' '(' term ',' term ')'
- */
+ *          term    -> Variable | symbol [ '(' term { ',' term } ')' ]
+ *   ASP    (gdlog's own `print --format asp`): infix, but a literal may also
+ *          be term '!=' term or term '=' term, 'distinct' is no keyword and
+ *          names x_HEX are decoded (x_2b2b is ++).
+ *
+ * A symbol may be quoted, |aB| in KIF and 'east-speed' in infix: inside the
+ * quotes \ stands for \ and \| (') for the quote; quoted symbols keep
+ * their case, are never keywords and hold any printable ASCII.  gdlog's
+ * printers quote exactly the symbols that would not read back otherwise.
+ *
+ * Comments: ';' to the line end in KIF; '%', '//', ';' (so that a KIF-style
+ * header does not stop an infix file) and block comments in infix.
+ *
+ * An infix clause ends at '.' or at a line end; the next line continues it
+ * only when it starts with '&', ',' or ':-'.  An indented line after a rule
+ * ended by a line end draws a warning. */
 #ifndef GDLOG_PARSE_H
 #define GDLOG_PARSE_H
 
@@ -31,8 +46,13 @@ enum {
 int dl_parse(ast_program *prog, dl_terms *terms, const dl_source *src,
              lx_syntax syntax, dl_diag *diag);
 
-/* Picks the syntax of a file: by the extension of name (.kif .gdl .lisp are
- * KIF; .dl .pl .lp .pro are infix), else by the first token of text. */
+/* Picks the syntax of a file.  The content decides whenever it tells: the
+ * first token (after blanks and comments of either syntax) is '(' in KIF,
+ * and a quote or a name followed by '(', '.', ':-', '<=', '&' or ',' in
+ * infix.  Otherwise (a bare name, ')', no token) the extension of name
+ * decides (.dl .pl .lp .pro infix; .kif .gdl .lisp KIF), else a name first
+ * means infix.  gdlog's ASP output is never guessed: LX_ASP is only read on
+ * request. */
 lx_syntax dl_parse_guess_syntax(const char *name, const char *text, uint32_t len);
 
 #endif

@@ -1,6 +1,7 @@
 /* output.c: terms, models and programs as text (see output.h). */
 #include "datalog/write/output.h"
 
+#include "datalog/base/sort.h"
 #include "index/sort.h"
 
 #include <stdio.h>
@@ -22,6 +23,7 @@ static int is_asp_identifier(const char *z, size_t n)
 {
   if (n == 0 || z[0] < 'a' || z[0] > 'z') return 0;
   if (n >= 2 && z[0] == 'x' && z[1] == '_') return 0;  /* reserved for mangled names */
+  if (n == 3 && memcmp(z, "not", 3) == 0) return 0;    /* a keyword of ASP */
   for (size_t i = 1; i < n; i++) {
     char c = z[i];
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return 0;
@@ -29,13 +31,69 @@ static int is_asp_identifier(const char *z, size_t n)
   return 1;
 }
 
-/* Appends a name; in ASP mangled unless it is a safe identifier (or, for a
- * constant, a small integer). */
+static int is_word(const char *z, size_t n, const char *word)
+{
+  return strlen(word) == n && memcmp(z, word, n) == 0;
+}
+
+/* True when z[0..n) reads back as itself unquoted in infix: [a-z0-9]
+ * [A-Za-z0-9_]*, and, as a functor (where a literal may start), not the
+ * keyword not or distinct. */
+static int is_infix_symbol(const char *z, size_t n, int is_functor)
+{
+  if (n == 0 || !((z[0] >= 'a' && z[0] <= 'z') || (z[0] >= '0' && z[0] <= '9'))) return 0;
+  for (size_t i = 1; i < n; i++) {
+    char c = z[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return 0;
+  }
+  return !is_functor || !(is_word(z, n, "not") || is_word(z, n, "distinct"));
+}
+
+/* True when z[0..n) reads back as itself unquoted in KIF: KIF's symbol
+ * characters, no upper case (KIF lower-cases), not starting with the quote
+ * |, and, as a functor, neither a keyword nor holding what the reader takes
+ * for infix at the top level (',' '&' ':-'). */
+static int is_kif_symbol(const char *z, size_t n, int is_functor)
+{
+  static const char kifchar[] = "abcdefghijklmnopqrstuvwxyz0123456789_-+.*/<>=!$%&^~:'@#|[]{},\\`";
+  if (n == 0 || z[0] == '|') return 0;
+  for (size_t i = 0; i < n; i++)
+    if (z[i] == 0 || !strchr(kifchar, z[i])) return 0;
+  if (!is_functor) return 1;
+  static const char keywords[][9] = { "not", "or", "and", "distinct", "<=" };
+  for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
+    if (is_word(z, n, keywords[i])) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (z[i] == ',' || z[i] == '&' || (z[i] == ':' && i + 1 < n && z[i + 1] == '-')) return 0;
+  return 1;
+}
+
+/* Appends z[0..n) between quotes q, escaping q and backslash. */
+static void add_quoted(dl_buf *b, const char *z, size_t n, char q)
+{
+  dl_buf_add(b, &q, 1);
+  for (size_t i = 0; i < n; i++) {
+    if (z[i] == q || z[i] == '\\') dl_buf_add(b, "\\", 1);
+    dl_buf_add(b, z + i, 1);
+  }
+  dl_buf_add(b, &q, 1);
+}
+
+/* Appends a name so that it reads back as itself: in infix quoted 'like
+ * this' and in KIF |like this| unless it is a plain symbol there; in ASP
+ * mangled unless it is a safe identifier (or, for a constant, a small
+ * integer). */
 static void add_name(dl_buf *b, const dl_terms *terms, dl_sym s, dl_format fmt, int is_functor)
 {
   size_t n;
   const char *z = dl_terms_name(terms, s, &n);
-  if (fmt != DL_FMT_ASP || is_asp_identifier(z, n) || (!is_functor && is_asp_integer(z, n))) {
+  if (fmt == DL_FMT_INFIX || fmt == DL_FMT_KIF) {
+    int plain = fmt == DL_FMT_INFIX ? is_infix_symbol(z, n, is_functor) : is_kif_symbol(z, n, is_functor);
+    if (plain) dl_buf_add(b, z, n);
+    else add_quoted(b, z, n, fmt == DL_FMT_INFIX ? '\'' : '|');
+    return;
+  }
+  if (is_asp_identifier(z, n) || (!is_functor && is_asp_integer(z, n))) {
     dl_buf_add(b, z, n);
     return;
   }
@@ -86,28 +144,34 @@ typedef struct term_texts {
   uint32_t *rank;    /* per term */
 } term_texts;
 
-static const char *g_text;     /* for the qsort comparators below */
-static const size_t *g_off;
-static const uint32_t *g_rank;
-static uint32_t g_arity;
-
-static int by_text(const void *a, const void *b)
+/* Compares two term ids by their printed texts; ctx is the term_texts. */
+static int by_text(const void *a, const void *b, void *ctx)
 {
-  return strcmp(g_text + g_off[*(const uint32_t *)a], g_text + g_off[*(const uint32_t *)b]);
+  const term_texts *tt = ctx;
+  return strcmp(tt->text.data + tt->off[*(const uint32_t *)a], tt->text.data + tt->off[*(const uint32_t *)b]);
 }
 
-static int by_u64(const void *a, const void *b)
+static int by_u64(const void *a, const void *b, void *ctx)
 {
+  (void)ctx;
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
 
-/* Compares two tuples (pointed to by row pointers) by the ranks of their terms. */
-static int by_ranks(const void *a, const void *b)
+/* Tuples of one relation and the ranks of terms, for by_ranks. */
+typedef struct rank_order {
+  const uint32_t *rank;
+  uint32_t arity;
+} rank_order;
+
+/* Compares two tuples (pointed to by row pointers) by the ranks of their
+ * terms; ctx is a rank_order. */
+static int by_ranks(const void *a, const void *b, void *ctx)
 {
+  const rank_order *ro = ctx;
   const dl_tid *x = *(const dl_tid *const *)a, *y = *(const dl_tid *const *)b;
-  for (uint32_t c = 0; c < g_arity; c++)
-    if (g_rank[x[c]] != g_rank[y[c]]) return g_rank[x[c]] < g_rank[y[c]] ? -1 : 1;
+  for (uint32_t c = 0; c < ro->arity; c++)
+    if (ro->rank[x[c]] != ro->rank[y[c]]) return ro->rank[x[c]] < ro->rank[y[c]] ? -1 : 1;
   return 0;
 }
 
@@ -130,9 +194,7 @@ static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
   dl_buf_add(&tt->text, pad, sizeof pad);  /* room for copy_short's overreads */
   ok = ok && !tt->text.failed;
   if (ok) {
-    g_text = tt->text.data;
-    g_off = tt->off;
-    qsort(ids, n, sizeof *ids, by_text);
+    dl_sort(ids, n, sizeof *ids, by_text, tt);
     for (uint32_t i = 0; i < n; i++) tt->rank[ids[i]] = i;
   }
   free(ids);
@@ -198,7 +260,7 @@ static int order_column(const ix_relation *r, uint32_t c, const term_texts *tt, 
   co->len_at = malloc(((size_t)n + 1) * sizeof *co->len_at);
   if (!pairs || !co->key_of_code || !co->text_at || !co->len_at) { free(pairs); return 0; }
   for (uint32_t k = 0; k < n; k++) pairs[k] = (uint64_t)tt->rank[ix_relation_column_value(r, c, k)] << 32 | k;
-  qsort(pairs, n, sizeof *pairs, by_u64);
+  dl_sort(pairs, n, sizeof *pairs, by_u64, NULL);
   co->max_len = 0;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t code = (uint32_t)pairs[i];
@@ -404,9 +466,8 @@ static int write_rows(const dl_sink *out, dl_buf *b, const char *name, size_t n,
   ix_iter it;
   ix_iter_begin(&it, r, 0, 0, NULL);
   for (uint64_t i = 0; ok && i < size && ix_iter_next(&it, rows + i * arity); i++) order[i] = rows + i * arity;
-  g_rank = tt->rank;
-  g_arity = arity;
-  if (ok) qsort(order, size, sizeof *order, by_ranks);
+  rank_order ro = { tt->rank, arity };
+  if (ok) dl_sort(order, size, sizeof *order, by_ranks, &ro);
   for (uint64_t i = 0; ok && i < size; i++) {
     add_atom(b, name, n, order[i], arity, tt, fmt);
     if (b->len > (1 << 20)) ok = flush(out, b);
@@ -435,12 +496,11 @@ static int write_relation(const dl_sink *out, dl_buf *b, const char *name, size_
   return ok && flush(out, b);
 }
 
-static const dl_program *g_prog;
-
-static int by_pred_name(const void *a, const void *b)
+/* Compares two predicates by name; ctx is the program. */
+static int by_pred_name(const void *a, const void *b, void *ctx)
 {
-  return strcmp(dl_program_pred_name(g_prog, *(const uint32_t *)a),
-                dl_program_pred_name(g_prog, *(const uint32_t *)b));
+  const dl_program *p = ctx;
+  return strcmp(dl_program_pred_name(p, *(const uint32_t *)a), dl_program_pred_name(p, *(const uint32_t *)b));
 }
 
 static int file_write(void *f, const char *data, size_t n) { return fwrite(data, 1, n, f) == n; }
@@ -458,8 +518,7 @@ int dl_output_model_to(const dl_sink *out, const dl_program *p, const dl_eval *e
   uint32_t *order = malloc(((size_t)p->n_preds + 1) * sizeof *order);
   int ok = order && texts_build(&tt, p->terms, fmt);
   for (uint32_t i = 0; ok && i < p->n_preds; i++) order[i] = i;
-  g_prog = p;
-  if (ok) qsort(order, p->n_preds, sizeof *order, by_pred_name);
+  if (ok) dl_sort(order, p->n_preds, sizeof *order, by_pred_name, (void *)p);
   dl_buf name = { 0 }, b = { 0 };
   for (uint32_t i = 0; ok && i < p->n_preds; i++) {
     uint32_t pr = order[i];
@@ -477,106 +536,186 @@ int dl_output_model_to(const dl_sink *out, const dl_program *p, const dl_eval *e
 
 /* ---- program -------------------------------------------------------------------- */
 
-static void add_var(dl_buf *b, const dl_program *p, const dl_rule *r, uint32_t v, dl_format fmt)
+/* One rule being written, with the printed name of each variable. */
+typedef struct rule_writer {
+  const dl_program *p;
+  const dl_rule *r;
+  dl_format fmt;
+  dl_buf names;      /* the names, each NUL-terminated */
+  size_t *name_at;   /* per variable: where its name starts in names */
+  size_t cap;        /* entries of name_at */
+} rule_writer;
+
+static int is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+static int is_ident_char(char c)
 {
-  char tmp[32];
-  if (fmt == DL_FMT_ASP) {
-    snprintf(tmp, sizeof tmp, "V%u", v);
-    dl_buf_addz(b, tmp);
-    return;
-  }
-  size_t n;
-  const char *z = dl_terms_name(p->terms, r->var_names[v], &n);
-  if (fmt == DL_FMT_KIF && z[0] != '?') dl_buf_add(b, "?", 1);
-  if (fmt == DL_FMT_INFIX && z[0] == '?') {
-    snprintf(tmp, sizeof tmp, "V%u", v);
-    dl_buf_addz(b, tmp);
-    return;
-  }
-  dl_buf_add(b, z, n);
+  return (c >= 'a' && c <= 'z') || is_upper(c) || (c >= '0' && c <= '9') || c == '_';
 }
 
-static void add_ast_term(dl_buf *b, const dl_program *p, const dl_rule *r, const ast_term *t, dl_format fmt)
+/* True when z[0..n) is a variable name of infix: [A-Z_][A-Za-z0-9_]*. */
+static int is_infix_variable(const char *z, size_t n)
 {
+  if (n == 0 || !(is_upper(z[0]) || z[0] == '_')) return 0;
+  for (size_t i = 1; i < n; i++)
+    if (!is_ident_char(z[i])) return 0;
+  return 1;
+}
+
+/* True when z[0..n) can follow '?' as a KIF variable (once lower-cased). */
+static int is_kif_variable(const char *z, size_t n)
+{
+  if (n == 0) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!is_upper(z[i]) && (!is_kif_symbol(z + i, 1, 0) || z[i] == '|')) return 0;
+  return 1;
+}
+
+/* True when name is already taken by one of the first v variables. */
+static int name_taken(const rule_writer *w, uint32_t v, const char *name)
+{
+  for (uint32_t u = 0; u < v; u++)
+    if (strcmp(w->names.data + w->name_at[u], name) == 0) return 1;
+  return 0;
+}
+
+/* Names the variables of w->r so that the rule reads back with the same
+ * variables: the source name when it is valid in the format and no other
+ * variable has it (KIF lower-cases names; an infix _ occurs once and stays
+ * _ in infix only), else V<n> (KIF ?v<n>), with '_' appended until unique. */
+static int name_variables(rule_writer *w)
+{
+  const dl_rule *r = w->r;
+  if (r->n_vars > w->cap) {
+    size_t *q = realloc(w->name_at, r->n_vars * sizeof *q);
+    if (!q) return 0;
+    w->name_at = q;
+    w->cap = r->n_vars;
+  }
+  w->names.len = 0;
+  char tmp[40];
+  for (uint32_t v = 0; v < r->n_vars; v++) {
+    size_t n, at = w->names.len;
+    const char *z = dl_terms_name(w->p->terms, r->var_names[v], &n);
+    if (w->fmt == DL_FMT_KIF && n && z[0] == '?') z++, n--;
+    int anonymous = n == 1 && z[0] == '_';
+    int keep = w->fmt == DL_FMT_INFIX ? is_infix_variable(z, n)
+             : w->fmt == DL_FMT_KIF ? !anonymous && n < 64 && is_kif_variable(z, n) : 0;
+    if (keep) {
+      for (size_t i = 0; i < n; i++) {
+        char c = w->fmt == DL_FMT_KIF && is_upper(z[i]) ? (char)(z[i] - 'A' + 'a') : z[i];
+        dl_buf_add(&w->names, &c, 1);
+      }
+      dl_buf_add(&w->names, "", 1);
+    }
+    if (w->names.failed) return 0;
+    if (!keep || (!(w->fmt == DL_FMT_INFIX && anonymous) && name_taken(w, v, w->names.data + at))) {
+      w->names.len = at;
+      snprintf(tmp, sizeof tmp, w->fmt == DL_FMT_KIF ? "v%u" : "V%u", v);
+      dl_buf_addz(&w->names, tmp);
+      while (!w->names.failed && name_taken(w, v, w->names.data + at)) dl_buf_add(&w->names, "_", 1);
+      dl_buf_add(&w->names, "", 1);
+    }
+    if (w->names.failed) return 0;
+    w->name_at[v] = at;
+  }
+  return 1;
+}
+
+static void add_var(dl_buf *b, const rule_writer *w, uint32_t v)
+{
+  if (w->fmt == DL_FMT_KIF) dl_buf_add(b, "?", 1);
+  dl_buf_addz(b, w->names.data + w->name_at[v]);
+}
+
+static void add_ast_term(dl_buf *b, const rule_writer *w, const ast_term *t)
+{
+  dl_format fmt = w->fmt;
   if (t->kind == AST_VAR) {
-    add_var(b, p, r, t->value, fmt);
+    add_var(b, w, t->value);
     return;
   }
   if (t->kind == AST_SYM) {
-    add_name(b, p->terms, t->value, fmt, 0);
+    add_name(b, w->p->terms, t->value, fmt, 0);
     return;
   }
   if (fmt == DL_FMT_KIF) dl_buf_add(b, "(", 1);
-  add_name(b, p->terms, t->value, fmt, 1);
+  add_name(b, w->p->terms, t->value, fmt, 1);
   dl_buf_add(b, fmt == DL_FMT_KIF ? " " : "(", 1);
   for (uint32_t i = 0; i < t->n; i++) {
     if (i) dl_buf_add(b, fmt == DL_FMT_KIF ? " " : ",", 1);
-    add_ast_term(b, p, r, t->args[i], fmt);
+    add_ast_term(b, w, t->args[i]);
   }
   dl_buf_add(b, ")", 1);
 }
 
 /* An atom in a rule: in ASP and infix the predicate name is a functor. */
-static void add_ast_atom(dl_buf *b, const dl_program *p, const dl_rule *r, const ast_term *a, dl_format fmt)
+static void add_ast_atom(dl_buf *b, const rule_writer *w, const ast_term *a)
 {
-  if (a->kind == AST_SYM) add_name(b, p->terms, a->value, fmt, 1);
-  else add_ast_term(b, p, r, a, fmt);
+  if (a->kind == AST_SYM) add_name(b, w->p->terms, a->value, w->fmt, 1);
+  else add_ast_term(b, w, a);
 }
 
-static void add_literal(dl_buf *b, const dl_program *p, const dl_rule *r, const dl_literal *l, dl_format fmt)
+static void add_literal(dl_buf *b, const rule_writer *w, const dl_literal *l)
 {
+  dl_format fmt = w->fmt;
   int kif = fmt == DL_FMT_KIF;
   switch (l->kind) {
   case DL_POS:
-    add_ast_atom(b, p, r, l->atom, fmt);
+    add_ast_atom(b, w, l->atom);
     break;
   case DL_NEG:
     dl_buf_addz(b, kif ? "(not " : fmt == DL_FMT_ASP ? "not " : "~");
-    add_ast_atom(b, p, r, l->atom, fmt);
+    add_ast_atom(b, w, l->atom);
     if (kif) dl_buf_add(b, ")", 1);
     break;
   case DL_DISTINCT:
   case DL_EQUAL:
     if (fmt == DL_FMT_ASP) {
-      add_ast_term(b, p, r, l->a, fmt);
+      add_ast_term(b, w, l->a);
       dl_buf_addz(b, l->kind == DL_DISTINCT ? " != " : " = ");
-      add_ast_term(b, p, r, l->b, fmt);
+      add_ast_term(b, w, l->b);
       break;
     }
     if (l->kind == DL_EQUAL) dl_buf_addz(b, kif ? "(not " : "~");
     dl_buf_addz(b, kif ? "(distinct " : "distinct(");
-    add_ast_term(b, p, r, l->a, fmt);
+    add_ast_term(b, w, l->a);
     dl_buf_addz(b, kif ? " " : ",");
-    add_ast_term(b, p, r, l->b, fmt);
+    add_ast_term(b, w, l->b);
     dl_buf_add(b, ")", 1);
     if (l->kind == DL_EQUAL && kif) dl_buf_add(b, ")", 1);
     break;
   }
 }
 
-static void add_rule(dl_buf *b, const dl_program *p, const dl_rule *r, dl_format fmt)
+static int add_rule(dl_buf *b, rule_writer *w, const dl_rule *r)
 {
-  int kif = fmt == DL_FMT_KIF;
+  w->r = r;
+  if (!name_variables(w)) return 0;
+  int kif = w->fmt == DL_FMT_KIF;
   if (kif && r->n_body) dl_buf_addz(b, "(<= ");
-  add_ast_atom(b, p, r, r->head, fmt);
+  add_ast_atom(b, w, r->head);
   for (uint32_t k = 0; k < r->n_body; k++) {
-    dl_buf_addz(b, kif ? "\n    " : k == 0 ? " :- " : fmt == DL_FMT_ASP ? ", " : " & ");
-    add_literal(b, p, r, &r->body[k], fmt);
+    dl_buf_addz(b, kif ? "\n    " : k == 0 ? " :- " : w->fmt == DL_FMT_ASP ? ", " : " & ");
+    add_literal(b, w, &r->body[k]);
   }
   if (kif) dl_buf_addz(b, r->n_body ? ")\n" : "\n");
   else dl_buf_addz(b, ".\n");
+  return 1;
 }
 
 int dl_output_program(FILE *f, const dl_program *p, dl_format fmt)
 {
   dl_sink sink = { file_write, f }, *out = &sink;
   dl_buf b = { 0 };
+  rule_writer w = { p, NULL, fmt, { 0 }, NULL, 0 };
   int ok = 1;
   for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) {
-    add_rule(&b, p, &p->ast->rules[r], fmt);
-    if (b.len > (1 << 20)) ok = flush(out, &b);
+    ok = add_rule(&b, &w, &p->ast->rules[r]);
+    if (ok && b.len > (1 << 20)) ok = flush(out, &b);
   }
   if (ok) ok = flush(out, &b);
   dl_buf_free(&b);
+  dl_buf_free(&w.names);
+  free(w.name_at);
   return ok;
 }

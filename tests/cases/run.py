@@ -4,17 +4,19 @@
 A case is one file NAME.case: a command, its expected stdout, stderr and exit
 status, and optionally input files of its own.  Usage:
 
-  run.py --gdlog BUILD/gdlog [--shared DIR] [--update] CASE.case...
+  run.py --gdlog BUILD/gdlog [--shared DIR] [--wrap CMD] [--update] CASE.case...
 
-Prints `ok NAME` or `FAIL NAME` and a diff per case, and last the line
+--wrap CMD (or the environment variable GDLOG_WRAP) puts CMD before every run
+of gdlog, e.g. --wrap 'valgrind -q --error-exitcode=99'.  Prints `ok NAME` or `FAIL NAME` and a diff per case, and last the line
 `N passed, N failed, N skipped`.  Exit status 0 when none failed, 77 when every
 case was skipped (ctest's skip code), 1 otherwise.  --update rewrites the
 expected sections of the failing cases with what the command gave.
 """
 import argparse
-import difflib
 import os
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,7 +26,7 @@ SECTIONS = ("command", "stdin", "stdout", "stderr", "status", "file", "requires"
 
 def parse_case(path):
     """Returns (comments, [(name, arg, text)]) of a case file."""
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
         lines = f.read().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -49,14 +51,37 @@ def one(sections, name):
     return found[0] if found else None
 
 
-def missing_requirement(sections, shared):
+def missing_requirement(sections, args):
     for _, arg, text in (s for s in sections if s[0] == "requires"):
         for req in (arg + " " + text).split():
-            if req == "shared" and not (shared and os.path.isdir(shared)):
-                return "needs ../shared/games beside the clone"
-            if req != "shared" and shutil.which(req) is None:
+            if req == "shared":
+                if not (args.shared and os.path.isdir(args.shared)):
+                    return "needs ../shared/games beside the clone"
+            elif req == "no-wrap":
+                if args.wrap:
+                    return "not run under --wrap (timing or signals)"
+            elif req == "no-asan":
+                if "address" in os.environ.get("GDLOG_SANITIZE", ""):
+                    return "not run under AddressSanitizer (GDLOG_SANITIZE)"
+            elif shutil.which(req) is None:
                 return f"needs {req} on PATH"
     return None
+
+
+def bin_dir(args, scratch):
+    """The directory put first on PATH: gdlog (a link to the binary, or a script
+    that runs it under --wrap) and python3 (the interpreter running this, not a
+    slow version-manager shim)."""
+    binary = os.path.abspath(args.gdlog)
+    gdlog = os.path.join(scratch, "gdlog")
+    if args.wrap:
+        with open(gdlog, "w", encoding="utf-8") as f:
+            f.write(f'#!/usr/bin/env bash\nexec {args.wrap} {shlex.quote(binary)} "$@"\n')
+        os.chmod(gdlog, 0o755)
+    else:
+        os.symlink(binary, gdlog)
+    os.symlink(sys.executable, os.path.join(scratch, "python3"))
+    return scratch
 
 
 def setup_dir(case_path, sections):
@@ -70,15 +95,15 @@ def setup_dir(case_path, sections):
         target = os.path.join(work, arg)
         if os.path.lexists(target):
             os.unlink(target)
-        with open(target, "w", encoding="utf-8", errors="surrogateescape") as f:
+        with open(target, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
             f.write(text)
     return work
 
 
-def run_case(path, args):
+def run_case(path, args, bindir):
     """Returns ('ok'|'fail'|'skip', detail, actual) for one case file."""
     _, sections = parse_case(path)
-    why = missing_requirement(sections, args.shared)
+    why = missing_requirement(sections, args)
     if why:
         return "skip", why, None
     cmd = one(sections, "command")
@@ -86,21 +111,26 @@ def run_case(path, args):
         return "fail", "no '--- command' section", None
     work = setup_dir(path, sections)
     env = dict(os.environ)
-    env["PATH"] = os.path.dirname(os.path.abspath(args.gdlog)) + os.pathsep + env.get("PATH", "")
+    env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     env["SHARED"] = os.path.abspath(args.shared) if args.shared else ""
+    env["CASES"] = os.path.dirname(os.path.abspath(__file__))
     env["LC_ALL"] = "C"
     stdin = one(sections, "stdin")
     timeout = float(one(sections, "timeout")[1]) if one(sections, "timeout") else 120.0
+    # its own process group, so that a timeout also ends what the command started
+    p = subprocess.Popen(["bash", "-c", cmd[2]], cwd=work, env=env, start_new_session=True,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        p = subprocess.run(["bash", "-c", cmd[2]], cwd=work, env=env, timeout=timeout,
-                           input=(stdin[2] if stdin else "").encode("utf-8", "surrogateescape"),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out, err = p.communicate((stdin[2] if stdin else "").encode("utf-8", "surrogateescape"),
+                                 timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
         shutil.rmtree(work, ignore_errors=True)
         return "fail", f"timed out after {timeout:g} s", None
     shutil.rmtree(work, ignore_errors=True)
-    actual = {"stdout": p.stdout.decode("utf-8", "surrogateescape"),
-              "stderr": p.stderr.decode("utf-8", "surrogateescape"),
+    actual = {"stdout": out.decode("utf-8", "surrogateescape"),
+              "stderr": err.decode("utf-8", "surrogateescape"),
               "status": str(p.returncode)}
     status = one(sections, "status")
     expected = {"stdout": one(sections, "stdout")[2] if one(sections, "stdout") else "",
@@ -112,6 +142,7 @@ def run_case(path, args):
             if key == "status":
                 diffs.append(f"status: expected {expected[key]}, got {actual[key]}")
             else:
+                import difflib  # only when a case fails: it costs start-up time
                 diffs.append("".join(difflib.unified_diff(
                     expected[key].splitlines(True), actual[key].splitlines(True),
                     f"expected {key}", f"actual {key}", n=2)))
@@ -133,7 +164,7 @@ def update_case(path, actual):
     if (actual["stdout"] and not actual["stdout"].endswith("\n")) or \
        (actual["stderr"] and not actual["stderr"].endswith("\n")):
         print(f"note: {path}: output without a final newline was given one", file=sys.stderr)
-    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+    with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
         f.write(out)
 
 
@@ -141,14 +172,18 @@ def main():
     ap = argparse.ArgumentParser(description="Runs gdlog test cases written as data.")
     ap.add_argument("--gdlog", required=True, help="the gdlog binary under test")
     ap.add_argument("--shared", default=None, help="the shared games directory (for '--- requires shared')")
+    ap.add_argument("--wrap", default=os.environ.get("GDLOG_WRAP", ""),
+                    help="a command put before every run of gdlog (default: $GDLOG_WRAP)")
     ap.add_argument("--update", action="store_true", help="rewrite the expected output of failing cases")
     ap.add_argument("cases", nargs="+")
     args = ap.parse_args()
     passed = failed = skipped = 0
+    scratch = tempfile.mkdtemp(prefix="gdlog-wrap-")
+    bindir = bin_dir(args, scratch)
     for path in args.cases:
         name = os.path.relpath(path)
         try:
-            result, detail, actual = run_case(path, args)
+            result, detail, actual = run_case(path, args, bindir)
         except (ValueError, OSError) as e:
             result, detail, actual = "fail", str(e), None
         if result == "skip":
@@ -163,6 +198,7 @@ def main():
                 update_case(path, actual)
                 print(f"updated {name}")
             failed += 1
+    shutil.rmtree(scratch, ignore_errors=True)
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
     if failed:
         return 1

@@ -15,6 +15,42 @@
 static int failures;
 #define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
+/* The calls under test, with their out-of-memory status checked. */
+static int set_insert(ix_tupleset *s, const uint32_t *tuple)
+{
+  int is_new = -1;
+  CHECK(ix_tupleset_insert(s, tuple, &is_new), "tupleset insert: out of memory");
+  return is_new;
+}
+
+static int rel_insert(ix_relation *r, const uint32_t *tuple)
+{
+  int is_new = -1;
+  CHECK(ix_relation_insert(r, tuple, &is_new), "relation insert: out of memory");
+  return is_new;
+}
+
+static int rel_index(ix_relation *r, uint64_t mask)
+{
+  int index = -1;
+  CHECK(ix_relation_index(r, mask, &index), "index: out of memory");
+  return index;
+}
+
+static uint64_t rel_flush(ix_relation *r)
+{
+  uint64_t n = 0;
+  CHECK(ix_relation_flush(r, &n), "flush: out of memory");
+  return n;
+}
+
+static uint64_t rel_flush_to(ix_relation *r, ix_tupleset *added)
+{
+  uint64_t n = 0;
+  CHECK(ix_relation_flush_to(r, added, &n), "flush: out of memory");
+  return n;
+}
+
 static uint64_t rng = 88172645463325252ULL;
 static uint32_t next_rand(void)
 {
@@ -52,7 +88,7 @@ static uint64_t count_distinct(const ix_tupleset *truth, uint32_t arity, uint64_
     for (uint32_t c = 0; c < arity && ok; c++)
       if (mask >> c & 1) ok = x[c] == q[c];
     for (uint32_t c = 0; c < arity; c++) key[c] = proj >> c & 1 ? x[c] : 0;
-    if (ok) ix_tupleset_insert(&seen, key);
+    if (ok) set_insert(&seen, key);
   }
   uint64_t n = seen.n;
   ix_tupleset_free(&seen);
@@ -64,8 +100,8 @@ static uint64_t count_distinct(const ix_tupleset *truth, uint32_t arity, uint64_
 static void check_distinct(ix_relation *r, const ix_tupleset *truth, uint32_t arity, uint64_t mask, uint64_t proj,
                            const uint32_t *q)
 {
-  int index = ix_relation_index_ordered(r, mask, proj);
-  CHECK(index >= 0, "ordered index");
+  int index = -1;
+  CHECK(ix_relation_index_ordered(r, mask, proj, &index), "ordered index");
   uint32_t key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
   for (uint32_t c = 0; c < arity; c++) key[c] = q[c];
   ix_tupleset seen;
@@ -78,7 +114,7 @@ static void check_distinct(ix_relation *r, const ix_tupleset *truth, uint32_t ar
     n++;
     CHECK(ix_tupleset_contains(truth, tuple), "distinct scan yields a tuple not inserted");
     for (uint32_t c = 0; c < arity; c++) key[c] = proj >> c & 1 ? tuple[c] : 0;
-    CHECK(ix_tupleset_insert(&seen, key) == 1, "distinct scan repeats a combination (mask %llx proj %llx)",
+    CHECK(set_insert(&seen, key) == 1, "distinct scan repeats a combination (mask %llx proj %llx)",
           (unsigned long long)mask, (unsigned long long)proj);
   }
   uint64_t want = count_distinct(truth, arity, mask, proj, q);
@@ -127,8 +163,8 @@ static void insert_random(ix_relation *r, ix_tupleset *truth, uint32_t arity, ui
   for (uint32_t i = 0; i < n; i++) {
     uint32_t grow = 1 + (uint32_t)((uint64_t)range * (i + 1) / n);  /* values appear late */
     for (uint32_t c = 0; c < arity; c++) tuple[c] = (next_rand() % grow) * 7919 % 1000003;
-    int expect = ix_tupleset_insert(truth, tuple);
-    int got = ix_relation_insert(r, tuple);
+    int expect = set_insert(truth, tuple);
+    int got = rel_insert(r, tuple);
     CHECK(got == expect, "insert arity %u: got %d want %d", arity, got, expect);
   }
 }
@@ -169,7 +205,7 @@ static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
     /* the second half reads mirrors with keys added since they were made */
     if (trial == 20) insert_random(r, &truth, arity, n_tuples / 16, range);
     uint64_t mask = arity ? (uint64_t)next_rand() % ((uint64_t)1 << (arity < 20 ? arity : 20)) : 0;
-    int index = ix_relation_index(r, mask);
+    int index = rel_index(r, mask);
     CHECK(index >= 0, "index");
     const uint32_t *q = truth.n ? ix_tupleset_get(&truth, next_rand() % truth.n) : none;
     check_scan(r, &truth, arity, index, mask, q);
@@ -191,13 +227,13 @@ static void mirror_states(uint32_t arity, uint32_t range)
   insert_random(r, &truth, arity, 500, range);
   int index[4];
   uint64_t masks[4] = { 0, 1, 2, 5 };
-  for (int i = 0; i < 4; i++) CHECK((index[i] = ix_relation_index(r, masks[i] & ((1u << arity) - 1))) >= 0, "index");
+  for (int i = 0; i < 4; i++) CHECK((index[i] = rel_index(r, masks[i] & ((1u << arity) - 1))) >= 0, "index");
   for (int batch = 0; batch < 40; batch++) {
     insert_random(r, &truth, arity, batch % 3 == 0 ? 1 : 7 * (uint32_t)batch, range);
     for (int pass = 0; pass < 2; pass++) {  /* stale, then asked for again */
       for (int i = 0; i < 4; i++) {
         uint64_t mask = masks[i] & ((1u << arity) - 1);
-        if (pass) CHECK(ix_relation_index(r, mask) == index[i], "same index");
+        if (pass) CHECK(rel_index(r, mask) == index[i], "same index");
         check_scan(r, &truth, arity, index[i], mask, ix_tupleset_get(&truth, next_rand() % truth.n));
         if (pass) check_distinct(r, &truth, arity, 0, mask, ix_tupleset_get(&truth, 0));
       }
@@ -214,19 +250,19 @@ static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
   ix_relation *r = ix_relation_create(arity);
   ix_tupleset truth;
   ix_tupleset_init(&truth, arity);
-  int secondary = ix_relation_index(r, arity > 1 ? 2 : 0);
+  int secondary = rel_index(r, arity > 1 ? 2 : 0);
   uint32_t tuple[IX_MAX_ARITY];
   int64_t added = 0;
   for (uint32_t i = 0; i < n_tuples; i++) {
     for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % (1 + range * (i + 1) / n_tuples);
-    ix_tupleset_insert(&truth, tuple);
+    set_insert(&truth, tuple);
     CHECK(ix_relation_stage(r, tuple, NULL), "stage");
     if (i % 1000 == 999) {
-      added += ix_relation_flush(r);
-      CHECK(ix_relation_index(r, arity > 1 ? 2 : 0) == secondary, "same index");
+      added += rel_flush(r);
+      CHECK(rel_index(r, arity > 1 ? 2 : 0) == secondary, "same index");
     }
   }
-  added += ix_relation_flush(r);
+  added += rel_flush(r);
   CHECK(added == (int64_t)truth.n, "flushes added %lld, want %llu", (long long)added, (unsigned long long)truth.n);
   CHECK(ix_relation_size(r) == truth.n, "staged size");
   for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "staged contains");
@@ -252,10 +288,10 @@ static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range)
   uint32_t tuple[IX_MAX_ARITY];
   for (uint32_t i = 0; i < n_tuples; i++) {
     for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % range;
-    ix_tupleset_insert(&truth, tuple);
+    set_insert(&truth, tuple);
     CHECK(ix_relation_stage(r, tuple, &reported), "stage");
   }
-  int64_t added = ix_relation_flush_to(r, &reported);
+  int64_t added = rel_flush_to(r, &reported);
   CHECK(added == (int64_t)truth.n && reported.n == truth.n, "flush into empty: added %lld, reported %llu, want %llu",
         (long long)added, (unsigned long long)reported.n, (unsigned long long)truth.n);
   for (uint64_t t = 0; t < reported.n; t++) CHECK(ix_tupleset_contains(&truth, ix_tupleset_get(&reported, t)), "reported");
@@ -280,13 +316,13 @@ static void dense_then_sparse(int staged)
   int64_t added = 0;
   for (uint32_t i = 0; i < 64 * 64 + 70000; i++) {
     uint32_t tuple[2] = { i < 4096 ? i / 64 : 0, i < 4096 ? i % 64 : 100000 + i };
-    ix_tupleset_insert(&truth, tuple);
+    set_insert(&truth, tuple);
     if (staged) CHECK(ix_relation_stage(r, tuple, &reported), "stage");
-    else CHECK(ix_relation_insert(r, tuple) == 1, "insert");
-    if (staged && (i + 1) % 5000 == 0) added += ix_relation_flush_to(r, &reported);
-    if (i == 4096) secondary = ix_relation_index(r, 2);
+    else CHECK(rel_insert(r, tuple) == 1, "insert");
+    if (staged && (i + 1) % 5000 == 0) added += rel_flush_to(r, &reported);
+    if (i == 4096) secondary = rel_index(r, 2);
   }
-  added += ix_relation_flush_to(r, &reported);
+  added += rel_flush_to(r, &reported);
   if (staged) CHECK(added == (int64_t)truth.n && reported.n == truth.n, "dense then sparse: added %lld, reported %llu",
                     (long long)added, (unsigned long long)reported.n);
   CHECK(ix_relation_size(r) == truth.n, "dense then sparse: size %llu", (unsigned long long)ix_relation_size(r));
@@ -294,7 +330,7 @@ static void dense_then_sparse(int staged)
   uint32_t key[2] = { 0, 0 }, tuple[2];
   uint64_t n = 0;
   ix_iter it;
-  ix_iter_begin(&it, r, ix_relation_index(r, 1), 1, key);
+  ix_iter_begin(&it, r, rel_index(r, 1), 1, key);
   while (ix_iter_next(&it, tuple)) n += tuple[0] == 0;
   CHECK(n == 64 + 70000, "dense then sparse: %llu tuples with first column 0", (unsigned long long)n);
   n = 0;
@@ -318,7 +354,7 @@ static void staged_products(void)
   ix_tupleset truth, reported;
   ix_tupleset_init(&truth, ARITY);
   ix_tupleset_init(&reported, ARITY);
-  int secondary = ix_relation_index(r, 1 << 3);
+  int secondary = rel_index(r, 1 << 3);
   int64_t added = 0;
   for (int round = 0; round < 400; round++) {
     uint32_t range = round < 250 ? 16 : 24, cols[ARITY] = { 0, 1, 2, 3 }, n_factors = 1 + next_rand() % 3;
@@ -340,17 +376,18 @@ static void staged_products(void)
       uint32_t tuple[ARITY];
       memcpy(tuple, base, sizeof tuple);
       for (uint32_t k = 0; k < n_factors; k++) tuple[cols[k]] = pairs[k][2 * at[k]];
-      ix_tupleset_insert(&truth, tuple);
+      set_insert(&truth, tuple);
       n++;
       uint32_t k = n_factors;
       while (k > 0 && ++at[k - 1] == factors[k - 1].n) at[--k] = 0;
       if (k == 0) break;
     }
-    int64_t got = ix_relation_stage_product(r, base, factors, n_factors, &reported);
-    CHECK(got == (int64_t)n, "product of %llu staged %lld", (unsigned long long)n, (long long)got);
-    if (round % 50 == 49) added += ix_relation_flush_to(r, &reported);
+    uint64_t got = 0;
+    CHECK(ix_relation_stage_product(r, base, factors, n_factors, &reported, &got), "product: out of memory");
+    CHECK(got == n, "product of %llu staged %llu", (unsigned long long)n, (unsigned long long)got);
+    if (round % 50 == 49) added += rel_flush_to(r, &reported);
   }
-  added += ix_relation_flush_to(r, &reported);
+  added += rel_flush_to(r, &reported);
   CHECK(added == (int64_t)truth.n && reported.n == truth.n, "products: added %lld, reported %llu, want %llu",
         (long long)added, (unsigned long long)reported.n, (unsigned long long)truth.n);
   CHECK(ix_relation_size(r) == truth.n, "products: size %llu", (unsigned long long)ix_relation_size(r));

@@ -19,7 +19,7 @@ static void ordered(void)
   st_graph_add_edge(g, 0, 3, 1, 4);
   st_strata *s;
   st_cycle c;
-  CHECK(st_stratify(g, &s, &c) == 1, "stratified");
+  CHECK(st_strata_build(g, &s, &c) && s, "stratified");
   CHECK(s->n_sccs == 3, "three components, got %u", s->n_sccs);
   CHECK(s->scc_of[1] == s->scc_of[2], "1 and 2 share a component");
   CHECK(s->scc_of[0] < s->scc_of[1] && s->scc_of[1] < s->scc_of[3], "dependencies come first");
@@ -38,7 +38,7 @@ static void negative_cycle(void)
   st_graph_add_edge(g, 2, 0, 1, 12);
   st_strata *s;
   st_cycle c;
-  CHECK(st_stratify(g, &s, &c) == 0 && s == NULL, "rejected");
+  CHECK(st_strata_build(g, &s, &c) && s == NULL && c.n > 0, "rejected");
   int closed = c.n == 3, negative = 0;
   for (uint32_t i = 0; i < c.n; i++) {
     negative |= c.edges[i].negative;
@@ -57,15 +57,32 @@ static void long_chain(void)
   for (uint32_t v = 0; v + 1 < n; v++) st_graph_add_edge(g, v, v + 1, (v % 1000) == 0, v);
   st_strata *s;
   st_cycle c;
-  CHECK(st_stratify(g, &s, &c) == 1 && s->n_sccs == n, "a long chain is stratified");
+  CHECK(st_strata_build(g, &s, &c) && s && s->n_sccs == n, "a long chain is stratified");
   CHECK(s->stratum[s->scc_of[n - 1]] == 200, "its last node is in stratum 200, got %u", s->stratum[s->scc_of[n - 1]]);
   st_strata_destroy(s);
+  st_graph_destroy(g);
+}
+
+/* st_stratify, the old convention (until program.c calls st_strata_build):
+ * 1 with strata, 0 with a cycle */
+static void old_convention(void)
+{
+  st_graph *g = st_graph_create(2);
+  st_graph_add_edge(g, 0, 1, 0, 0);
+  st_strata *s;
+  st_cycle c;
+  CHECK(st_stratify(g, &s, &c) == 1 && s, "stratified, old convention");
+  st_strata_destroy(s);
+  st_graph_add_edge(g, 1, 0, 1, 1);
+  CHECK(st_stratify(g, &s, &c) == 0 && !s && c.n == 2, "rejected, old convention");
+  st_cycle_free(&c);
   st_graph_destroy(g);
 }
 
 int main(void)
 {
   ordered();
+  old_convention();
   negative_cycle();
   long_chain();
   printf("%d passed, %d failed\n", checks - failures, failures);

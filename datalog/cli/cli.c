@@ -1,0 +1,101 @@
+/* cli.c: runs one command (cli.h): its options, the limits and signal
+ * handling of guard.h, the diagnostics at the end, the exit status; and the
+ * loading and output every command shares. */
+#include <assert.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/cli/cli.h"
+#include "datalog/cli/guard.h"
+#include "lexer.h"
+
+/* Runs c's command after its options were parsed. */
+static int run_parsed(cli_ctx *c)
+{
+  dl_guard_install();
+  dl_guard_set_memory(c->max_memory);
+  dl_guard_set_timeout(c->timeout);
+  c->diag = dl_diag_create();
+  if (!c->diag) {
+    fputs("gdlog: out of memory\n", stderr);
+    return CLI_INPUT;
+  }
+  int rc = c->cmd->run(c);
+  cli_report(c);
+  cli_report_end(c);
+  if (rc == CLI_OK && !cli_ok(c)) rc = CLI_INPUT;
+  return rc;
+}
+
+int cli_run(const cli_command *cmd, const cli_command *const *all, int argc, char **argv)
+{
+  cli_ctx c;
+  memset(&c, 0, sizeof c);
+  int rc = cli_parse(&c, cmd, all, argc, argv);
+  if (rc < 0) rc = run_parsed(&c);
+  int sig = dl_guard_signal();
+  if (sig) rc = sig == SIGALRM ? CLI_INPUT : 128 + sig;
+  for (int i = 0; i < c.n_loaded; i++) dl_load_destroy(c.loaded[i]);
+  dl_diag_destroy(c.diag);
+  free(c.given);
+  free((void *)c.args);
+  return rc;
+}
+
+dl_loaded *cli_load(cli_ctx *c, const char *file)
+{
+  assert(c->n_loaded < CLI_MAX_LOADS);
+  dl_load_options lo = { file, NULL, NULL, NULL, -1 };
+  const char *syntax = cli_has(c, "--syntax") ? cli_value(c, "--syntax") : NULL;
+  lo.syntax = syntax ? lx_syntax_by_name(syntax) : -1;  /* the parser took only a name it knows */
+  if (cli_has(c, "--state")) lo.state_file = cli_value(c, "--state");
+  if (cli_has(c, "--does")) lo.does_file = cli_value(c, "--does");
+  if (cli_has(c, "--init") && cli_given(c, "--init")) lo.extra_rules = "true(X) :- init(X).";
+  dl_loaded *l = dl_load(&lo, c->diag);
+  if (!l) {
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    return NULL;
+  }
+  c->loaded[c->n_loaded++] = l;
+  return l->prog && cli_ok(c) ? l : NULL;
+}
+
+/* The name of the output in messages. */
+static const char *output_name(const cli_ctx *c)
+{
+  const char *o = cli_has(c, "-o") ? cli_value(c, "-o") : NULL;
+  return o && strcmp(o, "-") ? o : "the output";
+}
+
+FILE *cli_open_output(cli_ctx *c)
+{
+  const char *path = cli_has(c, "-o") ? cli_value(c, "-o") : NULL;
+  if (path && strcmp(path, "-") == 0) path = NULL;
+  FILE *f = dl_guard_open_output(path);
+  if (!f) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "cannot write %s: %s", path, strerror(errno));
+  return f;
+}
+
+int cli_close_output(cli_ctx *c, FILE *f, int ok)
+{
+  int write_failed = ferror(f), err = errno;
+  if (!ok && !write_failed) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  errno = 0;
+  int placed = dl_guard_close_output(f, ok);
+  if (!write_failed) err = errno;
+  if (write_failed || (ok && !placed))
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "cannot write %s: %s", output_name(c), strerror(err ? err : EIO));
+  return placed && ok;
+}
+
+int cli_write_output(cli_ctx *c, const dl_buf *b)
+{
+  if (b->failed) {
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    return 0;
+  }
+  FILE *f = cli_open_output(c);
+  return f && cli_close_output(c, f, b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len);
+}

@@ -1,0 +1,83 @@
+/* cmd_model.c: gdlog model: the minimal model of a program, or of a game
+ * in a state, one atom per line, sorted. */
+#include <stdlib.h>
+
+#include "datalog/cli/cli.h"
+#include "datalog/cli/guard.h"
+#include "datalog/cli/stats.h"
+#include "datalog/eval/eval.h"
+#include "datalog/write/output.h"
+
+static const cli_option model_options[] = {
+  { .name = "--format", .value = "F", .choices = "infix|kif", .help = "output syntax: infix (default) or kif" },
+  { .name = "--show", .value = "PRED[/N],...", .repeatable = 1,
+    .help = "print only these predicates, as gringo's #show (may be\n"
+            "given more than once; a name the program lacks is a\n"
+            "warning)" },
+  CLI_OPT_INIT,
+  CLI_OPT_STATE,
+  CLI_OPT_DOES,
+  CLI_OPT_SYNTAX,
+  CLI_OPT_STATS,
+  CLI_OPT_OUTPUT,
+  CLI_OPT_END
+};
+
+/* Evaluates p into *e (to free), with the limits and soft signals. */
+static int evaluate(cli_ctx *c, const dl_program *p, dl_eval **e, cli_stats *st)
+{
+  dl_eval_options eo = { c->max_atoms, dl_guard_cancel_flag() };
+  double t0 = cli_now();
+  dl_guard_soft(1);
+  *e = dl_eval_create(p, &eo, c->diag);
+  int ok = *e && dl_eval_run(*e);
+  dl_guard_soft(0);
+  if (!ok || dl_guard_signal()) return 0;
+  st->t_eval = cli_now() - t0;
+  st->kib_eval = cli_peak_kib();
+  return 1;
+}
+
+static int write_model(cli_ctx *c, const dl_program *p, const dl_eval *e, cli_stats *st)
+{
+  dl_format fmt = cli_choice(c, "--format", 0) == 1 ? DL_FMT_KIF : DL_FMT_INFIX;
+  uint8_t *skip;
+  if (!cli_show_skip(c, p, &skip)) return 0;
+  double t0 = cli_now();
+  FILE *out = cli_open_output(c);
+  int ok = out && cli_close_output(c, out, dl_output_model(out, p, e, fmt, skip));
+  st->t_output = cli_now() - t0;
+  free(skip);
+  return ok;
+}
+
+static int run_model(cli_ctx *c)
+{
+  if (!cli_show_valid(c)) return CLI_USAGE;
+  cli_stats st = { 0 };
+  dl_eval *e = NULL;
+  dl_loaded *l = cli_load(c, c->args[0]);
+  st.kib_load = cli_peak_kib();
+  int ok = l && cli_show_check(c, l->prog) && evaluate(c, l->prog, &e, &st) && write_model(c, l->prog, e, &st);
+  if (cli_given(c, "--stats") && c->loaded[0] && c->loaded[0]->prog) {
+    cli_report(c);
+    cli_report_end(c);
+    cli_print_stats(c->loaded[0], e, &st);
+  }
+  dl_eval_destroy(e);
+  return ok ? CLI_OK : CLI_INPUT;
+}
+
+const cli_command cli_cmd_model = {
+  .name = "model",
+  .summary = "print the minimal model, one atom per line, sorted",
+  .synopsis = "FILE",
+  .min_args = 1,
+  .max_args = 1,
+  .about = "Computes the minimal model of a program, or of a game in a state given by\n"
+           "--init or --state (and --does), and prints it one atom per line: predicates\n"
+           "in byte order of their names, each one's atoms sorted argument by argument.\n"
+           "FILE may be - for standard input.",
+  .options = model_options,
+  .run = run_model,
+};

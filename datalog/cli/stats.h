@@ -1,0 +1,25 @@
+/* stats.h: --stats of model, print and check: strata, atoms per relation,
+ * the costliest rules, time and peak memory per phase, on stderr. */
+#ifndef GDLOG_CLI_STATS_H
+#define GDLOG_CLI_STATS_H
+
+#include "datalog/eval/eval.h"
+#include "datalog/read/load.h"
+
+/* The times and memory of the phases after loading. */
+typedef struct cli_stats {
+  double t_eval, t_output;  /* seconds */
+  long kib_load, kib_eval;  /* peak memory at the end of each phase; 0: not run */
+} cli_stats;
+
+/* Seconds of a monotonic clock. */
+double cli_now(void);
+
+/* The peak memory of the process so far, in KiB. */
+long cli_peak_kib(void);
+
+/* Prints the statistics of program l->prog (non-NULL) and, when e is not
+ * NULL, of its evaluation. */
+void cli_print_stats(const dl_loaded *l, const dl_eval *e, const cli_stats *s);
+
+#endif

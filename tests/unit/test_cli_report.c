@@ -1,0 +1,90 @@
+/* test_cli_report.c: the command line's diagnostics printer (datalog/cli/
+ * report.c) with warnings, which no library code reports yet: what
+ * --no-warnings hides (a warning and its notes, never an error), and when
+ * --warnings-as-errors fails a run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datalog/cli/cli.h"
+
+static int failed, passed;
+
+static void check(const char *what, int ok)
+{
+  printf("%s %s\n", ok ? "ok" : "FAIL", what);
+  ok ? passed++ : failed++;
+}
+
+/* Runs cli_report and cli_report_end on c with stderr in a file; returns
+ * what they printed (malloc'd). */
+static char *printed(cli_ctx *c)
+{
+  FILE *tmp = tmpfile();
+  int saved = dup(STDERR_FILENO);
+  fflush(stderr);
+  dup2(fileno(tmp), STDERR_FILENO);
+  cli_report(c);
+  cli_report_end(c);
+  fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+  long n = ftell(tmp);
+  char *text = calloc((size_t)n + 1, 1);
+  rewind(tmp);
+  if (fread(text, 1, (size_t)n, tmp) != (size_t)n) text[0] = 0;
+  fclose(tmp);
+  return text;
+}
+
+/* A diag with a warning and its note, then an error and its note. */
+static void fill(cli_ctx *c)
+{
+  c->diag = dl_diag_create();
+  dl_diag_report(c->diag, DL_WARNING, NULL, 0, "w1");
+  dl_diag_report(c->diag, DL_NOTE, NULL, 0, "n1");
+  dl_diag_report(c->diag, DL_ERROR, NULL, 0, "e1");
+  dl_diag_report(c->diag, DL_NOTE, NULL, 0, "n2");
+}
+
+int main(void)
+{
+  cli_ctx c;
+  memset(&c, 0, sizeof c);
+  fill(&c);
+  char *all = printed(&c);
+  check("all messages printed by default",
+        strcmp(all, "gdlog: warning: w1\ngdlog: note: n1\ngdlog: error: e1\ngdlog: note: n2\n") == 0);
+  check("a warning is counted", cli_warnings(&c) == 1 && cli_ok(&c));
+  free(all);
+  dl_diag_destroy(c.diag);
+
+  memset(&c, 0, sizeof c);
+  c.no_warnings = 1;
+  fill(&c);
+  char *quiet = printed(&c);
+  check("--no-warnings hides the warning and its note, not the error and its note",
+        strcmp(quiet, "gdlog: error: e1\ngdlog: note: n2\n") == 0);
+  free(quiet);
+  dl_diag_destroy(c.diag);
+
+  memset(&c, 0, sizeof c);
+  c.warnings_as_errors = 1;
+  c.diag = dl_diag_create();
+  dl_diag_report(c.diag, DL_NOTE, NULL, 0, "n0");
+  check("no warning: the run is fine under --warnings-as-errors", cli_ok(&c));
+  check("cli_warn tells the command to stop", cli_warn(&c, "w%d", 2) == 0 && !cli_ok(&c));
+  char *strict = printed(&c);
+  check("--warnings-as-errors says why the run fails, once",
+        strcmp(strict, "gdlog: note: n0\ngdlog: warning: w2\n"
+                       "gdlog: error: warnings are errors (--warnings-as-errors)\n") == 0);
+  char *again = printed(&c);
+  check("printing again prints nothing new", again[0] == 0);
+  free(strict);
+  free(again);
+  dl_diag_destroy(c.diag);
+
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
