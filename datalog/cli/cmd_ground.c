@@ -1,66 +1,43 @@
-/* cmd_ground.c: the ground command.  Loads the game, computes its domains
- * and G+ reduction, grounds it (datalog/gdl/ground.h) and writes the ground
- * game (datalog/write/ground_write.h) to stdout or -o FILE; --stats goes to
- * stderr. */
-#include <errno.h>
-#include <signal.h>
+/* cmd_ground.c: gdlog ground: goal-directed grounding of a game (section
+ * 14.4 of the book; datalog/gdl/ground.h).  Computes the domains and the G+
+ * reduction, grounds, and writes the ground game (datalog/write/
+ * ground_write.h) to the output; --stats goes to stderr after the
+ * diagnostics. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
-#include "datalog/base/diag.h"
+#include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/gdl/ground.h"
 #include "datalog/gdl/reduce.h"
-#include "datalog/read/load.h"
 #include "datalog/write/ground_write.h"
-#include "lexer.h"
 
-int dl_cmd_ground(int argc, char **argv);
-
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
-
-static const char ground_help[] =
-  "usage: gdlog ground [--format kif|infix|asp|numeric] [--stats] [--stats-format text|json]\n"
-  "                    [--no-prune] [--no-demand] [--no-factor] [--from init|domains]\n"
-  "                    [--syntax S]\n"
-  "                    [--max-instances N] [-o FILE] FILE\n"
-  "\n"
-  "Grounds a GDL game (section 14.4 of the book): instantiates every rule over the\n"
-  "instances the G+ reduction keeps, decides distinct and the static predicates,\n"
-  "and keeps only what legal, next, goal and terminal need (role, init, base and\n"
-  "input stay as facts; base and input come from G+ when the game has none).\n"
-  "\n"
-  "  --format F       kif (default), infix, asp (gringo) or numeric (an atom table\n"
-  "                   with roles, then rules as integers; see datalog/gdl/README.md)\n"
-  "  --stats          per rule: candidates, instances, kept, seconds; phases; size\n"
-  "                   (rules, atoms, literals, propnet components), on stderr\n"
-  "  --stats-format F text (default) or json\n"
-  "  --no-prune       keep every instance made\n"
-  "  --no-demand      instantiate supporting predicates fully, not on demand\n"
-  "  --no-factor      no auxiliary atoms: a body part that shares only head\n"
-  "                   variables with the rest is otherwise grounded once per\n"
-  "                   binding of those (aux_N atoms), not once per whole binding\n"
-  "  --from M         the G+ reduction: init (default, least fixpoint) or domains\n"
-  "  --syntax S       input syntax: kif or infix (default: by extension, else sniffed)\n"
-  "  --max-instances N  stop with an error beyond N rule instances (default 200000000)\n"
-  "  -o FILE          write the ground game to FILE\n"
-  "  -h, --help       show this help\n";
-
-typedef struct ground_cli {
-  const char *file, *output;
-  int syntax, stats, json, no_prune, no_demand, no_factor;
-  dl_ground_format format;
-  dl_reduce_mode mode;
-  uint64_t max_instances;
-} ground_cli;
-
-static volatile sig_atomic_t g_cancel;
-
-static void on_signal(int sig) { g_cancel = sig; }
+static const cli_option ground_options[] = {
+  { .name = "--format", .value = "F", .choices = "kif|infix|asp|numeric",
+    .help = "kif (default), infix, asp (gringo; true and does atoms\n"
+            "declared #external) or numeric (an atom table with roles,\n"
+            "then rules as integers; datalog/gdl/README.md)" },
+  { .name = "--stats", .help = "per rule: candidates, instances, kept, seconds; the\n"
+                               "phases; the size (rules, atoms, literals, propnet\n"
+                               "components), on stderr" },
+  { .name = "--stats-format", .value = "F", .choices = "text|json", .needs = "--stats",
+    .help = "text (default) or json" },
+  { .name = "--no-prune", .help = "keep every instance made" },
+  { .name = "--no-demand", .help = "instantiate supporting predicates fully, not on demand" },
+  { .name = "--no-factor", .help = "no auxiliary atoms for body parts that share only head\n"
+                                   "variables with the rest" },
+  { .name = "--from", .value = "M", .choices = "init|domains",
+    .help = "the G+ reduction: init (default, least fixpoint) or domains" },
+  { .name = "--max-instances", .value = "N",
+    .help = "stop with an error beyond N rule instances (default\n"
+            "200000000; 0: none)" },
+  CLI_OPT_SYNTAX,
+  CLI_OPT_OUTPUT,
+  CLI_OPT_END
+};
 
 static double now(void)
 {
@@ -69,143 +46,94 @@ static double now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int usage(const char *what, const char *arg)
-{
-  fprintf(stderr, "gdlog ground: %s%s%s\nTry 'gdlog ground --help'.\n", what, arg ? " " : "", arg ? arg : "");
-  return EXIT_USAGE;
-}
-
-static int value_option(const char *a, const char *v, ground_cli *o)
-{
-  char *end;
-  if (strcmp(a, "-o") == 0) o->output = v;
-  else if (strcmp(a, "--format") == 0 && strcmp(v, "kif") == 0) o->format = DL_GROUND_KIF;
-  else if (strcmp(a, "--format") == 0 && strcmp(v, "infix") == 0) o->format = DL_GROUND_INFIX;
-  else if (strcmp(a, "--format") == 0 && strcmp(v, "asp") == 0) o->format = DL_GROUND_ASP;
-  else if (strcmp(a, "--format") == 0 && strcmp(v, "numeric") == 0) o->format = DL_GROUND_NUMERIC;
-  else if (strcmp(a, "--stats-format") == 0 && (strcmp(v, "json") == 0 || strcmp(v, "text") == 0)) {
-    o->json = v[0] == 'j';
-    o->stats = 1;
-  } else if (strcmp(a, "--syntax") == 0 && strcmp(v, "kif") == 0) o->syntax = LX_KIF;
-  else if (strcmp(a, "--syntax") == 0 && strcmp(v, "infix") == 0) o->syntax = LX_INFIX;
-  else if (strcmp(a, "--from") == 0 && strcmp(v, "init") == 0) o->mode = DL_REDUCE_LFP;
-  else if (strcmp(a, "--from") == 0 && strcmp(v, "domains") == 0) o->mode = DL_REDUCE_DOMAINS;
-  else if (strcmp(a, "--max-instances") == 0 && v[0] >= '0' && v[0] <= '9') {
-    errno = 0;
-    o->max_instances = strtoull(v, &end, 10);
-    if (errno || *end) return usage("--max-instances needs a number, not", v);
-  } else return usage(a, v);
-  return -1;
-}
-
-/* Returns -1 when the options are fine, else the exit status. */
-static int parse_options(int argc, char **argv, ground_cli *o)
-{
-  static const char *const valued[] = { "-o", "--format", "--stats-format", "--syntax", "--from", "--max-instances" };
-  memset(o, 0, sizeof *o);
-  o->syntax = -1;
-  o->max_instances = 200000000ULL;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i];
-    int takes = 0;
-    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) takes |= strcmp(a, valued[k]) == 0;
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(ground_help, stdout); return EXIT_OK; }
-    if (strcmp(a, "--stats") == 0) o->stats = 1;
-    else if (strcmp(a, "--no-prune") == 0) o->no_prune = 1;
-    else if (strcmp(a, "--no-demand") == 0) o->no_demand = 1;
-    else if (strcmp(a, "--no-factor") == 0) o->no_factor = 1;
-    else if (takes) {
-      if (i + 1 >= argc) return usage("option needs a value:", a);
-      int rc = value_option(a, argv[++i], o);
-      if (rc >= 0) return rc;
-    } else if (a[0] == '-' && a[1]) return usage("unknown option", a);
-    else if (!o->file) o->file = a;
-    else return usage("unexpected argument", a);
-  }
-  if (!o->file) return usage("no input file given", NULL);
-  return -1;
-}
-
-static void print_diagnostics(const dl_diag *d)
-{
-  for (size_t i = 0; i < dl_diag_count(d); i++) {
-    char *text = dl_diag_render(dl_diag_message(d, i));
-    if (text) fputs(text, stderr);
-    free(text);
-  }
-}
-
-static int file_write(void *f, const char *data, size_t n) { return fwrite(data, 1, n, f) == n; }
-
 static size_t peak_bytes(void)
 {
   struct rusage ru;
   return getrusage(RUSAGE_SELF, &ru) == 0 ? (size_t)ru.ru_maxrss * 1024 : 0;
 }
 
-static int write_ground(const ground_cli *o, const dl_ground *g, dl_diag *diag)
+static int file_write(void *f, const char *data, size_t n) { return fwrite(data, 1, n, f) == n; }
+
+static int write_ground(cli_ctx *c, const dl_ground *g)
 {
-  FILE *f = dl_guard_open_output(o->output);
-  if (!f) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
+  static const dl_ground_format formats[] = { DL_GROUND_KIF, DL_GROUND_INFIX, DL_GROUND_ASP, DL_GROUND_NUMERIC };
+  FILE *f = cli_open_output(c);
+  if (!f) return 0;
+  dl_sink sink = { file_write, f };
+  return cli_close_output(c, f, dl_ground_write(&sink, g, formats[cli_choice(c, "--format", 0)]));
+}
+
+/* --max-instances; 0 after a usage error (reported). */
+static int max_instances(cli_ctx *c, uint64_t *n)
+{
+  const char *v = cli_value(c, "--max-instances");
+  *n = 200000000ULL;
+  if (!v) return 1;
+  char *end;
+  *n = strtoull(v, &end, 10);
+  if (v[0] < '0' || v[0] > '9' || *end) {
+    cli_usage(c, "--max-instances needs a number, not %s", v);
     return 0;
   }
-  dl_sink sink = { file_write, f };
-  int ok = dl_ground_write(&sink, g, o->format);
-  int write_failed = ferror(f);
-  if (!ok && !write_failed) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory");
-  int placed = dl_guard_close_output(f, ok);
-  if (o->output && (ok ? !placed : write_failed))
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot write %s: %s", o->output, strerror(errno));
-  return ok && placed;
+  return 1;
 }
 
-static int run_ground(const ground_cli *o, dl_diag *diag)
+static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, dl_ground_phases *ph)
 {
+  dl_buf b = { 0 };
+  ph->peak_bytes = peak_bytes();
+  dl_ground_write_stats(&b, g, game, ph, cli_choice(c, "--stats-format", 0) == 1);
+  cli_report_end(c);
+  if (!b.failed && b.len) fwrite(b.data, 1, b.len, stderr);
+  dl_buf_free(&b);
+}
+
+static int run_ground(cli_ctx *c)
+{
+  uint64_t limit;
+  if (!max_instances(c, &limit)) return CLI_USAGE;
   dl_ground_phases ph = { 0, 0, 0, 0 };
   double t0 = now();
-  dl_load_options lo = { o->file, NULL, NULL, NULL, o->syntax };
-  dl_loaded *l = dl_load(&lo, diag);
+  dl_loaded *l = cli_load(c, c->args[0]);
+  if (!l) return CLI_INPUT;
   double t1 = now();
   ph.parse = t1 - t0;
-  dl_domains *d = l && l->prog ? dl_domains_build(l->prog, diag) : NULL;
+  dl_guard_soft(1);
+  dl_domains *d = dl_domains_build(l->prog, c->diag);
   double t2 = now();
   ph.domains = t2 - t1;
-  dl_reduce_options ro = { o->mode, 0, &g_cancel, 0 };
-  dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, diag) : NULL;
+  dl_reduce_options ro = { cli_choice(c, "--from", 0) == 1 ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP, c->max_atoms,
+                           dl_guard_cancel_flag(), 0 };
+  dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
   ph.reduce = now() - t2;
-  dl_ground_options go = { .no_prune = o->no_prune, .demand = !o->no_demand, .no_factor = o->no_factor,
-                           .max_instances = o->max_instances, .cancel = &g_cancel };
-  dl_ground *g = r ? dl_ground_build(l->prog, r, &go, diag) : NULL;
+  dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
+                           .no_factor = cli_given(c, "--no-factor"), .max_instances = limit,
+                           .cancel = dl_guard_cancel_flag() };
+  dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
+  dl_guard_soft(0);
   dl_reduction_destroy(r);
-  r = NULL;
-  int ok = g && write_ground(o, g, diag);
-  if (g && o->stats) {
-    dl_buf b = { 0 };
-    ph.peak_bytes = peak_bytes();
-    dl_ground_write_stats(&b, g, l->prog, &ph, o->json);
-    if (!b.failed && b.len) fwrite(b.data, 1, b.len, stderr);
-    dl_buf_free(&b);
+  int ok = g && !dl_guard_signal() && write_ground(c, g);
+  if (g && cli_given(c, "--stats")) {
+    cli_report(c);
+    print_stats(c, g, l->prog, &ph);
   }
-  print_diagnostics(diag);  /* before the sources they point into are freed */
   dl_ground_destroy(g);
   dl_domains_destroy(d);
-  dl_load_destroy(l);
-  return ok;
+  return ok ? CLI_OK : CLI_INPUT;
 }
 
-int dl_cmd_ground(int argc, char **argv)
-{
-  ground_cli o;
-  int rc = parse_options(argc, argv, &o);
-  if (rc >= 0) return rc;
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
-  dl_diag *diag = dl_diag_create();
-  if (!diag) { fputs("gdlog: out of memory\n", stderr); return EXIT_INPUT; }
-  int ok = run_ground(&o, diag);
-  dl_diag_destroy(diag);
-  int sig = g_cancel;
-  if (sig) return 128 + sig;
-  return ok ? EXIT_OK : EXIT_INPUT;
-}
+const cli_command cli_cmd_ground = {
+  .name = "ground",
+  .summary = "ground a game: its rule instances over G+, goal-directed (chapter 14.4)",
+  .synopsis = "FILE",
+  .min_args = 1,
+  .max_args = 1,
+  .about = "Grounds a GDL game (section 14.4 of the book): instantiates every rule over\n"
+           "the instances the G+ reduction keeps (a join, never a product of domains),\n"
+           "decides distinct and the static predicates, instantiates supporting\n"
+           "predicates only where their users ask (demand), and keeps only what legal,\n"
+           "next, goal and terminal need (role, init, base and input stay as facts;\n"
+           "base and input come from G+ when the game has none).",
+  .options = ground_options,
+  .run = run_ground,
+};

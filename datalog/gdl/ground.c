@@ -211,8 +211,8 @@ static int add_facts(dl_ground *g, dl_sym pred, uint8_t role, const ix_relation 
 {
   uint32_t n = ix_relation_arity(r);
   ix_val tuple[IX_MAX_ARITY], key[IX_MAX_ARITY] = { 0 };
-  int idx = ix_relation_index((ix_relation *)r, 0); /* an index is a cache: building it changes no tuple */
-  if (idx < 0) return oom(g);
+  int idx;
+  if (!ix_relation_index((ix_relation *)r, 0, &idx)) return oom(g); /* an index is a cache: building it changes no tuple */
   ix_iter it;
   ix_iter_begin(&it, r, idx, 0, key);
   while (ix_iter_next(&it, tuple)) {
@@ -388,8 +388,8 @@ static int make_step(join *j, const ast_term *a, ix_relation *src)
   j->n_steps++;
   if (st->nv > IX_MAX_ARITY || !(st->rel = ix_relation_create(st->nv))) return 0;
   if (j->empty) return 1;
-  int idx = ix_relation_index(src, mask);
-  if (idx < 0) return 0;
+  int idx;
+  if (!ix_relation_index(src, mask, &idx)) return 0;
   ix_iter it;
   ix_iter_begin(&it, src, idx, n_bound, key);
   while (ix_iter_next(&it, tuple)) {
@@ -400,7 +400,7 @@ static int make_step(join *j, const ast_term *a, ix_relation *src)
     undo(j, 0);
     if (fits && !ix_relation_stage(st->rel, row, NULL)) return 0;
   }
-  return ix_relation_flush(st->rel) >= 0;
+  return ix_relation_flush(st->rel, NULL);
 }
 
 /* Orders the steps greedily: next the one with the fewest estimated tuples
@@ -433,7 +433,7 @@ static int plan(join *j)
     st->n_bound = 0;
     for (uint32_t k = 0; k < st->nv; k++)
       if (bound[st->vars[k]]) st->mask |= (uint64_t)1 << k, st->n_bound++;
-    if (st->n_bound < st->nv && (st->index = ix_relation_index(st->rel, st->mask)) < 0) {
+    if (st->n_bound < st->nv && !ix_relation_index(st->rel, st->mask, &st->index)) {
       free(bound);
       return 0;
     }
@@ -462,7 +462,8 @@ static int ground_args(join *j, const ast_term *a)
 static int add_demand(join *j, uint32_t q)
 {
   ix_relation *d = j->g->demand[q];
-  return !d || ix_relation_insert(d, j->args) >= 0;
+  int is_new;
+  return !d || ix_relation_insert(d, j->args, &is_new);
 }
 
 static int bsearch_int(const int32_t *a, uint32_t n, int32_t x)

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-KEYS = ("legal(", "goal(", "terminal")
+KEYS = ("(legal ", "(goal ", "terminal")
 
 
 def run(cmd):
@@ -45,19 +45,21 @@ def numeric_to_kif(text):
 
 
 def args_of(atom):
-    """legal(white,mark(1,1)) -> ['white', 'mark(1,1)'] (top-level split)."""
-    inner = atom[atom.index("(") + 1:-1]
+    """(legal white (mark 1 1)) -> ['white', '(mark 1 1)'] (top-level split)."""
+    inner = atom[1:-1]
     parts, depth, cur = [], 0, ""
     for c in inner:
-        if c == "," and depth == 0:
-            parts.append(cur)
+        if c == " " and depth == 0:
+            if cur:
+                parts.append(cur)
             cur = ""
             continue
         depth += c == "("
         depth -= c == ")"
         cur += c
-    parts.append(cur)
-    return parts
+    if cur:
+        parts.append(cur)
+    return parts[1:]
 
 
 class Game:
@@ -65,20 +67,20 @@ class Game:
         self.gdlog, self.path, self.tmp = gdlog, path, tmp
 
     def model(self, state, does=None):
-        sf = os.path.join(self.tmp, "state.txt")
+        sf = os.path.join(self.tmp, "state.kif")
         with open(sf, "w") as f:
-            f.write("".join("true(%s)\n" % t for t in state))
-        cmd = [self.gdlog, "model", "--format", "infix", "--state", sf]
+            f.write("".join("(true %s)\n" % t for t in state))
+        cmd = [self.gdlog, "model", "--format", "kif", "--state", sf]
         if does is not None:
-            df = os.path.join(self.tmp, "does.txt")
+            df = os.path.join(self.tmp, "does.kif")
             with open(df, "w") as f:
-                f.write("".join("does(%s,%s)\n" % rm for rm in does))
+                f.write("".join("(does %s %s)\n" % rm for rm in does))
             cmd += ["--does", df]
-        return set(run(cmd + [self.path]).split())
+        return set(run(cmd + [self.path]).split("\n")) - {""}
 
     def init(self):
-        m = set(run([self.gdlog, "model", "--format", "infix", "--init", self.path]).split())
-        return sorted(a[5:-1] for a in m if a.startswith("init("))
+        m = set(run([self.gdlog, "model", "--format", "kif", "--init", self.path]).split("\n"))
+        return sorted(a[6:-1] for a in m if a.startswith("(init "))
 
 
 def keyed(model, keys):
@@ -124,19 +126,19 @@ def main():
                     break
                 legal = {}
                 for x in ka:
-                    if x.startswith("legal("):
+                    if x.startswith("(legal "):
                         r, m = args_of(x)
                         legal.setdefault(r, []).append(m)
                 if not legal:
                     break
                 does = [(r, rng.choice(sorted(ms))) for r, ms in sorted(legal.items())]
-                na = keyed(a.model(state, does), ("next(",))
-                nb = keyed(b.model(state, does), ("next(",))
+                na = keyed(a.model(state, does), ("(next ",))
+                nb = keyed(b.model(state, does), ("(next ",))
                 if na != nb:
                     print("next differs after", does, "\n game only:", sorted(set(na) - set(nb))[:20],
                           "\n ground only:", sorted(set(nb) - set(na))[:20])
                     return 1
-                state = sorted(set(x[5:-1] for x in na))
+                state = sorted(set(x[6:-1] for x in na))
         print("agree: %d states" % checked)
     return 0
 
