@@ -355,7 +355,7 @@ static int run_play(cli_ctx *c)
 
 const cli_command cli_cmd_play = {
   .name = "play",
-  .summary = "random playouts of a game on its circuit (issue 13)",
+  .summary = "random playouts of a game compiled into a circuit (playouts per second)",
   .synopsis = "FILE",
   .min_args = 1,
   .max_args = 1,
