@@ -4,6 +4,7 @@
  * compound arguments are matched against the term store. */
 #include "datalog/eval/eval.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -933,6 +934,15 @@ void dl_eval_destroy(dl_eval *e)
   free(e->rule_start);
   free(e->rule_order);
   free(e);
+}
+
+int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple)
+{
+  assert(e && tuple && pred < e->prog->n_preds);
+  assert(e->stats.rounds == 0 && e->stats.derivations == 0);  /* not run yet */
+  if (ix_relation_insert(e->rel[pred], tuple) >= 0) return 1;
+  fail_memory(e);
+  return 0;
 }
 
 int dl_eval_run(dl_eval *e)

@@ -56,6 +56,16 @@ dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag
 /* Frees the evaluator and its relations; NULL is allowed. */
 void dl_eval_destroy(dl_eval *e);
 
+/* Adds tuple[0..arity of pred) to the relation of predicate pred before the
+ * run, as a fact: seeds an input predicate that no rule derives (GDL's true
+ * and does: the state machine of datalog/gdl/sm.h seeds a state and a joint
+ * move this way instead of adding facts to the program).  Seeding a
+ * predicate that rules derive is allowed too: the tuple is one more fact.
+ * Requires pred < the program's number of predicates and dl_eval_run not
+ * yet called on e.  Returns 1 (also when the tuple was there already), 0
+ * when out of memory (reported to the evaluator's diag). */
+int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple);
+
 /* Computes the minimal model.  Returns 1 on success; 0 after reporting an
  * error (limit reached, cancelled, out of memory) to diag. */
 int dl_eval_run(dl_eval *e);

@@ -1,0 +1,439 @@
+/* sm.c: the minimal state machine (see sm.h).  Each question is answered
+ * from a model of the game: a fresh evaluator, the state seeded as true
+ * facts (dl_eval_seed), run to the end.  The model of the last state asked
+ * about is kept. */
+#include "datalog/gdl/sm.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "datalog/base/sort.h"
+
+/* The GDL keyword predicates the machine reads or seeds. */
+enum { K_ROLE, K_INIT, K_TRUE, K_DOES, K_LEGAL, K_NEXT, K_GOAL, K_TERMINAL, N_KEYWORDS };
+
+static const struct {
+  const char *name;
+  uint32_t arity;
+} keywords[N_KEYWORDS] = {
+  { "role", 1 }, { "init", 1 }, { "true", 1 }, { "does", 2 },
+  { "legal", 2 }, { "next", 1 }, { "goal", 2 }, { "terminal", 0 },
+};
+
+struct dl_sm {
+  const dl_program *prog;
+  dl_terms *terms;
+  dl_diag *diag;
+  dl_eval_options opt;
+  uint32_t pred[N_KEYWORDS];  /* DL_NO_PRED when the program has none */
+  dl_sm_list roles;           /* in the order of the role facts */
+  dl_sm_list initial;
+  dl_eval *model;             /* the model of state `modelled`, or NULL */
+  dl_sm_list modelled;        /* sorted, without duplicates */
+  dl_sm_list key;             /* scratch: the state asked about, sorted */
+  dl_sm_stats stats;
+};
+
+/* ---- lists of term ids ------------------------------------------------------- */
+
+void dl_sm_list_free(dl_sm_list *l)
+{
+  if (!l) return;
+  free(l->ids);
+  l->ids = NULL;
+  l->n = l->cap = 0;
+}
+
+static int list_push(dl_sm_list *l, dl_tid t)
+{
+  if (l->n == l->cap) {
+    uint32_t cap = l->cap ? 2 * l->cap : 16;
+    dl_tid *ids = realloc(l->ids, cap * sizeof *ids);
+    if (!ids) return 0;
+    l->ids = ids;
+    l->cap = cap;
+  }
+  l->ids[l->n++] = t;
+  return 1;
+}
+
+static int compare_tid(const void *a, const void *b, void *ctx)
+{
+  (void)ctx;
+  dl_tid x = *(const dl_tid *)a, y = *(const dl_tid *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sorts l and drops duplicates. */
+static void list_canonical(dl_sm_list *l)
+{
+  dl_sort(l->ids, l->n, sizeof *l->ids, compare_tid, NULL);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < l->n; i++)
+    if (k == 0 || l->ids[k - 1] != l->ids[i]) l->ids[k++] = l->ids[i];
+  l->n = k;
+}
+
+static int list_has(const dl_sm_list *l, dl_tid t)
+{
+  for (uint32_t i = 0; i < l->n; i++)
+    if (l->ids[i] == t) return 1;
+  return 0;
+}
+
+/* ---- models -------------------------------------------------------------------- */
+
+static double seconds_of(clockid_t clock)
+{
+  struct timespec ts;
+  clock_gettime(clock, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void report_memory(dl_sm *sm)
+{
+  dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "out of memory in the state machine");
+}
+
+/* The model of the game with true(t) for each t of state[0..n) and, when
+ * joint is not NULL, does(role i, joint[i]) for each role; NULL after
+ * reporting. */
+static dl_eval *compute_model(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint)
+{
+  double t0 = seconds_of(CLOCK_MONOTONIC), c0 = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
+  size_t errors = dl_diag_errors(sm->diag);
+  dl_eval *e = dl_eval_create(sm->prog, &sm->opt, sm->diag);
+  if (!e) {
+    if (dl_diag_errors(sm->diag) == errors) report_memory(sm);
+    return NULL;
+  }
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < n && sm->pred[K_TRUE] != DL_NO_PRED; i++)
+    ok = dl_eval_seed(e, sm->pred[K_TRUE], &state[i]);
+  for (uint32_t r = 0; ok && joint && r < sm->roles.n && sm->pred[K_DOES] != DL_NO_PRED; r++) {
+    dl_tid tuple[2] = { sm->roles.ids[r], joint[r] };
+    ok = dl_eval_seed(e, sm->pred[K_DOES], tuple);
+  }
+  ok = ok && dl_eval_run(e);
+  sm->stats.models++;
+  sm->stats.seconds += seconds_of(CLOCK_MONOTONIC) - t0;
+  sm->stats.cpu_seconds += seconds_of(CLOCK_PROCESS_CPUTIME_ID) - c0;
+  if (!ok) {
+    dl_eval_destroy(e);
+    return NULL;
+  }
+  return e;
+}
+
+/* The model of state[0..n) with no moves: the kept one when it is the same
+ * state.  NULL after reporting. */
+static dl_eval *state_model(dl_sm *sm, const dl_tid *state, uint32_t n)
+{
+  assert(state || n == 0);
+  sm->key.n = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (!list_push(&sm->key, state[i])) {
+      report_memory(sm);
+      return NULL;
+    }
+  list_canonical(&sm->key);
+  if (sm->model && sm->key.n == sm->modelled.n &&
+      (sm->key.n == 0 || memcmp(sm->key.ids, sm->modelled.ids, sm->key.n * sizeof *sm->key.ids) == 0))
+    return sm->model;
+  dl_eval_destroy(sm->model);
+  sm->model = compute_model(sm, sm->key.ids, sm->key.n, NULL);
+  dl_sm_list tmp = sm->modelled;
+  sm->modelled = sm->key;
+  sm->key = tmp;
+  return sm->model;
+}
+
+/* Replaces *out with column `col` of the tuples of keyword k's relation
+ * whose column 0 is `first` (any tuple when first is DL_NO_TERM), sorted.
+ * 0 when out of memory. */
+static int collect(const dl_sm *sm, const dl_eval *e, int k, dl_tid first, uint32_t col, dl_sm_list *out)
+{
+  out->n = 0;
+  if (sm->pred[k] == DL_NO_PRED) return 1;
+  const ix_relation *r = dl_eval_relation(e, sm->pred[k]);
+  ix_iter it;
+  ix_val tuple[2];
+  ix_iter_begin(&it, r, 0, 0, NULL);
+  while (ix_iter_next(&it, tuple))
+    if ((first == DL_NO_TERM || tuple[0] == first) && !list_push(out, tuple[col])) return 0;
+  list_canonical(out);
+  return 1;
+}
+
+static int is_terminal(const dl_sm *sm, const dl_eval *e)
+{
+  return sm->pred[K_TERMINAL] != DL_NO_PRED && ix_relation_size(dl_eval_relation(e, sm->pred[K_TERMINAL])) > 0;
+}
+
+/* ---- messages -------------------------------------------------------------------- */
+
+/* Prints t into *b (which must be empty) and returns the text. */
+static const char *text_of(const dl_sm *sm, dl_tid t, dl_buf *b)
+{
+  dl_output_term(b, sm->terms, t, DL_FMT_INFIX);
+  return b->data && !b->failed ? b->data : "?";
+}
+
+/* ---- creating ---------------------------------------------------------------------- */
+
+/* The term of a ground ast term, when the store has it; else DL_NO_TERM. */
+static dl_tid find_ground(const dl_terms *terms, const ast_term *t)
+{
+  if (t->kind == AST_VAR) return DL_NO_TERM;
+  if (t->kind == AST_SYM) return dl_terms_find(terms, t->value, 0, NULL);
+  dl_tid args[t->n ? t->n : 1];
+  for (uint32_t i = 0; i < t->n; i++)
+    if ((args[i] = find_ground(terms, t->args[i])) == DL_NO_TERM) return DL_NO_TERM;
+  return dl_terms_find(terms, t->value, t->n, args);
+}
+
+/* Finds the keyword predicates and checks their arities. */
+static int find_keywords(dl_sm *sm)
+{
+  int ok = 1;
+  for (int k = 0; k < N_KEYWORDS; k++) {
+    dl_sym s = dl_terms_symbol(sm->terms, keywords[k].name, strlen(keywords[k].name));
+    if (s == DL_NO_SYM) {
+      report_memory(sm);
+      return 0;
+    }
+    uint32_t p = dl_program_pred(sm->prog, s);
+    sm->pred[k] = p;
+    if (p == DL_NO_PRED || sm->prog->preds[p].arity == keywords[k].arity) continue;
+    dl_diag_report(sm->diag, DL_ERROR, sm->prog->preds[p].src, sm->prog->preds[p].off,
+                   "'%s' has %u arguments here; GDL's %s has %u", keywords[k].name, sm->prog->preds[p].arity,
+                   keywords[k].name, keywords[k].arity);
+    ok = 0;
+  }
+  return ok;
+}
+
+/* The roles of model e: first those of role facts in the program's order,
+ * then any other, by term id. */
+static int find_roles(dl_sm *sm, const dl_eval *e)
+{
+  dl_sm_list all = { 0 };
+  if (!collect(sm, e, K_ROLE, DL_NO_TERM, 0, &all)) return 0;
+  const ast_program *ast = sm->prog->ast;
+  int ok = 1;
+  for (uint32_t r = 0; ok && r < ast->n_rules; r++) {
+    if (sm->prog->head_pred[r] != sm->pred[K_ROLE] || ast->rules[r].n_body != 0) continue;
+    dl_tid t = find_ground(sm->terms, ast->rules[r].head->args[0]);
+    if (t != DL_NO_TERM && list_has(&all, t) && !list_has(&sm->roles, t)) ok = list_push(&sm->roles, t);
+  }
+  for (uint32_t i = 0; ok && i < all.n; i++)
+    if (!list_has(&sm->roles, all.ids[i])) ok = list_push(&sm->roles, all.ids[i]);
+  dl_sm_list_free(&all);
+  return ok;
+}
+
+dl_sm *dl_sm_create(const dl_program *game, dl_diag *diag)
+{
+  assert(game && diag);
+  dl_sm *sm = calloc(1, sizeof *sm);
+  if (!sm) {
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the state machine");
+    return NULL;
+  }
+  sm->prog = game;
+  sm->terms = game->terms;
+  sm->diag = diag;
+  if (!find_keywords(sm)) {
+    dl_sm_destroy(sm);
+    return NULL;
+  }
+  dl_eval *e = compute_model(sm, NULL, 0, NULL);
+  int ok = e != NULL;
+  if (ok && !(find_roles(sm, e) && collect(sm, e, K_INIT, DL_NO_TERM, 0, &sm->initial))) {
+    report_memory(sm);
+    ok = 0;
+  }
+  dl_eval_destroy(e);
+  if (ok && sm->roles.n == 0) {
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "the game has no role: a GDL game needs role facts");
+    ok = 0;
+  }
+  if (!ok) {
+    dl_sm_destroy(sm);
+    return NULL;
+  }
+  return sm;
+}
+
+void dl_sm_destroy(dl_sm *sm)
+{
+  if (!sm) return;
+  dl_eval_destroy(sm->model);
+  dl_sm_list_free(&sm->roles);
+  dl_sm_list_free(&sm->initial);
+  dl_sm_list_free(&sm->modelled);
+  dl_sm_list_free(&sm->key);
+  free(sm);
+}
+
+void dl_sm_set_limits(dl_sm *sm, const dl_eval_options *opt)
+{
+  assert(sm && opt);
+  sm->opt = *opt;
+}
+
+/* ---- questions ----------------------------------------------------------------------- */
+
+const dl_tid *dl_sm_roles(const dl_sm *sm, uint32_t *n)
+{
+  assert(sm && n);
+  *n = sm->roles.n;
+  return sm->roles.ids;
+}
+
+const dl_tid *dl_sm_initial(const dl_sm *sm, uint32_t *n)
+{
+  assert(sm && n);
+  *n = sm->initial.n;
+  return sm->initial.ids;
+}
+
+int dl_sm_terminal(dl_sm *sm, const dl_tid *state, uint32_t n, int *terminal)
+{
+  assert(sm && terminal);
+  const dl_eval *e = state_model(sm, state, n);
+  if (!e) return 0;
+  *terminal = is_terminal(sm, e);
+  return 1;
+}
+
+int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves)
+{
+  assert(sm && moves && role < sm->roles.n);
+  const dl_eval *e = state_model(sm, state, n);
+  if (!e) return 0;
+  if (!collect(sm, e, K_LEGAL, sm->roles.ids[role], 1, moves)) {
+    report_memory(sm);
+    return 0;
+  }
+  if (moves->n == 0 && !is_terminal(sm, e)) {
+    dl_buf r = { 0 };
+    dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "role '%s' has no legal move in a state that is not terminal",
+                   text_of(sm, sm->roles.ids[role], &r));
+    dl_buf_free(&r);
+    return 0;
+  }
+  return 1;
+}
+
+int dl_sm_goal_values(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *values)
+{
+  assert(sm && values && role < sm->roles.n);
+  const dl_eval *e = state_model(sm, state, n);
+  if (!e) return 0;
+  if (!collect(sm, e, K_GOAL, sm->roles.ids[role], 1, values)) {
+    report_memory(sm);
+    return 0;
+  }
+  return 1;
+}
+
+/* The number 0..100 that constant t names, or -1. */
+static int goal_number(const dl_terms *terms, dl_tid t)
+{
+  if (dl_terms_arity(terms, t) != 0) return -1;
+  size_t len;
+  const char *s = dl_terms_name(terms, dl_terms_functor(terms, t), &len);
+  if (len == 0 || len > 3) return -1;
+  int v = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    v = 10 * v + (s[i] - '0');
+  }
+  return v <= 100 ? v : -1;
+}
+
+/* Reports that role index `role` has not exactly one goal value in 0..100
+ * among values, in a state terminal or not. */
+static void report_goal(dl_sm *sm, uint32_t role, const dl_sm_list *values, int terminal)
+{
+  dl_buf r = { 0 }, v = { 0 }, w = { 0 };
+  const char *name = text_of(sm, sm->roles.ids[role], &r);
+  const char *kind = terminal ? "terminal" : "non-terminal";
+  if (values->n == 0)
+    dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "role '%s' has no goal value in this %s state", name, kind);
+  else if (values->n > 1)
+    dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "role '%s' has %u goal values in this %s state ('%s', '%s'%s)",
+                   name, values->n, kind, text_of(sm, values->ids[0], &v), text_of(sm, values->ids[1], &w),
+                   values->n > 2 ? ", ..." : "");
+  else
+    dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "the goal value of role '%s' is '%s', not a number in 0..100",
+                   name, text_of(sm, values->ids[0], &v));
+  dl_buf_free(&r);
+  dl_buf_free(&v);
+  dl_buf_free(&w);
+}
+
+int dl_sm_goal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, int *value)
+{
+  assert(sm && value && role < sm->roles.n);
+  dl_sm_list values = { 0 };
+  if (!dl_sm_goal_values(sm, state, n, role, &values)) return 0;
+  int v = values.n == 1 ? goal_number(sm->terms, values.ids[0]) : -1;
+  if (v < 0) report_goal(sm, role, &values, is_terminal(sm, sm->model));
+  else *value = v;
+  dl_sm_list_free(&values);
+  return v >= 0;
+}
+
+/* Whether role index r may play move in the state of model e; reports it
+ * when not. */
+static int check_legal(dl_sm *sm, const dl_eval *e, uint32_t r, dl_tid move)
+{
+  ix_val tuple[2] = { sm->roles.ids[r], move };
+  if (sm->pred[K_LEGAL] != DL_NO_PRED && ix_relation_contains(dl_eval_relation(e, sm->pred[K_LEGAL]), tuple))
+    return 1;
+  dl_buf m = { 0 }, rb = { 0 };
+  dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "illegal joint move: '%s' is not a legal move of role '%s' in this %s",
+                 text_of(sm, move, &m), text_of(sm, sm->roles.ids[r], &rb),
+                 is_terminal(sm, e) ? "terminal state" : "state");
+  dl_buf_free(&m);
+  dl_buf_free(&rb);
+  return 0;
+}
+
+int dl_sm_next(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, dl_sm_list *next)
+{
+  assert(sm && joint && next && (next->ids != state || next->ids == NULL));
+  const dl_eval *e = state_model(sm, state, n);
+  if (!e) return 0;
+  for (uint32_t r = 0; r < sm->roles.n; r++)
+    if (!check_legal(sm, e, r, joint[r])) return 0;
+  /* the kept model's state, sorted: seed that, as state may be unsorted */
+  dl_eval *m = compute_model(sm, sm->modelled.ids, sm->modelled.n, joint);
+  if (!m) return 0;
+  int ok = collect(sm, m, K_NEXT, DL_NO_TERM, 0, next);
+  if (!ok) report_memory(sm);
+  dl_eval_destroy(m);
+  return ok;
+}
+
+const dl_terms *dl_sm_terms(const dl_sm *sm)
+{
+  assert(sm);
+  return sm->terms;
+}
+
+void dl_sm_term_text(const dl_sm *sm, dl_tid t, dl_format fmt, dl_buf *out)
+{
+  assert(sm && out && t < dl_terms_count(sm->terms));
+  dl_output_term(out, sm->terms, t, fmt);
+}
+
+dl_sm_stats dl_sm_get_stats(const dl_sm *sm)
+{
+  assert(sm);
+  return sm->stats;
+}

@@ -1,0 +1,111 @@
+/* sm.h: a minimal game state machine over a GDL program, ground or not
+ * (issue 12).  It answers the questions of ggp-base's StateMachine: the
+ * roles, the initial state, the legal moves of a role, terminal, the goal
+ * value of a role and the next state for a joint move.  Every answer is read
+ * from a model of the program computed by the evaluator (eval.h) with the
+ * state's fluents seeded as true(t) facts (and, for the next state, the joint
+ * move as does(r,a) facts): correct, not fast (issue 13 builds the fast
+ * reasoner on top of it).  One model is computed per state for legal, goal
+ * and terminal, and kept while the same state is asked about; one per state
+ * and joint move for next.
+ *
+ * A state is an array of fluent terms (the t of true(t)); the machine
+ * returns states sorted by term id, without duplicates, and accepts them in
+ * any order.  Moves and roles are term ids of the game's term store; print
+ * them with dl_sm_term_text.
+ *
+ * Errors follow ggp-base's contract and are reported to the diag, never
+ * replaced by a default: a role without a legal move in a non-terminal
+ * state, a goal asked of a role that has no goal value or several in the
+ * state, a goal value that is not a number in 0..100, a joint move with a
+ * move that is not legal, and evaluation failures (limits, memory). */
+#ifndef GDLOG_SM_H
+#define GDLOG_SM_H
+
+#include <stdint.h>
+
+#include "datalog/base/buf.h"
+#include "datalog/base/diag.h"
+#include "datalog/base/terms.h"
+#include "datalog/eval/eval.h"
+#include "datalog/program/program.h"
+#include "datalog/write/output.h"
+
+typedef struct dl_sm dl_sm;
+
+/* A growable array of term ids: a state, or a set of moves or values.  The
+ * struct is the caller's; zero-initialise it, free its ids with
+ * dl_sm_list_free. */
+typedef struct dl_sm_list {
+  dl_tid *ids;
+  uint32_t n, cap;
+} dl_sm_list;
+
+/* Frees l->ids and empties l; NULL is allowed. */
+void dl_sm_list_free(dl_sm_list *l);
+
+/* Figures since the machine was created. */
+typedef struct dl_sm_stats {
+  uint64_t models;       /* models computed (the initial one included) */
+  double seconds;        /* wall-clock time spent computing them */
+  double cpu_seconds;    /* processor time of the process spent computing them */
+} dl_sm_stats;
+
+/* Creates the state machine of game, a checked program (the program, its
+ * ast and its term store must outlive the machine; the term store grows as
+ * models make new terms).  Computes the model with no state to find the
+ * roles and the initial state.  NULL after reporting to diag: no role, a
+ * GDL keyword with the wrong arity, an evaluation failure, out of memory.
+ * Evaluations run without limits until dl_sm_set_limits. */
+dl_sm *dl_sm_create(const dl_program *game, dl_diag *diag);
+
+/* Frees the machine; NULL is allowed. */
+void dl_sm_destroy(dl_sm *sm);
+
+/* The atom limit and cancel flag of the evaluations from now on. */
+void dl_sm_set_limits(dl_sm *sm, const dl_eval_options *opt);
+
+/* The roles in the order of the game's role facts, *n of them; roles that
+ * rules derive (not GDL) follow, by term id. */
+const dl_tid *dl_sm_roles(const dl_sm *sm, uint32_t *n);
+
+/* The initial state (the init(t) atoms of the model), *n fluents sorted. */
+const dl_tid *dl_sm_initial(const dl_sm *sm, uint32_t *n);
+
+/* Whether state[0..n) is terminal, in *terminal.  1, or 0 after reporting
+ * an evaluation failure. */
+int dl_sm_terminal(dl_sm *sm, const dl_tid *state, uint32_t n, int *terminal);
+
+/* The legal moves of role index `role` (< the number of roles) in
+ * state[0..n), sorted by term id, into *moves (replacing its contents).
+ * 1, or 0 after reporting: the role has no legal move and the state is not
+ * terminal (in a terminal state an empty list is returned), or an
+ * evaluation failure. */
+int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves);
+
+/* The goal value of role index `role` in state[0..n), in *value.  1, or 0
+ * after reporting: the role has no goal value or several, or one that is
+ * not a number in 0..100, or an evaluation failure. */
+int dl_sm_goal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, int *value);
+
+/* The goal value terms of role index `role` in state[0..n), as the model
+ * has them (none, one or several; no contract checked), sorted by term id,
+ * into *values.  1, or 0 after reporting an evaluation failure. */
+int dl_sm_goal_values(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *values);
+
+/* The next state of state[0..n) when role i plays joint[i] (one move per
+ * role, in the order of dl_sm_roles), sorted, into *next (replacing its
+ * contents; it must not alias state).  1, or 0 after reporting: a move of
+ * the joint move is not legal in the state, or an evaluation failure. */
+int dl_sm_next(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, dl_sm_list *next);
+
+/* The game's term store, where states, moves and roles live. */
+const dl_terms *dl_sm_terms(const dl_sm *sm);
+
+/* Appends term t (a role, move, fluent or value) to out in fmt. */
+void dl_sm_term_text(const dl_sm *sm, dl_tid t, dl_format fmt, dl_buf *out);
+
+/* Figures since the machine was created. */
+dl_sm_stats dl_sm_get_stats(const dl_sm *sm);
+
+#endif

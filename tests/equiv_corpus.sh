@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# equiv_corpus.sh [--ground] GDLOG GAME_DIR: runs `gdlog equiv` on every
+# game GAME_DIR/*.kif, against itself (default: shows that the state machine
+# of datalog/gdl/sm.h plays the corpus) or, with --ground, against its
+# grounding by `gdlog ground` (issue 12).  Each game gets a budget of
+# EQUIV_BUDGET seconds (default 60) for equiv and as much for grounding;
+# EQUIV_PLAYOUTS playouts (default 2), seed EQUIV_SEED (default 1).
+# GDLOG_GROUND names another binary to ground with (default GDLOG).  With
+# --ground, a GDLOG without the ground command skips (77).
+#
+# One line per game:
+#   ok      NAME  the summary of equiv
+#   budget  NAME  equiv (or grounding) did not finish within the budget
+#   error   NAME  the game breaks the state machine's contract, or a limit or
+#                 an invalid game: the first error
+#   DIFFER  NAME  the two programs differ (against itself: a bug of gdlog)
+#   CRASH   NAME  gdlog ended by a signal or with an unexpected status
+# then the counts.  Exits 1 when a game DIFFERs or CRASHes, 0 otherwise
+# (77, skipped, when GAME_DIR does not exist).
+set -u
+ground=0
+if [ "${1:-}" = "--ground" ]; then ground=1; shift; fi
+if [ $# -ne 2 ]; then
+  echo "usage: $0 [--ground] GDLOG GAME_DIR" >&2
+  exit 2
+fi
+gdlog=$1
+dir=$2
+budget=${EQUIV_BUDGET:-60}
+playouts=${EQUIV_PLAYOUTS:-2}
+seed=${EQUIV_SEED:-1}
+if [ ! -d "$dir" ]; then
+  echo "skip: no game directory $dir"
+  exit 77
+fi
+ground_bin=${GDLOG_GROUND:-$gdlog}
+if [ $ground = 1 ] && ! "$ground_bin" ground --help 2>/dev/null | grep -q "gdlog ground"; then
+  echo "skip: $ground_bin has no ground command"
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+declare -A count=([ok]=0 [budget]=0 [error]=0 [DIFFER]=0 [CRASH]=0)
+report() {  # KIND NAME TEXT
+  count[$1]=$((count[$1] + 1))
+  printf '%-7s %-32s %s\n' "$1" "$2" "$3"
+}
+
+for game in "$dir"/*.kif; do
+  name=$(basename "$game" .kif)
+  other=$game
+  if [ $ground = 1 ]; then
+    other=$tmp/$name.ground.kif
+    timeout "$budget" "$ground_bin" ground "$game" -o "$other" >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc = 124 ]; then report budget "$name" "grounding took more than $budget s"; continue; fi
+    if [ $rc = 1 ]; then report error "$name" "ground: $(grep -m1 'error' "$tmp/err")"; continue; fi
+    if [ $rc != 0 ]; then report CRASH "$name" "ground exited with $rc"; continue; fi
+  fi
+  timeout "$budget" "$gdlog" equiv "$game" "$other" --playouts "$playouts" --seed "$seed" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $rc = 0 ]; then
+    report ok "$name" "$(sed 's/^equiv: [^:]*: //' "$tmp/out")"
+  elif [ $rc = 124 ]; then
+    report budget "$name" "more than $budget s ($playouts playouts)"
+  elif [ $rc = 1 ] && grep -q '^gdlog equiv: .* differs in playout\|^gdlog equiv: the roles differ' "$tmp/out"; then
+    report DIFFER "$name" "$(head -1 "$tmp/out")"
+  elif [ $rc = 1 ]; then
+    report error "$name" "$(grep -m1 'error' "$tmp/err" | sed 's|^[^ ]*/||')"
+  else
+    report CRASH "$name" "exit status $rc: $(head -1 "$tmp/err")"
+  fi
+done
+echo "games: ${count[ok]} ok, ${count[budget]} over budget, ${count[error]} errors, ${count[DIFFER]} differ, ${count[CRASH]} crash"
+[ "${count[DIFFER]}" = 0 ] && [ "${count[CRASH]}" = 0 ]
