@@ -69,8 +69,12 @@ const char *gdlog_status_name(gdlog_status s)
 
 /* ---- errors ------------------------------------------------------------------- */
 
+static int renew_diag(gdlog_game *g);
+
+/* Starts a call: the diagnostics object has room, the error text is empty. */
 static void call_begin(gdlog_game *g)
 {
+  renew_diag(g);
   g->mark = dl_diag_count(g->diag);
   g->error.len = 0;
   if (g->error.data) g->error.data[0] = 0;
@@ -131,13 +135,6 @@ static int renew_diag(gdlog_game *g)
   g->sm = sm;
   g->diag = d;
   return 1;
-}
-
-/* Starts a call that may evaluate. */
-static void call_begin_eval(gdlog_game *g)
-{
-  renew_diag(g);
-  call_begin(g);
 }
 
 const char *gdlog_error(const gdlog_game *g)
@@ -315,7 +312,7 @@ int gdlog_state_equal(const gdlog_state *a, const gdlog_state *b)
 gdlog_status gdlog_is_terminal(gdlog_game *g, const gdlog_state *s, int *terminal)
 {
   assert(g && g->sm && s && s->game == g && terminal);
-  call_begin_eval(g);
+  call_begin(g);
   if (!dl_sm_terminal(g->sm, s->ids, s->n, terminal)) return call_fail(g, failure_kind(g, GDLOG_ERR_LIMIT));
   return GDLOG_OK;
 }
@@ -323,7 +320,7 @@ gdlog_status gdlog_is_terminal(gdlog_game *g, const gdlog_state *s, int *termina
 gdlog_status gdlog_legal(gdlog_game *g, const gdlog_state *s, int r, const gdlog_move **moves, int *n)
 {
   assert(g && g->sm && s && s->game == g && r >= 0 && r < g->n_roles && moves && n);
-  call_begin_eval(g);
+  call_begin(g);
   int terminal;
   *moves = NULL;
   *n = 0;
@@ -387,7 +384,7 @@ static gdlog_status check_joint(gdlog_game *g, const gdlog_state *s, const gdlog
 gdlog_status gdlog_next(gdlog_game *g, const gdlog_state *s, const gdlog_move *joint, gdlog_state **next)
 {
   assert(g && g->sm && s && s->game == g && joint && next);
-  call_begin_eval(g);
+  call_begin(g);
   *next = NULL;
   gdlog_status st = check_joint(g, s, joint, NULL, NULL);
   if (st != GDLOG_OK) return call_fail(g, st);
@@ -419,7 +416,7 @@ static int goal_number(const dl_terms *terms, dl_tid t)
 gdlog_status gdlog_goal(gdlog_game *g, const gdlog_state *s, int r, int *value)
 {
   assert(g && g->sm && s && s->game == g && r >= 0 && r < g->n_roles && value);
-  call_begin_eval(g);
+  call_begin(g);
   dl_sm_list values = { 0 };
   if (!dl_sm_goal_values(g->sm, s->ids, s->n, (uint32_t)r, &values)) {
     dl_sm_list_free(&values);
@@ -602,7 +599,7 @@ gdlog_status gdlog_parse_joint(gdlog_game *g, const gdlog_state *s, const char *
                                gdlog_move *joint)
 {
   assert(g && g->sm && (!s || s->game == g) && (text || len == 0) && joint);
-  call_begin_eval(g);
+  call_begin(g);
   parsed p;
   gdlog_status st = GDLOG_ERR_INPUT;
   uint32_t *offs = malloc((size_t)g->n_roles * sizeof *offs);
