@@ -588,7 +588,7 @@ static gdlog_status joint_read(gdlog_game *g, const parsed *p, gdlog_move *joint
   }
   for (int r = 0; r < g->n_roles; r++)
     if (offs[r] == UINT32_MAX) {
-      dl_diag_report(g->diag, DL_ERROR, &p->src, p->src.len, "role '%s' has no move in this joint move",
+      dl_diag_report(g->diag, DL_ERROR, &p->src, 0, "role '%s' has no move in this joint move",
                      g->role_names[r]);
       return GDLOG_ERR_INPUT;
     }

@@ -13,7 +13,8 @@
   X(print)              \
   X(check)              \
   X(domains)            \
-  X(reduce)
+  X(reduce)             \
+  X(step)
 
 #define CLI_DECLARE(name) extern const cli_command cli_cmd_##name;
 #define CLI_ENTRY(name) &cli_cmd_##name,
