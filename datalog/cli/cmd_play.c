@@ -1,0 +1,371 @@
+/* cmd_play.c: gdlog play: random playouts of a game on its circuit
+ * (datalog/gdl/circuit.h, issue 13): grounds the game (ground.h), compiles
+ * the circuit, runs playouts and reports their speed, depth and goals; or
+ * (--trace) prints every state, legal move, joint move and goal of the
+ * playouts, to be checked against gdlog model (tests/circuit/agree.py). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "datalog/cli/cli.h"
+#include "datalog/cli/guard.h"
+#include "datalog/gdl/circuit.h"
+#include "datalog/gdl/domains.h"
+#include "datalog/gdl/ground.h"
+#include "datalog/gdl/reduce.h"
+#include "datalog/write/output.h"
+
+static const cli_option play_options[] = {
+  { .name = "--random", .value = "N", .help = "run N random playouts (default 1000; with --time, at most N)" },
+  { .name = "--time", .value = "SEC", .help = "run random playouts for SEC seconds" },
+  { .name = "--seed", .value = "S", .help = "seed of the random generator (default 1)" },
+  { .name = "--max-depth", .value = "N",
+    .help = "a playout longer than N joint moves is an error (default\n"
+            "1000000)" },
+  { .name = "--trace", .excludes = "--format",
+    .help = "print each state of each playout (true, legal, goal,\n"
+            "terminal, does atoms in KIF) instead of the figures" },
+  { .name = "--format", .value = "F", .choices = "text|json", .help = "text (default) or json" },
+  CLI_OPT_SYNTAX,
+  CLI_OPT_OUTPUT,
+  CLI_OPT_END
+};
+
+typedef struct play_run {
+  uint64_t n, seed, max_depth;
+  double time_limit;       /* 0: none */
+  double ground_s, compile_s, run_s, cpu_s;  /* run_s wall clock, cpu_s process time */
+  uint64_t playouts, states;
+  uint32_t min_depth, max_seen;
+  double *goal_sum;        /* per role */
+} play_run;
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void add_fmt(dl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_fmt(dl_buf *b, const char *fmt, ...)
+{
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  dl_buf_addz(b, text);
+}
+
+static int number_option(cli_ctx *c, const char *name, uint64_t dflt, uint64_t *out)
+{
+  const char *v = cli_value(c, name);
+  char *end;
+  *out = dflt;
+  if (!v) return 1;
+  if (v[0] < '0' || v[0] > '9') return 0;
+  *out = strtoull(v, &end, 10);
+  return *end == 0;
+}
+
+/* The options into r; CLI_OK or CLI_USAGE. */
+static int read_options(cli_ctx *c, play_run *r)
+{
+  if (!number_option(c, "--random", 1000, &r->n)) return cli_usage(c, "--random needs a number of playouts");
+  if (!number_option(c, "--seed", 1, &r->seed)) return cli_usage(c, "--seed needs a number");
+  if (!number_option(c, "--max-depth", 1000000, &r->max_depth) || r->max_depth > UINT32_MAX)
+    return cli_usage(c, "--max-depth needs a number below 2^32");
+  const char *t = cli_value(c, "--time");
+  if (t) {
+    char *end;
+    r->time_limit = strtod(t, &end);
+    if (*end || !(r->time_limit > 0)) return cli_usage(c, "--time needs a positive number of seconds");
+    if (!cli_given(c, "--random")) r->n = UINT64_MAX;
+  }
+  return CLI_OK;
+}
+
+/* Loads and grounds the game; NULL after reporting. */
+static dl_ground *build_ground(cli_ctx *c, dl_domains **d)
+{
+  dl_loaded *l = cli_load(c, c->args[0]);
+  *d = l ? dl_domains_build(l->prog, c->diag) : NULL;
+  dl_reduce_options ro = { DL_REDUCE_LFP, c->max_atoms, dl_guard_cancel_flag(), 0 };
+  dl_guard_soft(1);
+  dl_reduction *red = *d ? dl_reduce(l->prog, *d, &ro, c->diag) : NULL;
+  dl_ground_options go = { 0, 1, 200000000ULL, dl_guard_cancel_flag() };
+  dl_ground *g = red ? dl_ground_build(l->prog, red, &go, c->diag) : NULL;
+  dl_guard_soft(0);
+  dl_reduction_destroy(red);
+  return g;
+}
+
+static void report_playout(cli_ctx *c, const dl_circuit *k, dl_playout p, uint64_t index)
+{
+  static const char *const what[] = { "", "has no legal move", "has no goal value or several", "", "" };
+  dl_buf name = { 0 };
+  if (p.status == DL_PLAYOUT_NO_LEGAL || p.status == DL_PLAYOUT_BAD_GOAL) {
+    dl_output_term(&name, dl_circuit_terms(k), dl_circuit_role_term(k, p.role), DL_FMT_INFIX);
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "playout %llu: role %s %s after %u joint moves",
+                   (unsigned long long)index, name.data ? name.data : "?", what[p.status], p.depth);
+  } else if (p.status == DL_PLAYOUT_TOO_DEEP)
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "playout %llu: no terminal state within %u joint moves (--max-depth)",
+                   (unsigned long long)index, p.depth);
+  else dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory in playout %llu", (unsigned long long)index);
+  dl_buf_free(&name);
+}
+
+/* Runs the playouts; 0 after reporting an error. */
+static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
+{
+  uint32_t roles = dl_circuit_role_count(k), words = dl_circuit_state_words(k);
+  uint64_t *start = calloc(words ? words : 1, sizeof *start);
+  int32_t *goals = calloc(roles, sizeof *goals);
+  if (!start || !goals) {
+    free(start), free(goals);
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    return 0;
+  }
+  dl_circuit_initial(k, start);
+  dl_rng rng;
+  dl_rng_seed(&rng, r->seed);
+  r->min_depth = UINT32_MAX;
+  int ok = 1;
+  double t0 = now(), c0 = cpu_now();
+  for (uint64_t i = 0; i < r->n && ok; i++) {
+    if ((i & 15) == 0 && ((r->time_limit > 0 && now() - t0 >= r->time_limit) || dl_guard_signal())) break;
+    dl_playout p = dl_circuit_playout(k, start, &rng, (uint32_t)r->max_depth, goals);
+    if (p.status != DL_PLAYOUT_OK) {
+      report_playout(c, k, p, i);
+      ok = 0;
+      break;
+    }
+    r->playouts++;
+    r->states += p.depth + 1;
+    if (p.depth < r->min_depth) r->min_depth = p.depth;
+    if (p.depth > r->max_seen) r->max_seen = p.depth;
+    for (uint32_t q = 0; q < roles; q++) r->goal_sum[q] += goals[q];
+  }
+  r->run_s = now() - t0;
+  r->cpu_s = cpu_now() - c0;
+  free(start);
+  free(goals);
+  return ok && !dl_guard_signal();
+}
+
+static void json_term(dl_buf *b, const dl_terms *t, dl_tid x)
+{
+  dl_buf s = { 0 };
+  dl_output_term(&s, t, x, DL_FMT_INFIX);
+  dl_buf_addz(b, "\"");
+  for (size_t i = 0; i < s.len; i++) {
+    if (s.data[i] == '"' || s.data[i] == '\\') dl_buf_add(b, "\\", 1);
+    dl_buf_add(b, &s.data[i], 1);
+  }
+  dl_buf_addz(b, "\"");
+  dl_buf_free(&s);
+}
+
+static void report_json(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_buf *b)
+{
+  dl_circuit_stats s = dl_circuit_get_stats(k);
+  double n = r->playouts ? (double)r->playouts : 1;
+  dl_buf_addz(b, "{\"file\": \"");
+  for (const char *p = c->args[0]; *p; p++) {
+    if (*p == '"' || *p == '\\') dl_buf_add(b, "\\", 1);
+    dl_buf_add(b, p, 1);
+  }
+  add_fmt(b, "\", \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
+             " \"cpu_seconds\": %.6f, \"playouts_per_cpu_second\": %.1f,\n",
+          (unsigned long long)r->seed, (unsigned long long)r->playouts, (unsigned long long)r->states, r->run_s,
+          r->cpu_s, r->playouts / (r->cpu_s > 0 ? r->cpu_s : 1e-9));
+  add_fmt(b, " \"playouts_per_second\": %.1f, \"states_per_second\": %.1f, \"mean_depth\": %.3f,"
+             " \"min_depth\": %u, \"max_depth\": %u,\n",
+          r->playouts / (r->run_s > 0 ? r->run_s : 1e-9), r->states / (r->run_s > 0 ? r->run_s : 1e-9),
+          (double)(r->states - r->playouts) / n, r->playouts ? r->min_depth : 0, r->max_seen);
+  add_fmt(b, " \"ground_seconds\": %.6f, \"compile_seconds\": %.6f, \"bytes_per_state\": %u,"
+             " \"circuit_bytes\": %zu,\n",
+          r->ground_s, r->compile_s, s.state_words * 8, s.bytes);
+  add_fmt(b, " \"gates\": %u, \"and\": %u, \"or\": %u, \"inputs\": %u, \"wires\": %u, \"negated_wires\": %u,"
+             " \"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u,\n \"goals\": {",
+          s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
+          s.fluents, s.moves);
+  for (uint32_t q = 0; q < s.roles; q++) {
+    if (q) dl_buf_addz(b, ", ");
+    json_term(b, dl_circuit_terms(k), dl_circuit_role_term(k, q));
+    add_fmt(b, ": %.4f", r->goal_sum[q] / n);
+  }
+  dl_buf_addz(b, "}}\n");
+}
+
+static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_buf *b)
+{
+  dl_circuit_stats s = dl_circuit_get_stats(k);
+  double n = r->playouts ? (double)r->playouts : 1, t = r->run_s > 0 ? r->run_s : 1e-9;
+  add_fmt(b, "%% gdlog play %s: random playouts, seed %llu\n", c->args[0], (unsigned long long)r->seed);
+  add_fmt(b, "build      ground %.4f s (load, domains, reduce, ground), compile %.4f s\n", r->ground_s,
+          r->compile_s);
+  add_fmt(b, "circuit    %u gates (%u and, %u or, %u inputs), %u wires (%u negated), %u cyclic blocks of %u gates,"
+             " %zu bytes\n",
+          s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
+          s.bytes);
+  add_fmt(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
+          s.state_words * 8, s.moves);
+  add_fmt(b, "playouts   %llu in %.3f s: %.0f playouts/s, %.0f states/s\n", (unsigned long long)r->playouts,
+          r->run_s, r->playouts / t, r->states / t);
+  add_fmt(b, "cpu        %.3f s of process time: %.0f playouts/s, %.0f states/s\n", r->cpu_s,
+          r->playouts / (r->cpu_s > 0 ? r->cpu_s : 1e-9), r->states / (r->cpu_s > 0 ? r->cpu_s : 1e-9));
+  add_fmt(b, "depth      mean %.2f, min %u, max %u\n", (double)(r->states - r->playouts) / n,
+          r->playouts ? r->min_depth : 0, r->max_seen);
+  for (uint32_t q = 0; q < s.roles; q++) {
+    dl_buf_addz(b, "goal       ");
+    dl_output_term(b, dl_circuit_terms(k), dl_circuit_role_term(k, q), DL_FMT_INFIX);
+    add_fmt(b, " mean %.2f\n", r->goal_sum[q] / n);
+  }
+}
+
+/* ---- --trace ---- */
+
+static void trace_atom(dl_buf *b, const dl_terms *t, const char *pred, const dl_tid *args, int n)
+{
+  add_fmt(b, "(%s", pred);
+  for (int i = 0; i < n; i++) {
+    dl_buf_addz(b, " ");
+    dl_output_term(b, t, args[i], DL_FMT_KIF);
+  }
+  dl_buf_addz(b, ")\n");
+}
+
+/* Prints the current state of k and what holds in it. */
+static void trace_state(dl_buf *b, const dl_circuit *k, uint64_t step)
+{
+  const dl_terms *t = dl_circuit_terms(k);
+  const uint64_t *s = dl_circuit_state(k);
+  add_fmt(b, "state %llu\n", (unsigned long long)step);
+  for (uint32_t f = 0; f < dl_circuit_fluent_count(k); f++)
+    if (s[f >> 6] >> (f & 63) & 1) {
+      dl_tid x = dl_circuit_fluent_term(k, f);
+      trace_atom(b, t, "true", &x, 1);
+    }
+  for (uint32_t q = 0; q < dl_circuit_role_count(k); q++) {
+    const uint32_t *moves;
+    uint32_t n = dl_circuit_legal(k, q, &moves);
+    for (uint32_t i = 0; i < n; i++) {
+      dl_tid x[2] = { dl_circuit_role_term(k, q), dl_circuit_move_term(k, moves[i]) };
+      trace_atom(b, t, "legal", x, 2);
+    }
+    int32_t v;
+    if (dl_circuit_goal(k, q, &v)) {
+      dl_buf_addz(b, "(goal ");
+      dl_output_term(b, t, dl_circuit_role_term(k, q), DL_FMT_KIF);
+      add_fmt(b, " %d)\n", v);
+    } else {
+      dl_buf_addz(b, "goalcount ");
+      dl_output_term(b, t, dl_circuit_role_term(k, q), DL_FMT_KIF);
+      add_fmt(b, " %d\n", -v);
+    }
+  }
+  if (dl_circuit_terminal(k)) dl_buf_addz(b, "terminal\n");
+}
+
+/* One traced playout from the initial state; 0 when the circuit failed. */
+static int trace_playout(dl_buf *b, dl_circuit *k, dl_rng *rng, uint64_t *state, uint32_t *joint, uint64_t max_depth)
+{
+  const dl_terms *t = dl_circuit_terms(k);
+  dl_circuit_initial(k, state);
+  if (!dl_circuit_set_state(k, state)) return 0;
+  for (uint64_t step = 0;; step++) {
+    trace_state(b, k, step);
+    if (dl_circuit_terminal(k) || step >= max_depth) return 1;
+    for (uint32_t q = 0; q < dl_circuit_role_count(k); q++) {
+      const uint32_t *moves;
+      uint32_t n = dl_circuit_legal(k, q, &moves);
+      if (!n) return 1;  /* the checker sees no legal move of q */
+      joint[q] = moves[dl_rng_below(rng, n)];
+      dl_tid x[2] = { dl_circuit_role_term(k, q), dl_circuit_move_term(k, joint[q]) };
+      trace_atom(b, t, "does", x, 2);
+    }
+    if (!dl_circuit_next(k, joint, state) || !dl_circuit_set_state(k, state)) return 0;
+  }
+}
+
+static int run_trace(cli_ctx *c, dl_circuit *k, const play_run *r)
+{
+  uint32_t words = dl_circuit_state_words(k);
+  uint64_t *state = calloc(words ? words : 1, sizeof *state);
+  uint32_t *joint = calloc(dl_circuit_role_count(k), sizeof *joint);
+  dl_rng rng;
+  dl_rng_seed(&rng, r->seed);
+  FILE *f = cli_open_output(c);
+  int ok = state && joint && f;
+  dl_buf b = { 0 };
+  for (uint64_t i = 0; ok && i < r->n && !dl_guard_signal(); i++) {
+    add_fmt(&b, "playout %llu\n", (unsigned long long)i);
+    ok = trace_playout(&b, k, &rng, state, joint, r->max_depth) && !b.failed;
+    if (ok && b.len) ok = fwrite(b.data, 1, b.len, f) == b.len;
+    b.len = 0;
+  }
+  dl_buf_free(&b);
+  free(state);
+  free(joint);
+  return f && cli_close_output(c, f, ok);
+}
+
+static int run_play(cli_ctx *c)
+{
+  play_run r;
+  memset(&r, 0, sizeof r);
+  int rc = read_options(c, &r);
+  if (rc != CLI_OK) return rc;
+  double t0 = now();
+  dl_domains *d = NULL;
+  dl_ground *g = build_ground(c, &d);
+  double t1 = now();
+  dl_circuit *k = g ? dl_circuit_create(g, c->diag) : NULL;
+  r.ground_s = t1 - t0;
+  r.compile_s = now() - t1;
+  int ok = k != NULL;
+  if (ok && cli_given(c, "--trace")) ok = run_trace(c, k, &r);
+  else if (ok) {
+    r.goal_sum = calloc(dl_circuit_role_count(k), sizeof *r.goal_sum);
+    ok = r.goal_sum && run_playouts(c, k, &r);
+    if (!r.goal_sum) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_buf b = { 0 };
+    if (ok && cli_choice(c, "--format", 0) == 1) report_json(c, k, &r, &b);
+    else if (ok) report_text(c, k, &r, &b);
+    ok = ok && cli_write_output(c, &b);
+    dl_buf_free(&b);
+    free(r.goal_sum);
+  }
+  dl_circuit_destroy(k);
+  dl_ground_destroy(g);
+  dl_domains_destroy(d);
+  return ok ? CLI_OK : CLI_INPUT;
+}
+
+const cli_command cli_cmd_play = {
+  .name = "play",
+  .summary = "random playouts of a game on its circuit (issue 13)",
+  .synopsis = "FILE",
+  .min_args = 1,
+  .max_args = 1,
+  .about = "Grounds a GDL game (as gdlog ground), compiles the ground game into a\n"
+           "circuit (gates with counters, evaluated differentially: only what changes\n"
+           "between states), and runs random playouts from the initial state: every\n"
+           "role picks a legal move uniformly at random until a terminal state.\n"
+           "Prints playouts and states per second, the depth and mean goal per role,\n"
+           "the build time (ground, compile) and the bytes per state.  A role without\n"
+           "a legal move, or without exactly one goal value at the end, is an error.",
+  .options = play_options,
+  .run = run_play,
+};

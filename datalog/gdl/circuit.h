@@ -1,0 +1,143 @@
+/* circuit.h: a ground game (ground.h) compiled into a circuit, the fast
+ * state machine of issue 13 (chapters 9-10 of the book: propositional nets).
+ *
+ * Gates: one input gate per true(t) and does(r,a) atom; per derived atom an
+ * OR of its rules (or, when it has one rule of two or more literals, that
+ * rule's AND); per rule of two or more literals an AND.  A negative
+ * literal is a negated wire (it counts as true while its source is false).
+ * An atom with a fact is constant true.  Every gate holds a 32-bit counter
+ * of its true inputs offset so that its value is the top bit (AND of k:
+ * 2^31 - k; OR: 2^31 - 1), so a gate is evaluated by one add (ggplib's
+ * scheme).
+ *
+ * Evaluation is differential: the circuit holds one current state and joint
+ * move; setting another state or move flips only the inputs that differ and
+ * propagates only the gates whose value flips.  Legal moves (a list per
+ * role), the next state (a bitset), terminal and the goals are updated as
+ * their gates flip, so reading them costs nothing.  Positive recursion in the
+ * ground game (a cyclic strongly connected component of gates) is evaluated
+ * as a block: when one of its inputs changes, its least fixpoint is computed
+ * again from its inputs outside the block, blocks in topological order.
+ * Recursion through negation in the ground game is rejected.
+ *
+ * After dl_circuit_create nothing allocates: states are caller buffers of
+ * dl_circuit_state_words 64-bit words (bit f of word f/64 is fluent f), move
+ * lists are owned by the circuit. */
+#ifndef GDLOG_CIRCUIT_H
+#define GDLOG_CIRCUIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "datalog/base/diag.h"
+#include "datalog/base/terms.h"
+#include "datalog/gdl/ground.h"
+
+#define DL_CIRCUIT_NO_MOVE UINT32_MAX
+
+typedef struct dl_circuit dl_circuit;
+
+typedef struct dl_circuit_stats {
+  uint32_t gates, edges;       /* gates (inputs included) and wires */
+  uint32_t and_gates, or_gates, inputs;
+  uint32_t negated;            /* wires that negate their source */
+  uint32_t cyclic_blocks;      /* strongly connected components with a cycle */
+  uint32_t cyclic_gates;       /* gates in them */
+  uint32_t fluents, moves, roles, state_words;
+  size_t bytes;                /* memory of the circuit */
+} dl_circuit_stats;
+
+/* Compiles ground game g.  Returns the circuit, positioned on the initial
+ * state with no move, or NULL after reporting to diag (no role, a goal
+ * value that is not an integer, recursion through negation, out of
+ * memory).  Legal and goal atoms of a term that is no role are left out.  g must outlive the circuit. */
+dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag);
+
+/* Frees the circuit; NULL is allowed. */
+void dl_circuit_destroy(dl_circuit *c);
+
+dl_circuit_stats dl_circuit_get_stats(const dl_circuit *c);
+
+/* The term store of the terms below (the ground game's). */
+const dl_terms *dl_circuit_terms(const dl_circuit *c);
+
+/* Roles, in the order of the game's role facts; r < count. */
+uint32_t dl_circuit_role_count(const dl_circuit *c);
+dl_tid dl_circuit_role_term(const dl_circuit *c, uint32_t r);
+
+/* Fluents: the terms t of the game's true(t), next(t) and init(t) atoms;
+ * f < count. */
+uint32_t dl_circuit_fluent_count(const dl_circuit *c);
+dl_tid dl_circuit_fluent_term(const dl_circuit *c, uint32_t f);
+
+/* 64-bit words of a state. */
+uint32_t dl_circuit_state_words(const dl_circuit *c);
+
+/* Moves: one per legal(r,a) atom; m < count.  Its role index and action a. */
+uint32_t dl_circuit_move_count(const dl_circuit *c);
+uint32_t dl_circuit_move_role(const dl_circuit *c, uint32_t m);
+dl_tid dl_circuit_move_term(const dl_circuit *c, uint32_t m);
+
+/* Writes the initial state (the init facts) into state[0 .. words). */
+void dl_circuit_initial(const dl_circuit *c, uint64_t *state);
+
+/* Makes state the current state.  Returns 1, or 0 when the circuit ran out
+ * of memory (then it is unusable and every later call returns 0). */
+int dl_circuit_set_state(dl_circuit *c, const uint64_t *state);
+
+/* The current state (valid until the next set_state). */
+const uint64_t *dl_circuit_state(const dl_circuit *c);
+
+/* Legal moves of role r in the current state: their number, and the moves
+ * in *moves (owned by the circuit, valid until the next set_state; in no
+ * particular order). */
+uint32_t dl_circuit_legal(const dl_circuit *c, uint32_t r, const uint32_t **moves);
+
+/* Whether the current state is terminal. */
+int dl_circuit_terminal(const dl_circuit *c);
+
+/* The goal value of role r in the current state into *value.  Returns 1, or
+ * 0 when r has no goal value or several (then *value is the number of true
+ * goal atoms, negated: 0 or -2, -3, ...). */
+int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value);
+
+/* Sets the joint move (joint[r] is a move of role r, one for every role)
+ * and writes the next state of the current state into next[0 .. words).
+ * The moves need not be legal (the caller checks).  (The circuit relies on
+ * one move per role: "does some move of r but these few" is compiled as
+ * "does none of these few".)  Returns 1, or 0 when
+ * out of memory (as set_state). */
+int dl_circuit_next(dl_circuit *c, const uint32_t *joint, uint64_t *next);
+
+/* A seeded pseudo-random generator (splitmix64); the caller owns it. */
+typedef struct dl_rng {
+  uint64_t s;
+} dl_rng;
+
+void dl_rng_seed(dl_rng *rng, uint64_t seed);
+uint64_t dl_rng_next(dl_rng *rng);
+/* Uniform in [0, n), n >= 1. */
+uint32_t dl_rng_below(dl_rng *rng, uint32_t n);
+
+typedef enum dl_playout_status {
+  DL_PLAYOUT_OK,
+  DL_PLAYOUT_NO_LEGAL,    /* role `role` has no legal move in a non-terminal state */
+  DL_PLAYOUT_BAD_GOAL,    /* role `role` has no goal value or several in the terminal state */
+  DL_PLAYOUT_TOO_DEEP,    /* no terminal state within max_depth moves */
+  DL_PLAYOUT_NO_MEMORY
+} dl_playout_status;
+
+typedef struct dl_playout {
+  dl_playout_status status;
+  uint32_t role;          /* the role of NO_LEGAL, BAD_GOAL */
+  uint32_t depth;         /* joint moves made */
+} dl_playout;
+
+/* Plays uniformly random joint moves from start until a terminal state
+ * (at most max_depth joint moves) and writes the goal of each role into
+ * goals[0 .. roles).  Allocates nothing.  Returns the outcome; on an error
+ * the circuit is left on the state where it happened. */
+dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
+                              int32_t *goals);
+
+#endif

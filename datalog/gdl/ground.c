@@ -1,0 +1,974 @@
+/* ground.c: goal-directed grounding (see ground.h).
+ *
+ * Phases: (1) which predicates are static, and their model (one run of the
+ * evaluator on the game, where true and does have no facts); (2) static
+ * keyword atoms, and base/input from G+ when missing, as facts; (3) the
+ * rules of the dynamic predicates, predicate by predicate, users before the
+ * predicates they use (with demand), each rule by a backtracking join over
+ * the kept relations; (4) pruning to a fixpoint; (5) identical rules once,
+ * atoms renumbered densely. */
+#include "datalog/gdl/ground.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <Judy.h>
+
+#include "datalog/base/sort.h"
+#include "datalog/eval/eval.h"
+#include "index/relation.h"
+
+typedef struct vec32 {
+  int32_t *a;
+  size_t n, cap;
+} vec32;
+
+struct dl_ground {
+  const dl_program *game;
+  const dl_reduction *red;
+  const dl_ground_options *opt;
+  dl_diag *diag;
+  dl_terms *terms;
+  dl_eval *statics;           /* the game's model with no true/does: exact for static predicates */
+  uint8_t *dynamic;           /* per predicate: depends on true or does */
+  uint8_t *pred_role;         /* per predicate: dl_atom_role of its atoms */
+  ix_relation **demand;       /* per predicate: the instances its users ask for; NULL: all */
+  Pvoid_t atom_of_term;       /* JudyL: term -> atom id */
+  dl_tid *atom_term;          /* per atom id (0 unused) */
+  uint8_t *atom_role;
+  uint32_t n_atoms, cap_atoms;
+  vec32 lits;                 /* per rule: head, n, body[n] */
+  size_t *rule_at;
+  uint32_t *rule_origin;
+  uint32_t n_rules, cap_rules;
+  dl_ground_rule_stats *rstats;
+  dl_ground_stats stats;
+  uint64_t instances;
+  int failed;                 /* out of memory, limit or cancel (reported) */
+};
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int push32(vec32 *v, int32_t x)
+{
+  if (v->n == v->cap) {
+    size_t cap = v->cap ? 2 * v->cap : 1024;
+    int32_t *a = realloc(v->a, cap * sizeof *a);
+    if (!a) return 0;
+    v->a = a;
+    v->cap = cap;
+  }
+  v->a[v->n++] = x;
+  return 1;
+}
+
+static const char *const role_names[DL_ATOM_ROLES] = { "fluent", "move", "legal", "next", "goal", "terminal",
+                                                       "init", "role", "base", "input", "other" };
+
+const char *dl_atom_role_name(dl_atom_role role)
+{
+  return role < DL_ATOM_ROLES ? role_names[role] : "other";
+}
+
+static int oom(dl_ground *g)
+{
+  if (!g->failed) dl_diag_report(g->diag, DL_ERROR, NULL, 0, "out of memory in grounding");
+  g->failed = 1;
+  return 0;
+}
+
+/* ---- predicates ------------------------------------------------------------------------------ */
+
+static dl_atom_role role_of_name(const char *z, size_t n)
+{
+  static const struct { const char *name; dl_atom_role role; } k[] = {
+    { "true", DL_ATOM_FLUENT }, { "does", DL_ATOM_MOVE }, { "legal", DL_ATOM_LEGAL }, { "next", DL_ATOM_NEXT },
+    { "goal", DL_ATOM_GOAL }, { "terminal", DL_ATOM_TERMINAL }, { "init", DL_ATOM_INIT }, { "role", DL_ATOM_ROLE },
+    { "base", DL_ATOM_BASE }, { "input", DL_ATOM_INPUT } };
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+    if (strlen(k[i].name) == n && memcmp(k[i].name, z, n) == 0) return k[i].role;
+  return DL_ATOM_OTHER;
+}
+
+/* GDL's arities of the keywords; a predicate of another arity is "other". */
+static int keyword_arity_ok(dl_atom_role role, uint32_t arity)
+{
+  static const uint32_t ar[DL_ATOM_ROLES] = { 1, 2, 2, 1, 2, 0, 1, 1, 1, 2, 0 };
+  return role == DL_ATOM_OTHER || ar[role] == arity;
+}
+
+static int is_input(dl_atom_role r) { return r == DL_ATOM_FLUENT || r == DL_ATOM_MOVE; }
+
+/* Roles whose atoms the game needs: everything else exists only for them. */
+static int is_goal_role(dl_atom_role r)
+{
+  return r != DL_ATOM_OTHER && !is_input(r);
+}
+
+static int classify_predicates(dl_ground *g)
+{
+  const dl_program *p = g->game;
+  g->dynamic = calloc(p->n_preds + 1, 1);
+  g->pred_role = calloc(p->n_preds + 1, 1);
+  g->demand = calloc(p->n_preds + 1, sizeof *g->demand);
+  if (!g->dynamic || !g->pred_role || !g->demand) return oom(g);
+  for (uint32_t i = 0; i < p->n_preds; i++) {
+    size_t n;
+    const char *z = dl_terms_name(g->terms, p->preds[i].name, &n);
+    dl_atom_role r = role_of_name(z, n);
+    g->pred_role[i] = (uint8_t)(keyword_arity_ok(r, p->preds[i].arity) ? r : DL_ATOM_OTHER);
+    g->dynamic[i] = is_input(g->pred_role[i]);
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+      uint32_t h = p->head_pred[r];
+      for (uint32_t k = 0; !g->dynamic[h] && k < p->ast->rules[r].n_body; k++) {
+        uint32_t q = p->lit_pred[r][k];
+        if (q != DL_NO_PRED && g->dynamic[q]) g->dynamic[h] = 1, changed = 1;
+      }
+    }
+  }
+  return 1;
+}
+
+static int eval_statics(dl_ground *g)
+{
+  double t0 = now();
+  dl_eval_options eo = { 0, g->opt->cancel };
+  g->statics = dl_eval_create(g->game, &eo, g->diag);
+  if (!g->statics || !dl_eval_run(g->statics)) { g->failed = 1; return 0; }
+  g->stats.statics_seconds = now() - t0;
+  return 1;
+}
+
+/* ---- atoms and rules ------------------------------------------------------------------------- */
+
+/* The id of the atom that is term t, made when new; 0 when out of memory. */
+static int32_t atom_id(dl_ground *g, dl_tid t, uint8_t role)
+{
+  Word_t *v;
+  JLI(v, g->atom_of_term, (Word_t)t);
+  if (v == PJERR) return oom(g);
+  if (*v) return (int32_t)*v;
+  if (g->n_atoms + 1 >= g->cap_atoms) {
+    uint32_t cap = g->cap_atoms ? 2 * g->cap_atoms : 1024;
+    dl_tid *a = realloc(g->atom_term, cap * sizeof *a);
+    if (a) g->atom_term = a;
+    uint8_t *b = a ? realloc(g->atom_role, cap) : NULL;
+    if (!b) return oom(g);
+    g->atom_role = b;
+    g->cap_atoms = cap;
+  }
+  uint32_t id = ++g->n_atoms;
+  g->atom_term[id] = t;
+  g->atom_role[id] = role;
+  *v = id;
+  return (int32_t)id;
+}
+
+/* The atom pred(args[0..n)) as a term. */
+static dl_tid atom_term(dl_ground *g, dl_sym pred, uint32_t n, const dl_tid *args)
+{
+  return n ? dl_terms_make(g->terms, pred, n, args) : dl_terms_constant(g->terms, pred);
+}
+
+static int add_rule(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
+{
+  if (g->n_rules == g->cap_rules) {
+    uint32_t cap = g->cap_rules ? 2 * g->cap_rules : 1024;
+    size_t *a = realloc(g->rule_at, cap * sizeof *a);
+    if (a) g->rule_at = a;
+    uint32_t *o = a ? realloc(g->rule_origin, cap * sizeof *o) : NULL;
+    if (!o) return oom(g);
+    g->rule_origin = o;
+    g->cap_rules = cap;
+  }
+  g->rule_at[g->n_rules] = g->lits.n;
+  g->rule_origin[g->n_rules++] = origin;
+  if (!push32(&g->lits, head) || !push32(&g->lits, (int32_t)n)) return oom(g);
+  for (uint32_t i = 0; i < n; i++)
+    if (!push32(&g->lits, body[i])) return oom(g);
+  return 1;
+}
+
+/* Adds a fact pred(t) for each tuple t of relation r. */
+static int add_facts(dl_ground *g, dl_sym pred, uint8_t role, const ix_relation *r)
+{
+  uint32_t n = ix_relation_arity(r);
+  ix_val tuple[IX_MAX_ARITY], key[IX_MAX_ARITY] = { 0 };
+  int idx = ix_relation_index((ix_relation *)r, 0); /* an index is a cache: building it changes no tuple */
+  if (idx < 0) return oom(g);
+  ix_iter it;
+  ix_iter_begin(&it, r, idx, 0, key);
+  while (ix_iter_next(&it, tuple)) {
+    dl_tid t = atom_term(g, pred, n, tuple);
+    int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, role);
+    if (!a || !add_rule(g, a, NULL, 0, UINT32_MAX)) return oom(g);
+  }
+  return 1;
+}
+
+static uint32_t find_pred(const dl_ground *g, const char *name, uint32_t arity)
+{
+  uint32_t p = dl_program_pred(g->game, dl_terms_symbol(g->terms, name, strlen(name)));
+  return p != DL_NO_PRED && g->game->preds[p].arity == arity ? p : DL_NO_PRED;
+}
+
+/* Static keyword atoms as facts; base and input from G+ when the game has none. */
+static int add_keyword_facts(dl_ground *g)
+{
+  const dl_program *p = g->game;
+  for (uint32_t i = 0; i < p->n_preds; i++)
+    if (!g->dynamic[i] && is_goal_role(g->pred_role[i]) &&
+        !add_facts(g, p->preds[i].name, g->pred_role[i], dl_eval_relation(g->statics, i)))
+      return 0;
+  static const struct { const char *name, *from; uint32_t arity; dl_atom_role role; } gen[] = {
+    { "base", "true", 1, DL_ATOM_BASE }, { "input", "does", 2, DL_ATOM_INPUT } };
+  for (int k = 0; k < 2; k++) {
+    uint32_t from = find_pred(g, gen[k].from, gen[k].arity);
+    if (find_pred(g, gen[k].name, gen[k].arity) != DL_NO_PRED || from == DL_NO_PRED) continue;
+    dl_sym s = dl_terms_symbol(g->terms, gen[k].name, strlen(gen[k].name));
+    if (s == DL_NO_SYM || !add_facts(g, s, (uint8_t)gen[k].role, dl_reduction_relation(g->red, from))) return oom(g);
+  }
+  return 1;
+}
+
+/* ---- terms of a rule under a binding ---------------------------------------------------------- */
+
+/* The term p under bind (every variable of p bound); made when new. */
+static dl_tid make_term(dl_terms *terms, const ast_term *p, const dl_tid *bind)
+{
+  if (p->kind == AST_VAR) return bind[p->value];
+  if (p->kind == AST_SYM) return dl_terms_constant(terms, p->value);
+  dl_tid small[16], *args = p->n <= 16 ? small : malloc(p->n * sizeof *args);
+  if (!args) return DL_NO_TERM;
+  dl_tid t = DL_NO_TERM;
+  uint32_t i = 0;
+  for (; i < p->n && (args[i] = make_term(terms, p->args[i], bind)) != DL_NO_TERM; i++) {}
+  if (i == p->n) t = dl_terms_make(terms, p->value, p->n, args);
+  if (args != small) free(args);
+  return t;
+}
+
+/* The term p under bind when it exists in the store, else DL_NO_TERM. */
+static dl_tid find_term(const dl_terms *terms, const ast_term *p, const dl_tid *bind)
+{
+  if (p->kind == AST_VAR) return bind[p->value];
+  if (p->kind == AST_SYM) return dl_terms_find(terms, p->value, 0, NULL);
+  dl_tid small[16], *args = p->n <= 16 ? small : malloc(p->n * sizeof *args);
+  if (!args) return DL_NO_TERM;
+  dl_tid t = DL_NO_TERM;
+  uint32_t i = 0;
+  for (; i < p->n && (args[i] = find_term(terms, p->args[i], bind)) != DL_NO_TERM; i++) {}
+  if (i == p->n) t = dl_terms_find(terms, p->value, p->n, args);
+  if (args != small) free(args);
+  return t;
+}
+
+/* ---- the join ------------------------------------------------------------------------------ */
+
+/* One atom of the join, as a relation over its variables: the instances of
+ * the atom's pattern among the kept ones, column c giving variable vars[c]. */
+typedef struct step {
+  ix_relation *rel;       /* owned */
+  uint32_t *vars, nv;
+  uint64_t mask;          /* columns bound when the step runs */
+  uint32_t n_bound;
+  int index;
+} step;
+
+typedef struct join {
+  dl_ground *g;
+  uint32_t rule;
+  const dl_rule *r;
+  step *steps;
+  uint32_t n_steps;
+  dl_tid *bind;
+  uint32_t *trail, n_trail;
+  int32_t *body;
+  dl_tid *args;           /* scratch for a literal's arguments */
+  uint64_t candidates, instances;
+  int empty;              /* a ground atom of the body is not kept: no instances */
+} join;
+
+static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
+
+static int match(join *j, const ast_term *p, dl_tid t)
+{
+  if (p->kind == AST_VAR) {
+    if (j->bind[p->value] == DL_NO_TERM) {
+      j->bind[p->value] = t;
+      j->trail[j->n_trail++] = p->value;
+      return 1;
+    }
+    return j->bind[p->value] == t;
+  }
+  const dl_terms *terms = j->g->terms;
+  if (dl_terms_functor(terms, t) != p->value) return 0;
+  if (p->kind == AST_SYM) return dl_terms_arity(terms, t) == 0;
+  if (dl_terms_arity(terms, t) != p->n) return 0;
+  const dl_tid *args = dl_terms_args(terms, t);
+  for (uint32_t i = 0; i < p->n; i++)
+    if (!match(j, p->args[i], args[i])) return 0;
+  return 1;
+}
+
+static void undo(join *j, uint32_t mark)
+{
+  while (j->n_trail > mark) j->bind[j->trail[--j->n_trail]] = DL_NO_TERM;
+}
+
+static int no_vars(const ast_term *p)
+{
+  if (p->kind == AST_VAR) return 0;
+  for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++)
+    if (!no_vars(p->args[i])) return 0;
+  return 1;
+}
+
+static void collect_vars(const ast_term *p, uint8_t *seen, uint32_t *vars, uint32_t *n)
+{
+  if (p->kind == AST_VAR && !seen[p->value]) seen[p->value] = 1, vars[(*n)++] = p->value;
+  for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++) collect_vars(p->args[i], seen, vars, n);
+}
+
+/* Makes the step of atom a over relation src: scans the tuples whose ground
+ * columns have the atom's values (an index lookup), matches the others.  A
+ * ground atom makes no step: j->empty tells whether it is missing. */
+static int make_step(join *j, const ast_term *a, ix_relation *src)
+{
+  uint32_t n = atom_arity(a);
+  uint8_t *seen = calloc(j->r->n_vars + 1, 1);
+  step *st = &j->steps[j->n_steps];
+  *st = (step){ NULL, malloc((j->r->n_vars + 1) * sizeof *st->vars), 0, 0, 0, -1 };
+  if (!seen || !st->vars) { free(seen); free(st->vars); return 0; }
+  for (uint32_t k = 0; k < n; k++) collect_vars(a->args[k], seen, st->vars, &st->nv);
+  free(seen);
+  ix_val key[IX_MAX_ARITY], tuple[IX_MAX_ARITY], row[IX_MAX_ARITY];
+  uint64_t mask = 0;
+  uint32_t n_bound = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    if (!no_vars(a->args[k])) continue;
+    if ((key[k] = find_term(j->g->terms, a->args[k], j->bind)) == DL_NO_TERM) j->empty = 1;
+    mask |= (uint64_t)1 << k;
+    n_bound++;
+  }
+  if (st->nv == 0) {
+    free(st->vars);
+    if (!j->empty && !ix_relation_contains(src, key)) j->empty = 1;
+    return 1;
+  }
+  j->n_steps++;
+  if (st->nv > IX_MAX_ARITY || !(st->rel = ix_relation_create(st->nv))) return 0;
+  if (j->empty) return 1;
+  int idx = ix_relation_index(src, mask);
+  if (idx < 0) return 0;
+  ix_iter it;
+  ix_iter_begin(&it, src, idx, n_bound, key);
+  while (ix_iter_next(&it, tuple)) {
+    int fits = 1;
+    for (uint32_t k = 0; fits && k < n; k++)
+      if (!(mask >> k & 1)) fits = match(j, a->args[k], tuple[k]);
+    for (uint32_t c = 0; fits && c < st->nv; c++) row[c] = j->bind[st->vars[c]];
+    undo(j, 0);
+    if (fits && !ix_relation_stage(st->rel, row, NULL)) return 0;
+  }
+  return ix_relation_flush(st->rel) >= 0;
+}
+
+/* Orders the steps greedily: next the one with the fewest estimated tuples
+ * given the variables bound before it (all columns bound: a lookup). */
+static int plan(join *j)
+{
+  uint8_t *bound = calloc(j->r->n_vars + 1, 1);
+  if (!bound) return 0;
+  for (uint32_t s = 0; s < j->n_steps; s++) {
+    uint32_t best = s;
+    double best_est = 0;
+    for (uint32_t c = s; c < j->n_steps; c++) {
+      const step *st = &j->steps[c];
+      double est = (double)ix_relation_size(st->rel);
+      int all = 1;
+      for (uint32_t k = 0; k < st->nv; k++) {
+        if (bound[st->vars[k]]) {
+          uint32_t v = ix_relation_column_values(st->rel, k);
+          est /= v ? v : 1;
+        } else all = 0;
+      }
+      if (all) est = -1;
+      if (c == s || est < best_est) best = c, best_est = est;
+    }
+    step t = j->steps[s];
+    j->steps[s] = j->steps[best];
+    j->steps[best] = t;
+    step *st = &j->steps[s];
+    st->mask = 0;
+    st->n_bound = 0;
+    for (uint32_t k = 0; k < st->nv; k++)
+      if (bound[st->vars[k]]) st->mask |= (uint64_t)1 << k, st->n_bound++;
+    if (st->n_bound < st->nv && (st->index = ix_relation_index(st->rel, st->mask)) < 0) {
+      free(bound);
+      return 0;
+    }
+    for (uint32_t k = 0; k < st->nv; k++) bound[st->vars[k]] = 1;
+  }
+  free(bound);
+  return 1;
+}
+
+static int by_int(const void *a, const void *b, void *ctx)
+{
+  (void)ctx;
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Grounds the arguments of atom a into j->args. */
+static int ground_args(join *j, const ast_term *a)
+{
+  for (uint32_t k = 0; k < atom_arity(a); k++)
+    if ((j->args[k] = make_term(j->g->terms, a->args[k], j->bind)) == DL_NO_TERM) return 0;
+  return 1;
+}
+
+/* Asks for atom a (of dynamic predicate q) when q is instantiated on demand. */
+static int add_demand(join *j, uint32_t q)
+{
+  ix_relation *d = j->g->demand[q];
+  return !d || ix_relation_insert(d, j->args) >= 0;
+}
+
+static int bsearch_int(const int32_t *a, uint32_t n, int32_t x)
+{
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && a[lo] == x;
+}
+
+/* A complete binding: decides the literals that can be decided and makes
+ * the instance.  Returns 0 on failure (reported). */
+static int leaf(join *j)
+{
+  dl_ground *g = j->g;
+  const dl_rule *r = j->r;
+  const dl_program *p = g->game;
+  j->candidates++;
+  if (g->opt->cancel && *g->opt->cancel) {
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "interrupted");
+    return !(g->failed = 1);
+  }
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < r->n_body; k++) {
+    const dl_literal *l = &r->body[k];
+    if (l->kind == DL_DISTINCT || l->kind == DL_EQUAL) {
+      dl_tid a = make_term(g->terms, l->a, j->bind), b = make_term(g->terms, l->b, j->bind);
+      if (a == DL_NO_TERM || b == DL_NO_TERM) return oom(g);
+      if ((a == b) != (l->kind == DL_EQUAL)) return 1;
+      continue;
+    }
+    uint32_t q = p->lit_pred[j->rule][k];
+    if (!g->dynamic[q] && l->kind == DL_POS) continue;  /* decided in the join */
+    if (!ground_args(j, l->atom)) return oom(g);
+    if (!g->dynamic[q]) {
+      if (ix_relation_contains(dl_eval_relation(g->statics, q), j->args)) return 1;
+      continue;
+    }
+    if (l->kind == DL_NEG && !ix_relation_contains(dl_reduction_relation(g->red, q), j->args)) continue;
+    dl_tid t = atom_term(g, ast_atom_pred(l->atom), atom_arity(l->atom), j->args);
+    int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, g->pred_role[q]);
+    if (!a || !add_demand(j, q)) return oom(g);
+    j->body[n++] = l->kind == DL_NEG ? -a : a;
+  }
+  dl_sort(j->body, n, sizeof *j->body, by_int, NULL);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (m && j->body[m - 1] == j->body[i]) continue;
+    j->body[m++] = j->body[i];
+  }
+  for (uint32_t i = 0; i < m; i++)  /* a and ~a: the body cannot hold */
+    if (j->body[i] < 0 && bsearch_int(j->body, m, -j->body[i])) return 1;
+  uint32_t h = p->head_pred[j->rule];
+  if (!ground_args(j, r->head)) return oom(g);
+  dl_tid t = atom_term(g, ast_atom_pred(r->head), atom_arity(r->head), j->args);
+  int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, g->pred_role[h]);
+  if (!head || !add_rule(g, head, j->body, m, j->rule)) return oom(g);
+  j->instances++;
+  if (g->opt->max_instances && ++g->instances > g->opt->max_instances) {
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "more than %llu rule instances",
+                   (unsigned long long)g->opt->max_instances);
+    return !(g->failed = 1);
+  }
+  return 1;
+}
+
+/* Binds the variables of steps s.. in every way the relations allow. */
+static int descend(join *j, uint32_t s)
+{
+  if (s == j->n_steps) return leaf(j);
+  const step *st = &j->steps[s];
+  ix_val key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
+  for (uint32_t k = 0; k < st->nv; k++) key[k] = j->bind[st->vars[k]];
+  if (st->n_bound == st->nv) return ix_relation_contains(st->rel, key) ? descend(j, s + 1) : 1;
+  ix_iter it;
+  ix_iter_begin(&it, st->rel, st->index, st->n_bound, key);
+  int ok = 1;
+  while (ok && ix_iter_next(&it, tuple)) {
+    for (uint32_t k = 0; k < st->nv; k++)
+      if (!(st->mask >> k & 1)) j->bind[st->vars[k]] = tuple[k];
+    ok = descend(j, s + 1);
+  }
+  for (uint32_t k = 0; k < st->nv; k++)
+    if (!(st->mask >> k & 1)) j->bind[st->vars[k]] = DL_NO_TERM;
+  return ok;
+}
+
+/* The relation a positive literal of predicate q is joined with. */
+static ix_relation *literal_relation(const dl_ground *g, uint32_t q)
+{
+  /* indexes are caches: ix_relation_index adds one without changing a tuple */
+  return (ix_relation *)(g->dynamic[q] ? dl_reduction_relation(g->red, q) : dl_eval_relation(g->statics, q));
+}
+
+static int instantiate_rule(dl_ground *g, uint32_t ri)
+{
+  double t0 = now();
+  const dl_rule *r = &g->game->ast->rules[ri];
+  uint32_t h = g->game->head_pred[ri];
+  join j = { g, ri, r, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, 0 };
+  j.steps = calloc(r->n_body + 1, sizeof *j.steps);
+  j.bind = malloc((r->n_vars + 1) * sizeof *j.bind);
+  j.trail = malloc((r->n_vars + 1) * sizeof *j.trail);
+  j.body = malloc((r->n_body + 1) * sizeof *j.body);
+  j.args = malloc(IX_MAX_ARITY * sizeof *j.args);
+  int ok = j.steps && j.bind && j.trail && j.body && j.args;
+  for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
+  for (uint32_t k = 0; ok && k < r->n_body; k++)
+    if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(g, g->game->lit_pred[ri][k]));
+  if (ok && g->demand[h]) ok = make_step(&j, r->head, g->demand[h]);
+  ok = ok && plan(&j);
+  if (!ok) oom(g);
+  ok = ok && (j.empty || descend(&j, 0));
+  dl_ground_rule_stats *rs = &g->rstats[ri];
+  rs->candidates += j.candidates;
+  rs->instances += j.instances;
+  rs->seconds += now() - t0;
+  for (uint32_t s = 0; s < j.n_steps; s++) {
+    ix_relation_destroy(j.steps[s].rel);
+    free(j.steps[s].vars);
+  }
+  free(j.steps);
+  free(j.bind);
+  free(j.trail);
+  free(j.body);
+  free(j.args);
+  return ok;
+}
+
+/* Instantiates the rules of the dynamic predicates, users first: a
+ * predicate whose users are all done is instantiated on demand (when
+ * opt.demand); when none is ready (cycles), one is instantiated fully. */
+static int instantiate(dl_ground *g)
+{
+  double t0 = now();
+  const dl_program *p = g->game;
+  uint32_t n = p->n_preds;
+  uint32_t *users = calloc(n + 1, sizeof *users);
+  uint8_t *selfrec = calloc(n + 1, 1), *done = calloc(n + 1, 1);
+  int ok = users && selfrec && done;
+  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) {
+    uint32_t h = p->head_pred[r];
+    for (uint32_t k = 0; g->dynamic[h] && k < p->ast->rules[r].n_body; k++) {
+      uint32_t q = p->lit_pred[r][k];
+      if (q == DL_NO_PRED || !g->dynamic[q] || is_input(g->pred_role[q])) continue;
+      if (q == h) selfrec[h] = 1;
+      else users[q]++;
+    }
+  }
+  for (uint32_t q = 0; ok && g->opt->demand && q < n; q++)
+    if (g->dynamic[q] && g->pred_role[q] == DL_ATOM_OTHER && !selfrec[q] && p->preds[q].arity > 0 &&
+        !(g->demand[q] = ix_relation_create(p->preds[q].arity)))
+      ok = 0;
+  if (!ok) oom(g);
+  for (;;) {
+    uint32_t next = DL_NO_PRED, stuck = DL_NO_PRED;
+    for (uint32_t q = 0; ok && q < n && next == DL_NO_PRED; q++) {
+      if (!g->dynamic[q] || is_input(g->pred_role[q]) || done[q]) continue;
+      if (users[q] == 0) next = q;
+      else if (stuck == DL_NO_PRED) stuck = q;
+    }
+    if (next == DL_NO_PRED && stuck == DL_NO_PRED) break;
+    if (next == DL_NO_PRED) {  /* a cycle: all of it */
+      next = stuck;
+      ix_relation_destroy(g->demand[next]);
+      g->demand[next] = NULL;
+    }
+    for (uint32_t r = 0; ok && r < p->ast->n_rules; r++)
+      if (p->head_pred[r] == next) ok = instantiate_rule(g, r);
+    if (!ok) break;
+    done[next] = 1;
+    ix_relation_destroy(g->demand[next]);
+    g->demand[next] = NULL;
+    for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+      if (p->head_pred[r] != next) continue;
+      for (uint32_t k = 0; k < p->ast->rules[r].n_body; k++) {
+        uint32_t q = p->lit_pred[r][k];
+        if (q != DL_NO_PRED && q != next && g->dynamic[q] && !is_input(g->pred_role[q])) users[q]--;
+      }
+    }
+  }
+  free(users);
+  free(selfrec);
+  free(done);
+  g->stats.instantiate_seconds = now() - t0;
+  return ok;
+}
+
+/* ---- pruning ------------------------------------------------------------------------------- */
+
+static int32_t *rule_lits(const dl_ground *g, uint32_t i) { return &g->lits.a[g->rule_at[i]]; }
+
+/* Lists, per atom, the alive rules where it occurs: as head (heads) or
+ * positively in the body, inputs left out (uses).  CSR: start[n_atoms+2]. */
+typedef struct csr { uint32_t *start, *item; } csr;
+
+static int build_csr(const dl_ground *g, const uint8_t *alive, int heads, csr *c)
+{
+  uint32_t na = g->n_atoms + 2;
+  c->start = calloc(na + 1, sizeof *c->start);
+  size_t total = 0;
+  for (int pass = 0; c->start && pass < 2; pass++) {
+    for (uint32_t i = 0; i < g->n_rules; i++) {
+      if (!alive[i]) continue;
+      const int32_t *x = rule_lits(g, i);
+      if (heads) {
+        if (pass == 0) c->start[x[0] + 1]++;
+        else c->item[c->start[x[0]]++] = i;
+        continue;
+      }
+      for (int32_t k = 0; k < x[1]; k++) {
+        int32_t a = x[2 + k];
+        if (a < 0 || is_input(g->atom_role[a])) continue;
+        if (pass == 0) c->start[a + 1]++;
+        else c->item[c->start[a]++] = i;
+      }
+    }
+    if (pass == 0) {
+      for (uint32_t a = 0; a < na; a++) c->start[a + 1] += c->start[a];
+      total = c->start[na];
+      if (!(c->item = malloc((total + 1) * sizeof *c->item))) return 0;
+    } else {
+      for (uint32_t a = na; a > 0; a--) c->start[a] = c->start[a - 1];
+      c->start[0] = 0;
+    }
+  }
+  return c->start != NULL;
+}
+
+static void free_csr(csr *c)
+{
+  free(c->start);
+  free(c->item);
+}
+
+/* Marks the atoms some alive rule can derive (inputs are given). */
+static int derivable_atoms(const dl_ground *g, const uint8_t *alive, uint8_t *derivable)
+{
+  csr uses = { 0 };
+  uint32_t *count = malloc((g->n_rules + 1) * sizeof *count);
+  uint32_t *queue = malloc((g->n_atoms + 1) * sizeof *queue);
+  int ok = count && queue && build_csr(g, alive, 0, &uses);
+  uint32_t qn = 0;
+  for (uint32_t a = 1; ok && a <= g->n_atoms; a++) derivable[a] = (uint8_t)is_input(g->atom_role[a]);
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
+    const int32_t *x = rule_lits(g, i);
+    count[i] = 0;
+    for (int32_t k = 0; alive[i] && k < x[1]; k++)
+      if (x[2 + k] > 0 && !is_input(g->atom_role[x[2 + k]])) count[i]++;
+    if (alive[i] && count[i] == 0 && !derivable[x[0]]) derivable[x[0]] = 1, queue[qn++] = (uint32_t)x[0];
+  }
+  for (uint32_t q = 0; ok && q < qn; q++)
+    for (uint32_t u = uses.start[queue[q]]; u < uses.start[queue[q] + 1]; u++) {
+      uint32_t i = uses.item[u];
+      int32_t h = rule_lits(g, i)[0];
+      if (--count[i] == 0 && !derivable[h]) derivable[h] = 1, queue[qn++] = (uint32_t)h;
+    }
+  free_csr(&uses);
+  free(count);
+  free(queue);
+  return ok;
+}
+
+/* Marks the atoms the game's keyword atoms need, transitively. */
+static int needed_atoms(const dl_ground *g, const uint8_t *alive, uint8_t *needed)
+{
+  csr heads = { 0 };
+  uint32_t *stack = malloc((g->n_atoms + 1) * sizeof *stack);
+  int ok = stack && build_csr(g, alive, 1, &heads);
+  uint32_t sn = 0;
+  for (uint32_t a = 1; ok && a <= g->n_atoms; a++)
+    if ((needed[a] = (uint8_t)is_goal_role(g->atom_role[a]))) stack[sn++] = a;
+  while (ok && sn) {
+    uint32_t a = stack[--sn];
+    for (uint32_t u = heads.start[a]; u < heads.start[a + 1]; u++) {
+      const int32_t *x = rule_lits(g, heads.item[u]);
+      for (int32_t k = 0; k < x[1]; k++) {
+        uint32_t b = (uint32_t)(x[2 + k] < 0 ? -x[2 + k] : x[2 + k]);
+        if (!needed[b]) needed[b] = 1, stack[sn++] = b;
+      }
+    }
+  }
+  free_csr(&heads);
+  free(stack);
+  return ok;
+}
+
+/* One round; *changed tells whether a rule or literal went. */
+static int prune_round(dl_ground *g, uint8_t *alive, uint8_t *mark, int *changed)
+{
+  if (!derivable_atoms(g, alive, mark)) return 0;
+  for (uint32_t i = 0; i < g->n_rules; i++) {
+    int32_t *x = rule_lits(g, i);
+    int32_t m = 0;
+    for (int32_t k = 0; alive[i] && k < x[1]; k++) {
+      int32_t l = x[2 + k];
+      uint32_t a = (uint32_t)(l < 0 ? -l : l);
+      if (l > 0 && !mark[a]) alive[i] = 0, *changed = 1;
+      else if (l < 0 && !mark[a]) *changed = 1;  /* never true: the literal holds */
+      else x[2 + m++] = l;
+    }
+    if (alive[i]) x[1] = m;
+  }
+  if (!needed_atoms(g, alive, mark)) return 0;
+  for (uint32_t i = 0; i < g->n_rules; i++)
+    if (alive[i] && !mark[rule_lits(g, i)[0]]) alive[i] = 0, *changed = 1;
+  return 1;
+}
+
+static int by_rule(const void *a, const void *b, void *ctx)
+{
+  const dl_ground *g = ctx;
+  const int32_t *x = rule_lits(g, *(const uint32_t *)a), *y = rule_lits(g, *(const uint32_t *)b);
+  if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
+  if (x[1] != y[1]) return (x[1] > y[1]) - (x[1] < y[1]);
+  for (int32_t k = 0; k < x[1]; k++)
+    if (x[2 + k] != y[2 + k]) return (x[2 + k] > y[2 + k]) - (x[2 + k] < y[2 + k]);
+  return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* Keeps the alive rules, each different one once, sorted by head; atoms
+ * renumbered 1.. in their old order, those no rule has left out. */
+static int compact(dl_ground *g, const uint8_t *alive)
+{
+  uint32_t n = 0;
+  uint32_t *order = malloc((g->n_rules + 1) * sizeof *order);
+  int32_t *renum = calloc(g->n_atoms + 1, sizeof *renum);
+  uint32_t *origin = malloc((g->n_rules + 1) * sizeof *origin);
+  size_t *at = malloc((g->n_rules + 1) * sizeof *at);
+  vec32 lits = { 0 };
+  if (!order || !renum || !origin || !at) {
+    free(order); free(renum); free(origin); free(at);
+    return oom(g);
+  }
+  for (uint32_t i = 0; i < g->n_rules; i++)
+    if (alive[i]) order[n++] = i;
+  dl_sort(order, n, sizeof *order, by_rule, g);
+  for (uint32_t i = 0; i < n; i++) {
+    const int32_t *x = rule_lits(g, order[i]);
+    renum[x[0]] = 1;
+    for (int32_t k = 0; k < x[1]; k++) renum[x[2 + k] < 0 ? -x[2 + k] : x[2 + k]] = 1;
+  }
+  uint32_t na = 0;
+  for (uint32_t a = 1; a <= g->n_atoms; a++)
+    if (renum[a]) {
+      renum[a] = (int32_t)++na;
+      g->atom_term[na] = g->atom_term[a];
+      g->atom_role[na] = g->atom_role[a];
+    }
+  uint32_t m = 0;
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < n; i++) {
+    const int32_t *x = rule_lits(g, order[i]);
+    if (i && x[1] == rule_lits(g, order[i - 1])[1] && x[0] == rule_lits(g, order[i - 1])[0] &&
+        memcmp(x + 2, rule_lits(g, order[i - 1]) + 2, (size_t)x[1] * sizeof *x) == 0)
+      continue;
+    origin[m] = g->rule_origin[order[i]];
+    at[m++] = lits.n;
+    ok = push32(&lits, renum[x[0]]) && push32(&lits, x[1]);
+    for (int32_t k = 0; ok && k < x[1]; k++) ok = push32(&lits, x[2 + k] < 0 ? -renum[-x[2 + k]] : renum[x[2 + k]]);
+  }
+  memcpy(g->rule_origin, origin, m * sizeof *origin);
+  memcpy(g->rule_at, at, m * sizeof *at);
+  free(origin);
+  free(at);
+  free(order);
+  free(renum);
+  free(g->lits.a);
+  g->lits = lits;
+  g->n_rules = m;
+  g->n_atoms = na;
+  Word_t freed;
+  JLFA(freed, g->atom_of_term);
+  (void)freed;
+  return ok || oom(g);
+}
+
+static int prune(dl_ground *g)
+{
+  double t0 = now();
+  uint8_t *alive = malloc(g->n_rules + 1), *mark = calloc(g->n_atoms + 1, 1);
+  int ok = alive && mark;
+  if (ok) memset(alive, 1, g->n_rules + 1);
+  for (int changed = 1; ok && changed && !g->opt->no_prune;) {
+    changed = 0;
+    ok = prune_round(g, alive, mark, &changed);
+    g->stats.prune_rounds++;
+  }
+  ok = ok ? compact(g, alive) : oom(g);
+  free(alive);
+  free(mark);
+  g->stats.prune_seconds = now() - t0;
+  return ok;
+}
+
+/* ---- figures ------------------------------------------------------------------------------ */
+
+static int is_fact_role(dl_atom_role r)
+{
+  return r == DL_ATOM_ROLE || r == DL_ATOM_INIT || r == DL_ATOM_BASE || r == DL_ATOM_INPUT;
+}
+
+static int count_figures(dl_ground *g)
+{
+  dl_ground_stats *s = &g->stats;
+  uint32_t *rules_of = calloc(g->n_atoms + 1, sizeof *rules_of);
+  uint8_t *neg = calloc(g->n_atoms + 1, 1);
+  if (!rules_of || !neg) { free(rules_of); free(neg); return oom(g); }
+  uint64_t big_rules = 0;
+  for (uint32_t i = 0; i < g->n_rules; i++) {
+    const int32_t *x = rule_lits(g, i);
+    rules_of[x[0]]++;
+    if (x[1] == 0) s->facts++;
+    else s->rules++;
+    s->literals += (uint64_t)x[1];
+    if (x[1] >= 2) big_rules++;
+    for (int32_t k = 0; k < x[1]; k++)
+      if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
+    if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
+  }
+  s->atoms = g->n_atoms;
+  s->components = big_rules;
+  for (uint32_t a = 1; a <= g->n_atoms; a++) {
+    if (is_fact_role(g->atom_role[a])) continue;
+    s->components += 1 + (rules_of[a] >= 2) + neg[a] + (g->atom_role[a] == DL_ATOM_NEXT);
+  }
+  s->bytes = g->lits.cap * sizeof(int32_t) + (size_t)g->cap_rules * (sizeof(size_t) + sizeof(uint32_t)) +
+             (size_t)g->cap_atoms * (sizeof(dl_tid) + 1);
+  free(rules_of);
+  free(neg);
+  return 1;
+}
+
+/* ---- the interface -------------------------------------------------------------------------- */
+
+dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, const dl_ground_options *opt,
+                           dl_diag *diag)
+{
+  dl_ground *g = calloc(1, sizeof *g);
+  if (!g) {
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in grounding");
+    return NULL;
+  }
+  g->game = game;
+  g->red = red;
+  g->opt = opt;
+  g->diag = diag;
+  g->terms = game->terms;
+  g->rstats = calloc(game->ast->n_rules + 1, sizeof *g->rstats);
+  int ok = g->rstats ? classify_predicates(g) : oom(g);
+  ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g) && prune(g) && count_figures(g);
+  dl_eval_destroy(g->statics);
+  g->statics = NULL;
+  for (uint32_t q = 0; g->demand && q < game->n_preds; q++) ix_relation_destroy(g->demand[q]);
+  free(g->demand);
+  g->demand = NULL;
+  g->opt = NULL;
+  g->diag = NULL;
+  if (!ok) {
+    dl_ground_destroy(g);
+    return NULL;
+  }
+  return g;
+}
+
+void dl_ground_destroy(dl_ground *g)
+{
+  if (!g) return;
+  dl_eval_destroy(g->statics);
+  for (uint32_t q = 0; g->demand && q < g->game->n_preds; q++) ix_relation_destroy(g->demand[q]);
+  free(g->demand);
+  free(g->dynamic);
+  free(g->pred_role);
+  Word_t freed;
+  JLFA(freed, g->atom_of_term);
+  (void)freed;
+  free(g->atom_term);
+  free(g->atom_role);
+  free(g->lits.a);
+  free(g->rule_at);
+  free(g->rule_origin);
+  free(g->rstats);
+  free(g);
+}
+
+const dl_terms *dl_ground_terms(const dl_ground *g) { return g->terms; }
+
+uint32_t dl_ground_atom_count(const dl_ground *g) { return g->n_atoms; }
+
+dl_tid dl_ground_atom_term(const dl_ground *g, uint32_t id)
+{
+  assert(id >= 1 && id <= g->n_atoms);
+  return g->atom_term[id];
+}
+
+dl_atom_role dl_ground_atom_role(const dl_ground *g, uint32_t id)
+{
+  assert(id >= 1 && id <= g->n_atoms);
+  return (dl_atom_role)g->atom_role[id];
+}
+
+uint32_t dl_ground_rule_count(const dl_ground *g) { return g->n_rules; }
+
+int32_t dl_ground_rule(const dl_ground *g, uint32_t i, const int32_t **body, uint32_t *n)
+{
+  assert(i < g->n_rules);
+  const int32_t *x = rule_lits(g, i);
+  *body = x + 2;
+  *n = (uint32_t)x[1];
+  return x[0];
+}
+
+uint32_t dl_ground_rule_origin(const dl_ground *g, uint32_t i)
+{
+  assert(i < g->n_rules);
+  return g->rule_origin[i];
+}
+
+dl_ground_rule_stats dl_ground_get_rule_stats(const dl_ground *g, uint32_t r)
+{
+  assert(r < g->game->ast->n_rules);
+  return g->rstats[r];
+}
+
+dl_ground_stats dl_ground_get_stats(const dl_ground *g) { return g->stats; }

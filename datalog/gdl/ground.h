@@ -1,0 +1,130 @@
+/* ground.h: goal-directed grounding of a GDL game (section 14.4 of the book,
+ * issue 12).  Every rule is instantiated over the instance sets the G+
+ * reduction keeps (reduce.h): an instance exists only where each positive
+ * body atom is a kept instance, found by a join over the kept relations (an
+ * index lookup per atom, atoms ordered by estimated size), never a cross
+ * product of domains.
+ *
+ * Static predicates (those that depend on neither true nor does) are
+ * evaluated once, with full stratified negation, on the game itself; their
+ * literals are decided and disappear (or the instance is dropped), and only
+ * the keyword ones (role, init, base, input, and legal, next, goal, terminal
+ * when static) stay, as facts.  distinct and equality are decided.  A
+ * negative literal whose atom is not kept by G+ disappears.
+ *
+ * Then pruning, repeated until nothing changes: an atom that no kept rule
+ * can derive (true and does atoms are inputs) is false, so rules using it
+ * positively go and negative literals of it disappear; and only rules whose
+ * heads the keyword atoms (legal, next, goal, terminal) need, transitively,
+ * are kept.  Identical instances are kept once.
+ *
+ * Demand (opt.demand): a rule of a supporting predicate is instantiated
+ * only for the head instances that kept instances of the rules using it
+ * ask for (their ground literals), rule by rule in an order where users come
+ * first; a predicate in a recursive cycle is instantiated fully.
+ *
+ * The ground game: atoms have dense ids 1..n (an id, negated, is a negated
+ * literal); each atom is a term pred(args) of the game's term store.  A rule
+ * is a head atom and a body of literals; a fact has an empty body.  When the
+ * game has no base (input) predicate, base(t) (input(r,a)) facts are added
+ * for the true (does) instances of G+. */
+#ifndef GDLOG_GROUND_H
+#define GDLOG_GROUND_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "datalog/base/diag.h"
+#include "datalog/base/terms.h"
+#include "datalog/gdl/reduce.h"
+#include "datalog/program/program.h"
+
+/* What an atom is to a propnet builder. */
+typedef enum dl_atom_role {
+  DL_ATOM_FLUENT,    /* true(t) */
+  DL_ATOM_MOVE,      /* does(r,a) */
+  DL_ATOM_LEGAL,
+  DL_ATOM_NEXT,
+  DL_ATOM_GOAL,
+  DL_ATOM_TERMINAL,
+  DL_ATOM_INIT,
+  DL_ATOM_ROLE,
+  DL_ATOM_BASE,
+  DL_ATOM_INPUT,
+  DL_ATOM_OTHER,
+  DL_ATOM_ROLES
+} dl_atom_role;
+
+/* The name of a role: "fluent", "move", ..., "other". */
+const char *dl_atom_role_name(dl_atom_role role);
+
+typedef struct dl_ground_options {
+  int no_prune;                   /* keep every instance (no pruning) */
+  int demand;                     /* instantiate supporting rules on demand only */
+  uint64_t max_instances;         /* stop beyond this many rule instances; 0: no limit */
+  volatile sig_atomic_t *cancel;  /* may be NULL */
+} dl_ground_options;
+
+/* Figures of one rule of the game. */
+typedef struct dl_ground_rule_stats {
+  uint64_t candidates;    /* bindings of its positive body atoms over the kept sets */
+  uint64_t instances;     /* of those, instances made: distinct, static literals hold */
+  uint64_t kept;          /* of those, instances left after pruning (duplicates once) */
+  double seconds;         /* time of its instantiation */
+} dl_ground_rule_stats;
+
+typedef struct dl_ground_stats {
+  double statics_seconds;      /* evaluating the static predicates */
+  double instantiate_seconds;
+  double prune_seconds;
+  uint32_t prune_rounds;
+  uint64_t rules, facts, atoms, literals;
+  uint64_t components;         /* as ggp-base counts a propnet: atoms + rules with
+                                * two or more body literals + atoms with two or more
+                                * rules + atoms used negatively + next atoms; role,
+                                * init, base and input facts are not counted */
+  size_t bytes;                /* memory of the ground game */
+} dl_ground_stats;
+
+typedef struct dl_ground dl_ground;
+
+/* Grounds game (a checked program) over reduction red (made from game with
+ * DL_REDUCE_LFP or DL_REDUCE_DOMAINS).  Returns the ground game, or NULL
+ * after reporting to diag (limit, cancel, out of memory).  game, its ast,
+ * and red must outlive the call; the terms must outlive the result (atoms
+ * are terms of game->terms, which grounding extends). */
+dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, const dl_ground_options *opt,
+                           dl_diag *diag);
+
+/* Frees the ground game; NULL is allowed. */
+void dl_ground_destroy(dl_ground *g);
+
+/* The term store its atoms live in. */
+const dl_terms *dl_ground_terms(const dl_ground *g);
+
+/* Number of atoms: their ids are 1 .. count. */
+uint32_t dl_ground_atom_count(const dl_ground *g);
+
+/* Atom id (1 <= id <= count) as a term pred(args) (a constant when 0-ary). */
+dl_tid dl_ground_atom_term(const dl_ground *g, uint32_t id);
+
+dl_atom_role dl_ground_atom_role(const dl_ground *g, uint32_t id);
+
+/* Number of rules, facts included. */
+uint32_t dl_ground_rule_count(const dl_ground *g);
+
+/* Rule i (i < count): its head atom id; its body literals (+id, or -id for
+ * a negated atom) in *body, their number in *n. */
+int32_t dl_ground_rule(const dl_ground *g, uint32_t i, const int32_t **body, uint32_t *n);
+
+/* The game rule rule i is an instance of, or UINT32_MAX for facts gdlog
+ * added (base, input from G+; static keyword atoms). */
+uint32_t dl_ground_rule_origin(const dl_ground *g, uint32_t i);
+
+/* Figures of game rule r (an index of game->ast->rules). */
+dl_ground_rule_stats dl_ground_get_rule_stats(const dl_ground *g, uint32_t r);
+
+dl_ground_stats dl_ground_get_stats(const dl_ground *g);
+
+#endif

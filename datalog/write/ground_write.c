@@ -1,0 +1,198 @@
+/* ground_write.c: the formats of a ground game (see ground_write.h). */
+#include "datalog/write/ground_write.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { FLUSH_AT = 1 << 20 };
+
+static int flush(const dl_sink *out, dl_buf *b)
+{
+  if (b->failed) return 0;
+  int ok = b->len == 0 || out->write(out->ctx, b->data, b->len);
+  b->len = 0;
+  return ok;
+}
+
+static void add_atom(dl_buf *b, const dl_ground *g, int32_t lit, dl_format fmt)
+{
+  uint32_t a = (uint32_t)(lit < 0 ? -lit : lit);
+  if (lit < 0) dl_buf_addz(b, fmt == DL_FMT_KIF ? "(not " : fmt == DL_FMT_ASP ? "not " : "~");
+  dl_output_term(b, dl_ground_terms(g), dl_ground_atom_term(g, a), fmt);
+  if (lit < 0 && fmt == DL_FMT_KIF) dl_buf_addz(b, ")");
+}
+
+static void add_rule(dl_buf *b, const dl_ground *g, uint32_t i, dl_format fmt)
+{
+  const int32_t *body;
+  uint32_t n;
+  int32_t head = dl_ground_rule(g, i, &body, &n);
+  int kif = fmt == DL_FMT_KIF;
+  if (kif && n) dl_buf_addz(b, "(<= ");
+  add_atom(b, g, head, fmt);
+  for (uint32_t k = 0; k < n; k++) {
+    dl_buf_addz(b, kif ? " " : k == 0 ? " :- " : fmt == DL_FMT_ASP ? ", " : " & ");
+    add_atom(b, g, body[k], fmt);
+  }
+  dl_buf_addz(b, kif ? (n ? ")\n" : "\n") : ".\n");
+}
+
+static void add_number(dl_buf *b, int64_t x)
+{
+  char z[24];
+  int n = snprintf(z, sizeof z, "%" PRId64, x);
+  dl_buf_add(b, z, (size_t)n);
+}
+
+static int write_numeric(const dl_sink *out, dl_buf *b, const dl_ground *g)
+{
+  uint32_t na = dl_ground_atom_count(g), nr = dl_ground_rule_count(g);
+  dl_buf_addz(b, "gdlog-ground 1\natoms ");
+  add_number(b, na);
+  dl_buf_addz(b, "\n");
+  for (uint32_t a = 1; a <= na; a++) {
+    add_number(b, a);
+    dl_buf_addz(b, " ");
+    dl_buf_addz(b, dl_atom_role_name(dl_ground_atom_role(g, a)));
+    dl_buf_addz(b, " ");
+    dl_output_term(b, dl_ground_terms(g), dl_ground_atom_term(g, a), DL_FMT_KIF);
+    dl_buf_addz(b, "\n");
+    if (b->len >= FLUSH_AT && !flush(out, b)) return 0;
+  }
+  dl_buf_addz(b, "rules ");
+  add_number(b, nr);
+  dl_buf_addz(b, "\n");
+  for (uint32_t i = 0; i < nr; i++) {
+    const int32_t *body;
+    uint32_t n;
+    add_number(b, dl_ground_rule(g, i, &body, &n));
+    dl_buf_addz(b, " ");
+    add_number(b, n);
+    for (uint32_t k = 0; k < n; k++) {
+      dl_buf_addz(b, " ");
+      add_number(b, body[k]);
+    }
+    dl_buf_addz(b, "\n");
+    if (b->len >= FLUSH_AT && !flush(out, b)) return 0;
+  }
+  return flush(out, b);
+}
+
+int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt)
+{
+  dl_buf b = { 0 };
+  int ok = 1;
+  if (fmt == DL_GROUND_NUMERIC) ok = write_numeric(out, &b, g);
+  else {
+    dl_format f = fmt == DL_GROUND_KIF ? DL_FMT_KIF : fmt == DL_GROUND_ASP ? DL_FMT_ASP : DL_FMT_INFIX;
+    for (uint32_t a = 1; ok && fmt == DL_GROUND_ASP && a <= dl_ground_atom_count(g); a++) {
+      dl_atom_role r = dl_ground_atom_role(g, a);
+      if (r != DL_ATOM_FLUENT && r != DL_ATOM_MOVE) continue;
+      dl_buf_addz(&b, "#external ");
+      add_atom(&b, g, (int32_t)a, f);
+      dl_buf_addz(&b, ".\n");
+      if (b.len >= FLUSH_AT) ok = flush(out, &b);
+    }
+    for (uint32_t i = 0; ok && i < dl_ground_rule_count(g); i++) {
+      add_rule(&b, g, i, f);
+      if (b.len >= FLUSH_AT) ok = flush(out, &b);
+    }
+    ok = ok && flush(out, &b);
+  }
+  dl_buf_free(&b);
+  return ok;
+}
+
+/* ---- figures ----------------------------------------------------------------------------------- */
+
+static uint32_t line_of(const dl_source *src, uint32_t off)
+{
+  uint32_t line = 1;
+  for (uint32_t i = 0; src && i < off && i < src->len; i++) line += src->text[i] == '\n';
+  return line;
+}
+
+static void addf(dl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+
+
+static void addf(dl_buf *b, const char *fmt, ...)
+{
+  char z[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(z, sizeof z, fmt, ap);
+  va_end(ap);
+  if (n > 0) dl_buf_add(b, z, (size_t)n < sizeof z ? (size_t)n : sizeof z - 1);
+}
+
+/* Appends s as a JSON string's contents. */
+static void add_json_text(dl_buf *b, const char *s)
+{
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') dl_buf_add(b, "\\", 1);
+    if ((unsigned char)*s < 32) addf(b, "\\u%04x", (unsigned char)*s);
+    else dl_buf_add(b, s, 1);
+  }
+}
+
+static const char *rule_file(const dl_rule *r) { return r->src ? r->src->name : "<gdlog>"; }
+
+static void stats_text(dl_buf *b, const dl_ground *g, const dl_program *game, const dl_ground_phases *ph)
+{
+  dl_ground_stats s = dl_ground_get_stats(g);
+  dl_buf_addz(b, "rule                            head             candidates    instances         kept    seconds\n");
+  for (uint32_t r = 0; r < game->ast->n_rules; r++) {
+    const dl_rule *x = &game->ast->rules[r];
+    dl_ground_rule_stats rs = dl_ground_get_rule_stats(g, r);
+    if (x->n_body == 0 && rs.candidates == 0) continue;  /* facts of the game */
+    char place[256];
+    snprintf(place, sizeof place, "%s:%u", rule_file(x), line_of(x->src, x->off));
+    const char *name = dl_program_pred_name(game, game->head_pred[r]);
+    addf(b, "%-31s %-16s %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.6f\n", place, name, rs.candidates,
+         rs.instances, rs.kept, rs.seconds);
+  }
+  addf(b, "phases: parse %.6f s, domains %.6f s, reduce %.6f s, statics %.6f s, instantiate %.6f s, "
+          "prune %.6f s (%u rounds)\n",
+       ph->parse, ph->domains, ph->reduce, s.statics_seconds, s.instantiate_seconds, s.prune_seconds, s.prune_rounds);
+  addf(b, "ground: %" PRIu64 " rules, %" PRIu64 " facts, %" PRIu64 " atoms, %" PRIu64 " literals, %" PRIu64
+          " components, %zu bytes",
+       s.rules, s.facts, s.atoms, s.literals, s.components, s.bytes);
+  if (ph->peak_bytes) addf(b, ", peak memory %zu bytes", ph->peak_bytes);
+  dl_buf_addz(b, "\n");
+}
+
+static void stats_json(dl_buf *b, const dl_ground *g, const dl_program *game, const dl_ground_phases *ph)
+{
+  dl_ground_stats s = dl_ground_get_stats(g);
+  dl_buf_addz(b, "{\"rules\": [");
+  for (uint32_t r = 0, first = 1; r < game->ast->n_rules; r++) {
+    const dl_rule *x = &game->ast->rules[r];
+    dl_ground_rule_stats rs = dl_ground_get_rule_stats(g, r);
+    if (x->n_body == 0 && rs.candidates == 0) continue;
+    dl_buf_addz(b, first ? "\n  {\"file\": \"" : ",\n  {\"file\": \"");
+    first = 0;
+    add_json_text(b, rule_file(x));
+    addf(b, "\", \"line\": %u, \"head\": \"", line_of(x->src, x->off));
+    add_json_text(b, dl_program_pred_name(game, game->head_pred[r]));
+    addf(b, "\", \"candidates\": %" PRIu64 ", \"instances\": %" PRIu64 ", \"kept\": %" PRIu64 ", \"seconds\": %.6f}",
+         rs.candidates, rs.instances, rs.kept, rs.seconds);
+  }
+  addf(b, "],\n \"phases\": {\"parse\": %.6f, \"domains\": %.6f, \"reduce\": %.6f, \"statics\": %.6f, "
+          "\"instantiate\": %.6f, \"prune\": %.6f, \"prune_rounds\": %u},\n",
+       ph->parse, ph->domains, ph->reduce, s.statics_seconds, s.instantiate_seconds, s.prune_seconds, s.prune_rounds);
+  addf(b, " \"ground\": {\"rules\": %" PRIu64 ", \"facts\": %" PRIu64 ", \"atoms\": %" PRIu64 ", \"literals\": %" PRIu64
+          ", \"components\": %" PRIu64 ", \"bytes\": %zu, \"peak_bytes\": %zu}}\n",
+       s.rules, s.facts, s.atoms, s.literals, s.components, s.bytes, ph->peak_bytes);
+}
+
+void dl_ground_write_stats(dl_buf *b, const dl_ground *g, const dl_program *game, const dl_ground_phases *ph,
+                           int json)
+{
+  assert(b && g && game && ph);
+  if (json) stats_json(b, g, game, ph);
+  else stats_text(b, g, game, ph);
+}

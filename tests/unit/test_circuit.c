@@ -1,0 +1,193 @@
+/* test_circuit.c: the circuit of small games: legal moves, next states,
+ * goals and terminal, recursion through a cycle that loses its support
+ * (a cyclic block must not keep itself true), and the errors of the state
+ * machine contract (no legal move, no goal value). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/gdl/circuit.h"
+#include "datalog/gdl/domains.h"
+#include "datalog/gdl/ground.h"
+#include "datalog/gdl/reduce.h"
+#include "datalog/read/load.h"
+#include "datalog/write/output.h"
+
+static int failed, passed;
+
+#define CHECK(what, cond)                                   \
+  do {                                                      \
+    int ok_ = (cond);                                       \
+    printf("%s %s\n", ok_ ? "ok" : "FAIL", what);           \
+    ok_ ? passed++ : failed++;                              \
+  } while (0)
+
+typedef struct game {
+  dl_diag *diag;
+  dl_loaded *l;
+  dl_domains *d;
+  dl_ground *g;
+  dl_circuit *c;
+} game;
+
+static void game_free(game *x)
+{
+  dl_circuit_destroy(x->c);
+  dl_ground_destroy(x->g);
+  dl_domains_destroy(x->d);
+  dl_load_destroy(x->l);
+  dl_diag_destroy(x->diag);
+}
+
+/* Loads the infix program text (through a temporary file) up to its circuit. */
+static int game_make(game *x, const char *text)
+{
+  memset(x, 0, sizeof *x);
+  char path[] = "/tmp/test_circuit_XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return 0;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  x->diag = dl_diag_create();
+  dl_load_options lo = { path, NULL, NULL, NULL, -1 };
+  x->l = dl_load(&lo, x->diag);
+  x->d = x->l && x->l->prog ? dl_domains_build(x->l->prog, x->diag) : NULL;
+  dl_reduce_options ro = { DL_REDUCE_LFP, 0, NULL, 0 };
+  dl_reduction *r = x->d ? dl_reduce(x->l->prog, x->d, &ro, x->diag) : NULL;
+  dl_ground_options go = { 0, 1, 0, NULL };
+  x->g = r ? dl_ground_build(x->l->prog, r, &go, x->diag) : NULL;
+  dl_reduction_destroy(r);
+  x->c = x->g ? dl_circuit_create(x->g, x->diag) : NULL;
+  remove(path);
+  for (size_t i = 0; i < dl_diag_count(x->diag); i++) {
+    char *m = dl_diag_render(dl_diag_message(x->diag, i));
+    if (m) fputs(m, stdout);
+    free(m);
+  }
+  return x->c != NULL;
+}
+
+static int same_term(const dl_circuit *c, dl_tid t, const char *text)
+{
+  dl_buf b = { 0 };
+  dl_output_term(&b, dl_circuit_terms(c), t, DL_FMT_INFIX);
+  int same = b.data && strcmp(b.data, text) == 0;
+  dl_buf_free(&b);
+  return same;
+}
+
+static uint32_t move_named(const dl_circuit *c, const char *text)
+{
+  for (uint32_t m = 0; m < dl_circuit_move_count(c); m++)
+    if (same_term(c, dl_circuit_move_term(c, m), text)) return m;
+  return UINT32_MAX;
+}
+
+static int holds(const dl_circuit *c, const uint64_t *s, const char *fluent)
+{
+  for (uint32_t f = 0; f < dl_circuit_fluent_count(c); f++)
+    if (same_term(c, dl_circuit_fluent_term(c, f), fluent)) return (int)(s[f >> 6] >> (f & 63) & 1);
+  return -1;
+}
+
+static int32_t goal0(const dl_circuit *c)
+{
+  int32_t v;
+  return dl_circuit_goal(c, 0, &v) ? v : -1000 + v;
+}
+
+static const char cycle_game[] =
+  "role(p).\n"
+  "init(start(a)). init(edge(a,b)). init(edge(b,a)). init(edge(b,d)).\n"
+  "legal(p,unstart) :- true(start(a)).\n"
+  "legal(p,cut) :- true(edge(b,d)).\n"
+  "legal(p,wait).\n"
+  "next(start(a)) :- true(start(a)) & ~does(p,unstart).\n"
+  "next(edge(X,Y)) :- true(edge(X,Y)) & ~cutting(X,Y).\n"
+  "cutting(b,d) :- does(p,cut).\n"
+  "reach(X) :- true(start(X)).\n"
+  "reach(Y) :- reach(X) & true(edge(X,Y)).\n"
+  "goal(p,100) :- reach(d).\n"
+  "goal(p,50) :- reach(b) & ~reach(d).\n"
+  "goal(p,0) :- ~reach(b).\n"
+  "terminal :- ~reach(a).\n";
+
+static void test_cycle(void)
+{
+  game x;
+  CHECK("cycle game compiles", game_make(&x, cycle_game));
+  if (!x.c) {
+    game_free(&x);
+    return;
+  }
+  dl_circuit *c = x.c;
+  dl_circuit_stats st = dl_circuit_get_stats(c);
+  CHECK("cycle game has a cyclic block", st.cyclic_blocks >= 1);
+  uint32_t w = dl_circuit_state_words(c), cut = move_named(c, "cut"), unstart = move_named(c, "unstart");
+  uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8), *s2 = calloc(w, 8);
+  const uint32_t *moves;
+  dl_circuit_initial(c, s0);
+  CHECK("initial state holds start(a)", holds(c, s0, "start(a)") == 1);
+  CHECK("initial: 3 legal moves", dl_circuit_legal(c, 0, &moves) == 3);
+  CHECK("initial: goal 100, not terminal", goal0(c) == 100 && !dl_circuit_terminal(c));
+  CHECK("next of cut", dl_circuit_next(c, &cut, s1) && holds(c, s1, "edge(b,d)") == 0 && holds(c, s1, "edge(a,b)") == 1);
+  CHECK("after cut: set", dl_circuit_set_state(c, s1));
+  CHECK("after cut: goal 50 (a, b reached through the cycle)", goal0(c) == 50 && !dl_circuit_terminal(c));
+  CHECK("after cut: 2 legal moves", dl_circuit_legal(c, 0, &moves) == 2);
+  CHECK("next of unstart", dl_circuit_next(c, &unstart, s2) && holds(c, s2, "start(a)") == 0);
+  CHECK("after unstart: set", dl_circuit_set_state(c, s2));
+  CHECK("after unstart: the cycle a-b holds no more: goal 0, terminal", goal0(c) == 0 && dl_circuit_terminal(c));
+  CHECK("back to the initial state", dl_circuit_set_state(c, s0) && goal0(c) == 100 && !dl_circuit_terminal(c));
+  CHECK("initial again: 3 legal moves", dl_circuit_legal(c, 0, &moves) == 3);
+  dl_rng rng;
+  dl_rng_seed(&rng, 7);
+  int32_t goals[1];
+  int all_ok = 1;
+  for (int i = 0; i < 200; i++) {
+    dl_playout p = dl_circuit_playout(c, s0, &rng, 100000, goals);
+    all_ok &= p.status == DL_PLAYOUT_OK && p.depth >= 1 && goals[0] == 0;
+  }
+  CHECK("200 playouts end with unstart: goal 0", all_ok);
+  free(s0), free(s1), free(s2);
+  game_free(&x);
+}
+
+static void test_errors(void)
+{
+  game x;
+  dl_rng rng;
+  dl_rng_seed(&rng, 1);
+  int32_t goals[2];
+  uint64_t s[4] = { 0 };
+  if (game_make(&x, "role(p). init(s). legal(p,go) :- true(t). terminal :- true(u). goal(p,1).\n")) {
+    dl_circuit_initial(x.c, s);
+    dl_playout p = dl_circuit_playout(x.c, s, &rng, 100, goals);
+    CHECK("no legal move is an error", p.status == DL_PLAYOUT_NO_LEGAL && p.role == 0 && p.depth == 0);
+  } else CHECK("no-legal game compiles", 0);
+  game_free(&x);
+  if (game_make(&x, "role(p). role(q). init(s). legal(p,go). legal(q,go). next(t) :- does(p,go).\n"
+                    "terminal :- true(t). goal(p,10). goal(q,20) :- true(s).\n")) {
+    dl_circuit_initial(x.c, s);
+    dl_playout p = dl_circuit_playout(x.c, s, &rng, 100, goals);
+    CHECK("a role without a goal value at the end is an error", p.status == DL_PLAYOUT_BAD_GOAL && p.role == 1 &&
+                                                                   p.depth == 1);
+  } else CHECK("no-goal game compiles", 0);
+  game_free(&x);
+  if (game_make(&x, "role(p). init(s). legal(p,go). next(s) :- true(s). goal(p,1).\n")) {
+    dl_circuit_initial(x.c, s);
+    dl_playout p = dl_circuit_playout(x.c, s, &rng, 50, goals);
+    CHECK("no terminal state within the depth is reported", p.status == DL_PLAYOUT_TOO_DEEP && p.depth == 50);
+  } else CHECK("endless game compiles", 0);
+  game_free(&x);
+}
+
+int main(void)
+{
+  test_cycle();
+  test_errors();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
