@@ -14,7 +14,7 @@
   X(check)              \
   X(domains)            \
   X(reduce)             \
-  X(step)              \
+  X(step)               \
   X(play)
 
 #define CLI_DECLARE(name) extern const cli_command cli_cmd_##name;

@@ -1,7 +1,7 @@
 /* random_player.c: a tiny random-playout player built against the installed
  * library (gdlog.h only, linked through pkg-config).
  *
- *   random_player GAME [PLAYOUTS] [SEED]
+ *   random_player GAME [PLAYOUTS] [SEED] [auto|rules|circuit]
  *
  * Plays PLAYOUTS (default 3) uniformly random playouts from the initial
  * state and prints, per playout, its length, the moves of the first role
@@ -64,18 +64,20 @@ static gdlog_status playout(gdlog_game *g, int index)
 
 int main(int argc, char **argv)
 {
-  if (argc < 2 || argc > 4) {
-    fprintf(stderr, "usage: random_player GAME [PLAYOUTS] [SEED]\n");
+  if (argc < 2 || argc > 5) {
+    fprintf(stderr, "usage: random_player GAME [PLAYOUTS] [SEED] [auto|rules|circuit]\n");
     return 2;
   }
   int playouts = argc > 2 ? atoi(argv[2]) : 3;
   rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
   gdlog_options o;
   gdlog_options_init(&o);
+  if (argc > 4) o.backend = argv[4][0] == 'r' ? GDLOG_BACKEND_RULES : argv[4][0] == 'c' ? GDLOG_BACKEND_CIRCUIT : GDLOG_BACKEND_AUTO;
   gdlog_game *g;
   gdlog_status st = gdlog_open_file(argv[1], &o, &g);
   if (st != GDLOG_OK) return fail(g, st);
   printf("gdlog %s, %d roles:", gdlog_version(), gdlog_role_count(g));
+  fprintf(stderr, "backend: %s\n", gdlog_backend_of(g) == GDLOG_BACKEND_CIRCUIT ? "circuit" : "rules");
   for (int r = 0; r < gdlog_role_count(g); r++) printf(" %s", gdlog_role_name(g, r));
   printf("\n");
   struct timespec t0, t1;

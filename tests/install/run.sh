@@ -25,8 +25,11 @@ $cc -std=c11 -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/player_shared" "$src/t
 # static: the archive, and the private dependencies of --static
 $cc -std=c11 -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/player_static" "$src/tests/install/random_player.c" \
   $(pkg-config --cflags gdlog) "$libdir/libgdlog.a" $(pkg-config --static --libs-only-l gdlog | sed 's/-lgdlog//')
-if ldd "$tmp/player_static" | grep -q libgdlog; then echo "FAIL: player_static links libgdlog.so"; exit 1; fi
-LD_LIBRARY_PATH=$libdir ldd "$tmp/player_shared" | grep -q "$libdir/libgdlog.so" || { echo "FAIL: player_shared does not link $libdir/libgdlog.so"; exit 1; }
+# (ldd's output in a variable: grep -q in a pipe could SIGPIPE ldd under pipefail)
+deps=$(ldd "$tmp/player_static")
+if grep -q libgdlog <<<"$deps"; then echo "FAIL: player_static links libgdlog.so"; exit 1; fi
+deps=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/player_shared")
+grep -q "$libdir/libgdlog.so" <<<"$deps" || { echo "FAIL: player_shared does not link $libdir/libgdlog.so"; exit 1; }
 status=0
 for kind in shared static; do
   out=$(LD_LIBRARY_PATH=$libdir "$tmp/player_$kind" "$src/tests/games/ticTacToe.kif" 3 7)

@@ -278,8 +278,8 @@ static void test_broken_games(void)
     CHECK(st == GDLOG_ERR_GAME && strstr(gdlog_error(g), "role 'b' has 2 goal values"), "b's goal: %s",
           gdlog_error(g));
     gdlog_move joint[2];
-    CHECK(gdlog_parse_move(g, 0, "go", &joint[0]) == GDLOG_OK && gdlog_parse_move(g, 1, "go", &joint[1]) == GDLOG_OK,
-          "parse go");
+    CHECK(gdlog_parse_move(g, 0, "go", &joint[0]) == GDLOG_OK, "parse go: %s", gdlog_error(g));
+    joint[1] = joint[0];  /* b has no move at all: any id will do */
     gdlog_state *next = NULL;
     st = gdlog_next(g, s, joint, &next);
     CHECK(st == GDLOG_ERR_GAME && next == NULL, "next where b has no legal move: %s", gdlog_status_name(st));
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: test_api ticTacToe.kif\n");
     return 2;
   }
-  gdlog_backend backends[] = { GDLOG_BACKEND_RULES, GDLOG_BACKEND_AUTO };
+  gdlog_backend backends[] = { GDLOG_BACKEND_RULES, GDLOG_BACKEND_CIRCUIT, GDLOG_BACKEND_AUTO };
   for (size_t i = 0; i < sizeof backends / sizeof *backends; i++) {
     backend = backends[i];
     callback_calls = 0;
