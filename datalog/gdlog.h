@@ -173,16 +173,18 @@ GDLOG_API gdlog_status gdlog_goal(gdlog_game *g, const gdlog_state *s, int r, in
 GDLOG_API const char *gdlog_move_text(gdlog_game *g, gdlog_move m);
 
 /* The move of role r written as text (either syntax, e.g. "mark(1,1)" or
- * "(mark 1 1)") into *m.  INPUT when it does not read as one ground term;
- * a move that is no legal move anywhere is only refused by gdlog_next. */
+ * "(mark 1 1)") into *m.  INPUT when it does not read as one ground term.
+ * Whether the move is legal in a state is for gdlog_next to say; the
+ * circuit backend refuses here already (ILLEGAL) a move its ground game
+ * never makes legal. */
 GDLOG_API gdlog_status gdlog_parse_move(gdlog_game *g, int r, const char *text, gdlog_move *m);
 
 /* The joint move written in text[0..len) as does(R,A) facts (either
  * syntax), exactly one per role in any order, into joint[0..roles).  name
  * names the text in messages (may be NULL: "<moves>").  When s is not NULL,
- * each move must be legal in s (else ILLEGAL, with the place of the move).
- * INPUT for text that is not does facts, an unknown role, a role without
- * a move or with two. */
+ * each move must be legal in s (else ILLEGAL, with the place of the move;
+ * see gdlog_parse_move for the circuit).  INPUT for text that is not does
+ * facts, an unknown role, a role without a move or with two. */
 GDLOG_API gdlog_status gdlog_parse_joint(gdlog_game *g, const gdlog_state *s, const char *name, const char *text, size_t len,
                                gdlog_move *joint);
 
@@ -193,7 +195,8 @@ GDLOG_API gdlog_status gdlog_state_text(gdlog_game *g, const gdlog_state *s, cha
 /* The state whose fluents are written in text[0..len), one ground term or
  * true(term) fact each (either syntax; a file written by gdlog_state_text
  * or gdlog step), into *s.  name names the text in messages (may be NULL:
- * "<state>").  INPUT, NOMEM. */
+ * "<state>").  INPUT (also, with the circuit backend, for a fluent that no
+ * state reached from the initial one holds), NOMEM. */
 GDLOG_API gdlog_status gdlog_parse_state(gdlog_game *g, const char *name, const char *text, size_t len, gdlog_state **s);
 
 #ifdef __cplusplus
