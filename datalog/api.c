@@ -243,10 +243,10 @@ static int build_circuit(gdlog_game *g)
 {
   const dl_program *p = g->loaded->prog;
   g->domains = dl_domains_build(p, g->diag);
-  dl_reduce_options ro = { DL_REDUCE_LFP, g->opt.max_atoms, g->opt.cancel, 0 };
+  dl_reduce_options ro = { .mode = DL_REDUCE_LFP, .max_atoms = g->opt.max_atoms, .cancel = g->opt.cancel };
   dl_reduction *red = g->domains ? dl_reduce(p, g->domains, &ro, g->diag) : NULL;
   uint64_t budget = g->opt.backend == GDLOG_BACKEND_AUTO ? AUTO_MAX_INSTANCES : g->opt.max_atoms;
-  dl_ground_options go = { 0, 1, budget, g->opt.cancel };
+  dl_ground_options go = { .demand = 1, .max_instances = budget, .cancel = g->opt.cancel };
   g->ground = red ? dl_ground_build(p, red, &go, g->diag) : NULL;
   dl_reduction_destroy(red);
   g->circuit = g->ground ? dl_circuit_create(g->ground, g->diag) : NULL;
