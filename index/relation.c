@@ -807,7 +807,7 @@ int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_facto
   if (n_tuples) *n_tuples = 0;
   for (uint32_t i = 0; i < n_factors; i++)
     if (factors[i].n == 0) return 1;
-  Word_t base_key, keys[PRODUCT_MAX_TUPLES];
+  Word_t base_key = 0, keys[PRODUCT_MAX_TUPLES];
   uint64_t first[IX_MAX_ARITY], at[IX_MAX_ARITY] = { 0 };
   int by_key = product_keys(r, base, factors, n_factors, &base_key, keys, first), relaid = 0;
   uint64_t n = 0;

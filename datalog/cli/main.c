@@ -16,6 +16,7 @@
   X(reduce)             \
   X(ground)             \
   X(equiv)              \
+  X(step)               \
   X(play)
 
 #define CLI_DECLARE(name) extern const cli_command cli_cmd_##name;

@@ -988,8 +988,10 @@ static int inline_aux(dl_ground *g, uint8_t *alive)
   if (ok) {
     free(g->lits.a);
     g->lits = lits;
-    memcpy(g->rule_at, at, m * sizeof *at);
-    memcpy(g->rule_origin, origin, m * sizeof *origin);
+    if (m) {  /* memcpy takes no NULL, even for 0 bytes */
+      memcpy(g->rule_at, at, m * sizeof *at);
+      memcpy(g->rule_origin, origin, m * sizeof *origin);
+    }
     g->n_rules = m;
     memset(alive, 1, m);
   } else free(lits.a);
@@ -1041,8 +1043,10 @@ static int compact(dl_ground *g, const uint8_t *alive)
     ok = push32(&lits, renum[x[0]]) && push32(&lits, x[1]);
     for (int32_t k = 0; ok && k < x[1]; k++) ok = push32(&lits, x[2 + k] < 0 ? -renum[-x[2 + k]] : renum[x[2 + k]]);
   }
-  memcpy(g->rule_origin, origin, m * sizeof *origin);
-  memcpy(g->rule_at, at, m * sizeof *at);
+  if (m) {
+    memcpy(g->rule_origin, origin, m * sizeof *origin);
+    memcpy(g->rule_at, at, m * sizeof *at);
+  }
   free(origin);
   free(at);
   free(order);
