@@ -54,6 +54,12 @@ fi
 
 # check_game GAME: writes `pass F`, `fail F WHY` or `skip F WHY` lines for
 # each format F to $zWork/res/NAME.
+# The messages of a run without their places (printed text has other lines
+# and columns): the same warnings must come back, and nothing else.
+messages() {
+    grep -E '(error|warning): ' | sed -E 's/^[^ ]*:[0-9]+:[0-9]+: //' | LC_ALL=C sort
+}
+
 check_game() {
     local zGame=$1 zName zDir zRes f rc
     zName=$(basename "$zGame" .kif)
@@ -65,7 +71,7 @@ check_game() {
         for f in infix kif asp; do echo "skip $f listed" >> "$zRes"; done
         return
     fi
-    if ! timeout "$iBudget" "$zGdlog" model --init "$zGame" > "$zDir/want" 2> /dev/null; then
+    if ! timeout "$iBudget" "$zGdlog" model --init "$zGame" > "$zDir/want" 2> "$zDir/want.err"; then
         # too slow for the budget, or no model (a limit): nothing to compare
         for f in infix kif asp; do echo "skip $f model over budget" >> "$zRes"; done
         return
@@ -91,8 +97,8 @@ check_game() {
             echo "skip $f read back over budget" >> "$zRes"
         elif [ $rc -ne 0 ]; then
             echo "fail $f read back: $(grep -m1 -e error -e warning "$zDir/err")" >> "$zRes"
-        elif [ -s "$zDir/err" ]; then
-            echo "fail $f read back with messages: $(head -n 1 "$zDir/err")" >> "$zRes"
+        elif ! cmp -s <(messages < "$zDir/want.err") <(messages < "$zDir/err"); then
+            echo "fail $f read back with other messages: $(diff <(messages < "$zDir/want.err") <(messages < "$zDir/err") | grep -m1 '^[<>]')" >> "$zRes"
         elif ! cmp -s "$zDir/want" "$zDir/got"; then
             echo "fail $f another model: $(diff "$zDir/want" "$zDir/got" | grep -m1 '^[<>]')" >> "$zRes"
         else
@@ -101,7 +107,7 @@ check_game() {
     done
     rm -rf "$zDir"
 }
-export -f check_game
+export -f check_game messages
 export zGdlog zWork iBudget
 mkdir -p "$zWork/res"
 printf '%s\0' "$zShared"/kif/*.kif | xargs -0 -P "${ROUNDTRIP_JOBS:-2}" -n 1 bash -c 'check_game "$1"' _
