@@ -115,7 +115,7 @@ static int load_state(oracle_case *c, const char *file, gdlog_state **s, char *w
   size_t len;
   char *text = read_file(path, &len);
   if (!text) {
-    snprintf(why, cap, "cannot read %s", path);
+    snprintf(why, cap, "cannot read %.1000s", path);
     return 0;
   }
   int ok = gdlog_parse_state(c->game, path, text, len, s) == GDLOG_OK;
