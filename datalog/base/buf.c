@@ -2,6 +2,8 @@
 #include "datalog/base/buf.h"
 
 #include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,3 +46,13 @@ void dl_buf_addz(dl_buf *b, const char *s)
   dl_buf_add(b, s, strlen(s));
 }
 
+
+void dl_buf_addf(dl_buf *b, const char *fmt, ...)
+{
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  dl_buf_addz(b, text);
+}

@@ -23,4 +23,7 @@ void dl_buf_add(dl_buf *b, const char *s, size_t n);
 /* Appends the NUL-terminated string s. */
 void dl_buf_addz(dl_buf *b, const char *s);
 
+/* Appends printf-style text (at most 511 bytes of it). */
+void dl_buf_addf(dl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

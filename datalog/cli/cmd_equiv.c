@@ -21,6 +21,7 @@
 #include "datalog/base/diag.h"
 #include "datalog/base/sort.h"
 #include "datalog/cli/cli.h"
+#include "datalog/cli/stats.h"
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/sm.h"
 
@@ -169,13 +170,6 @@ typedef struct equiv {
   dl_buf joint_text;       /* the joint move being tried, printed */
   dl_tid *joint[2];        /* per side, per role */
 } equiv;
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Moves the messages of side s's state machine to the command's
  * diagnostics, those without a place prefixed with its file. */
@@ -442,7 +436,7 @@ static void free_side(side *s)
 /* Loads both programs and runs the playouts; 1 when they agree. */
 static int play_all(equiv *q)
 {
-  double t0 = now();
+  double t0 = cli_now();
   q->rng.s = q->opt.seed;
   dl_guard_soft(1);
   int ok = load_side(q, 0) && load_side(q, 1) && same_roles(q);
@@ -452,7 +446,7 @@ static int play_all(equiv *q)
   forward_diagnostics(q, &q->s[0]);
   forward_diagnostics(q, &q->s[1]);
   if (!ok || dl_guard_signal()) return 0;
-  double t = now() - t0;
+  double t = cli_now() - t0;
   dl_sm_stats a = dl_sm_get_stats(q->s[0].sm), b = dl_sm_get_stats(q->s[1].sm);
   printf("equiv: %s and %s agree: %llu playouts, %llu states compared", q->s[0].file, q->s[1].file,
          (unsigned long long)q->opt.playouts, (unsigned long long)q->states);

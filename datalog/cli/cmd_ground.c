@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "datalog/cli/cli.h"
+#include "datalog/cli/stats.h"
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/gdl/ground.h"
@@ -38,13 +39,6 @@ static const cli_option ground_options[] = {
   CLI_OPT_OUTPUT,
   CLI_OPT_END
 };
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static size_t peak_bytes(void)
 {
@@ -93,19 +87,19 @@ static int run_ground(cli_ctx *c)
   uint64_t limit;
   if (!max_instances(c, &limit)) return CLI_USAGE;
   dl_ground_phases ph = { 0, 0, 0, 0 };
-  double t0 = now();
+  double t0 = cli_now();
   dl_loaded *l = cli_load(c, c->args[0]);
   if (!l) return CLI_INPUT;
-  double t1 = now();
+  double t1 = cli_now();
   ph.parse = t1 - t0;
   dl_guard_soft(1);
   dl_domains *d = dl_domains_build(l->prog, c->diag);
-  double t2 = now();
+  double t2 = cli_now();
   ph.domains = t2 - t1;
   dl_reduce_options ro = { cli_choice(c, "--from", 0) == 1 ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP, c->max_atoms,
                            dl_guard_cancel_flag(), 0 };
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
-  ph.reduce = now() - t2;
+  ph.reduce = cli_now() - t2;
   dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
                            .no_factor = cli_given(c, "--no-factor"), .max_instances = limit,
                            .cancel = dl_guard_cancel_flag() };

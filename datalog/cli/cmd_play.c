@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "datalog/cli/cli.h"
+#include "datalog/cli/stats.h"
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/circuit.h"
 #include "datalog/gdl/domains.h"
@@ -41,30 +42,11 @@ typedef struct play_run {
   double *goal_sum;        /* per role */
 } play_run;
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double cpu_now(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void add_fmt(dl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add_fmt(dl_buf *b, const char *fmt, ...)
-{
-  char text[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  dl_buf_addz(b, text);
 }
 
 static int number_option(cli_ctx *c, const char *name, uint64_t dflt, uint64_t *out)
@@ -141,9 +123,9 @@ static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
   dl_rng_seed(&rng, r->seed);
   r->min_depth = UINT32_MAX;
   int ok = 1;
-  double t0 = now(), c0 = cpu_now();
+  double t0 = cli_now(), c0 = cpu_now();
   for (uint64_t i = 0; i < r->n && ok; i++) {
-    if ((i & 15) == 0 && ((r->time_limit > 0 && now() - t0 >= r->time_limit) || dl_guard_signal())) break;
+    if ((i & 15) == 0 && ((r->time_limit > 0 && cli_now() - t0 >= r->time_limit) || dl_guard_signal())) break;
     dl_playout p = dl_circuit_playout(k, start, &rng, (uint32_t)r->max_depth, goals);
     if (p.status != DL_PLAYOUT_OK) {
       report_playout(c, k, p, i);
@@ -156,7 +138,7 @@ static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
     if (p.depth > r->max_seen) r->max_seen = p.depth;
     for (uint32_t q = 0; q < roles; q++) r->goal_sum[q] += goals[q];
   }
-  r->run_s = now() - t0;
+  r->run_s = cli_now() - t0;
   r->cpu_s = cpu_now() - c0;
   free(start);
   free(goals);
@@ -185,25 +167,25 @@ static void report_json(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
     if (*p == '"' || *p == '\\') dl_buf_add(b, "\\", 1);
     dl_buf_add(b, p, 1);
   }
-  add_fmt(b, "\", \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
+  dl_buf_addf(b, "\", \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
              " \"cpu_seconds\": %.6f, \"playouts_per_cpu_second\": %.1f,\n",
           (unsigned long long)r->seed, (unsigned long long)r->playouts, (unsigned long long)r->states, r->run_s,
           r->cpu_s, r->playouts / (r->cpu_s > 0 ? r->cpu_s : 1e-9));
-  add_fmt(b, " \"playouts_per_second\": %.1f, \"states_per_second\": %.1f, \"mean_depth\": %.3f,"
+  dl_buf_addf(b, " \"playouts_per_second\": %.1f, \"states_per_second\": %.1f, \"mean_depth\": %.3f,"
              " \"min_depth\": %u, \"max_depth\": %u,\n",
           r->playouts / (r->run_s > 0 ? r->run_s : 1e-9), r->states / (r->run_s > 0 ? r->run_s : 1e-9),
           (double)(r->states - r->playouts) / n, r->playouts ? r->min_depth : 0, r->max_seen);
-  add_fmt(b, " \"ground_seconds\": %.6f, \"compile_seconds\": %.6f, \"bytes_per_state\": %u,"
+  dl_buf_addf(b, " \"ground_seconds\": %.6f, \"compile_seconds\": %.6f, \"bytes_per_state\": %u,"
              " \"circuit_bytes\": %zu,\n",
           r->ground_s, r->compile_s, s.state_words * 8, s.bytes);
-  add_fmt(b, " \"gates\": %u, \"and\": %u, \"or\": %u, \"inputs\": %u, \"wires\": %u, \"negated_wires\": %u,"
+  dl_buf_addf(b, " \"gates\": %u, \"and\": %u, \"or\": %u, \"inputs\": %u, \"wires\": %u, \"negated_wires\": %u,"
              " \"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u,\n \"goals\": {",
           s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
           s.fluents, s.moves);
   for (uint32_t q = 0; q < s.roles; q++) {
     if (q) dl_buf_addz(b, ", ");
     json_term(b, dl_circuit_terms(k), dl_circuit_role_term(k, q));
-    add_fmt(b, ": %.4f", r->goal_sum[q] / n);
+    dl_buf_addf(b, ": %.4f", r->goal_sum[q] / n);
   }
   dl_buf_addz(b, "}}\n");
 }
@@ -212,25 +194,25 @@ static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
 {
   dl_circuit_stats s = dl_circuit_get_stats(k);
   double n = r->playouts ? (double)r->playouts : 1, t = r->run_s > 0 ? r->run_s : 1e-9;
-  add_fmt(b, "%% gdlog play %s: random playouts, seed %llu\n", c->args[0], (unsigned long long)r->seed);
-  add_fmt(b, "build      ground %.4f s (load, domains, reduce, ground), compile %.4f s\n", r->ground_s,
+  dl_buf_addf(b, "%% gdlog play %s: random playouts, seed %llu\n", c->args[0], (unsigned long long)r->seed);
+  dl_buf_addf(b, "build      ground %.4f s (load, domains, reduce, ground), compile %.4f s\n", r->ground_s,
           r->compile_s);
-  add_fmt(b, "circuit    %u gates (%u and, %u or, %u inputs), %u wires (%u negated), %u cyclic blocks of %u gates,"
+  dl_buf_addf(b, "circuit    %u gates (%u and, %u or, %u inputs), %u wires (%u negated), %u cyclic blocks of %u gates,"
              " %zu bytes\n",
           s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
           s.bytes);
-  add_fmt(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
+  dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
           s.state_words * 8, s.moves);
-  add_fmt(b, "playouts   %llu in %.3f s: %.0f playouts/s, %.0f states/s\n", (unsigned long long)r->playouts,
+  dl_buf_addf(b, "playouts   %llu in %.3f s: %.0f playouts/s, %.0f states/s\n", (unsigned long long)r->playouts,
           r->run_s, r->playouts / t, r->states / t);
-  add_fmt(b, "cpu        %.3f s of process time: %.0f playouts/s, %.0f states/s\n", r->cpu_s,
+  dl_buf_addf(b, "cpu        %.3f s of process time: %.0f playouts/s, %.0f states/s\n", r->cpu_s,
           r->playouts / (r->cpu_s > 0 ? r->cpu_s : 1e-9), r->states / (r->cpu_s > 0 ? r->cpu_s : 1e-9));
-  add_fmt(b, "depth      mean %.2f, min %u, max %u\n", (double)(r->states - r->playouts) / n,
+  dl_buf_addf(b, "depth      mean %.2f, min %u, max %u\n", (double)(r->states - r->playouts) / n,
           r->playouts ? r->min_depth : 0, r->max_seen);
   for (uint32_t q = 0; q < s.roles; q++) {
     dl_buf_addz(b, "goal       ");
     dl_output_term(b, dl_circuit_terms(k), dl_circuit_role_term(k, q), DL_FMT_INFIX);
-    add_fmt(b, " mean %.2f\n", r->goal_sum[q] / n);
+    dl_buf_addf(b, " mean %.2f\n", r->goal_sum[q] / n);
   }
 }
 
@@ -238,7 +220,7 @@ static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
 
 static void trace_atom(dl_buf *b, const dl_terms *t, const char *pred, const dl_tid *args, int n)
 {
-  add_fmt(b, "(%s", pred);
+  dl_buf_addf(b, "(%s", pred);
   for (int i = 0; i < n; i++) {
     dl_buf_addz(b, " ");
     dl_output_term(b, t, args[i], DL_FMT_KIF);
@@ -251,7 +233,7 @@ static void trace_state(dl_buf *b, dl_circuit *k, uint64_t step)
 {
   const dl_terms *t = dl_circuit_terms(k);
   const uint64_t *s = dl_circuit_state(k);
-  add_fmt(b, "state %llu\n", (unsigned long long)step);
+  dl_buf_addf(b, "state %llu\n", (unsigned long long)step);
   for (uint32_t f = 0; f < dl_circuit_fluent_count(k); f++)
     if (s[f >> 6] >> (f & 63) & 1) {
       dl_tid x = dl_circuit_fluent_term(k, f);
@@ -268,11 +250,11 @@ static void trace_state(dl_buf *b, dl_circuit *k, uint64_t step)
     if (dl_circuit_goal(k, q, &v)) {
       dl_buf_addz(b, "(goal ");
       dl_output_term(b, t, dl_circuit_role_term(k, q), DL_FMT_KIF);
-      add_fmt(b, " %d)\n", v);
+      dl_buf_addf(b, " %d)\n", v);
     } else {
       dl_buf_addz(b, "goalcount ");
       dl_output_term(b, t, dl_circuit_role_term(k, q), DL_FMT_KIF);
-      add_fmt(b, " %d\n", -v);
+      dl_buf_addf(b, " %d\n", -v);
     }
   }
   if (dl_circuit_terminal(k)) dl_buf_addz(b, "terminal\n");
@@ -310,7 +292,7 @@ static int run_trace(cli_ctx *c, dl_circuit *k, const play_run *r)
   int ok = state && joint && f;
   dl_buf b = { 0 };
   for (uint64_t i = 0; ok && i < r->n && !dl_guard_signal(); i++) {
-    add_fmt(&b, "playout %llu\n", (unsigned long long)i);
+    dl_buf_addf(&b, "playout %llu\n", (unsigned long long)i);
     ok = trace_playout(&b, k, &rng, state, joint, r->max_depth) && !b.failed;
     if (ok && b.len) ok = fwrite(b.data, 1, b.len, f) == b.len;
     b.len = 0;
@@ -327,13 +309,13 @@ static int run_play(cli_ctx *c)
   memset(&r, 0, sizeof r);
   int rc = read_options(c, &r);
   if (rc != CLI_OK) return rc;
-  double t0 = now();
+  double t0 = cli_now();
   dl_domains *d = NULL;
   dl_ground *g = build_ground(c, &d);
-  double t1 = now();
+  double t1 = cli_now();
   dl_circuit *k = g ? dl_circuit_create(g, c->diag) : NULL;
   r.ground_s = t1 - t0;
-  r.compile_s = now() - t1;
+  r.compile_s = cli_now() - t1;
   int ok = k != NULL;
   if (ok && cli_given(c, "--trace")) ok = run_trace(c, k, &r);
   else if (ok) {

@@ -62,22 +62,10 @@ static uint32_t *sorted_preds(const dl_program *p)
   return a;
 }
 
-static void add_fmt(dl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add_fmt(dl_buf *b, const char *fmt, ...)
-{
-  char text[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  dl_buf_addz(b, text);
-}
-
 static void add_count(dl_buf *b, double c, int width, int json)
 {
-  if (isinf(c)) add_fmt(b, "%*s", width, json ? "null" : "inf");
-  else add_fmt(b, "%*.0f", width, c);
+  if (isinf(c)) dl_buf_addf(b, "%*s", width, json ? "null" : "inf");
+  else dl_buf_addf(b, "%*.0f", width, c);
 }
 
 static void json_string(dl_buf *b, const char *z, size_t n)
@@ -86,7 +74,7 @@ static void json_string(dl_buf *b, const char *z, size_t n)
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)z[i];
     if (c == '"' || c == '\\') { dl_buf_add(b, "\\", 1); dl_buf_add(b, &z[i], 1); }
-    else if (c < 0x20) add_fmt(b, "\\u%04x", c);
+    else if (c < 0x20) dl_buf_addf(b, "\\u%04x", c);
     else dl_buf_add(b, &z[i], 1);
   }
   dl_buf_add(b, "\"", 1);
@@ -102,27 +90,27 @@ static void reduce_text(const cli_ctx *c, dl_reduce_mode mode, const dl_program 
                         const dl_reduction *r, const uint32_t *order, dl_buf *b)
 {
   uint32_t runs = dl_reduction_iterations(r);
-  add_fmt(b, "%% gdlog reduce %s: %s, %u run%s of G+\n", c->args[0], mode_text(mode), runs, runs == 1 ? "" : "s");
+  dl_buf_addf(b, "%% gdlog reduce %s: %s, %u run%s of G+\n", c->args[0], mode_text(mode), runs, runs == 1 ? "" : "s");
   if (!dl_domains_has_base(d)) dl_buf_addz(b, "% no base rules: the domain of true comes from init and next\n");
   if (!dl_domains_has_input(d)) dl_buf_addz(b, "% no input rules: the domain of does comes from legal\n");
-  add_fmt(b, "%% %-32s %14s", "predicate", "domain");
+  dl_buf_addf(b, "%% %-32s %14s", "predicate", "domain");
   for (uint32_t k = 0; k < runs; k++) {
     char col[24];
     snprintf(col, sizeof col, "run %u", k + 1);
-    add_fmt(b, " %14s", col);
+    dl_buf_addf(b, " %14s", col);
   }
   dl_buf_addz(b, "\n");
   for (uint32_t i = 0; i < p->n_preds; i++) {
     uint32_t q = order[i];
     char name[300];
     snprintf(name, sizeof name, "%s/%u", dl_program_pred_name(p, q), p->preds[q].arity);
-    add_fmt(b, "%% %-32s ", name);
+    dl_buf_addf(b, "%% %-32s ", name);
     add_count(b, dl_domains_pred_count(d, q), 14, 0);
-    for (uint32_t k = 0; k < runs; k++) add_fmt(b, " %14llu", (unsigned long long)dl_reduction_count(r, k, q));
+    for (uint32_t k = 0; k < runs; k++) dl_buf_addf(b, " %14llu", (unsigned long long)dl_reduction_count(r, k, q));
     dl_buf_addz(b, "\n");
   }
-  add_fmt(b, "%% atoms of the last run %llu\n", (unsigned long long)dl_reduction_atoms(r));
-  add_fmt(b, "%% time of G+ %.3f s\n", dl_reduction_seconds(r));
+  dl_buf_addf(b, "%% atoms of the last run %llu\n", (unsigned long long)dl_reduction_atoms(r));
+  dl_buf_addf(b, "%% time of G+ %.3f s\n", dl_reduction_seconds(r));
 }
 
 static void reduce_json(const cli_ctx *c, dl_reduce_mode mode, const dl_program *p, const dl_domains *d,
@@ -131,20 +119,20 @@ static void reduce_json(const cli_ctx *c, dl_reduce_mode mode, const dl_program 
   uint32_t runs = dl_reduction_iterations(r);
   dl_buf_addz(b, "{\"file\": ");
   json_string(b, c->args[0], strlen(c->args[0]));
-  add_fmt(b, ", \"mode\": \"%s\", \"runs\": %u, \"atoms\": %llu, \"seconds\": %.3f,\n",
+  dl_buf_addf(b, ", \"mode\": \"%s\", \"runs\": %u, \"atoms\": %llu, \"seconds\": %.3f,\n",
           mode == DL_REDUCE_DOMAINS ? "domains" : "init", runs,
           (unsigned long long)dl_reduction_atoms(r), dl_reduction_seconds(r));
-  add_fmt(b, " \"base\": %s, \"input\": %s,\n \"predicates\": [", dl_domains_has_base(d) ? "true" : "false",
+  dl_buf_addf(b, " \"base\": %s, \"input\": %s,\n \"predicates\": [", dl_domains_has_base(d) ? "true" : "false",
           dl_domains_has_input(d) ? "true" : "false");
   for (uint32_t i = 0; i < p->n_preds; i++) {
     uint32_t q = order[i];
     const char *name = dl_program_pred_name(p, q);
     dl_buf_addz(b, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
     json_string(b, name, strlen(name));
-    add_fmt(b, ", \"arity\": %u, \"domain\": ", p->preds[q].arity);
+    dl_buf_addf(b, ", \"arity\": %u, \"domain\": ", p->preds[q].arity);
     add_count(b, dl_domains_pred_count(d, q), 0, 1);
     dl_buf_addz(b, ", \"counts\": [");
-    for (uint32_t k = 0; k < runs; k++) add_fmt(b, "%s%llu", k ? ", " : "", (unsigned long long)dl_reduction_count(r, k, q));
+    for (uint32_t k = 0; k < runs; k++) dl_buf_addf(b, "%s%llu", k ? ", " : "", (unsigned long long)dl_reduction_count(r, k, q));
     dl_buf_addz(b, "]}");
   }
   dl_buf_addz(b, "]");
