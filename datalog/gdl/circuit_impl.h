@@ -1,0 +1,70 @@
+/* circuit_impl.h: private to circuit.c (evaluation: propagation, states,
+ * playouts) and circuit_compile.c (compiling a ground game into gates). */
+#ifndef DATALOG_GDL_CIRCUIT_IMPL_H
+#define DATALOG_GDL_CIRCUIT_IMPL_H
+
+#include "datalog/gdl/circuit.h"
+
+#define NONE UINT32_MAX
+#define TOP 0x80000000u
+
+enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4 };
+enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
+#define HAS_OUTPUTS 0x80000000u
+
+struct dl_circuit {
+  const dl_ground *g;
+  const dl_terms *terms;
+  /* gates */
+  uint32_t n_gates, n_edges;
+  uint32_t *counter;     /* threshold offset + true inputs; value = top bit */
+  uint32_t *out_start;   /* n_gates + 1 */
+  uint32_t *outs;        /* target << 2 | negated << 1 | (target is in a cyclic block) */
+  uint32_t *hook;        /* HAS_OUTPUTS | keyword hook (0, or kind << 28 | index) */
+  uint8_t *kind;
+  uint32_t *gate_atom;   /* the atom a gate stands for, 0 for a rule's AND */
+  /* cyclic blocks, numbered in Tarjan's order (a block's inputs come from
+   * blocks of higher numbers) */
+  uint32_t n_blocks;
+  uint32_t *block;       /* per gate: 0, or block number + 1 */
+  uint32_t *block_start, *block_members;
+  uint8_t *val;          /* value of a block member */
+  uint8_t *dirty;
+  uint32_t *dirty_list, n_dirty;
+  uint32_t *work;        /* worklist of a block's fixpoint */
+  /* pending flips: gate << 1 | new value */
+  uint32_t *stack;
+  size_t sp, cap;
+  int failed;
+  /* roles, fluents, moves, goals */
+  uint32_t n_roles;
+  dl_tid *role_term;
+  uint32_t n_fluents, words;
+  dl_tid *fluent_term;
+  uint32_t *fluent_gate;
+  uint64_t *init, *cur, *next_bits, *scratch;
+  uint32_t n_moves;
+  uint32_t *move_role, *move_gate, *role_start;
+  dl_tid *move_term;
+  uint32_t *legal_list, *legal_n, *legal_pos;
+  /* Gated moves: legal(r,m) whose every rule has role r's literal L hold
+   * L & rest; the gate of m is rest's, and the moves count while L holds.
+   * Per role: L's gate (NONE: none), negated or not, gated moves holding
+   * (kept from the end of the role's part of legal_list). */
+  uint32_t *role_gate, *legal_ng;
+  uint8_t *role_gate_neg, *move_gated;
+  uint32_t *legal_out;   /* legal moves when both kinds hold */
+  uint32_t *cur_move, *joint;
+  uint32_t *goal_role;
+  int32_t *goal_value;
+  int32_t *goal_count, *goal_sum;
+  int32_t terminal_count;
+  dl_circuit_stats stats;
+};
+
+/* Propagation (circuit.c), used by compiling to settle the circuit. */
+void cc_flip(dl_circuit *c, uint32_t g, uint32_t v);
+void cc_mark_dirty(dl_circuit *c, uint32_t b);
+int cc_propagate(dl_circuit *c);
+
+#endif
