@@ -6,8 +6,9 @@
  * rules of the dynamic predicates, predicate by predicate, users before the
  * predicates they use (with demand), each rule by a backtracking join over
  * the kept relations; (4) pruning to a fixpoint; (5) identical rules once,
- * atoms renumbered densely. */
-#include "datalog/gdl/ground.h"
+ * atoms renumbered densely.  Phases (4) and (5), and the figures, are in
+ * ground_prune.c; the state both files share is in ground_impl.h. */
+#include "datalog/gdl/ground_impl.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -21,46 +22,14 @@
 #include "datalog/eval/eval.h"
 #include "index/relation.h"
 
-typedef struct vec32 {
-  int32_t *a;
-  size_t n, cap;
-} vec32;
-
-struct dl_ground {
-  const dl_program *game;
-  const dl_reduction *red;
-  const dl_ground_options *opt;
-  dl_diag *diag;
-  dl_terms *terms;
-  dl_eval *statics;           /* the game's model with no true/does: exact for static predicates */
-  uint8_t *dynamic;           /* per predicate: depends on true or does */
-  uint8_t *pred_role;         /* per predicate: dl_atom_role of its atoms */
-  ix_relation **demand;       /* per predicate: the instances its users ask for; NULL: all */
-  Pvoid_t atom_of_term;       /* JudyL: term -> atom id */
-  Pvoid_t rule_set;           /* JudyHS: the rules made so far, to make each once */
-  uint32_t n_aux;             /* auxiliary predicates made */
-  dl_tid *atom_term;          /* per atom id (0 unused) */
-  uint8_t *atom_role;
-  uint8_t *atom_aux;          /* per atom: an auxiliary atom of a factor */
-  uint32_t n_atoms, cap_atoms;
-  vec32 lits;                 /* per rule: head, n, body[n] */
-  size_t *rule_at;
-  uint32_t *rule_origin;
-  uint32_t n_rules, cap_rules;
-  dl_ground_rule_stats *rstats;
-  dl_ground_stats stats;
-  uint64_t instances;
-  int failed;                 /* out of memory, limit or cancel (reported) */
-};
-
-static double now(void)
+double gr_now(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int push32(vec32 *v, int32_t x)
+int gr_push32(vec32 *v, int32_t x)
 {
   if (v->n == v->cap) {
     size_t cap = v->cap ? 2 * v->cap : 1024;
@@ -81,7 +50,7 @@ const char *dl_atom_role_name(dl_atom_role role)
   return role < DL_ATOM_ROLES ? role_names[role] : "other";
 }
 
-static int oom(dl_ground *g)
+int gr_oom(dl_ground *g)
 {
   if (!g->failed) dl_diag_report(g->diag, DL_ERROR, NULL, 0, "out of memory in grounding");
   g->failed = 1;
@@ -108,12 +77,12 @@ static int keyword_arity_ok(dl_atom_role role, uint32_t arity)
   return role == DL_ATOM_OTHER || ar[role] == arity;
 }
 
-static int is_input(dl_atom_role r) { return r == DL_ATOM_FLUENT || r == DL_ATOM_MOVE; }
+int gr_is_input(dl_atom_role r) { return r == DL_ATOM_FLUENT || r == DL_ATOM_MOVE; }
 
 /* Roles whose atoms the game needs: everything else exists only for them. */
-static int is_goal_role(dl_atom_role r)
+int gr_is_goal_role(dl_atom_role r)
 {
-  return r != DL_ATOM_OTHER && !is_input(r);
+  return r != DL_ATOM_OTHER && !gr_is_input(r);
 }
 
 static int classify_predicates(dl_ground *g)
@@ -122,13 +91,13 @@ static int classify_predicates(dl_ground *g)
   g->dynamic = calloc(p->n_preds + 1, 1);
   g->pred_role = calloc(p->n_preds + 1, 1);
   g->demand = calloc(p->n_preds + 1, sizeof *g->demand);
-  if (!g->dynamic || !g->pred_role || !g->demand) return oom(g);
+  if (!g->dynamic || !g->pred_role || !g->demand) return gr_oom(g);
   for (uint32_t i = 0; i < p->n_preds; i++) {
     size_t n;
     const char *z = dl_terms_name(g->terms, p->preds[i].name, &n);
     dl_atom_role r = role_of_name(z, n);
     g->pred_role[i] = (uint8_t)(keyword_arity_ok(r, p->preds[i].arity) ? r : DL_ATOM_OTHER);
-    g->dynamic[i] = is_input(g->pred_role[i]);
+    g->dynamic[i] = gr_is_input(g->pred_role[i]);
   }
   for (int changed = 1; changed;) {
     changed = 0;
@@ -145,11 +114,11 @@ static int classify_predicates(dl_ground *g)
 
 static int eval_statics(dl_ground *g)
 {
-  double t0 = now();
+  double t0 = gr_now();
   dl_eval_options eo = { 0, g->opt->cancel };
   g->statics = dl_eval_create(g->game, &eo, g->diag);
   if (!g->statics || !dl_eval_run(g->statics)) { g->failed = 1; return 0; }
-  g->stats.statics_seconds = now() - t0;
+  g->stats.statics_seconds = gr_now() - t0;
   return 1;
 }
 
@@ -160,7 +129,7 @@ static int32_t atom_id(dl_ground *g, dl_tid t, uint8_t role)
 {
   Word_t *v;
   JLI(v, g->atom_of_term, (Word_t)t);
-  if (v == PJERR) return oom(g);
+  if (v == PJERR) return gr_oom(g);
   if (*v) return (int32_t)*v;
   if (g->n_atoms + 1 >= g->cap_atoms) {
     uint32_t cap = g->cap_atoms ? 2 * g->cap_atoms : 1024;
@@ -169,7 +138,7 @@ static int32_t atom_id(dl_ground *g, dl_tid t, uint8_t role)
     uint8_t *b = a ? realloc(g->atom_role, cap) : NULL;
     if (b) g->atom_role = b;
     uint8_t *c = b ? realloc(g->atom_aux, cap) : NULL;
-    if (!c) return oom(g);
+    if (!c) return gr_oom(g);
     g->atom_aux = c;
     g->cap_atoms = cap;
   }
@@ -194,15 +163,15 @@ static int add_rule(dl_ground *g, int32_t head, const int32_t *body, uint32_t n,
     size_t *a = realloc(g->rule_at, cap * sizeof *a);
     if (a) g->rule_at = a;
     uint32_t *o = a ? realloc(g->rule_origin, cap * sizeof *o) : NULL;
-    if (!o) return oom(g);
+    if (!o) return gr_oom(g);
     g->rule_origin = o;
     g->cap_rules = cap;
   }
   g->rule_at[g->n_rules] = g->lits.n;
   g->rule_origin[g->n_rules++] = origin;
-  if (!push32(&g->lits, head) || !push32(&g->lits, (int32_t)n)) return oom(g);
+  if (!gr_push32(&g->lits, head) || !gr_push32(&g->lits, (int32_t)n)) return gr_oom(g);
   for (uint32_t i = 0; i < n; i++)
-    if (!push32(&g->lits, body[i])) return oom(g);
+    if (!gr_push32(&g->lits, body[i])) return gr_oom(g);
   return 1;
 }
 
@@ -212,13 +181,13 @@ static int add_facts(dl_ground *g, dl_sym pred, uint8_t role, const ix_relation 
   uint32_t n = ix_relation_arity(r);
   ix_val tuple[IX_MAX_ARITY], key[IX_MAX_ARITY] = { 0 };
   int idx;
-  if (!ix_relation_index((ix_relation *)r, 0, &idx)) return oom(g); /* an index is a cache: building it changes no tuple */
+  if (!ix_relation_index((ix_relation *)r, 0, &idx)) return gr_oom(g); /* an index is a cache: building it changes no tuple */
   ix_iter it;
   ix_iter_begin(&it, r, idx, 0, key);
   while (ix_iter_next(&it, tuple)) {
     dl_tid t = atom_term(g, pred, n, tuple);
     int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, role);
-    if (!a || !add_rule(g, a, NULL, 0, UINT32_MAX)) return oom(g);
+    if (!a || !add_rule(g, a, NULL, 0, UINT32_MAX)) return gr_oom(g);
   }
   return 1;
 }
@@ -234,7 +203,7 @@ static int add_keyword_facts(dl_ground *g)
 {
   const dl_program *p = g->game;
   for (uint32_t i = 0; i < p->n_preds; i++)
-    if (!g->dynamic[i] && is_goal_role(g->pred_role[i]) &&
+    if (!g->dynamic[i] && gr_is_goal_role(g->pred_role[i]) &&
         !add_facts(g, p->preds[i].name, g->pred_role[i], dl_eval_relation(g->statics, i)))
       return 0;
   static const struct { const char *name, *from; uint32_t arity; dl_atom_role role; } gen[] = {
@@ -243,7 +212,7 @@ static int add_keyword_facts(dl_ground *g)
     uint32_t from = find_pred(g, gen[k].from, gen[k].arity);
     if (find_pred(g, gen[k].name, gen[k].arity) != DL_NO_PRED || from == DL_NO_PRED) continue;
     dl_sym s = dl_terms_symbol(g->terms, gen[k].name, strlen(gen[k].name));
-    if (s == DL_NO_SYM || !add_facts(g, s, (uint8_t)gen[k].role, dl_reduction_relation(g->red, from))) return oom(g);
+    if (s == DL_NO_SYM || !add_facts(g, s, (uint8_t)gen[k].role, dl_reduction_relation(g->red, from))) return gr_oom(g);
   }
   return 1;
 }
@@ -478,7 +447,7 @@ static int bsearch_int(const int32_t *a, uint32_t n, int32_t x)
 }
 
 /* Sorts a body, keeps each literal once; 0 when it holds a and ~a. */
-static int normalize_body(int32_t *body, uint32_t *n)
+int gr_normalize_body(int32_t *body, uint32_t *n)
 {
   dl_sort(body, *n, sizeof *body, by_int, NULL);
   uint32_t m = 0;
@@ -496,13 +465,13 @@ static int normalize_body(int32_t *body, uint32_t *n)
 static int add_rule_once(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
 {
   int32_t small[64], *key = n + 2 <= 64 ? small : malloc((n + 2) * sizeof *key);
-  if (!key) return oom(g);
+  if (!key) return gr_oom(g);
   key[0] = head;
   key[1] = (int32_t)n;
   memcpy(key + 2, body, n * sizeof *body);
   PPvoid_t v = JudyHSIns(&g->rule_set, key, (n + 2) * sizeof *key, PJE0);
   if (key != small) free(key);
-  if (v == PPJERR) return oom(g);
+  if (v == PPJERR) return gr_oom(g);
   if (*v) return 1;
   *v = (void *)1;
   return add_rule(g, head, body, n, origin);
@@ -559,7 +528,7 @@ static int leaf(join *j)
   }
   for (uint32_t k = 0; k < r->n_body; k++) {
     int holds = decide(j, k, &j->lits[k]);
-    if (holds < 0) return oom(g);
+    if (holds < 0) return gr_oom(g);
     if (!holds) return 1;
   }
   uint32_t n = 0;
@@ -570,17 +539,17 @@ static int leaf(join *j)
     for (uint32_t k = 0; k < r->n_body; k++)
       if (j->lits[k] && j->comp[k] == (int32_t)c) j->cbody[m++] = j->lits[k];
     if (m == 0) continue;
-    if (!normalize_body(j->cbody, &m)) return 1;
+    if (!gr_normalize_body(j->cbody, &m)) return 1;
     int32_t a = add_factor(j, c, j->cbody, m);
-    if (!a) return oom(g);
+    if (!a) return gr_oom(g);
     j->body[n++] = a;
   }
-  if (!normalize_body(j->body, &n)) return 1;
+  if (!gr_normalize_body(j->body, &n)) return 1;
   uint32_t h = g->game->head_pred[j->rule];
-  if (!ground_args(j, r->head)) return oom(g);
+  if (!ground_args(j, r->head)) return gr_oom(g);
   dl_tid t = atom_term(g, ast_atom_pred(r->head), atom_arity(r->head), j->args);
   int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, g->pred_role[h]);
-  if (!head || !add_rule_once(g, head, j->body, n, j->rule)) return oom(g);
+  if (!head || !add_rule_once(g, head, j->body, n, j->rule)) return gr_oom(g);
   j->instances++;
   if (g->opt->max_instances && ++g->instances > g->opt->max_instances) {
     dl_diag_report(g->diag, DL_ERROR, NULL, 0, "more than %llu rule instances",
@@ -714,7 +683,7 @@ static ix_relation *literal_relation(const dl_ground *g, uint32_t q)
 
 static int instantiate_rule(dl_ground *g, uint32_t ri)
 {
-  double t0 = now();
+  double t0 = gr_now();
   const dl_rule *r = &g->game->ast->rules[ri];
   uint32_t h = g->game->head_pred[ri];
   join j;
@@ -738,12 +707,12 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
     if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(g, g->game->lit_pred[ri][k]));
   if (ok && g->demand[h]) ok = make_step(&j, r->head, g->demand[h]);
   ok = ok && plan(&j);
-  if (!ok) oom(g);
+  if (!ok) gr_oom(g);
   ok = ok && (j.empty || descend(&j, 0));
   dl_ground_rule_stats *rs = &g->rstats[ri];
   rs->candidates += j.candidates;
   rs->instances += j.instances;
-  rs->seconds += now() - t0;
+  rs->seconds += gr_now() - t0;
   for (uint32_t s = 0; s < j.n_steps; s++) {
     ix_relation_destroy(j.steps[s].rel);
     free(j.steps[s].vars);
@@ -766,7 +735,7 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
  * opt.demand); when none is ready (cycles), one is instantiated fully. */
 static int instantiate(dl_ground *g)
 {
-  double t0 = now();
+  double t0 = gr_now();
   const dl_program *p = g->game;
   uint32_t n = p->n_preds;
   uint32_t *users = calloc(n + 1, sizeof *users);
@@ -776,7 +745,7 @@ static int instantiate(dl_ground *g)
     uint32_t h = p->head_pred[r];
     for (uint32_t k = 0; g->dynamic[h] && k < p->ast->rules[r].n_body; k++) {
       uint32_t q = p->lit_pred[r][k];
-      if (q == DL_NO_PRED || !g->dynamic[q] || is_input(g->pred_role[q])) continue;
+      if (q == DL_NO_PRED || !g->dynamic[q] || gr_is_input(g->pred_role[q])) continue;
       if (q == h) selfrec[h] = 1;
       else users[q]++;
     }
@@ -785,11 +754,11 @@ static int instantiate(dl_ground *g)
     if (g->dynamic[q] && g->pred_role[q] == DL_ATOM_OTHER && !selfrec[q] && p->preds[q].arity > 0 &&
         !(g->demand[q] = ix_relation_create(p->preds[q].arity)))
       ok = 0;
-  if (!ok) oom(g);
+  if (!ok) gr_oom(g);
   for (;;) {
     uint32_t next = DL_NO_PRED, stuck = DL_NO_PRED;
     for (uint32_t q = 0; ok && q < n && next == DL_NO_PRED; q++) {
-      if (!g->dynamic[q] || is_input(g->pred_role[q]) || done[q]) continue;
+      if (!g->dynamic[q] || gr_is_input(g->pred_role[q]) || done[q]) continue;
       if (users[q] == 0) next = q;
       else if (stuck == DL_NO_PRED) stuck = q;
     }
@@ -809,312 +778,15 @@ static int instantiate(dl_ground *g)
       if (p->head_pred[r] != next) continue;
       for (uint32_t k = 0; k < p->ast->rules[r].n_body; k++) {
         uint32_t q = p->lit_pred[r][k];
-        if (q != DL_NO_PRED && q != next && g->dynamic[q] && !is_input(g->pred_role[q])) users[q]--;
+        if (q != DL_NO_PRED && q != next && g->dynamic[q] && !gr_is_input(g->pred_role[q])) users[q]--;
       }
     }
   }
   free(users);
   free(selfrec);
   free(done);
-  g->stats.instantiate_seconds = now() - t0;
+  g->stats.instantiate_seconds = gr_now() - t0;
   return ok;
-}
-
-/* ---- pruning ------------------------------------------------------------------------------- */
-
-static int32_t *rule_lits(const dl_ground *g, uint32_t i) { return &g->lits.a[g->rule_at[i]]; }
-
-/* Lists, per atom, the alive rules where it occurs: as head (heads) or
- * positively in the body, inputs left out (uses).  CSR: start[n_atoms+2]. */
-typedef struct csr { uint32_t *start, *item; } csr;
-
-static int build_csr(const dl_ground *g, const uint8_t *alive, int heads, csr *c)
-{
-  uint32_t na = g->n_atoms + 2;
-  c->start = calloc(na + 1, sizeof *c->start);
-  size_t total = 0;
-  for (int pass = 0; c->start && pass < 2; pass++) {
-    for (uint32_t i = 0; i < g->n_rules; i++) {
-      if (!alive[i]) continue;
-      const int32_t *x = rule_lits(g, i);
-      if (heads) {
-        if (pass == 0) c->start[x[0] + 1]++;
-        else c->item[c->start[x[0]]++] = i;
-        continue;
-      }
-      for (int32_t k = 0; k < x[1]; k++) {
-        int32_t a = x[2 + k];
-        if (a < 0 || is_input(g->atom_role[a])) continue;
-        if (pass == 0) c->start[a + 1]++;
-        else c->item[c->start[a]++] = i;
-      }
-    }
-    if (pass == 0) {
-      for (uint32_t a = 0; a < na; a++) c->start[a + 1] += c->start[a];
-      total = c->start[na];
-      if (!(c->item = malloc((total + 1) * sizeof *c->item))) return 0;
-    } else {
-      for (uint32_t a = na; a > 0; a--) c->start[a] = c->start[a - 1];
-      c->start[0] = 0;
-    }
-  }
-  return c->start != NULL;
-}
-
-static void free_csr(csr *c)
-{
-  free(c->start);
-  free(c->item);
-}
-
-/* Marks the atoms some alive rule can derive (inputs are given). */
-static int derivable_atoms(const dl_ground *g, const uint8_t *alive, uint8_t *derivable)
-{
-  csr uses = { 0 };
-  uint32_t *count = malloc((g->n_rules + 1) * sizeof *count);
-  uint32_t *queue = malloc((g->n_atoms + 1) * sizeof *queue);
-  int ok = count && queue && build_csr(g, alive, 0, &uses);
-  uint32_t qn = 0;
-  for (uint32_t a = 1; ok && a <= g->n_atoms; a++) derivable[a] = (uint8_t)is_input(g->atom_role[a]);
-  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
-    const int32_t *x = rule_lits(g, i);
-    count[i] = 0;
-    for (int32_t k = 0; alive[i] && k < x[1]; k++)
-      if (x[2 + k] > 0 && !is_input(g->atom_role[x[2 + k]])) count[i]++;
-    if (alive[i] && count[i] == 0 && !derivable[x[0]]) derivable[x[0]] = 1, queue[qn++] = (uint32_t)x[0];
-  }
-  for (uint32_t q = 0; ok && q < qn; q++)
-    for (uint32_t u = uses.start[queue[q]]; u < uses.start[queue[q] + 1]; u++) {
-      uint32_t i = uses.item[u];
-      int32_t h = rule_lits(g, i)[0];
-      if (--count[i] == 0 && !derivable[h]) derivable[h] = 1, queue[qn++] = (uint32_t)h;
-    }
-  free_csr(&uses);
-  free(count);
-  free(queue);
-  return ok;
-}
-
-/* Marks the atoms the game's keyword atoms need, transitively. */
-static int needed_atoms(const dl_ground *g, const uint8_t *alive, uint8_t *needed)
-{
-  csr heads = { 0 };
-  uint32_t *stack = malloc((g->n_atoms + 1) * sizeof *stack);
-  int ok = stack && build_csr(g, alive, 1, &heads);
-  uint32_t sn = 0;
-  for (uint32_t a = 1; ok && a <= g->n_atoms; a++)
-    if ((needed[a] = (uint8_t)is_goal_role(g->atom_role[a]))) stack[sn++] = a;
-  while (ok && sn) {
-    uint32_t a = stack[--sn];
-    for (uint32_t u = heads.start[a]; u < heads.start[a + 1]; u++) {
-      const int32_t *x = rule_lits(g, heads.item[u]);
-      for (int32_t k = 0; k < x[1]; k++) {
-        uint32_t b = (uint32_t)(x[2 + k] < 0 ? -x[2 + k] : x[2 + k]);
-        if (!needed[b]) needed[b] = 1, stack[sn++] = b;
-      }
-    }
-  }
-  free_csr(&heads);
-  free(stack);
-  return ok;
-}
-
-/* One round; *changed tells whether a rule or literal went. */
-static int prune_round(dl_ground *g, uint8_t *alive, uint8_t *mark, int *changed)
-{
-  if (!derivable_atoms(g, alive, mark)) return 0;
-  for (uint32_t i = 0; i < g->n_rules; i++) {
-    int32_t *x = rule_lits(g, i);
-    int32_t m = 0;
-    for (int32_t k = 0; alive[i] && k < x[1]; k++) {
-      int32_t l = x[2 + k];
-      uint32_t a = (uint32_t)(l < 0 ? -l : l);
-      if (l > 0 && !mark[a]) alive[i] = 0, *changed = 1;
-      else if (l < 0 && !mark[a]) *changed = 1;  /* never true: the literal holds */
-      else x[2 + m++] = l;
-    }
-    if (alive[i]) x[1] = m;
-  }
-  if (!needed_atoms(g, alive, mark)) return 0;
-  for (uint32_t i = 0; i < g->n_rules; i++)
-    if (alive[i] && !mark[rule_lits(g, i)[0]]) alive[i] = 0, *changed = 1;
-  return 1;
-}
-
-static int by_rule(const void *a, const void *b, void *ctx)
-{
-  const dl_ground *g = ctx;
-  const int32_t *x = rule_lits(g, *(const uint32_t *)a), *y = rule_lits(g, *(const uint32_t *)b);
-  if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
-  if (x[1] != y[1]) return (x[1] > y[1]) - (x[1] < y[1]);
-  for (int32_t k = 0; k < x[1]; k++)
-    if (x[2 + k] != y[2 + k]) return (x[2 + k] > y[2 + k]) - (x[2 + k] < y[2 + k]);
-  return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
-}
-
-/* Replaces each auxiliary atom that has one rule by that rule's body
- * (a factor whose variables outside the head had one binding compresses
- * nothing), and keeps only the alive rules.  Afterwards all rules are alive. */
-static int inline_aux(dl_ground *g, uint8_t *alive)
-{
-  uint32_t *def = calloc(g->n_atoms + 1, sizeof *def);  /* rule + 1 of a single-rule aux atom */
-  size_t *at = malloc((g->n_rules + 1) * sizeof *at);
-  uint32_t *origin = malloc((g->n_rules + 1) * sizeof *origin);
-  vec32 lits = { 0 }, body = { 0 };
-  int ok = def && at && origin;
-  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
-    if (!alive[i]) continue;
-    int32_t h = rule_lits(g, i)[0];
-    if (g->atom_aux[h]) def[h] = def[h] ? UINT32_MAX : i + 1;
-  }
-  uint32_t m = 0;
-  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
-    const int32_t *x = rule_lits(g, i);
-    if (!alive[i] || (g->atom_aux[x[0]] && def[x[0]] != UINT32_MAX)) continue;
-    body.n = 0;
-    for (int32_t k = 0; ok && k < x[1]; k++) {
-      int32_t l = x[2 + k];
-      if (l < 0 || !g->atom_aux[l] || def[l] == UINT32_MAX || def[l] == 0) { ok = push32(&body, l); continue; }
-      const int32_t *y = rule_lits(g, def[l] - 1);
-      for (int32_t e = 0; ok && e < y[1]; e++) ok = push32(&body, y[2 + e]);
-    }
-    uint32_t n = (uint32_t)body.n;
-    if (!ok || !normalize_body(body.a, &n)) continue;
-    at[m] = lits.n;
-    origin[m++] = g->rule_origin[i];
-    ok = push32(&lits, x[0]) && push32(&lits, (int32_t)n);
-    for (uint32_t k = 0; ok && k < n; k++) ok = push32(&lits, body.a[k]);
-  }
-  if (ok) {
-    free(g->lits.a);
-    g->lits = lits;
-    if (m) {  /* memcpy takes no NULL, even for 0 bytes */
-      memcpy(g->rule_at, at, m * sizeof *at);
-      memcpy(g->rule_origin, origin, m * sizeof *origin);
-    }
-    g->n_rules = m;
-    memset(alive, 1, m);
-  } else free(lits.a);
-  free(body.a);
-  free(def);
-  free(at);
-  free(origin);
-  return ok || oom(g);
-}
-
-/* Keeps the alive rules, each different one once, sorted by head; atoms
- * renumbered 1.. in their old order, those no rule has left out. */
-static int compact(dl_ground *g, const uint8_t *alive)
-{
-  uint32_t n = 0;
-  uint32_t *order = malloc((g->n_rules + 1) * sizeof *order);
-  int32_t *renum = calloc(g->n_atoms + 1, sizeof *renum);
-  uint32_t *origin = malloc((g->n_rules + 1) * sizeof *origin);
-  size_t *at = malloc((g->n_rules + 1) * sizeof *at);
-  vec32 lits = { 0 };
-  if (!order || !renum || !origin || !at) {
-    free(order); free(renum); free(origin); free(at);
-    return oom(g);
-  }
-  for (uint32_t i = 0; i < g->n_rules; i++)
-    if (alive[i]) order[n++] = i;
-  dl_sort(order, n, sizeof *order, by_rule, g);
-  for (uint32_t i = 0; i < n; i++) {
-    const int32_t *x = rule_lits(g, order[i]);
-    renum[x[0]] = 1;
-    for (int32_t k = 0; k < x[1]; k++) renum[x[2 + k] < 0 ? -x[2 + k] : x[2 + k]] = 1;
-  }
-  uint32_t na = 0;
-  for (uint32_t a = 1; a <= g->n_atoms; a++)
-    if (renum[a]) {
-      renum[a] = (int32_t)++na;
-      g->atom_term[na] = g->atom_term[a];
-      g->atom_role[na] = g->atom_role[a];
-    }
-  uint32_t m = 0;
-  int ok = 1;
-  for (uint32_t i = 0; ok && i < n; i++) {
-    const int32_t *x = rule_lits(g, order[i]);
-    if (i && x[1] == rule_lits(g, order[i - 1])[1] && x[0] == rule_lits(g, order[i - 1])[0] &&
-        memcmp(x + 2, rule_lits(g, order[i - 1]) + 2, (size_t)x[1] * sizeof *x) == 0)
-      continue;
-    origin[m] = g->rule_origin[order[i]];
-    at[m++] = lits.n;
-    ok = push32(&lits, renum[x[0]]) && push32(&lits, x[1]);
-    for (int32_t k = 0; ok && k < x[1]; k++) ok = push32(&lits, x[2 + k] < 0 ? -renum[-x[2 + k]] : renum[x[2 + k]]);
-  }
-  if (m) {
-    memcpy(g->rule_origin, origin, m * sizeof *origin);
-    memcpy(g->rule_at, at, m * sizeof *at);
-  }
-  free(origin);
-  free(at);
-  free(order);
-  free(renum);
-  free(g->lits.a);
-  g->lits = lits;
-  g->n_rules = m;
-  g->n_atoms = na;
-  Word_t freed;
-  JLFA(freed, g->atom_of_term);
-  (void)freed;
-  return ok || oom(g);
-}
-
-static int prune(dl_ground *g)
-{
-  double t0 = now();
-  uint8_t *alive = malloc(g->n_rules + 1), *mark = calloc(g->n_atoms + 1, 1);
-  int ok = alive && mark;
-  if (ok) memset(alive, 1, g->n_rules + 1);
-  for (int changed = 1; ok && changed && !g->opt->no_prune;) {
-    changed = 0;
-    ok = prune_round(g, alive, mark, &changed);
-    g->stats.prune_rounds++;
-  }
-  ok = ok ? inline_aux(g, alive) && compact(g, alive) : oom(g);
-  free(alive);
-  free(mark);
-  g->stats.prune_seconds = now() - t0;
-  return ok;
-}
-
-/* ---- figures ------------------------------------------------------------------------------ */
-
-static int is_fact_role(dl_atom_role r)
-{
-  return r == DL_ATOM_ROLE || r == DL_ATOM_INIT || r == DL_ATOM_BASE || r == DL_ATOM_INPUT;
-}
-
-static int count_figures(dl_ground *g)
-{
-  dl_ground_stats *s = &g->stats;
-  uint32_t *rules_of = calloc(g->n_atoms + 1, sizeof *rules_of);
-  uint8_t *neg = calloc(g->n_atoms + 1, 1);
-  if (!rules_of || !neg) { free(rules_of); free(neg); return oom(g); }
-  uint64_t big_rules = 0;
-  for (uint32_t i = 0; i < g->n_rules; i++) {
-    const int32_t *x = rule_lits(g, i);
-    rules_of[x[0]]++;
-    if (x[1] == 0) s->facts++;
-    else s->rules++;
-    s->literals += (uint64_t)x[1];
-    if (x[1] >= 2) big_rules++;
-    for (int32_t k = 0; k < x[1]; k++)
-      if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
-    if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
-  }
-  s->atoms = g->n_atoms;
-  s->components = big_rules;
-  for (uint32_t a = 1; a <= g->n_atoms; a++) {
-    if (is_fact_role(g->atom_role[a])) continue;
-    s->components += 1 + (rules_of[a] >= 2) + neg[a] + (g->atom_role[a] == DL_ATOM_NEXT);
-  }
-  s->bytes = g->lits.cap * sizeof(int32_t) + (size_t)g->cap_rules * (sizeof(size_t) + sizeof(uint32_t)) +
-             (size_t)g->cap_atoms * (sizeof(dl_tid) + 1);
-  free(rules_of);
-  free(neg);
-  return 1;
 }
 
 /* ---- the interface -------------------------------------------------------------------------- */
@@ -1133,8 +805,8 @@ dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, cons
   g->diag = diag;
   g->terms = game->terms;
   g->rstats = calloc(game->ast->n_rules + 1, sizeof *g->rstats);
-  int ok = g->rstats ? classify_predicates(g) : oom(g);
-  ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g) && prune(g) && count_figures(g);
+  int ok = g->rstats ? classify_predicates(g) : gr_oom(g);
+  ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g) && gr_prune(g) && gr_count_figures(g);
   dl_eval_destroy(g->statics);
   g->statics = NULL;
   for (uint32_t q = 0; g->demand && q < game->n_preds; q++) ix_relation_destroy(g->demand[q]);
@@ -1192,7 +864,7 @@ uint32_t dl_ground_rule_count(const dl_ground *g) { return g->n_rules; }
 int32_t dl_ground_rule(const dl_ground *g, uint32_t i, const int32_t **body, uint32_t *n)
 {
   assert(i < g->n_rules);
-  const int32_t *x = rule_lits(g, i);
+  const int32_t *x = gr_rule_lits(g, i);
   *body = x + 2;
   *n = (uint32_t)x[1];
   return x[0];

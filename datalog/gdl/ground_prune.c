@@ -1,0 +1,308 @@
+/* ground_prune.c: phases (4) and (5) of grounding (see ground.c): pruning
+ * to a fixpoint, auxiliary atoms inlined, identical rules once and atoms
+ * renumbered densely; then the figures of the ground game. */
+#include "datalog/gdl/ground_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <Judy.h>
+
+#include "datalog/base/sort.h"
+
+/* ---- pruning ------------------------------------------------------------------------------- */
+
+int32_t *gr_rule_lits(const dl_ground *g, uint32_t i) { return &g->lits.a[g->rule_at[i]]; }
+
+/* Lists, per atom, the alive rules where it occurs: as head (heads) or
+ * positively in the body, inputs left out (uses).  CSR: start[n_atoms+2]. */
+typedef struct csr { uint32_t *start, *item; } csr;
+
+static int build_csr(const dl_ground *g, const uint8_t *alive, int heads, csr *c)
+{
+  uint32_t na = g->n_atoms + 2;
+  c->start = calloc(na + 1, sizeof *c->start);
+  size_t total = 0;
+  for (int pass = 0; c->start && pass < 2; pass++) {
+    for (uint32_t i = 0; i < g->n_rules; i++) {
+      if (!alive[i]) continue;
+      const int32_t *x = gr_rule_lits(g, i);
+      if (heads) {
+        if (pass == 0) c->start[x[0] + 1]++;
+        else c->item[c->start[x[0]]++] = i;
+        continue;
+      }
+      for (int32_t k = 0; k < x[1]; k++) {
+        int32_t a = x[2 + k];
+        if (a < 0 || gr_is_input(g->atom_role[a])) continue;
+        if (pass == 0) c->start[a + 1]++;
+        else c->item[c->start[a]++] = i;
+      }
+    }
+    if (pass == 0) {
+      for (uint32_t a = 0; a < na; a++) c->start[a + 1] += c->start[a];
+      total = c->start[na];
+      if (!(c->item = malloc((total + 1) * sizeof *c->item))) return 0;
+    } else {
+      for (uint32_t a = na; a > 0; a--) c->start[a] = c->start[a - 1];
+      c->start[0] = 0;
+    }
+  }
+  return c->start != NULL;
+}
+
+static void free_csr(csr *c)
+{
+  free(c->start);
+  free(c->item);
+}
+
+/* Marks the atoms some alive rule can derive (inputs are given). */
+static int derivable_atoms(const dl_ground *g, const uint8_t *alive, uint8_t *derivable)
+{
+  csr uses = { 0 };
+  uint32_t *count = malloc((g->n_rules + 1) * sizeof *count);
+  uint32_t *queue = malloc((g->n_atoms + 1) * sizeof *queue);
+  int ok = count && queue && build_csr(g, alive, 0, &uses);
+  uint32_t qn = 0;
+  for (uint32_t a = 1; ok && a <= g->n_atoms; a++) derivable[a] = (uint8_t)gr_is_input(g->atom_role[a]);
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
+    const int32_t *x = gr_rule_lits(g, i);
+    count[i] = 0;
+    for (int32_t k = 0; alive[i] && k < x[1]; k++)
+      if (x[2 + k] > 0 && !gr_is_input(g->atom_role[x[2 + k]])) count[i]++;
+    if (alive[i] && count[i] == 0 && !derivable[x[0]]) derivable[x[0]] = 1, queue[qn++] = (uint32_t)x[0];
+  }
+  for (uint32_t q = 0; ok && q < qn; q++)
+    for (uint32_t u = uses.start[queue[q]]; u < uses.start[queue[q] + 1]; u++) {
+      uint32_t i = uses.item[u];
+      int32_t h = gr_rule_lits(g, i)[0];
+      if (--count[i] == 0 && !derivable[h]) derivable[h] = 1, queue[qn++] = (uint32_t)h;
+    }
+  free_csr(&uses);
+  free(count);
+  free(queue);
+  return ok;
+}
+
+/* Marks the atoms the game's keyword atoms need, transitively. */
+static int needed_atoms(const dl_ground *g, const uint8_t *alive, uint8_t *needed)
+{
+  csr heads = { 0 };
+  uint32_t *stack = malloc((g->n_atoms + 1) * sizeof *stack);
+  int ok = stack && build_csr(g, alive, 1, &heads);
+  uint32_t sn = 0;
+  for (uint32_t a = 1; ok && a <= g->n_atoms; a++)
+    if ((needed[a] = (uint8_t)gr_is_goal_role(g->atom_role[a]))) stack[sn++] = a;
+  while (ok && sn) {
+    uint32_t a = stack[--sn];
+    for (uint32_t u = heads.start[a]; u < heads.start[a + 1]; u++) {
+      const int32_t *x = gr_rule_lits(g, heads.item[u]);
+      for (int32_t k = 0; k < x[1]; k++) {
+        uint32_t b = (uint32_t)(x[2 + k] < 0 ? -x[2 + k] : x[2 + k]);
+        if (!needed[b]) needed[b] = 1, stack[sn++] = b;
+      }
+    }
+  }
+  free_csr(&heads);
+  free(stack);
+  return ok;
+}
+
+/* One round; *changed tells whether a rule or literal went. */
+static int prune_round(dl_ground *g, uint8_t *alive, uint8_t *mark, int *changed)
+{
+  if (!derivable_atoms(g, alive, mark)) return 0;
+  for (uint32_t i = 0; i < g->n_rules; i++) {
+    int32_t *x = gr_rule_lits(g, i);
+    int32_t m = 0;
+    for (int32_t k = 0; alive[i] && k < x[1]; k++) {
+      int32_t l = x[2 + k];
+      uint32_t a = (uint32_t)(l < 0 ? -l : l);
+      if (l > 0 && !mark[a]) alive[i] = 0, *changed = 1;
+      else if (l < 0 && !mark[a]) *changed = 1;  /* never true: the literal holds */
+      else x[2 + m++] = l;
+    }
+    if (alive[i]) x[1] = m;
+  }
+  if (!needed_atoms(g, alive, mark)) return 0;
+  for (uint32_t i = 0; i < g->n_rules; i++)
+    if (alive[i] && !mark[gr_rule_lits(g, i)[0]]) alive[i] = 0, *changed = 1;
+  return 1;
+}
+
+static int by_rule(const void *a, const void *b, void *ctx)
+{
+  const dl_ground *g = ctx;
+  const int32_t *x = gr_rule_lits(g, *(const uint32_t *)a), *y = gr_rule_lits(g, *(const uint32_t *)b);
+  if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
+  if (x[1] != y[1]) return (x[1] > y[1]) - (x[1] < y[1]);
+  for (int32_t k = 0; k < x[1]; k++)
+    if (x[2 + k] != y[2 + k]) return (x[2 + k] > y[2 + k]) - (x[2 + k] < y[2 + k]);
+  return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* Replaces each auxiliary atom that has one rule by that rule's body
+ * (a factor whose variables outside the head had one binding compresses
+ * nothing), and keeps only the alive rules.  Afterwards all rules are alive. */
+static int inline_aux(dl_ground *g, uint8_t *alive)
+{
+  uint32_t *def = calloc(g->n_atoms + 1, sizeof *def);  /* rule + 1 of a single-rule aux atom */
+  size_t *at = malloc((g->n_rules + 1) * sizeof *at);
+  uint32_t *origin = malloc((g->n_rules + 1) * sizeof *origin);
+  vec32 lits = { 0 }, body = { 0 };
+  int ok = def && at && origin;
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
+    if (!alive[i]) continue;
+    int32_t h = gr_rule_lits(g, i)[0];
+    if (g->atom_aux[h]) def[h] = def[h] ? UINT32_MAX : i + 1;
+  }
+  uint32_t m = 0;
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {
+    const int32_t *x = gr_rule_lits(g, i);
+    if (!alive[i] || (g->atom_aux[x[0]] && def[x[0]] != UINT32_MAX)) continue;
+    body.n = 0;
+    for (int32_t k = 0; ok && k < x[1]; k++) {
+      int32_t l = x[2 + k];
+      if (l < 0 || !g->atom_aux[l] || def[l] == UINT32_MAX || def[l] == 0) { ok = gr_push32(&body, l); continue; }
+      const int32_t *y = gr_rule_lits(g, def[l] - 1);
+      for (int32_t e = 0; ok && e < y[1]; e++) ok = gr_push32(&body, y[2 + e]);
+    }
+    uint32_t n = (uint32_t)body.n;
+    if (!ok || !gr_normalize_body(body.a, &n)) continue;
+    at[m] = lits.n;
+    origin[m++] = g->rule_origin[i];
+    ok = gr_push32(&lits, x[0]) && gr_push32(&lits, (int32_t)n);
+    for (uint32_t k = 0; ok && k < n; k++) ok = gr_push32(&lits, body.a[k]);
+  }
+  if (ok) {
+    free(g->lits.a);
+    g->lits = lits;
+    if (m) {  /* memcpy takes no NULL, even for 0 bytes */
+      memcpy(g->rule_at, at, m * sizeof *at);
+      memcpy(g->rule_origin, origin, m * sizeof *origin);
+    }
+    g->n_rules = m;
+    memset(alive, 1, m);
+  } else free(lits.a);
+  free(body.a);
+  free(def);
+  free(at);
+  free(origin);
+  return ok || gr_oom(g);
+}
+
+/* Keeps the alive rules, each different one once, sorted by head; atoms
+ * renumbered 1.. in their old order, those no rule has left out. */
+static int compact(dl_ground *g, const uint8_t *alive)
+{
+  uint32_t n = 0;
+  uint32_t *order = malloc((g->n_rules + 1) * sizeof *order);
+  int32_t *renum = calloc(g->n_atoms + 1, sizeof *renum);
+  uint32_t *origin = malloc((g->n_rules + 1) * sizeof *origin);
+  size_t *at = malloc((g->n_rules + 1) * sizeof *at);
+  vec32 lits = { 0 };
+  if (!order || !renum || !origin || !at) {
+    free(order); free(renum); free(origin); free(at);
+    return gr_oom(g);
+  }
+  for (uint32_t i = 0; i < g->n_rules; i++)
+    if (alive[i]) order[n++] = i;
+  dl_sort(order, n, sizeof *order, by_rule, g);
+  for (uint32_t i = 0; i < n; i++) {
+    const int32_t *x = gr_rule_lits(g, order[i]);
+    renum[x[0]] = 1;
+    for (int32_t k = 0; k < x[1]; k++) renum[x[2 + k] < 0 ? -x[2 + k] : x[2 + k]] = 1;
+  }
+  uint32_t na = 0;
+  for (uint32_t a = 1; a <= g->n_atoms; a++)
+    if (renum[a]) {
+      renum[a] = (int32_t)++na;
+      g->atom_term[na] = g->atom_term[a];
+      g->atom_role[na] = g->atom_role[a];
+    }
+  uint32_t m = 0;
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < n; i++) {
+    const int32_t *x = gr_rule_lits(g, order[i]);
+    if (i && x[1] == gr_rule_lits(g, order[i - 1])[1] && x[0] == gr_rule_lits(g, order[i - 1])[0] &&
+        memcmp(x + 2, gr_rule_lits(g, order[i - 1]) + 2, (size_t)x[1] * sizeof *x) == 0)
+      continue;
+    origin[m] = g->rule_origin[order[i]];
+    at[m++] = lits.n;
+    ok = gr_push32(&lits, renum[x[0]]) && gr_push32(&lits, x[1]);
+    for (int32_t k = 0; ok && k < x[1]; k++) ok = gr_push32(&lits, x[2 + k] < 0 ? -renum[-x[2 + k]] : renum[x[2 + k]]);
+  }
+  if (m) {
+    memcpy(g->rule_origin, origin, m * sizeof *origin);
+    memcpy(g->rule_at, at, m * sizeof *at);
+  }
+  free(origin);
+  free(at);
+  free(order);
+  free(renum);
+  free(g->lits.a);
+  g->lits = lits;
+  g->n_rules = m;
+  g->n_atoms = na;
+  Word_t freed;
+  JLFA(freed, g->atom_of_term);
+  (void)freed;
+  return ok || gr_oom(g);
+}
+
+int gr_prune(dl_ground *g)
+{
+  double t0 = gr_now();
+  uint8_t *alive = malloc(g->n_rules + 1), *mark = calloc(g->n_atoms + 1, 1);
+  int ok = alive && mark;
+  if (ok) memset(alive, 1, g->n_rules + 1);
+  for (int changed = 1; ok && changed && !g->opt->no_prune;) {
+    changed = 0;
+    ok = prune_round(g, alive, mark, &changed);
+    g->stats.prune_rounds++;
+  }
+  ok = ok ? inline_aux(g, alive) && compact(g, alive) : gr_oom(g);
+  free(alive);
+  free(mark);
+  g->stats.prune_seconds = gr_now() - t0;
+  return ok;
+}
+
+/* ---- figures ------------------------------------------------------------------------------ */
+
+static int is_fact_role(dl_atom_role r)
+{
+  return r == DL_ATOM_ROLE || r == DL_ATOM_INIT || r == DL_ATOM_BASE || r == DL_ATOM_INPUT;
+}
+
+int gr_count_figures(dl_ground *g)
+{
+  dl_ground_stats *s = &g->stats;
+  uint32_t *rules_of = calloc(g->n_atoms + 1, sizeof *rules_of);
+  uint8_t *neg = calloc(g->n_atoms + 1, 1);
+  if (!rules_of || !neg) { free(rules_of); free(neg); return gr_oom(g); }
+  uint64_t big_rules = 0;
+  for (uint32_t i = 0; i < g->n_rules; i++) {
+    const int32_t *x = gr_rule_lits(g, i);
+    rules_of[x[0]]++;
+    if (x[1] == 0) s->facts++;
+    else s->rules++;
+    s->literals += (uint64_t)x[1];
+    if (x[1] >= 2) big_rules++;
+    for (int32_t k = 0; k < x[1]; k++)
+      if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
+    if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
+  }
+  s->atoms = g->n_atoms;
+  s->components = big_rules;
+  for (uint32_t a = 1; a <= g->n_atoms; a++) {
+    if (is_fact_role(g->atom_role[a])) continue;
+    s->components += 1 + (rules_of[a] >= 2) + neg[a] + (g->atom_role[a] == DL_ATOM_NEXT);
+  }
+  s->bytes = g->lits.cap * sizeof(int32_t) + (size_t)g->cap_rules * (sizeof(size_t) + sizeof(uint32_t)) +
+             (size_t)g->cap_atoms * (sizeof(dl_tid) + 1);
+  free(rules_of);
+  free(neg);
+  return 1;
+}
