@@ -71,7 +71,7 @@ gringo_stages() {
 size_of() {
     "$GDLOG" ground --stats --stats-format json "$1" 2>&1 > /dev/null |
         python3 -c 'import json,sys
-d=json.loads(sys.stdin.read()); s=d.get("size", d)
+d=json.loads(sys.stdin.read()); s=d["ground"]
 print(s.get("rules","?"), s.get("atoms","?"), s.get("components","?"))' 2>/dev/null || echo "? ? ?"
 }
 
