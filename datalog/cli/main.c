@@ -17,7 +17,8 @@
   X(ground)             \
   X(equiv)              \
   X(step)               \
-  X(play)
+  X(play)               \
+  X(serve)
 
 #define CLI_DECLARE(name) extern const cli_command cli_cmd_##name;
 #define CLI_ENTRY(name) &cli_cmd_##name,

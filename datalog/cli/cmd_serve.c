@@ -1,0 +1,673 @@
+/* cmd_serve.c: gdlog serve: a game behind a line protocol on standard input
+ * and output (issue 13), for players written in another language.  One
+ * request per line, one reply per line: `ok ...` or `error MESSAGE`; the
+ * server hands out state ids and answers roles, init, legal, next,
+ * terminal, goals and the rest over them (the protocol is in the README,
+ * "Using gdlog from another language", and in `gdlog serve --help`).
+ *
+ * Built on the public API only (datalog/gdlog.h), as an embedder would.  A
+ * bad request never ends the session: it gets an error reply.  End of input
+ * or `quit` ends it with status 0. */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/cli/cli.h"
+#include "datalog/cli/guard.h"
+#include "datalog/gdlog.h"
+
+enum { SERVE_MAX_LINE = 16 << 20 };  /* bytes of one request, newline excluded */
+
+static const cli_option serve_options[] = {
+  { .name = "--backend", .value = "B", .choices = "auto|rules|circuit",
+    .help = "how the game is reasoned about (default auto)" },
+  { .name = "--format", .value = "F", .choices = "kif|infix",
+    .help = "syntax of the roles, moves and fluents of the replies, and\n"
+            "of the quotes that split requests (default kif)" },
+  { .name = "--seed", .value = "S", .help = "seed of the playouts of `random` (default 1)" },
+  { .name = "--max-depth", .value = "N",
+    .help = "a `random` playout longer than N joint moves is an error\n"
+            "reply (default 10000)" },
+  { .name = "--max-states", .value = "N",
+    .help = "at most N states at once; beyond, a request that makes one\n"
+            "is an error reply (default 1000000; 0: no limit)" },
+  { .name = "--syntax", .value = "S", .choices = "kif|infix",
+    .help = "syntax of FILE: kif or infix (default: by its content, else\n"
+            "its extension)" },
+  CLI_OPT_END
+};
+
+/* ---- the states, by id: an open-addressing hash table (linear probing,
+ * backward-shift deletion).  Ids start at 1 and are never reused; key 0
+ * marks an empty slot. ---- */
+
+typedef struct state_table {
+  uint64_t *keys;
+  gdlog_state **states;
+  size_t cap, n;       /* cap: a power of two, or 0 */
+  uint64_t last_id;
+} state_table;
+
+static size_t slot_of(const state_table *t, uint64_t id)
+{
+  return (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 17) & (t->cap - 1);
+}
+
+/* The slot of id, or of the empty slot where it would go (cap > 0). */
+static size_t table_find(const state_table *t, uint64_t id)
+{
+  size_t i = slot_of(t, id);
+  while (t->keys[i] && t->keys[i] != id) i = (i + 1) & (t->cap - 1);
+  return i;
+}
+
+static gdlog_state *table_get(const state_table *t, uint64_t id)
+{
+  if (!t->cap || !id) return NULL;
+  size_t i = table_find(t, id);
+  return t->keys[i] ? t->states[i] : NULL;
+}
+
+/* Doubles the table; 0 when out of memory. */
+static int table_grow(state_table *t)
+{
+  size_t cap = t->cap ? t->cap * 2 : 64;
+  state_table u = { calloc(cap, sizeof *u.keys), calloc(cap, sizeof *u.states), cap, t->n, t->last_id };
+  if (!u.keys || !u.states) {
+    free(u.keys), free(u.states);
+    return 0;
+  }
+  for (size_t i = 0; i < t->cap; i++)
+    if (t->keys[i]) {
+      size_t j = table_find(&u, t->keys[i]);
+      u.keys[j] = t->keys[i], u.states[j] = t->states[i];
+    }
+  free(t->keys), free(t->states);
+  *t = u;
+  return 1;
+}
+
+/* Stores s under a new id into *id; 0 when out of memory (s not stored). */
+static int table_add(state_table *t, gdlog_state *s, uint64_t *id)
+{
+  if ((t->n + 1) * 2 > t->cap && !table_grow(t)) return 0;
+  *id = ++t->last_id;
+  size_t i = table_find(t, *id);
+  t->keys[i] = *id, t->states[i] = s;
+  t->n++;
+  return 1;
+}
+
+/* Removes id (present) from the table and returns its state. */
+static gdlog_state *table_remove(state_table *t, uint64_t id)
+{
+  size_t i = table_find(t, id), mask = t->cap - 1;
+  gdlog_state *s = t->states[i];
+  for (size_t j = (i + 1) & mask; t->keys[j]; j = (j + 1) & mask) {
+    size_t home = slot_of(t, t->keys[j]);
+    /* the entry at j may move to the hole at i unless its home lies in (i, j] */
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      t->keys[i] = t->keys[j], t->states[i] = t->states[j];
+      i = j;
+    }
+  }
+  t->keys[i] = 0, t->states[i] = NULL;
+  t->n--;
+  return s;
+}
+
+static void table_free(state_table *t)
+{
+  for (size_t i = 0; i < t->cap; i++) gdlog_state_free(t->states[i]);
+  free(t->keys), free(t->states);
+}
+
+/* ---- the session ---- */
+
+typedef struct serve {
+  gdlog_game *g;
+  int roles;
+  int infix;              /* --format infix: replies and quotes in infix */
+  uint64_t max_depth, max_states, rng;
+  state_table states;
+  gdlog_move *joint;      /* one move per role */
+  dl_buf reply;           /* the reply being made, without its newline */
+  int quit;               /* quit was asked */
+} serve;
+
+/* splitmix64: the random moves of `random`. */
+static uint64_t rng_next(uint64_t *x)
+{
+  uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/* A number below n (n > 0), uniform enough for playouts. */
+static int rng_below(uint64_t *x, int n)
+{
+  return (int)(((rng_next(x) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Starts an error reply with the message fmt; returns 0. */
+static int fail(serve *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(serve *s, const char *fmt, ...)
+{
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  s->reply.len = 0;
+  dl_buf_addz(&s->reply, "error ");
+  dl_buf_addz(&s->reply, msg);
+  return 0;
+}
+
+/* An error reply with the first message of the game's last failed call,
+ * without its place (`file:line:col: error: `); returns 0. */
+static int fail_api(serve *s, gdlog_status st)
+{
+  const char *e = gdlog_error(s->g), *end = strchr(e, '\n');
+  size_t n = end ? (size_t)(end - e) : strlen(e);
+  const char *m = NULL;
+  if (st == GDLOG_ERR_NOMEM) return fail(s, "out of memory");
+  for (size_t i = 0; i + 7 <= n && !m; i++)
+    if (memcmp(e + i, "error: ", 7) == 0) m = e + i + 7;
+  if (!m || n == 0) return fail(s, "%s", gdlog_status_name(st));
+  n -= (size_t)(m - e);
+  return fail(s, "%.*s", n > 400 ? 400 : (int)n, m);
+}
+
+static void ok_begin(serve *s)
+{
+  s->reply.len = 0;
+  dl_buf_addz(&s->reply, "ok");
+}
+
+static void ok_field(serve *s, const char *text)
+{
+  dl_buf_addz(&s->reply, " ");
+  dl_buf_addz(&s->reply, text);
+}
+
+/* The state of the id in field f into *st; 0 after an error reply. */
+static int state_arg(serve *s, const char *f, gdlog_state **st)
+{
+  uint64_t id = 0;
+  size_t n = strlen(f);
+  int digits = n > 0 && n <= 19;
+  for (size_t i = 0; i < n && digits; i++) digits = f[i] >= '0' && f[i] <= '9';
+  if (!digits) return fail(s, "'%.100s' is not a state id", f);
+  for (size_t i = 0; i < n; i++) id = id * 10 + (uint64_t)(f[i] - '0');
+  *st = table_get(&s->states, id);
+  return *st ? 1 : fail(s, "no state %s (never made, or dropped)", f);
+}
+
+/* The role named in field f into *r; 0 after an error reply. */
+static int role_arg(serve *s, const char *f, int *r)
+{
+  gdlog_status st = gdlog_role_index(s->g, f, r);
+  return st == GDLOG_OK ? 1 : fail_api(s, st);
+}
+
+/* Replies `ok ID` with a new id for st (taken over); 0 after an error
+ * reply (st freed). */
+static int ok_new_state(serve *s, gdlog_state *st)
+{
+  uint64_t id;
+  if (s->max_states && s->states.n >= s->max_states) {
+    gdlog_state_free(st);
+    return fail(s, "too many states (--max-states %llu): drop some", (unsigned long long)s->max_states);
+  }
+  if (!table_add(&s->states, st, &id)) {
+    gdlog_state_free(st);
+    return fail(s, "out of memory");
+  }
+  ok_begin(s);
+  dl_buf_addf(&s->reply, " %llu", (unsigned long long)id);
+  return 1;
+}
+
+/* ---- the requests: each gets its fields after the name (f[0..n)) and
+ * makes the reply; returns 1 (ok) or 0 (error). ---- */
+
+static int req_roles(serve *s, char **f, int n)
+{
+  (void)f, (void)n;
+  ok_begin(s);
+  for (int r = 0; r < s->roles; r++) ok_field(s, gdlog_role_name(s->g, r));
+  return 1;
+}
+
+static int req_init(serve *s, char **f, int n)
+{
+  (void)f, (void)n;
+  gdlog_state *st;
+  gdlog_status rc = gdlog_initial(s->g, &st);
+  return rc == GDLOG_OK ? ok_new_state(s, st) : fail_api(s, rc);
+}
+
+static int req_legal(serve *s, char **f, int n)
+{
+  (void)n;
+  gdlog_state *st;
+  int r, count;
+  const gdlog_move *moves;
+  if (!state_arg(s, f[0], &st) || !role_arg(s, f[1], &r)) return 0;
+  gdlog_status rc = gdlog_legal(s->g, st, r, &moves, &count);
+  if (rc != GDLOG_OK) return fail_api(s, rc);
+  ok_begin(s);
+  for (int i = 0; i < count; i++) ok_field(s, gdlog_move_text(s->g, moves[i]));
+  return 1;
+}
+
+static int req_next(serve *s, char **f, int n)
+{
+  gdlog_state *st, *next;
+  if (!state_arg(s, f[0], &st)) return 0;
+  if (n - 1 != s->roles)
+    return fail(s, "next needs a state id and %d moves, one per role in the order of roles; got %d moves", s->roles,
+                n - 1);
+  for (int r = 0; r < s->roles; r++) {
+    gdlog_status rc = gdlog_parse_move(s->g, r, f[r + 1], &s->joint[r]);
+    if (rc != GDLOG_OK) return fail_api(s, rc);
+  }
+  gdlog_status rc = gdlog_next(s->g, st, s->joint, &next);
+  return rc == GDLOG_OK ? ok_new_state(s, next) : fail_api(s, rc);
+}
+
+static int req_terminal(serve *s, char **f, int n)
+{
+  (void)n;
+  gdlog_state *st;
+  int terminal;
+  if (!state_arg(s, f[0], &st)) return 0;
+  gdlog_status rc = gdlog_is_terminal(s->g, st, &terminal);
+  if (rc != GDLOG_OK) return fail_api(s, rc);
+  ok_begin(s);
+  ok_field(s, terminal ? "true" : "false");
+  return 1;
+}
+
+static int req_goal(serve *s, char **f, int n)
+{
+  (void)n;
+  gdlog_state *st;
+  int r, v;
+  if (!state_arg(s, f[0], &st) || !role_arg(s, f[1], &r)) return 0;
+  gdlog_status rc = gdlog_goal(s->g, st, r, &v);
+  if (rc != GDLOG_OK) return fail_api(s, rc);
+  ok_begin(s);
+  dl_buf_addf(&s->reply, " %d", v);
+  return 1;
+}
+
+/* Adds the goal value of every role in st to the reply (begun); 0 after
+ * an error reply. */
+static int add_goals(serve *s, const gdlog_state *st)
+{
+  for (int r = 0; r < s->roles; r++) {
+    int v;
+    gdlog_status rc = gdlog_goal(s->g, st, r, &v);
+    if (rc != GDLOG_OK) return fail_api(s, rc);
+    dl_buf_addf(&s->reply, " %d", v);
+  }
+  return 1;
+}
+
+static int req_goals(serve *s, char **f, int n)
+{
+  (void)n;
+  gdlog_state *st;
+  if (!state_arg(s, f[0], &st)) return 0;
+  ok_begin(s);
+  return add_goals(s, st);
+}
+
+static int req_state(serve *s, char **f, int n)
+{
+  (void)n;
+  gdlog_state *st;
+  char *text;
+  if (!state_arg(s, f[0], &st)) return 0;
+  gdlog_status rc = gdlog_state_text(s->g, st, &text);
+  if (rc != GDLOG_OK) return fail_api(s, rc);
+  ok_begin(s);
+  for (char *p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) ok_field(s, p);
+  free(text);
+  return 1;
+}
+
+static int req_load(serve *s, char **f, int n)
+{
+  dl_buf text = { 0 };
+  for (int i = 0; i < n; i++) {
+    dl_buf_addz(&text, f[i]);
+    dl_buf_addz(&text, "\n");
+  }
+  if (text.failed) {
+    dl_buf_free(&text);
+    return fail(s, "out of memory");
+  }
+  gdlog_state *st;
+  gdlog_status rc = gdlog_parse_state(s->g, "<state>", text.data ? text.data : "", text.len, &st);
+  dl_buf_free(&text);
+  return rc == GDLOG_OK ? ok_new_state(s, st) : fail_api(s, rc);
+}
+
+/* One random playout from st; its final state into *end (a new state).
+ * 0 after an error reply. */
+static int playout(serve *s, const gdlog_state *from, gdlog_state **end)
+{
+  gdlog_state *st;
+  gdlog_status rc = gdlog_state_copy(from, &st);
+  for (uint64_t depth = 0; rc == GDLOG_OK; depth++) {
+    int terminal, count;
+    const gdlog_move *moves;
+    if ((rc = gdlog_is_terminal(s->g, st, &terminal)) != GDLOG_OK) break;
+    if (terminal) {
+      *end = st;
+      return 1;
+    }
+    if (depth >= s->max_depth) {
+      gdlog_state_free(st);
+      return fail(s, "no terminal state within %llu joint moves (--max-depth)", (unsigned long long)s->max_depth);
+    }
+    for (int r = 0; r < s->roles && rc == GDLOG_OK; r++)
+      if ((rc = gdlog_legal(s->g, st, r, &moves, &count)) == GDLOG_OK) s->joint[r] = moves[rng_below(&s->rng, count)];
+    gdlog_state *next = NULL;
+    if (rc == GDLOG_OK) rc = gdlog_next(s->g, st, s->joint, &next);
+    gdlog_state_free(st);
+    st = next;
+  }
+  gdlog_state_free(st);
+  return fail_api(s, rc);
+}
+
+static int req_random(serve *s, char **f, int n)
+{
+  (void)n;
+  gdlog_state *st, *end;
+  if (!state_arg(s, f[0], &st) || !playout(s, st, &end)) return 0;
+  ok_begin(s);
+  int ok = add_goals(s, end);
+  gdlog_state_free(end);
+  return ok;
+}
+
+static int req_drop(serve *s, char **f, int n)
+{
+  gdlog_state *st;
+  for (int i = 0; i < n; i++)
+    if (!state_arg(s, f[i], &st)) return 0;
+  for (int i = 0; i < n; i++) {
+    uint64_t id = strtoull(f[i], NULL, 10);
+    if (table_get(&s->states, id)) gdlog_state_free(table_remove(&s->states, id));  /* an id given twice */
+  }
+  ok_begin(s);
+  return 1;
+}
+
+static int req_help(serve *s, char **f, int n);
+
+static int req_quit(serve *s, char **f, int n)
+{
+  (void)f, (void)n;
+  s->quit = 1;
+  ok_begin(s);
+  return 1;
+}
+
+typedef struct request {
+  const char *name, *args;  /* args: the usage after the name */
+  int min, max;             /* fields after the name; max -1: any */
+  int (*run)(serve *s, char **f, int n);
+} request;
+
+static const request requests[] = {
+  { "roles", "", 0, 0, req_roles },
+  { "init", "", 0, 0, req_init },
+  { "legal", " ID ROLE", 2, 2, req_legal },
+  { "next", " ID MOVE...", 1, -1, req_next },
+  { "terminal", " ID", 1, 1, req_terminal },
+  { "goal", " ID ROLE", 2, 2, req_goal },
+  { "goals", " ID", 1, 1, req_goals },
+  { "state", " ID", 1, 1, req_state },
+  { "load", " FLUENT...", 0, -1, req_load },
+  { "random", " ID", 1, 1, req_random },
+  { "drop", " ID...", 1, -1, req_drop },
+  { "help", "", 0, 0, req_help },
+  { "quit", "", 0, 0, req_quit },
+};
+enum { N_REQUESTS = sizeof requests / sizeof requests[0] };
+
+static int req_help(serve *s, char **f, int n)
+{
+  (void)f, (void)n;
+  ok_begin(s);
+  for (int i = 0; i < N_REQUESTS; i++) ok_field(s, requests[i].name);
+  return 1;
+}
+
+/* ---- reading a request ---- */
+
+/* The end of the field that starts at p: a blank (space, tab) ends it
+ * outside parentheses and quoted symbols (|...| in KIF, '...' in infix,
+ * where a symbol starts; a backslash escapes the next byte).  NULL when
+ * its parentheses or quotes do not balance ("what" says which). */
+static char *field_end(char *p, int infix, const char **what)
+{
+  char quote = infix ? '\'' : '|';
+  int depth = 0, start = 1;  /* start: a symbol may start here */
+  for (; *p && (depth > 0 || (*p != ' ' && *p != '\t')); p++) {
+    if (*p == quote && start) {
+      for (p++; *p && *p != quote; p++)
+        if (*p == '\\' && p[1]) p++;
+      if (!*p) return *what = "a quoted symbol that does not end", NULL;
+    } else if (*p == '(') depth++;
+    else if (*p == ')' && --depth < 0) return *what = "a ')' without its '('", NULL;
+    start = *p == '(' || *p == ',' || *p == ' ' || *p == '\t';
+  }
+  if (depth > 0) return *what = "a '(' without its ')'", NULL;
+  return p;
+}
+
+/* Splits line into fields (NUL-ended in place) in (*f)[0..*n); 0 after an
+ * error reply. */
+static int split(serve *s, char *line, char ***f, int *n, int *cap)
+{
+  *n = 0;
+  for (char *p = line;;) {
+    while (*p == ' ' || *p == '\t') p++;
+    if (!*p) return 1;
+    const char *what = NULL;
+    char *end = field_end(p, s->infix, &what);
+    if (!end) return fail(s, "%s in '%.100s'", what, p);
+    if (*n == *cap) {
+      int c = *cap ? *cap * 2 : 16;
+      char **g = realloc(*f, (size_t)c * sizeof *g);
+      if (!g) return fail(s, "out of memory");
+      *f = g, *cap = c;
+    }
+    (*f)[(*n)++] = p;
+    if (!*end) return 1;
+    *end = 0;
+    p = end + 1;
+  }
+}
+
+/* Reads one line of in into *line (without its newline, NUL-ended; a CR
+ * before the newline dropped); *len its length.  Returns 1 for a line, 0
+ * at the end of input, -1 for a line too long, -3 for a line with a NUL
+ * byte (both read to their end), -2 when out of memory. */
+static int read_line(FILE *in, char **line, size_t *len, size_t *cap)
+{
+  int c, bad = 0, any = 0;
+  *len = 0;
+  while ((c = getc(in)) != EOF && c != '\n') {
+    any = 1;
+    if (c == 0 || *len >= SERVE_MAX_LINE) {
+      bad = bad ? bad : c == 0 ? -3 : -1;
+      continue;
+    }
+    if (*len + 2 > *cap) {
+      size_t n = *cap ? *cap * 2 : 256;
+      char *l = realloc(*line, n);
+      if (!l) return -2;
+      *line = l, *cap = n;
+    }
+    (*line)[(*len)++] = (char)c;
+  }
+  if (!any && c == EOF) return 0;
+  if (bad) return bad;
+  if (*len && (*line)[*len - 1] == '\r') (*len)--;
+  if (!*line && !(*line = malloc(*cap = 256))) return -2;
+  (*line)[*len] = 0;
+  return 1;
+}
+
+/* Answers the request in line (its fields split in place). */
+static void answer(serve *s, char *line, char ***f, int *cap)
+{
+  int n;
+  if (!split(s, line, f, &n, cap)) return;
+  if (n == 0) {
+    fail(s, "empty request (try help)");
+    return;
+  }
+  for (int i = 0; i < N_REQUESTS; i++) {
+    const request *q = &requests[i];
+    if (strcmp((*f)[0], q->name)) continue;
+    if (n - 1 < q->min || (q->max >= 0 && n - 1 > q->max)) {
+      fail(s, "usage: %s%s", q->name, q->args);
+      return;
+    }
+    q->run(s, *f + 1, n - 1);
+    return;
+  }
+  fail(s, "unknown request '%.100s' (try help)", (*f)[0]);
+}
+
+/* Writes the reply and its newline, any control byte as '?', and flushes;
+ * 0 when the output failed. */
+static int send_reply(serve *s)
+{
+  if (s->reply.failed) {
+    s->reply.failed = 0;
+    fail(s, "out of memory");
+    if (s->reply.failed) return fputs("error out of memory\n", stdout) >= 0 && fflush(stdout) == 0;
+  }
+  for (size_t i = 0; i < s->reply.len; i++)
+    if ((unsigned char)s->reply.data[i] < 0x20 || s->reply.data[i] == 0x7f) s->reply.data[i] = '?';
+  return fwrite(s->reply.data, 1, s->reply.len, stdout) == s->reply.len && putchar('\n') != EOF && fflush(stdout) == 0;
+}
+
+/* The session: requests until the end of input, quit, a signal or a write
+ * that fails.  CLI_OK or CLI_INPUT (after reporting). */
+static int session(cli_ctx *c, serve *s)
+{
+  char *line = NULL, **f = NULL;
+  size_t len, cap = 0;
+  int fcap = 0, rc = CLI_OK;
+  while (!s->quit) {
+    int got = read_line(stdin, &line, &len, &cap);
+    if (got == 0) break;
+    if (got == -2) fail(s, "out of memory");
+    else if (got == -1) fail(s, "the request is longer than %d bytes", SERVE_MAX_LINE);
+    else if (got == -3) fail(s, "the request holds a NUL byte");
+    else {
+      dl_guard_soft(1);
+      answer(s, line, &f, &fcap);
+      dl_guard_soft(0);
+    }
+    if (!send_reply(s)) {
+      dl_diag_report(c->diag, DL_ERROR, NULL, 0, "cannot write the reply: %s", strerror(errno));
+      rc = CLI_INPUT;
+      break;
+    }
+    if (dl_guard_signal()) break;  /* the framework turns it into the exit status */
+  }
+  if (ferror(stdin) && rc == CLI_OK) {
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "cannot read the requests: %s", strerror(errno));
+    rc = CLI_INPUT;
+  }
+  free(line);
+  free(f);
+  return rc;
+}
+
+/* Loads the game of FILE with the options into s->g; 0 after printing its
+ * errors. */
+static int open_game(cli_ctx *c, serve *s)
+{
+  gdlog_options o;
+  gdlog_options_init(&o);
+  o.syntax = (gdlog_syntax)cli_choice(c, "--syntax", -1) + 1;  /* kif|infix: 1, 2; none: AUTO */
+  o.output = s->infix ? GDLOG_SYNTAX_INFIX : GDLOG_SYNTAX_KIF;
+  o.backend = (gdlog_backend)cli_choice(c, "--backend", 0);
+  o.max_atoms = c->max_atoms;
+  o.cancel = dl_guard_cancel_flag();
+  dl_guard_soft(1);
+  gdlog_status rc = gdlog_open_file(c->args[0], &o, &s->g);
+  dl_guard_soft(0);
+  if (rc == GDLOG_OK) return 1;
+  fputs(s->g ? gdlog_error(s->g) : "gdlog: error: out of memory\n", stderr);
+  return 0;
+}
+
+static int run_serve(cli_ctx *c)
+{
+  serve s;
+  memset(&s, 0, sizeof s);
+  if (!cli_count(c, "--seed", 1, &s.rng) || !cli_count(c, "--max-depth", 10000, &s.max_depth) ||
+      !cli_count(c, "--max-states", 1000000, &s.max_states))
+    return CLI_USAGE;
+  s.infix = cli_choice(c, "--format", 0) == 1;
+  signal(SIGPIPE, SIG_IGN);  /* a player that went away: a write error, not a silent death */
+  int rc = CLI_INPUT;
+  if (open_game(c, &s)) {
+    s.roles = gdlog_role_count(s.g);
+    s.joint = malloc((size_t)s.roles * sizeof *s.joint);
+    if (!s.joint) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    else rc = session(c, &s);
+  }
+  table_free(&s.states);
+  free(s.joint);
+  dl_buf_free(&s.reply);
+  gdlog_close(s.g);
+  return rc;
+}
+
+const cli_command cli_cmd_serve = {
+  .name = "serve",
+  .summary = "a line protocol on stdin/stdout for players in other languages",
+  .synopsis = "FILE",
+  .min_args = 1,
+  .max_args = 1,
+  .about = "Loads the game FILE and answers requests, one a line on standard input,\n"
+           "with one reply a line on standard output (flushed): `ok ...`, or\n"
+           "`error MESSAGE` for a bad request (the session goes on).  End of input or\n"
+           "quit ends it with status 0.  Fields are separated by blanks; a term with\n"
+           "blanks is one field when its parentheses balance: (mark 1 2).  States\n"
+           "are ids the server hands out (1, 2, ...; never reused).\n"
+           "  roles                 ok ROLE...        (the order of joint moves)\n"
+           "  init                  ok ID             (a new id for the initial state)\n"
+           "  legal ID ROLE         ok MOVE...\n"
+           "  next ID MOVE...       ok ID             (one move per role, in role order)\n"
+           "  terminal ID           ok true|false\n"
+           "  goal ID ROLE          ok VALUE\n"
+           "  goals ID              ok VALUE...       (in role order)\n"
+           "  state ID              ok FLUENT...\n"
+           "  load FLUENT...        ok ID             (the state of these fluents)\n"
+           "  random ID             ok VALUE...       (goals at the end of a random playout)\n"
+           "  drop ID...            ok                (frees the states)\n"
+           "  help                  ok REQUEST...\n"
+           "  quit                  ok                (and ends)\n"
+           "The game's load errors go to standard error (exit status 1, no reply).",
+  .options = serve_options,
+  .run = run_serve,
+};
