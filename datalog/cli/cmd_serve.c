@@ -50,9 +50,15 @@ typedef struct state_table {
   uint64_t last_id;
 } state_table;
 
+/* The home slot of id: a mix of all its bits (murmur3's finalizer), so
+ * that consecutive ids collide as random keys would (many.case drops in a
+ * scattered order through those clusters). */
 static size_t slot_of(const state_table *t, uint64_t id)
 {
-  return (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 17) & (t->cap - 1);
+  id ^= id >> 33;
+  id *= 0xFF51AFD7ED558CCDULL;
+  id ^= id >> 33;
+  return (size_t)id & (t->cap - 1);
 }
 
 /* The slot of id, or of the empty slot where it would go (cap > 0). */
