@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "datalog/base/sort.h"
+#include "datalog/gdl/domains.h"
+#include "datalog/program/magic.h"
 
 /* The GDL keyword predicates the machine reads or seeds. */
 enum { K_ROLE, K_INIT, K_TRUE, K_DOES, K_LEGAL, K_NEXT, K_GOAL, K_TERMINAL, N_KEYWORDS };
@@ -23,7 +25,8 @@ static const struct {
 };
 
 struct dl_sm {
-  const dl_program *prog;
+  const dl_program *prog;     /* evaluated: the game, or magic's program */
+  dl_magic *magic;            /* the rewriting of the game, or NULL */
   dl_terms *terms;
   dl_diag *diag;
   dl_eval_options opt;
@@ -194,7 +197,7 @@ static dl_tid find_ground(const dl_terms *terms, const ast_term *t)
   return dl_terms_find(terms, t->value, t->n, args);
 }
 
-/* Finds the keyword predicates and checks their arities. */
+/* Finds the keyword predicates of sm->prog and checks their arities. */
 static int find_keywords(dl_sm *sm)
 {
   int ok = 1;
@@ -213,6 +216,34 @@ static int find_keywords(dl_sm *sm)
     ok = 0;
   }
   return ok;
+}
+
+/* Whether the domain analysis gives a predicate of game an infinite domain
+ * or more than DL_SM_DEMAND_ATOMS instances (its cycle messages are not
+ * kept).  -1 when out of memory. */
+static int needs_demand(const dl_program *game)
+{
+  dl_diag *scratch = dl_diag_create();
+  dl_domains *d = scratch ? dl_domains_build(game, scratch) : NULL;
+  int huge = d ? 0 : -1;
+  for (uint32_t p = 0; d && !huge && p < game->n_preds; p++)
+    huge = !(dl_domains_pred_count(d, p) <= DL_SM_DEMAND_ATOMS);
+  dl_domains_destroy(d);
+  dl_diag_destroy(scratch);
+  return huge;
+}
+
+/* Evaluates the magic-set rewriting of the game for the keywords it has
+ * (found in sm->pred) instead of the game.  1, or 0 after reporting. */
+static int use_demand(dl_sm *sm)
+{
+  uint32_t queries[N_KEYWORDS], n = 0;
+  for (int k = 0; k < N_KEYWORDS; k++)
+    if (k != K_TRUE && k != K_DOES && sm->pred[k] != DL_NO_PRED) queries[n++] = sm->pred[k];
+  sm->magic = dl_magic_create(sm->prog, queries, n, sm->diag);
+  if (!sm->magic) return 0;
+  sm->prog = dl_magic_program(sm->magic);
+  return find_keywords(sm);
 }
 
 /* The roles of model e: first those of role facts in the program's order,
@@ -242,6 +273,11 @@ dl_sm *dl_sm_create(const dl_program *game, dl_diag *diag)
 
 dl_sm *dl_sm_create_limited(const dl_program *game, const dl_eval_options *opt, dl_diag *diag)
 {
+  return dl_sm_create_demand(game, opt, DL_SM_DEMAND_AUTO, diag);
+}
+
+dl_sm *dl_sm_create_demand(const dl_program *game, const dl_eval_options *opt, dl_sm_demand demand, dl_diag *diag)
+{
   assert(game && opt && diag);
   dl_sm *sm = calloc(1, sizeof *sm);
   if (!sm) {
@@ -252,7 +288,9 @@ dl_sm *dl_sm_create_limited(const dl_program *game, const dl_eval_options *opt, 
   sm->terms = game->terms;
   sm->diag = diag;
   sm->opt = *opt;
-  if (!find_keywords(sm)) {
+  int demanded = demand == DL_SM_DEMAND_ON;
+  if (demand == DL_SM_DEMAND_AUTO && (demanded = needs_demand(game)) < 0) report_memory(sm);
+  if (demanded < 0 || !find_keywords(sm) || (demanded && !use_demand(sm))) {
     dl_sm_destroy(sm);
     return NULL;
   }
@@ -278,11 +316,18 @@ void dl_sm_destroy(dl_sm *sm)
 {
   if (!sm) return;
   dl_eval_destroy(sm->model);
+  dl_magic_destroy(sm->magic);
   dl_sm_list_free(&sm->roles);
   dl_sm_list_free(&sm->initial);
   dl_sm_list_free(&sm->modelled);
   dl_sm_list_free(&sm->key);
   free(sm);
+}
+
+int dl_sm_uses_demand(const dl_sm *sm)
+{
+  assert(sm);
+  return sm->magic != NULL;
 }
 
 void dl_sm_set_limits(dl_sm *sm, const dl_eval_options *opt)
