@@ -1,7 +1,9 @@
 /* sm.c: the minimal state machine (see sm.h).  Each question is answered
  * from a model of the game: a fresh evaluator, the state seeded as true
  * facts (dl_eval_seed), run to the end.  The model of the last state asked
- * about is kept. */
+ * about is kept.  With demand (dl_sm_demand) the program evaluated is the
+ * magic-set rewriting of the game for the keywords (magic.h): the same
+ * relations for the keywords, found by name in the rewritten program. */
 #include "datalog/gdl/sm.h"
 
 #include <assert.h>
