@@ -220,19 +220,59 @@ static int find_keywords(dl_sm *sm)
   return ok;
 }
 
-/* Whether the domain analysis gives a predicate of game an infinite domain
- * or more than DL_SM_DEMAND_ATOMS instances (its cycle messages are not
- * kept).  -1 when out of memory. */
-static int needs_demand(const dl_program *game)
+/* What the domain analysis of game says of its size: 2 when a predicate
+ * has an infinite domain, 1 when one has more than DL_SM_DEMAND_ATOMS
+ * instances, else 0 (its cycle messages are not kept).  -1 when out of
+ * memory. */
+static int domain_size(const dl_program *game)
 {
   dl_diag *scratch = dl_diag_create();
   dl_domains *d = scratch ? dl_domains_build(game, scratch) : NULL;
-  int huge = d ? 0 : -1;
-  for (uint32_t p = 0; d && !huge && p < game->n_preds; p++)
-    huge = !(dl_domains_pred_count(d, p) <= DL_SM_DEMAND_ATOMS);
+  int size = d ? 0 : -1;
+  for (uint32_t p = 0; d && size < 2 && p < game->n_preds; p++) {
+    double n = dl_domains_pred_count(d, p);
+    if (!(n <= 1e300)) size = 2;
+    else if (n > DL_SM_DEMAND_ATOMS) size = 1;
+  }
   dl_domains_destroy(d);
   dl_diag_destroy(scratch);
-  return huge;
+  return size;
+}
+
+/* The derivations of the model of the initial state under prog, within
+ * max_atoms atoms; UINT64_MAX when it fails (its messages are not kept). */
+static uint64_t trial_cost(dl_sm *sm, const dl_program *prog, uint64_t max_atoms, uint64_t *atoms)
+{
+  dl_diag *scratch = dl_diag_create();
+  dl_eval_options opt = { max_atoms, sm->opt.cancel };
+  dl_eval *e = scratch ? dl_eval_create(prog, &opt, scratch) : NULL;
+  dl_sym s = dl_terms_symbol(sm->terms, "true", 4);
+  uint32_t t = s == DL_NO_SYM ? DL_NO_PRED : dl_program_pred(prog, s);
+  int ok = e != NULL;
+  for (uint32_t i = 0; ok && t != DL_NO_PRED && i < sm->initial.n; i++) ok = dl_eval_seed(e, t, &sm->initial.ids[i]);
+  ok = ok && dl_eval_run(e);
+  dl_eval_stats st = ok ? dl_eval_get_stats(e) : (dl_eval_stats){ 0 };
+  dl_eval_destroy(e);
+  dl_diag_destroy(scratch);
+  *atoms = st.atoms;
+  return ok ? st.derivations : UINT64_MAX;
+}
+
+/* For a game whose domains are huge but finite: whether the rules as they
+ * are (game) derive at most twice as much as the rewriting in the model of
+ * the initial state; then the machine goes back to them.  0 when out of
+ * memory (reported). */
+static int maybe_plain(dl_sm *sm, const dl_program *game)
+{
+  uint64_t atoms, cost = trial_cost(sm, sm->prog, 0, &atoms);
+  if (cost == UINT64_MAX) return 1;
+  uint64_t limit = 16 * atoms > 100000 ? 16 * atoms : 100000, plain_atoms;
+  uint64_t plain = trial_cost(sm, game, limit, &plain_atoms);
+  if (plain == UINT64_MAX || plain > 2 * cost) return 1;
+  dl_magic_destroy(sm->magic);
+  sm->magic = NULL;
+  sm->prog = game;
+  return find_keywords(sm);
 }
 
 /* Evaluates the magic-set rewriting of the game for the keywords it has
@@ -290,9 +330,10 @@ dl_sm *dl_sm_create_demand(const dl_program *game, const dl_eval_options *opt, d
   sm->terms = game->terms;
   sm->diag = diag;
   sm->opt = *opt;
-  int demanded = demand == DL_SM_DEMAND_ON;
-  if (demand == DL_SM_DEMAND_AUTO && (demanded = needs_demand(game)) < 0) report_memory(sm);
-  if (demanded < 0 || !find_keywords(sm) || (demanded && !use_demand(sm))) {
+  int size = demand == DL_SM_DEMAND_AUTO ? domain_size(game) : 0;
+  int demanded = demand == DL_SM_DEMAND_ON || size > 0;
+  if (size < 0) report_memory(sm);
+  if (size < 0 || !find_keywords(sm) || (demanded && !use_demand(sm))) {
     dl_sm_destroy(sm);
     return NULL;
   }
@@ -307,6 +348,7 @@ dl_sm *dl_sm_create_demand(const dl_program *game, const dl_eval_options *opt, d
     dl_diag_report(diag, DL_ERROR, NULL, 0, "the game has no role: a GDL game needs role facts");
     ok = 0;
   }
+  if (ok && size == 1) ok = maybe_plain(sm, game);
   if (!ok) {
     dl_sm_destroy(sm);
     return NULL;

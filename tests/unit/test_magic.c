@@ -8,8 +8,11 @@
  *                                  over the game's rules
  *   test_magic play GAME N SEED    N random playouts with the rewriting
  *                                  (forced); prints playouts/s and memory
+ *   test_magic auto GAME 0 0       prints whether DL_SM_DEMAND_AUTO chooses
+ *                                  the rewriting
  *
- * Both print `N passed, N failed` and exit non-zero on a failure; a GAME
+ * MAX_STATES (default 10000) cuts each playout after that many states.
+ * All print `N passed, N failed` and exit non-zero on a failure; a GAME
  * path that does not exist skips (exit 77: the corpus is optional). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "datalog/gdl/domains.h"
 #include "datalog/gdl/sm.h"
 #include "datalog/read/load.h"
 
 static int checks, failures;
+static uint32_t max_states = 10000;  /* per playout */
 #define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 /* A xorshift generator: the test's own, seeded from the command line. */
@@ -80,7 +85,7 @@ static uint32_t playout(dl_sm *a, dl_sm *b, uint64_t *rng, const dl_diag *d)
       int v;
       CHECK(dl_sm_goal(a, state.ids, state.n, r, &v), "a goal value for role %u at the end", r);
     }
-    if (ta || states > 10000) break;
+    if (ta || states >= max_states) break;
     for (uint32_t r = 0; ok && r < n_roles; r++) {
       ok = dl_sm_legal(a, state.ids, state.n, r, &la) && (!b || dl_sm_legal(b, state.ids, state.n, r, &lb));
       CHECK(ok, "legal answers");
@@ -116,8 +121,9 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-  if (argc != 5 || (strcmp(argv[1], "agree") != 0 && strcmp(argv[1], "play") != 0)) {
-    fprintf(stderr, "usage: test_magic agree|play GAME PLAYOUTS SEED\n");
+  if (argc == 6) max_states = (uint32_t)strtoul(argv[5], NULL, 10);
+  if ((argc != 5 && argc != 6) || (strcmp(argv[1], "agree") != 0 && strcmp(argv[1], "play") != 0 && strcmp(argv[1], "auto") != 0)) {
+    fprintf(stderr, "usage: test_magic agree|play|auto GAME PLAYOUTS SEED [MAX_STATES]\n");
     return 2;
   }
   if (access(argv[2], R_OK) != 0) {
@@ -131,6 +137,23 @@ int main(int argc, char **argv)
   dl_load_options o = { argv[2], NULL, NULL, NULL, -1 };
   dl_loaded *l = dl_load(&o, d);
   dl_eval_options eo = { 0, NULL };
+  if (strcmp(argv[1], "auto") == 0) {
+    dl_sm *sm = l && l->prog ? dl_sm_create_demand(l->prog, &eo, DL_SM_DEMAND_AUTO, d) : NULL;
+    CHECK(sm != NULL, "the machine of %s", argv[2]);
+    dl_domains *dom = sm ? dl_domains_build(l->prog, d) : NULL;
+    uint32_t big = 0;
+    for (uint32_t p = 1; dom && p < l->prog->n_preds; p++)
+      if (!(dl_domains_pred_count(dom, p) <= dl_domains_pred_count(dom, big))) big = p;
+    if (sm && dom)
+      printf("demand %s (largest domain: %s, %g instances)\n", dl_sm_uses_demand(sm) ? "on" : "off",
+             dl_program_pred_name(l->prog, big), dl_domains_pred_count(dom, big));
+    else print_errors(d);
+    dl_domains_destroy(dom);
+    dl_sm_destroy(sm);
+    dl_load_destroy(l);
+    dl_diag_destroy(d);
+    return failures != 0;
+  }
   double t0 = now();
   dl_sm *on = l && l->prog ? dl_sm_create_demand(l->prog, &eo, DL_SM_DEMAND_ON, d) : NULL;
   double t_create = now() - t0;
@@ -145,12 +168,18 @@ int main(int argc, char **argv)
     CHECK(dl_sm_uses_demand(on) && !dl_sm_uses_demand(off), "demand as asked");
     uint64_t states = 0;
     for (long i = 0; i < n && failures == 0; i++) states += playout(off, on, &rng, d);
-    printf("%ld playouts, %llu states agree\n", n, (unsigned long long)states);
+    dl_sm_stats so = dl_sm_get_stats(off), sn = dl_sm_get_stats(on);
+    printf("%ld playouts, %llu states agree; models: rules %.3f s (processor %.3f s), rewriting %.3f s "
+           "(processor %.3f s)\n",
+           n, (unsigned long long)states, so.seconds, so.cpu_seconds, sn.seconds, sn.cpu_seconds);
   } else if (on) {
     uint64_t states = 0;
     t0 = now();
     for (long i = 0; i < n && failures == 0; i++) states += playout(on, NULL, &rng, d);
     double t = now() - t0;
+    dl_sm_stats st = dl_sm_get_stats(on);
+    printf("%llu models, %.3f s of processor time: %.1f states per processor second\n",
+           (unsigned long long)st.models, st.cpu_seconds, (double)states / st.cpu_seconds);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("%ld playouts, %llu states in %.3f s: %.3f playouts/s, %.1f states/s; rewriting %.3f s; "
