@@ -10,6 +10,8 @@
  *                                  (forced); prints playouts/s and memory
  *   test_magic auto GAME 0 0       prints whether DL_SM_DEMAND_AUTO chooses
  *                                  the rewriting
+ *   test_magic rewrite GAME 0 0    prints the figures of the rewriting for
+ *                                  the GDL keywords (dl_magic_get_stats)
  *
  * MAX_STATES (default 10000) cuts each playout after that many states.
  * All print `N passed, N failed` and exit non-zero on a failure; a GAME
@@ -23,6 +25,7 @@
 
 #include "datalog/gdl/domains.h"
 #include "datalog/gdl/sm.h"
+#include "datalog/program/magic.h"
 #include "datalog/read/load.h"
 
 static int checks, failures;
@@ -122,8 +125,9 @@ static double now(void)
 int main(int argc, char **argv)
 {
   if (argc == 6) max_states = (uint32_t)strtoul(argv[5], NULL, 10);
-  if ((argc != 5 && argc != 6) || (strcmp(argv[1], "agree") != 0 && strcmp(argv[1], "play") != 0 && strcmp(argv[1], "auto") != 0)) {
-    fprintf(stderr, "usage: test_magic agree|play|auto GAME PLAYOUTS SEED [MAX_STATES]\n");
+  if ((argc != 5 && argc != 6) || (strcmp(argv[1], "agree") != 0 && strcmp(argv[1], "play") != 0 && strcmp(argv[1], "auto") != 0 &&
+                                   strcmp(argv[1], "rewrite") != 0)) {
+    fprintf(stderr, "usage: test_magic agree|play|auto|rewrite GAME PLAYOUTS SEED [MAX_STATES]\n");
     return 2;
   }
   if (access(argv[2], R_OK) != 0) {
@@ -137,6 +141,28 @@ int main(int argc, char **argv)
   dl_load_options o = { argv[2], NULL, NULL, NULL, -1 };
   dl_loaded *l = dl_load(&o, d);
   dl_eval_options eo = { 0, NULL };
+  if (strcmp(argv[1], "rewrite") == 0) {
+    static const char *const names[] = { "role", "init", "legal", "next", "goal", "terminal" };
+    uint32_t queries[6], nq = 0;
+    for (int k = 0; l && l->prog && k < 6; k++) {
+      dl_sym s = dl_terms_symbol(l->prog->terms, names[k], strlen(names[k]));
+      uint32_t p = dl_program_pred(l->prog, s);
+      if (p != DL_NO_PRED) queries[nq++] = p;
+    }
+    dl_magic *m = l && l->prog ? dl_magic_create(l->prog, queries, nq, d) : NULL;
+    CHECK(m != NULL, "the rewriting of %s", argv[2]);
+    if (m) {
+      dl_magic_stats st = dl_magic_get_stats(m);
+      printf("negation step %u: %u adorned, %u magic, %u in full, %u rules\n", st.negation, st.adorned, st.magic,
+             st.full, st.rules);
+    } else {
+      print_errors(d);
+    }
+    dl_magic_destroy(m);
+    dl_load_destroy(l);
+    dl_diag_destroy(d);
+    return failures != 0;
+  }
   if (strcmp(argv[1], "auto") == 0) {
     dl_sm *sm = l && l->prog ? dl_sm_create_demand(l->prog, &eo, DL_SM_DEMAND_AUTO, d) : NULL;
     CHECK(sm != NULL, "the machine of %s", argv[2]);
