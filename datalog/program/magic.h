@@ -18,7 +18,8 @@
  *
  * Negation: a negated literal ~q(t) (every variable bound, the program
  * being safe) is asked with all its arguments bound.  The rewriting tries,
- * in order, until the result is stratified:
+ * in order, until the result is stratified (one step for every negated
+ * literal of the program at once):
  *   1. q@b..b seeded by the magic of the head and every positive literal
  *      of the body;
  *   2. q@β seeded by the magic of the head and the input literals only
