@@ -3,7 +3,8 @@
  * may push the adornments its body asks for; then the predicates wanted in
  * full are copied.  The result is checked for safety (a failure is a bug
  * of the rewriting, reported) and stratified; when stratification fails
- * the next negation step is tried. */
+ * the negated literals of the original rules that made the negative edges
+ * of the cycle found go to their next step, and the rewriting runs again. */
 #include "datalog/program/magic.h"
 
 #include <assert.h>
@@ -30,7 +31,10 @@ typedef struct rewriter {
   const dl_program *p;
   dl_terms *terms;
   ast_program *out;
-  int step;              /* negation step, 1..3 */
+  uint8_t *step;         /* per rule of p: the negation step of its negated literals, 1..3 */
+  uint32_t *origin;      /* per rule of out: the rule of p it comes from */
+  uint32_t cap_origin;
+  uint8_t cap;           /* the highest step this phase raises to */
   uint8_t *is_input;     /* per predicate of p */
   uint32_t *first_rule;  /* per predicate of p: its first rule, or UINT32_MAX */
   uint32_t *next_rule;   /* per rule: the next rule of its head's predicate */
@@ -184,6 +188,17 @@ static void add_rule(rewriter *w, const dl_rule *r, ast_term *head, const dl_lit
     return;
   }
   if (n) memcpy(copy, body, n * sizeof *copy);
+  if (w->out->n_rules == w->cap_origin) {
+    uint32_t cap = w->cap_origin ? 2 * w->cap_origin : 256;
+    uint32_t *o = realloc(w->origin, cap * sizeof *o);
+    if (!o) {
+      w->failed = 1;
+      return;
+    }
+    w->origin = o;
+    w->cap_origin = cap;
+  }
+  w->origin[w->out->n_rules] = (uint32_t)(r - w->p->ast->rules);
   dl_rule nr = *r;
   nr.head = head;
   nr.body = copy;
@@ -219,7 +234,7 @@ static int is_input_literal(const rewriter *w, uint32_t r, uint32_t i)
 }
 
 /* Rewrites negated literal body[i] of rule r (not an input) into out[*k]
- * for the current step; n_input: the literals of out that step 2 seeds
+ * for the step of rule r; n_input: the literals of out that step 2 seeds
  * from (the head's magic and the inputs); in_bound: the variables those
  * bind. */
 static void rewrite_negation(rewriter *w, uint32_t r, uint32_t i, dl_literal *out, uint32_t *k, uint32_t n_input,
@@ -229,11 +244,11 @@ static void rewrite_negation(rewriter *w, uint32_t r, uint32_t i, dl_literal *ou
   const ast_term *a = rule->body[i].atom;
   uint32_t q = w->p->lit_pred[r][i];
   dl_sym name;
-  if (w->step == 3) {
+  if (w->step[r] == 3) {
     name = want_full(w, q);
   } else {
-    uint64_t mask = adornment(w->step == 1 ? w->bound : in_bound, a);
-    uint32_t seeds = w->step == 1 ? *k : n_input;
+    uint64_t mask = adornment(w->step[r] == 1 ? w->bound : in_bound, a);
+    uint32_t seeds = w->step[r] == 1 ? *k : n_input;
     uint32_t ai = adorn(w, q, mask);
     if (ai == UINT32_MAX) return;
     if (mask) add_magic_rule(w, rule, a, ai, out, seeds);
@@ -337,10 +352,11 @@ static void release(rewriter *w)
   free(w->full);
   free(w->full_queue);
   free(w->bound);
+  free(w->origin);
   free(w->ad);
 }
 
-/* Fills w->out for the queries at w->step; 0 when memory ran out. */
+/* Fills w->out for the queries at the steps of w->step; 0 when memory ran out. */
 static int rewrite(rewriter *w, const uint32_t *queries, uint32_t n)
 {
   const dl_program *p = w->p;
@@ -360,7 +376,24 @@ static int rewrite(rewriter *w, const uint32_t *queries, uint32_t n)
   return !w->failed;
 }
 
-/* The program of w->out, stratified; NULL when it is not (*cycle set) or
+/* Raises the step of the rules of p whose rewritten rules made the
+ * negative edges of cycle c, up to w->cap; 0 when none could go higher. */
+static int raise_steps(rewriter *w, const st_cycle *c)
+{
+  int raised = 0;
+  for (uint32_t i = 0; i < c->n; i++) {
+    if (!c->edges[i].negative) continue;
+    uint32_t r = w->origin[c->edges[i].label];
+    if (w->step[r] < w->cap) {
+      w->step[r]++;
+      raised = 1;
+    }
+  }
+  return raised;
+}
+
+/* The program of w->out, stratified; NULL when it is not (*cycle 1 when
+ * some step was raised for the next attempt, -1 when none could be) or
  * after reporting to scratch. */
 static dl_program *build(rewriter *w, dl_diag *scratch, int *cycle)
 {
@@ -369,22 +402,25 @@ static dl_program *build(rewriter *w, dl_diag *scratch, int *cycle)
   if (!prog) return NULL;
   st_cycle c = { 0 };
   int ok = dl_check_safety(prog, scratch) == 0 && dl_program_stratify(prog, &c, scratch);
-  *cycle = c.n > 0;
+  *cycle = !ok && c.n > 0 ? (raise_steps(w, &c) ? 1 : -1) : 0;
   st_cycle_free(&c);
   if (ok) return prog;
   dl_program_destroy(prog);
   return NULL;
 }
 
-/* One rewriting at negation step `step` into *m; 1, or 0 with *cycle set
- * when not stratified, or 0 after reporting. */
-static int attempt(const dl_program *p, const uint32_t *queries, uint32_t n, int step, dl_magic *m, int *cycle,
-                   dl_diag *diag)
+/* One rewriting at the negation steps step[] (per rule of p) into *m; 1,
+ * or 0 with *cycle 1 when not stratified and step[] was raised (up to cap)
+ * for the next attempt, -1 when not stratified and it could not be, or 0
+ * after reporting. */
+static int attempt(const dl_program *p, const uint32_t *queries, uint32_t n, uint8_t *step, uint8_t cap, dl_magic *m,
+                   int *cycle, dl_diag *diag)
 {
   rewriter w = { 0 };
   w.p = p;
   w.terms = p->terms;
   w.step = step;
+  w.cap = cap;
   w.out = ast_program_create();
   int ok = w.out && prepare(&w) && rewrite(&w, queries, n);
   dl_diag *scratch = ok ? dl_diag_create() : NULL;
@@ -398,7 +434,10 @@ static int attempt(const dl_program *p, const uint32_t *queries, uint32_t n, int
   if (prog) {
     m->ast = w.out;
     m->prog = prog;
-    m->stats = (dl_magic_stats){ w.n_ad, w.n_magic, w.n_full, w.out->n_rules, (uint32_t)step };
+    uint32_t highest = 1;
+    for (uint32_t r = 0; r < p->ast->n_rules; r++)
+      if (step[r] > highest) highest = step[r];
+    m->stats = (dl_magic_stats){ w.n_ad, w.n_magic, w.n_full, w.out->n_rules, highest };
   } else {
     ast_program_destroy(w.out);
   }
@@ -422,12 +461,24 @@ dl_magic *dl_magic_create(const dl_program *p, const uint32_t *queries, uint32_t
     dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the magic-set rewriting");
     return NULL;
   }
-  int cycle = 1;
-  for (int step = 1; step <= 3 && cycle; step++)
-    if (attempt(p, queries, n, step, m, &cycle, diag)) return m;
-  if (cycle)
+  /* two phases: every rule from step 1, raised to 2 at most; then every
+   * rule from step 2, raised to 3 (3 everywhere always stratifies) */
+  uint8_t *step = malloc(p->ast->n_rules + 1);
+  int cycle = -1;
+  if (!step) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the magic-set rewriting");
+  for (uint8_t phase = 1; step && phase <= 2 && cycle == -1; phase++) {
+    memset(step, phase, p->ast->n_rules + 1);
+    cycle = 1;
+    while (cycle == 1)
+      if (attempt(p, queries, n, step, (uint8_t)(phase + 1), m, &cycle, diag)) {
+        free(step);
+        return m;
+      }
+  }
+  if (cycle == -1)
     dl_diag_report(diag, DL_ERROR, NULL, 0, "the magic-set rewriting is not stratified, even computing negated "
                                             "predicates in full");
+  free(step);
   free(m);
   return NULL;
 }

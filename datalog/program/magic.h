@@ -17,15 +17,18 @@
  * names; input predicates keep their names and their facts.
  *
  * Negation: a negated literal ~q(t) (every variable bound, the program
- * being safe) is asked with all its arguments bound.  The rewriting tries,
- * in order, until the result is stratified (one step for every negated
- * literal of the program at once):
+ * being safe) is asked with all its arguments bound, at one of three steps
+ * chosen per rule of p:
  *   1. q@b..b seeded by the magic of the head and every positive literal
  *      of the body;
  *   2. q@β seeded by the magic of the head and the input literals only
  *      (β: the arguments those bind; β empty: q itself);
  *   3. q computed in full by its original rules, renamed full@q (these use
  *      no magic predicate, so no cycle can go through them).
+ * Every rule starts at step 1; while the result is not stratified, the
+ * rules whose negated literals make the negative edges of the cycle found
+ * go one step up, to 2 at most; if that is not enough, every rule starts
+ * again at 2 and goes up to 3 (3 everywhere always stratifies).
  * The generated names hold '@', which no GDL name holds.
  *
  * The rewritten program shares the term store (it adds the new names) and
@@ -46,7 +49,7 @@ typedef struct dl_magic_stats {
   uint32_t magic;        /* magic predicates */
   uint32_t full;         /* predicates computed in full (negation, step 3) */
   uint32_t rules;        /* rules of the rewritten program */
-  uint32_t negation;     /* the step (1..3) that gave a stratified program */
+  uint32_t negation;     /* the highest step (1..3) a rule took for its negated literals */
 } dl_magic_stats;
 
 /* Rewrites program p (checked and stratified) for the queries
