@@ -1,7 +1,9 @@
 /* sm.c: the minimal state machine (see sm.h).  Each question is answered
  * from a model of the game: a fresh evaluator, the state seeded as true
  * facts (dl_eval_seed), run to the end.  The model of the last state asked
- * about is kept. */
+ * about is kept.  With demand (dl_sm_demand) the program evaluated is the
+ * magic-set rewriting of the game for the keywords (magic.h): the same
+ * relations for the keywords, found by name in the rewritten program. */
 #include "datalog/gdl/sm.h"
 
 #include <assert.h>
@@ -10,6 +12,8 @@
 #include <time.h>
 
 #include "datalog/base/sort.h"
+#include "datalog/gdl/domains.h"
+#include "datalog/program/magic.h"
 
 /* The GDL keyword predicates the machine reads or seeds. */
 enum { K_ROLE, K_INIT, K_TRUE, K_DOES, K_LEGAL, K_NEXT, K_GOAL, K_TERMINAL, N_KEYWORDS };
@@ -23,7 +27,8 @@ static const struct {
 };
 
 struct dl_sm {
-  const dl_program *prog;
+  const dl_program *prog;     /* evaluated: the game, or magic's program */
+  dl_magic *magic;            /* the rewriting of the game, or NULL */
   dl_terms *terms;
   dl_diag *diag;
   dl_eval_options opt;
@@ -194,7 +199,7 @@ static dl_tid find_ground(const dl_terms *terms, const ast_term *t)
   return dl_terms_find(terms, t->value, t->n, args);
 }
 
-/* Finds the keyword predicates and checks their arities. */
+/* Finds the keyword predicates of sm->prog and checks their arities. */
 static int find_keywords(dl_sm *sm)
 {
   int ok = 1;
@@ -213,6 +218,74 @@ static int find_keywords(dl_sm *sm)
     ok = 0;
   }
   return ok;
+}
+
+/* What the domain analysis of game says of its size: 2 when a predicate
+ * has an infinite domain, 1 when one has more than DL_SM_DEMAND_ATOMS
+ * instances, else 0 (its cycle messages are not kept).  -1 when out of
+ * memory. */
+static int domain_size(const dl_program *game)
+{
+  dl_diag *scratch = dl_diag_create();
+  dl_domains *d = scratch ? dl_domains_build(game, scratch) : NULL;
+  int size = d ? 0 : -1;
+  for (uint32_t p = 0; d && size < 2 && p < game->n_preds; p++) {
+    double n = dl_domains_pred_count(d, p);
+    if (!(n <= 1e300)) size = 2;
+    else if (n > DL_SM_DEMAND_ATOMS) size = 1;
+  }
+  dl_domains_destroy(d);
+  dl_diag_destroy(scratch);
+  return size;
+}
+
+/* The derivations of the model of the initial state under prog, within
+ * max_atoms atoms; UINT64_MAX when it fails (its messages are not kept). */
+static uint64_t trial_cost(dl_sm *sm, const dl_program *prog, uint64_t max_atoms, uint64_t *atoms)
+{
+  dl_diag *scratch = dl_diag_create();
+  dl_eval_options opt = { max_atoms, sm->opt.cancel };
+  dl_eval *e = scratch ? dl_eval_create(prog, &opt, scratch) : NULL;
+  dl_sym s = dl_terms_symbol(sm->terms, "true", 4);
+  uint32_t t = s == DL_NO_SYM ? DL_NO_PRED : dl_program_pred(prog, s);
+  int ok = e != NULL;
+  for (uint32_t i = 0; ok && t != DL_NO_PRED && i < sm->initial.n; i++) ok = dl_eval_seed(e, t, &sm->initial.ids[i]);
+  ok = ok && dl_eval_run(e);
+  dl_eval_stats st = ok ? dl_eval_get_stats(e) : (dl_eval_stats){ 0 };
+  dl_eval_destroy(e);
+  dl_diag_destroy(scratch);
+  *atoms = st.atoms;
+  return ok ? st.derivations : UINT64_MAX;
+}
+
+/* For a game whose domains are huge but finite: whether the rules as they
+ * are (game) derive at most twice as much as the rewriting in the model of
+ * the initial state; then the machine goes back to them.  0 when out of
+ * memory (reported). */
+static int maybe_plain(dl_sm *sm, const dl_program *game)
+{
+  uint64_t atoms, cost = trial_cost(sm, sm->prog, 0, &atoms);
+  if (cost == UINT64_MAX) return 1;
+  uint64_t limit = 16 * atoms > 100000 ? 16 * atoms : 100000, plain_atoms;
+  uint64_t plain = trial_cost(sm, game, limit, &plain_atoms);
+  if (plain == UINT64_MAX || plain > 2 * cost) return 1;
+  dl_magic_destroy(sm->magic);
+  sm->magic = NULL;
+  sm->prog = game;
+  return find_keywords(sm);
+}
+
+/* Evaluates the magic-set rewriting of the game for the keywords it has
+ * (found in sm->pred) instead of the game.  1, or 0 after reporting. */
+static int use_demand(dl_sm *sm)
+{
+  uint32_t queries[N_KEYWORDS], n = 0;
+  for (int k = 0; k < N_KEYWORDS; k++)
+    if (k != K_TRUE && k != K_DOES && sm->pred[k] != DL_NO_PRED) queries[n++] = sm->pred[k];
+  sm->magic = dl_magic_create(sm->prog, queries, n, sm->diag);
+  if (!sm->magic) return 0;
+  sm->prog = dl_magic_program(sm->magic);
+  return find_keywords(sm);
 }
 
 /* The roles of model e: first those of role facts in the program's order,
@@ -242,6 +315,11 @@ dl_sm *dl_sm_create(const dl_program *game, dl_diag *diag)
 
 dl_sm *dl_sm_create_limited(const dl_program *game, const dl_eval_options *opt, dl_diag *diag)
 {
+  return dl_sm_create_demand(game, opt, DL_SM_DEMAND_AUTO, diag);
+}
+
+dl_sm *dl_sm_create_demand(const dl_program *game, const dl_eval_options *opt, dl_sm_demand demand, dl_diag *diag)
+{
   assert(game && opt && diag);
   dl_sm *sm = calloc(1, sizeof *sm);
   if (!sm) {
@@ -252,7 +330,10 @@ dl_sm *dl_sm_create_limited(const dl_program *game, const dl_eval_options *opt, 
   sm->terms = game->terms;
   sm->diag = diag;
   sm->opt = *opt;
-  if (!find_keywords(sm)) {
+  int size = demand == DL_SM_DEMAND_AUTO ? domain_size(game) : 0;
+  int demanded = demand == DL_SM_DEMAND_ON || size > 0;
+  if (size < 0) report_memory(sm);
+  if (size < 0 || !find_keywords(sm) || (demanded && !use_demand(sm))) {
     dl_sm_destroy(sm);
     return NULL;
   }
@@ -267,6 +348,7 @@ dl_sm *dl_sm_create_limited(const dl_program *game, const dl_eval_options *opt, 
     dl_diag_report(diag, DL_ERROR, NULL, 0, "the game has no role: a GDL game needs role facts");
     ok = 0;
   }
+  if (ok && size == 1) ok = maybe_plain(sm, game);
   if (!ok) {
     dl_sm_destroy(sm);
     return NULL;
@@ -278,11 +360,18 @@ void dl_sm_destroy(dl_sm *sm)
 {
   if (!sm) return;
   dl_eval_destroy(sm->model);
+  dl_magic_destroy(sm->magic);
   dl_sm_list_free(&sm->roles);
   dl_sm_list_free(&sm->initial);
   dl_sm_list_free(&sm->modelled);
   dl_sm_list_free(&sm->key);
   free(sm);
+}
+
+int dl_sm_uses_demand(const dl_sm *sm)
+{
+  assert(sm);
+  return sm->magic != NULL;
 }
 
 void dl_sm_set_limits(dl_sm *sm, const dl_eval_options *opt)

@@ -51,6 +51,24 @@ typedef struct dl_sm_stats {
   double cpu_seconds;    /* processor time of the process spent computing them */
 } dl_sm_stats;
 
+/* Whether the machine evaluates the game's rules as they are, or their
+ * magic-set rewriting (datalog/program/magic.h) for role, init, legal,
+ * next, goal and terminal: demand-driven, it computes only what those
+ * need, so that games with an infinite or huge full model play.  AUTO
+ * rewrites when the domain analysis (datalog/gdl/domains.h) gives some
+ * predicate an infinite domain; when the largest domain is finite but has
+ * more than DL_SM_DEMAND_ATOMS instances, it rewrites unless the model of
+ * the initial state takes the rules as they are at most twice as many
+ * derivations as the rewriting (deterministic: counts, not time); else it
+ * evaluates the rules as they are. */
+typedef enum dl_sm_demand {
+  DL_SM_DEMAND_AUTO = 0,
+  DL_SM_DEMAND_OFF,
+  DL_SM_DEMAND_ON
+} dl_sm_demand;
+
+#define DL_SM_DEMAND_ATOMS 1e7
+
 /* Creates the state machine of game, a checked program (the program, its
  * ast and its term store must outlive the machine; the term store grows as
  * models make new terms).  Computes the model with no state to find the
@@ -60,8 +78,18 @@ typedef struct dl_sm_stats {
 dl_sm *dl_sm_create(const dl_program *game, dl_diag *diag);
 
 /* Like dl_sm_create, with the atom limit and cancel flag of opt for every
- * evaluation, the first one (in dl_sm_create) included. */
+ * evaluation, the first one (in dl_sm_create) included.  Both choose the
+ * evaluation with DL_SM_DEMAND_AUTO (see dl_sm_create_demand). */
 dl_sm *dl_sm_create_limited(const dl_program *game, const dl_eval_options *opt, dl_diag *diag);
+
+/* Like dl_sm_create_limited, evaluating the rules as `demand` says (the
+ * keywords' arities are checked on game itself).  NULL after reporting, as
+ * dl_sm_create; also when the rewriting fails (out of memory). */
+dl_sm *dl_sm_create_demand(const dl_program *game, const dl_eval_options *opt, dl_sm_demand demand, dl_diag *diag);
+
+/* Whether sm evaluates the magic-set rewriting of the game (see
+ * dl_sm_demand). */
+int dl_sm_uses_demand(const dl_sm *sm);
 
 /* Frees the machine; NULL is allowed. */
 void dl_sm_destroy(dl_sm *sm);
