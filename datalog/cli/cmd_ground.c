@@ -30,6 +30,8 @@ static const cli_option ground_options[] = {
   { .name = "--no-demand", .help = "instantiate supporting predicates fully, not on demand" },
   { .name = "--no-factor", .help = "no auxiliary atoms for body parts that share only head\n"
                                    "variables with the rest" },
+  { .name = "--no-split", .help = "never split a rule with a large join into pieces by\n"
+                                  "variable elimination" },
   { .name = "--from", .value = "M", .choices = "init|domains",
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",
@@ -101,7 +103,8 @@ static int run_ground(cli_ctx *c)
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
   ph.reduce = cli_now() - t2;
   dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
-                           .no_factor = cli_given(c, "--no-factor"), .max_instances = limit,
+                           .no_factor = cli_given(c, "--no-factor"), .no_split = cli_given(c, "--no-split"),
+                           .max_instances = limit,
                            .cancel = dl_guard_cancel_flag() };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
   dl_guard_soft(0);
@@ -124,7 +127,8 @@ const cli_command cli_cmd_ground = {
   .max_args = 1,
   .about = "Grounds a GDL game (section 14.4 of the book): instantiates every rule over\n"
            "the instances the G+ reduction keeps (a join, never a product of domains),\n"
-           "decides distinct and the static predicates, instantiates supporting\n"
+           "decides distinct and the static predicates, splits rules with large joins\n"
+           "into pieces (variable elimination), instantiates supporting\n"
            "predicates only where their users ask (demand), and keeps only what legal,\n"
            "next, goal and terminal need (role, init, base and input stay as facts;\n"
            "base and input come from G+ when the game has none).",

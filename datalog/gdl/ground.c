@@ -127,9 +127,16 @@ static int eval_statics(dl_ground *g)
 /* The id of the atom that is term t, made when new; 0 when out of memory. */
 static int32_t atom_id(dl_ground *g, dl_tid t, uint8_t role)
 {
-  Word_t *v;
-  JLI(v, g->atom_of_term, (Word_t)t);
-  if (v == PJERR) return gr_oom(g);
+  if (t >= g->n_term_slots) {
+    uint32_t n = g->n_term_slots ? g->n_term_slots : 1024;
+    while (n <= t) n *= 2;
+    uint32_t *a = realloc(g->atom_of_term, (size_t)n * sizeof *a);
+    if (!a) return gr_oom(g);
+    memset(a + g->n_term_slots, 0, (size_t)(n - g->n_term_slots) * sizeof *a);
+    g->atom_of_term = a;
+    g->n_term_slots = n;
+  }
+  uint32_t *v = &g->atom_of_term[t];
   if (*v) return (int32_t)*v;
   if (g->n_atoms + 1 >= g->cap_atoms) {
     uint32_t cap = g->cap_atoms ? 2 * g->cap_atoms : 1024;
@@ -259,6 +266,7 @@ typedef struct step {
   uint64_t mask;          /* columns bound when the step runs */
   uint32_t n_bound;
   int index;
+  int lit;                /* the body literal, -1: the head's demand */
 } step;
 
 /* A component of a rule's body that shares no variable outside the head
@@ -270,8 +278,10 @@ typedef struct factor {
 
 typedef struct join {
   dl_ground *g;
-  uint32_t rule;
+  const gr_rule *gr;
+  gr_pieces *pc;          /* the pieces of a split rule, or NULL */
   const dl_rule *r;
+  double estimate;        /* candidates, as the plan estimates them */
   step *steps;
   uint32_t n_steps;
   dl_tid *bind;
@@ -331,12 +341,12 @@ static void collect_vars(const ast_term *p, uint8_t *seen, uint32_t *vars, uint3
 /* Makes the step of atom a over relation src: scans the tuples whose ground
  * columns have the atom's values (an index lookup), matches the others.  A
  * ground atom makes no step: j->empty tells whether it is missing. */
-static int make_step(join *j, const ast_term *a, ix_relation *src)
+static int make_step(join *j, const ast_term *a, ix_relation *src, int lit)
 {
   uint32_t n = atom_arity(a);
   uint8_t *seen = calloc(j->r->n_vars + 1, 1);
   step *st = &j->steps[j->n_steps];
-  *st = (step){ NULL, malloc((j->r->n_vars + 1) * sizeof *st->vars), 0, 0, 0, -1 };
+  *st = (step){ NULL, malloc((j->r->n_vars + 1) * sizeof *st->vars), 0, 0, 0, -1, lit };
   if (!seen || !st->vars) { free(seen); free(st->vars); return 0; }
   for (uint32_t k = 0; k < n; k++) collect_vars(a->args[k], seen, st->vars, &st->nv);
   free(seen);
@@ -378,6 +388,7 @@ static int plan(join *j)
 {
   uint8_t *bound = calloc(j->r->n_vars + 1, 1);
   if (!bound) return 0;
+  j->estimate = 1;
   for (uint32_t s = 0; s < j->n_steps; s++) {
     uint32_t best = s;
     double best_est = 0;
@@ -400,8 +411,14 @@ static int plan(join *j)
     step *st = &j->steps[s];
     st->mask = 0;
     st->n_bound = 0;
+    double rows = (double)ix_relation_size(st->rel);
     for (uint32_t k = 0; k < st->nv; k++)
-      if (bound[st->vars[k]]) st->mask |= (uint64_t)1 << k, st->n_bound++;
+      if (bound[st->vars[k]]) {
+        st->mask |= (uint64_t)1 << k, st->n_bound++;
+        uint32_t v = ix_relation_column_values(st->rel, k);
+        rows /= v ? v : 1;
+      }
+    j->estimate *= rows;
     if (st->n_bound < st->nv && !ix_relation_index(st->rel, st->mask, &st->index)) {
       free(bound);
       return 0;
@@ -461,20 +478,53 @@ int gr_normalize_body(int32_t *body, uint32_t *n)
   return 1;
 }
 
+static uint64_t hash_rule(int32_t head, const int32_t *body, uint32_t n)
+{
+  uint64_t h = (uint64_t)(uint32_t)head * 0x9e3779b97f4a7c15ULL ^ n;
+  for (uint32_t i = 0; i < n; i++) h = (h ^ (uint32_t)body[i]) * 0xff51afd7ed558ccdULL, h ^= h >> 29;
+  return h ^ h >> 32;
+}
+
+/* The slot of rule head :- body[0..n) in the set: holding it, or empty. */
+static uint32_t *rule_slot(const dl_ground *g, int32_t head, const int32_t *body, uint32_t n)
+{
+  uint32_t i = (uint32_t)hash_rule(head, body, n) & g->rule_mask;
+  for (;; i = (i + 1) & g->rule_mask) {
+    uint32_t *s = &g->rule_slots[i];
+    if (!*s) return s;
+    const int32_t *x = gr_rule_lits(g, *s - 1);
+    if (x[0] == head && x[1] == (int32_t)n && memcmp(x + 2, body, n * sizeof *body) == 0) return s;
+  }
+}
+
+/* Doubles the rule set (at most half full afterwards). */
+static int grow_rule_set(dl_ground *g)
+{
+  uint32_t cap = g->rule_slots ? 2 * (g->rule_mask + 1) : 4096;
+  uint32_t *old = g->rule_slots, old_cap = old ? g->rule_mask + 1 : 0;
+  if (!(g->rule_slots = calloc(cap, sizeof *g->rule_slots))) {
+    g->rule_slots = old;
+    return gr_oom(g);
+  }
+  g->rule_mask = cap - 1;
+  for (uint32_t i = 0; i < old_cap; i++) {
+    if (!old[i]) continue;
+    const int32_t *x = gr_rule_lits(g, old[i] - 1);
+    *rule_slot(g, x[0], x + 2, (uint32_t)x[1]) = old[i];
+  }
+  free(old);
+  return 1;
+}
+
 /* add_rule, unless the same rule was added before. */
 static int add_rule_once(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
 {
-  int32_t small[64], *key = n + 2 <= 64 ? small : malloc((n + 2) * sizeof *key);
-  if (!key) return gr_oom(g);
-  key[0] = head;
-  key[1] = (int32_t)n;
-  memcpy(key + 2, body, n * sizeof *body);
-  PPvoid_t v = JudyHSIns(&g->rule_set, key, (n + 2) * sizeof *key, PJE0);
-  if (key != small) free(key);
-  if (v == PPJERR) return gr_oom(g);
-  if (*v) return 1;
-  *v = (void *)1;
-  return add_rule(g, head, body, n, origin);
+  if ((!g->rule_slots || 2 * (uint64_t)g->n_rules >= g->rule_mask) && !grow_rule_set(g)) return 0;
+  uint32_t *s = rule_slot(g, head, body, n);
+  if (*s) return 1;
+  if (!add_rule(g, head, body, n, origin)) return 0;
+  *s = g->n_rules;
+  return 1;
 }
 
 /* Decides literal k of the rule under the binding: 1 with *lit the ground
@@ -489,10 +539,18 @@ static int decide(join *j, uint32_t k, int32_t *lit)
     if (a == DL_NO_TERM || b == DL_NO_TERM) return -1;
     return (a == b) == (l->kind == DL_EQUAL);
   }
-  uint32_t q = g->game->lit_pred[j->rule][k];
-  if (!g->dynamic[q] && l->kind == DL_POS) return 1;  /* decided in the join */
+  uint32_t q = j->gr->lit_pred[k];
+  int dynamic = gr_pred_dynamic(g, j->pc, q);
+  if (!dynamic && l->kind == DL_POS) return 1;  /* decided in the join */
   if (!ground_args(j, l->atom)) return -1;
-  if (!g->dynamic[q]) return !ix_relation_contains(dl_eval_relation(g->statics, q), j->args);
+  if (q >= g->game->n_preds) {  /* a piece's atom: always positive */
+    dl_tid t = atom_term(g, ast_atom_pred(l->atom), atom_arity(l->atom), j->args);
+    int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, DL_ATOM_OTHER);
+    if (!a) return -1;
+    *lit = a;
+    return 1;
+  }
+  if (!dynamic) return !ix_relation_contains(dl_eval_relation(g->statics, q), j->args);
   if (l->kind == DL_NEG && !ix_relation_contains(dl_reduction_relation(g->red, q), j->args)) return 1;
   dl_tid t = atom_term(g, ast_atom_pred(l->atom), atom_arity(l->atom), j->args);
   int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, g->pred_role[q]);
@@ -511,7 +569,25 @@ static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
   dl_tid t = atom_term(g, f->sym, f->n_iface, j->args);
   int32_t a = t == DL_NO_TERM ? 0 : atom_id(g, t, DL_ATOM_OTHER);
   if (a) g->atom_aux[a] = 1;
-  return a && add_rule_once(g, a, body, n, j->rule) ? a : 0;
+  return a && add_rule_once(g, a, body, n, j->gr->origin) ? a : 0;
+}
+
+/* Makes the head of an instance with body j->body[0..n).  A piece's head
+ * is recorded among its kept instances; a static piece makes no rule. */
+static int make_head(join *j, uint32_t h, uint32_t n)
+{
+  dl_ground *g = j->g;
+  const ast_term *a = j->r->head;
+  int piece = h >= g->game->n_preds;
+  if (piece) {
+    int is_new;
+    if (!ix_relation_insert(j->pc->rel[h - g->game->n_preds], j->args, &is_new)) return 0;
+    if (!j->pc->dynamic[h - g->game->n_preds]) return 1;
+  }
+  dl_tid t = atom_term(g, ast_atom_pred(a), atom_arity(a), j->args);
+  int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, piece ? DL_ATOM_OTHER : g->pred_role[h]);
+  if (head && piece) g->atom_aux[head] = 1;
+  return head && add_rule_once(g, head, j->body, n, j->gr->origin);
 }
 
 /* A complete binding: decides the literals that can be decided and makes
@@ -545,11 +621,9 @@ static int leaf(join *j)
     j->body[n++] = a;
   }
   if (!gr_normalize_body(j->body, &n)) return 1;
-  uint32_t h = g->game->head_pred[j->rule];
+  uint32_t h = j->gr->head_pred;
   if (!ground_args(j, r->head)) return gr_oom(g);
-  dl_tid t = atom_term(g, ast_atom_pred(r->head), atom_arity(r->head), j->args);
-  int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, g->pred_role[h]);
-  if (!head || !add_rule_once(g, head, j->body, n, j->rule)) return gr_oom(g);
+  if (!make_head(j, h, n)) return gr_oom(g);
   j->instances++;
   if (g->opt->max_instances && ++g->instances > g->opt->max_instances) {
     dl_diag_report(g->diag, DL_ERROR, NULL, 0, "more than %llu rule instances",
@@ -599,8 +673,8 @@ static uint32_t find_root(uint32_t *parent, uint32_t k)
   return k;
 }
 
-/* A fresh predicate name for factor c of rule ri. */
-static dl_sym factor_symbol(dl_ground *g)
+/* A fresh predicate name for an auxiliary atom (a factor or a piece). */
+dl_sym gr_aux_symbol(dl_ground *g)
 {
   char name[64];
   int n = snprintf(name, sizeof name, "aux_%u", g->n_aux++);
@@ -633,8 +707,7 @@ static int plan_factors(join *j)
   for (uint32_t k = 0; ok && k < nb; k++) {
     parent[k] = k;
     j->comp[k] = -1;
-    uint32_t q = g->game->lit_pred[j->rule][k];
-    dyn[k] = q != DL_NO_PRED && g->dynamic[q];
+    dyn[k] = gr_pred_dynamic(g, j->pc, j->gr->lit_pred[k]);
     memset(mark, 0, nv + 1);
     literal_vars(&r->body[k], mark);
     for (uint32_t v = 0; v < nv; v++) {
@@ -657,7 +730,7 @@ static int plan_factors(join *j)
     factor *f = &j->factors[j->n_factors];
     f->iface = malloc((nv + 1) * sizeof *f->iface);
     f->n_iface = 0;
-    if (!f->iface || (f->sym = factor_symbol(g)) == DL_NO_SYM) { ok = 0; break; }
+    if (!f->iface || (f->sym = gr_aux_symbol(g)) == DL_NO_SYM) { ok = 0; break; }
     memset(mark, 0, nv + 1);
     for (uint32_t i = 0; i < nb; i++)
       if (find_root(parent, i) == k) literal_vars(&r->body[i], mark), j->comp[i] = (int32_t)j->n_factors;
@@ -674,22 +747,66 @@ static int plan_factors(join *j)
   return ok;
 }
 
-/* The relation a positive literal of predicate q is joined with. */
-static ix_relation *literal_relation(const dl_ground *g, uint32_t q)
+int gr_pred_dynamic(const dl_ground *g, const gr_pieces *pc, uint32_t q)
 {
+  if (q == DL_NO_PRED) return 0;
+  if (q < g->game->n_preds) return g->dynamic[q];
+  assert(pc && q - pc->base < pc->n);
+  return pc->dynamic[q - pc->base];
+}
+
+/* The relation a positive literal of predicate q is joined with. */
+static ix_relation *literal_relation(const join *j, uint32_t q)
+{
+  const dl_ground *g = j->g;
+  if (q >= g->game->n_preds) return j->pc->rel[q - j->pc->base];
   /* indexes are caches: ix_relation_index adds one without changing a tuple */
   return (ix_relation *)(g->dynamic[q] ? dl_reduction_relation(g->red, q) : dl_eval_relation(g->statics, q));
 }
 
-static int instantiate_rule(dl_ground *g, uint32_t ri)
+/* The statistics of the steps, per body literal, for gr_split. */
+static int literal_stats(const join *j, gr_lit_stats *st)
+{
+  uint32_t nb = j->r->n_body, nv = j->r->n_vars;
+  st->size = malloc((nb + 1) * sizeof *st->size);
+  st->dv = calloc((size_t)(nb + 1) * (nv + 1), sizeof *st->dv);
+  if (!st->size || !st->dv) return 0;
+  for (uint32_t k = 0; k <= nb; k++) st->size[k] = -1;
+  for (uint32_t s = 0; s < j->n_steps; s++) {
+    const step *p = &j->steps[s];
+    uint32_t row = p->lit < 0 ? nb : (uint32_t)p->lit;
+    st->size[row] = (double)ix_relation_size(p->rel);
+    for (uint32_t c = 0; c < p->nv; c++) st->dv[row * nv + p->vars[c]] = ix_relation_column_values(p->rel, c);
+  }
+  return 1;
+}
+
+/* Rules whose join is estimated above this many candidates are split when
+ * that is estimated to save enough (ground_split.c). */
+#define SPLIT_MIN_CANDIDATES 20000.0
+
+/* Offers rule gr to gr_split: 1 split and done, 0 failure, -1 declined. */
+static int try_split(join *j)
+{
+  const dl_ground *g = j->g;
+  if (j->pc || g->opt->no_split || j->empty || j->estimate < SPLIT_MIN_CANDIDATES || j->r->n_vars > 64) return -1;
+  gr_lit_stats st = { NULL, NULL };
+  int done = literal_stats(j, &st) ? gr_split(j->g, j->gr, &st, j->estimate) : gr_oom(j->g);
+  free(st.size);
+  free(st.dv);
+  return done;
+}
+
+int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
 {
   double t0 = gr_now();
-  const dl_rule *r = &g->game->ast->rules[ri];
-  uint32_t h = g->game->head_pred[ri];
+  const dl_rule *r = gr->r;
+  uint32_t h = gr->head_pred;
   join j;
   memset(&j, 0, sizeof j);
   j.g = g;
-  j.rule = ri;
+  j.gr = gr;
+  j.pc = pc;
   j.r = r;
   j.steps = calloc(r->n_body + 1, sizeof *j.steps);
   j.bind = malloc((r->n_vars + 1) * sizeof *j.bind);
@@ -704,15 +821,17 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
   ok = ok && plan_factors(&j);
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)
-    if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(g, g->game->lit_pred[ri][k]));
-  if (ok && g->demand[h]) ok = make_step(&j, r->head, g->demand[h]);
+    if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(&j, gr->lit_pred[k]), (int)k);
+  if (ok && gr->use_demand && g->demand[h]) ok = make_step(&j, r->head, g->demand[h], -1);
   ok = ok && plan(&j);
   if (!ok) gr_oom(g);
-  ok = ok && (j.empty || descend(&j, 0));
-  dl_ground_rule_stats *rs = &g->rstats[ri];
+  int split = ok ? try_split(&j) : -1;
+  if (split >= 0) ok = split;
+  else ok = ok && (j.empty || descend(&j, 0));
+  dl_ground_rule_stats *rs = &g->rstats[gr->origin];
   rs->candidates += j.candidates;
   rs->instances += j.instances;
-  rs->seconds += gr_now() - t0;
+  if (!pc) rs->seconds += gr_now() - t0;
   for (uint32_t s = 0; s < j.n_steps; s++) {
     ix_relation_destroy(j.steps[s].rel);
     free(j.steps[s].vars);
@@ -728,6 +847,13 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
   free(j.body);
   free(j.args);
   return ok;
+}
+
+static int instantiate_rule(dl_ground *g, uint32_t ri)
+{
+  const dl_program *p = g->game;
+  gr_rule gr = { &p->ast->rules[ri], p->lit_pred[ri], p->head_pred[ri], ri, 1 };
+  return gr_instantiate(g, &gr, NULL);
 }
 
 /* Instantiates the rules of the dynamic predicates, users first: a
@@ -829,10 +955,8 @@ void dl_ground_destroy(dl_ground *g)
   free(g->demand);
   free(g->dynamic);
   free(g->pred_role);
-  Word_t freed;
-  JLFA(freed, g->atom_of_term);
-  JHSFA(freed, g->rule_set);
-  (void)freed;
+  free(g->atom_of_term);
+  free(g->rule_slots);
   free(g->atom_term);
   free(g->atom_role);
   free(g->atom_aux);

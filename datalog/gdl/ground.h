@@ -63,6 +63,7 @@ typedef struct dl_ground_options {
   int no_prune;                   /* keep every instance (no pruning) */
   int demand;                     /* instantiate supporting rules on demand only */
   int no_factor;                  /* no auxiliary atoms for independent body parts */
+  int no_split;                   /* never split a rule by variable elimination */
   uint64_t max_instances;         /* stop beyond this many rule instances; 0: no limit */
   volatile sig_atomic_t *cancel;  /* may be NULL */
 } dl_ground_options;

@@ -28,8 +28,10 @@ struct dl_ground {
   uint8_t *dynamic;           /* per predicate: depends on true or does */
   uint8_t *pred_role;         /* per predicate: dl_atom_role of its atoms */
   ix_relation **demand;       /* per predicate: the instances its users ask for; NULL: all */
-  Pvoid_t atom_of_term;       /* JudyL: term -> atom id */
-  Pvoid_t rule_set;           /* JudyHS: the rules made so far, to make each once */
+  uint32_t *atom_of_term;     /* per term id: its atom id, 0: none (terms are dense) */
+  uint32_t n_term_slots;
+  uint32_t *rule_slots;       /* open addressing: rule index + 1, to make each rule once */
+  uint32_t rule_mask;
   uint32_t n_aux;             /* auxiliary predicates made */
   dl_tid *atom_term;          /* per atom id (0 unused) */
   uint8_t *atom_role;
@@ -45,6 +47,33 @@ struct dl_ground {
   int failed;                 /* out of memory, limit or cancel (reported) */
 };
 
+/* A rule as the join sees it: a rule of the game, or a piece of one that
+ * ground_split.c made by variable elimination.  A piece shares the rule's
+ * variable numbers; predicates from the game's n_preds on are pieces'. */
+typedef struct gr_rule {
+  const dl_rule *r;
+  const uint32_t *lit_pred;   /* per body literal: its predicate, DL_NO_PRED for (in)equality */
+  uint32_t head_pred;
+  uint32_t origin;            /* the game's rule it comes from */
+  int use_demand;             /* heads only where the head predicate's demand asks */
+} gr_rule;
+
+/* The pieces of one split rule: per piece predicate (base + i), the heads
+ * made so far (its kept instances) and whether it depends on true/does. */
+typedef struct gr_pieces {
+  uint32_t base, n;
+  ix_relation **rel;
+  uint8_t *dynamic;
+} gr_pieces;
+
+/* Per body literal of a rule (and one more row for the head's demand):
+ * estimated tuples (< 0: none, not a positive literal with variables) and,
+ * per variable, its distinct values there. */
+typedef struct gr_lit_stats {
+  double *size;               /* [n_body + 1] */
+  double *dv;                 /* [(n_body + 1) * n_vars] */
+} gr_lit_stats;
+
 /* ground.c */
 double gr_now(void);
 int gr_push32(vec32 *v, int32_t x);
@@ -52,6 +81,16 @@ int gr_oom(dl_ground *g);
 int gr_is_input(dl_atom_role r);
 int gr_is_goal_role(dl_atom_role r);
 int gr_normalize_body(int32_t *body, uint32_t *n);
+int gr_pred_dynamic(const dl_ground *g, const gr_pieces *pc, uint32_t q);
+dl_sym gr_aux_symbol(dl_ground *g);
+/* Instantiates one rule or piece; pieces (pc) are never split again. */
+int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc);
+
+/* ground_split.c */
+/* Splits rule gr, whose join is estimated at `estimate` candidates, into
+ * pieces by variable elimination and instantiates them: 1 done, 0 failure
+ * (reported), -1 declined (no split is estimated to save enough). */
+int gr_split(dl_ground *g, const gr_rule *gr, const gr_lit_stats *st, double estimate);
 
 /* ground_prune.c */
 int32_t *gr_rule_lits(const dl_ground *g, uint32_t i);

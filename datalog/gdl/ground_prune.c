@@ -142,6 +142,18 @@ static int by_rule(const void *a, const void *b, void *ctx)
   return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
+/* Pushes literal l onto body, or, when l is an auxiliary atom with one
+ * rule (def), that rule's body, expanded the same way (auxiliary atoms of
+ * the pieces of a split rule use each other; they never form a cycle). */
+static int push_expanded(const dl_ground *g, const uint32_t *def, int32_t l, vec32 *body)
+{
+  if (l < 0 || !g->atom_aux[l] || def[l] == UINT32_MAX || def[l] == 0) return gr_push32(body, l);
+  const int32_t *y = gr_rule_lits(g, def[l] - 1);
+  for (int32_t e = 0; e < y[1]; e++)
+    if (!push_expanded(g, def, y[2 + e], body)) return 0;
+  return 1;
+}
+
 /* Replaces each auxiliary atom that has one rule by that rule's body
  * (a factor whose variables outside the head had one binding compresses
  * nothing), and keeps only the alive rules.  Afterwards all rules are alive. */
@@ -162,12 +174,7 @@ static int inline_aux(dl_ground *g, uint8_t *alive)
     const int32_t *x = gr_rule_lits(g, i);
     if (!alive[i] || (g->atom_aux[x[0]] && def[x[0]] != UINT32_MAX)) continue;
     body.n = 0;
-    for (int32_t k = 0; ok && k < x[1]; k++) {
-      int32_t l = x[2 + k];
-      if (l < 0 || !g->atom_aux[l] || def[l] == UINT32_MAX || def[l] == 0) { ok = gr_push32(&body, l); continue; }
-      const int32_t *y = gr_rule_lits(g, def[l] - 1);
-      for (int32_t e = 0; ok && e < y[1]; e++) ok = gr_push32(&body, y[2 + e]);
-    }
+    for (int32_t k = 0; ok && k < x[1]; k++) ok = push_expanded(g, def, x[2 + k], &body);
     uint32_t n = (uint32_t)body.n;
     if (!ok || !gr_normalize_body(body.a, &n)) continue;
     at[m] = lits.n;
@@ -245,9 +252,11 @@ static int compact(dl_ground *g, const uint8_t *alive)
   g->lits = lits;
   g->n_rules = m;
   g->n_atoms = na;
-  Word_t freed;
-  JLFA(freed, g->atom_of_term);
-  (void)freed;
+  free(g->atom_of_term);
+  g->atom_of_term = NULL;
+  g->n_term_slots = 0;
+  free(g->rule_slots);
+  g->rule_slots = NULL;
   return ok || gr_oom(g);
 }
 
