@@ -26,7 +26,7 @@ ordinary one, with nothing specific to any game:
   recursive predicates that depend on the state are left to plain SLD
   resolution, as in the usual Prolog GGP players: in the usual games they
   recurse along a board line or a counter, which terminates, and tabling
-  them costs more than it saves (othello-comp2007 and amazons play 4 to 6
+  them costs more than it saves (othello-comp2007 and amazons play 5 to 7
   times slower with their tables dropped at each step).  --tabling all
   tables them too, for the games where SLD loops on them (a graph search
   over the state); their tables must then be dropped whenever the state or
