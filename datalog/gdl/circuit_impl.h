@@ -1,5 +1,6 @@
 /* circuit_impl.h: private to circuit.c (evaluation: propagation, states,
- * playouts) and circuit_compile.c (compiling a ground game into gates). */
+ * playouts) and the compiler (circuit_build.h: circuit_compile.c,
+ * circuit_lower.c, circuit_layout.c). */
 #ifndef DATALOG_GDL_CIRCUIT_IMPL_H
 #define DATALOG_GDL_CIRCUIT_IMPL_H
 
