@@ -10,19 +10,6 @@
 /* ---------------------------------------------------------------------
  * Propagation */
 
-static int grow_stack(dl_circuit *c)
-{
-  size_t cap = c->cap * 2 + 64;
-  uint32_t *s = realloc(c->stack, cap * sizeof *s);
-  if (!s) {
-    c->failed = 1;
-    return 0;
-  }
-  c->stack = s;
-  c->cap = cap;
-  return 1;
-}
-
 static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
 {
   uint32_t i = h & 0x0fffffffu;
@@ -64,50 +51,46 @@ static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
   }
 }
 
-/* Gate g has just flipped to value v: its keyword hook runs now (flips of a
- * gate come here in the order they happen), its outputs later. */
-void cc_flip(dl_circuit *c, uint32_t g, uint32_t v)
+void cc_queue(dl_circuit *c, uint32_t g)
 {
-  uint32_t h = c->hook[g];
-  if (h & ~HAS_OUTPUTS) run_hook(c, h, v);
-  if (!(h & HAS_OUTPUTS)) return;
-  if (c->sp == c->cap && !grow_stack(c)) return;
-  c->stack[c->sp++] = g << 1 | v;
-}
-
-void cc_mark_dirty(dl_circuit *c, uint32_t b)
-{
-  if (c->dirty[b]) return;
-  c->dirty[b] = 1;
-  c->dirty_list[c->n_dirty++] = b;
+  if (c->block[g]) g = c->block_members[c->block_start[c->block[g] - 1]];
+  c->queue[g >> 6] |= (uint64_t)1 << (g & 63);
+  c->queue_sum[g >> 12] |= (uint64_t)1 << ((g >> 6) & 63);
 }
 
 /* Adds d (+1 or -1; -d on a negated wire) to the counters of g's outputs
- * outside block `own` (0: none), queueing the outputs that flip. */
+ * outside block `own` (0: none), queueing the outputs whose value flips. */
 static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t own)
 {
   uint32_t *counter = c->counter;
+  uint64_t *queue = c->queue, *sum = c->queue_sum;
   const uint32_t *outs = c->outs;
   for (uint32_t i = c->out_start[g], end = c->out_start[g + 1]; i < end; i++) {
     uint32_t o = outs[i], t = o >> 2, dd = (o & 2) ? 0u - d : d;
     if (o & 1) {
       if (c->block[t] == own) continue;
       counter[t] += dd;
-      cc_mark_dirty(c, c->block[t] - 1);
+      cc_queue(c, t);
       continue;
     }
     uint32_t before = counter[t], after = before + dd;
     counter[t] = after;
-    if ((before ^ after) & TOP) cc_flip(c, t, after >> 31);
+    if ((before ^ after) & TOP) {
+      queue[t >> 6] |= (uint64_t)1 << (t & 63);
+      sum[t >> 12] |= (uint64_t)1 << ((t >> 6) & 63);
+    }
   }
 }
 
-static void drain(dl_circuit *c)
+/* Passes gate g's value on when it differs from what its outputs saw. */
+static inline void pass_gate(dl_circuit *c, uint32_t g)
 {
-  while (c->sp) {
-    uint32_t e = c->stack[--c->sp];
-    feed_outputs(c, e >> 1, (e & 1) ? 1u : UINT32_MAX, 0);
-  }
+  uint32_t v = c->counter[g] >> 31;
+  if (v == c->val[g]) return;
+  c->val[g] = (uint8_t)v;
+  uint32_t h = c->hook[g];
+  if (h & ~HAS_OUTPUTS) run_hook(c, h, v);
+  if (h & HAS_OUTPUTS) feed_outputs(c, g, v ? 1u : UINT32_MAX, 0);
 }
 
 /* Recomputes block b (members' least fixpoint from their inputs outside
@@ -150,26 +133,28 @@ static void recompute_block(dl_circuit *c, uint32_t b)
   }
 }
 
-int cc_propagate(dl_circuit *c)
+void cc_propagate(dl_circuit *c, uint32_t limit)
 {
-  for (;;) {
-    drain(c);
-    if (c->failed) return 0;
-    if (!c->n_dirty) return 1;
-    uint32_t best = 0;
-    for (uint32_t k = 1; k < c->n_dirty; k++)
-      if (c->dirty_list[k] > c->dirty_list[best]) best = k;
-    uint32_t b = c->dirty_list[best];
-    c->dirty_list[best] = c->dirty_list[--c->n_dirty];
-    c->dirty[b] = 0;
-    recompute_block(c, b);
-  }
+  uint64_t *queue = c->queue, *sum = c->queue_sum;
+  for (uint32_t s = 0; s < c->sum_words; s++)
+    while (sum[s]) {
+      uint32_t w = s << 6 | (uint32_t)__builtin_ctzll(sum[s]);
+      while (queue[w]) {
+        uint32_t g = w << 6 | (uint32_t)__builtin_ctzll(queue[w]);
+        if (g >= limit) return;
+        queue[w] &= queue[w] - 1;
+        if (c->block[g]) recompute_block(c, c->block[g] - 1);
+        else pass_gate(c, g);
+      }
+      sum[s] &= ~((uint64_t)1 << (w & 63));
+    }
 }
 
 static void set_input(dl_circuit *c, uint32_t g, uint32_t v)
 {
   c->counter[g] = v ? TOP : TOP - 1;
-  cc_flip(c, g, v);
+  c->queue[g >> 6] |= (uint64_t)1 << (g & 63);
+  c->queue_sum[g >> 12] |= (uint64_t)1 << ((g >> 6) & 63);
 }
 
 /* ---------------------------------------------------------------------
@@ -178,7 +163,6 @@ static void set_input(dl_circuit *c, uint32_t g, uint32_t v)
 int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
 {
   assert(c && state);
-  if (c->failed) return 0;
   for (uint32_t w = 0; w < c->words; w++) {
     uint64_t diff = c->cur[w] ^ state[w];
     while (diff) {
@@ -188,7 +172,8 @@ int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
     }
     c->cur[w] = state[w];
   }
-  return cc_propagate(c);
+  cc_propagate(c, c->cone_start);
+  return 1;
 }
 
 const uint64_t *dl_circuit_state(const dl_circuit *c) { return c->cur; }
@@ -198,8 +183,7 @@ static inline int gate_open(const dl_circuit *c, uint32_t r)
 {
   uint32_t g = c->role_gate[r];
   if (g == NONE) return 0;
-  uint32_t v = c->block[g] ? c->val[g] : c->counter[g] >> 31;
-  return (int)(v ^ c->role_gate_neg[r]);
+  return (int)(c->val[g] ^ c->role_gate_neg[r]);
 }
 
 uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves)
@@ -231,7 +215,7 @@ int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value)
   return 1;
 }
 
-static int set_moves(dl_circuit *c, const uint32_t *joint)
+static void set_moves(dl_circuit *c, const uint32_t *joint)
 {
   for (uint32_t r = 0; r < c->n_roles; r++) {
     uint32_t m = joint[r], old = c->cur_move[r];
@@ -241,13 +225,13 @@ static int set_moves(dl_circuit *c, const uint32_t *joint)
     if (m != NONE && c->move_gate[m] != NONE) set_input(c, c->move_gate[m], 1);
     c->cur_move[r] = m;
   }
-  return cc_propagate(c);
+  cc_propagate(c, c->n_gates);
 }
 
 int dl_circuit_next(dl_circuit *c, const uint32_t *joint, uint64_t *next)
 {
   assert(c && joint && next);
-  if (c->failed || !set_moves(c, joint)) return 0;
+  set_moves(c, joint);
   memcpy(next, c->next_bits, c->words * sizeof *next);
   return 1;
 }
@@ -279,10 +263,7 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
 {
   assert(c && start && rng && goals);
   dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
-  if (!dl_circuit_set_state(c, start)) {
-    p.status = DL_PLAYOUT_NO_MEMORY;
-    return p;
-  }
+  dl_circuit_set_state(c, start);
   while (c->terminal_count <= 0) {
     if (p.depth >= max_depth) {
       p.status = DL_PLAYOUT_TOO_DEEP;
@@ -298,14 +279,10 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
       uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
       c->joint[r] = k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
     }
-    if (!set_moves(c, c->joint)) break;
+    set_moves(c, c->joint);
     memcpy(c->scratch, c->next_bits, c->words * sizeof *c->scratch);
-    if (!dl_circuit_set_state(c, c->scratch)) break;
+    dl_circuit_set_state(c, c->scratch);
     p.depth++;
-  }
-  if (c->failed) {
-    p.status = DL_PLAYOUT_NO_MEMORY;
-    return p;
   }
   for (uint32_t r = 0; r < c->n_roles; r++)
     if (!dl_circuit_goal(c, r, &goals[r])) {
@@ -356,7 +333,7 @@ void dl_circuit_destroy(dl_circuit *c)
 {
   if (!c) return;
   void *p[] = { c->counter, c->out_start, c->outs, c->hook, c->kind, c->gate_atom, c->block, c->block_start,
-                c->block_members, c->val, c->dirty, c->dirty_list, c->work, c->stack, c->role_term,
+                c->block_members, c->val, c->queue, c->queue_sum, c->work, c->role_term,
                 c->fluent_term, c->fluent_gate, c->init, c->cur, c->next_bits, c->scratch, c->move_role,
                 c->move_gate, c->role_start, c->move_term, c->legal_list, c->legal_n, c->legal_pos,
                 c->role_gate, c->legal_ng, c->role_gate_neg, c->move_gated, c->legal_out,

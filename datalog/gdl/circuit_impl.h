@@ -16,27 +16,29 @@ enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
 struct dl_circuit {
   const dl_ground *g;
   const dl_terms *terms;
-  /* gates */
-  uint32_t n_gates, n_edges;
+  /* gates, numbered in a topological order of their cyclic blocks and other
+   * gates (a gate's inputs come before it, but in its own block): first the
+   * gates that do not depend on a move, then from cone_start those that do */
+  uint32_t n_gates, n_edges, cone_start;
   uint32_t *counter;     /* threshold offset + true inputs; value = top bit */
+  uint8_t *val;          /* the value the outputs have seen (a block's: its last fixpoint) */
   uint32_t *out_start;   /* n_gates + 1 */
   uint32_t *outs;        /* target << 2 | negated << 1 | (target is in a cyclic block) */
   uint32_t *hook;        /* HAS_OUTPUTS | keyword hook (0, or kind << 28 | index) */
   uint8_t *kind;
   uint32_t *gate_atom;   /* the atom a gate stands for, 0 for a rule's AND */
-  /* cyclic blocks, numbered in Tarjan's order (a block's inputs come from
-   * blocks of higher numbers) */
+  /* Gates to look at: bit g of queue[g / 64] (a gate whose counter's value
+   * flipped, a block one of whose inputs changed: its first member), bit w
+   * of queue_sum[w / 64] when queue[w] is not 0.  Propagation takes them in
+   * the order of their numbers, so each gate passes a change on at most once. */
+  uint64_t *queue, *queue_sum;
+  uint32_t queue_words, sum_words;
+  /* cyclic blocks, in the order of their gates: members block_members[
+   * block_start[b] .. block_start[b + 1]), consecutive gates */
   uint32_t n_blocks;
   uint32_t *block;       /* per gate: 0, or block number + 1 */
   uint32_t *block_start, *block_members;
-  uint8_t *val;          /* value of a block member */
-  uint8_t *dirty;
-  uint32_t *dirty_list, n_dirty;
   uint32_t *work;        /* worklist of a block's fixpoint */
-  /* pending flips: gate << 1 | new value */
-  uint32_t *stack;
-  size_t sp, cap;
-  int failed;
   /* roles, fluents, moves, goals */
   uint32_t n_roles;
   dl_tid *role_term;
@@ -64,8 +66,9 @@ struct dl_circuit {
 };
 
 /* Propagation (circuit.c), used by compiling to settle the circuit. */
-void cc_flip(dl_circuit *c, uint32_t g, uint32_t v);
-void cc_mark_dirty(dl_circuit *c, uint32_t b);
-int cc_propagate(dl_circuit *c);
+/* Queues gate g to be looked at (a block member: its block). */
+void cc_queue(dl_circuit *c, uint32_t g);
+/* Passes on the changes of the queued gates below limit, in order. */
+void cc_propagate(dl_circuit *c, uint32_t limit);
 
 #endif

@@ -2,6 +2,8 @@
  * blocks found, and its first settling (see circuit_build.h). */
 #include "datalog/gdl/circuit_build.h"
 
+#include <assert.h>
+
 /* Lays the edges out as a list of outputs per gate. */
 static int layout_edges(build *b)
 {
@@ -93,14 +95,203 @@ static int find_blocks(build *b)
   return ok ? 1 : cc_oom(b);
 }
 
+/* The gates that depend on a move: reachable from a does input. */
+static uint8_t *move_cone(const dl_circuit *c)
+{
+  uint8_t *cone = calloc((size_t)c->n_gates + 1, 1);
+  uint32_t *todo = malloc(((size_t)c->n_gates + 1) * sizeof *todo), n = 0;
+  if (!cone || !todo) {
+    free(cone), free(todo);
+    return NULL;
+  }
+  for (uint32_t m = 0; m < c->n_moves; m++) {
+    uint32_t g = c->move_gate[m];
+    if (g != NONE && !cone[g]) cone[g] = 1, todo[n++] = g;
+  }
+  while (n) {
+    uint32_t g = todo[--n];
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) {
+      uint32_t t = c->outs[i] >> 1;
+      if (!cone[t]) cone[t] = 1, todo[n++] = t;
+    }
+  }
+  return cone;
+}
+
+/* Whether a gate that settles legal moves, a goal or terminal depends on a
+ * move: then the state's propagation cannot stop before the move cone. */
+static int hooks_in_cone(const dl_circuit *c, const uint8_t *cone)
+{
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    uint32_t kind = (c->hook[g] >> 28) & 7;
+    if (cone[g] && kind != 0 && kind != HOOK_NEXT) return 1;
+  }
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_gate[r] != NONE && cone[c->role_gate[r]]) return 1;
+  return 0;
+}
+
+/* Kahn's order of the components (a block, or one gate; component id: the
+ * gate's, n_gates + block for a block), the move cone's last. */
+typedef struct order {
+  uint32_t *indeg, *bstart, *bmem, *fifo, *perm;
+  uint8_t *cone;
+  uint32_t tail[2], placed;
+} order;
+
+static uint32_t comp_of(const dl_circuit *c, uint32_t g) { return c->block[g] ? c->n_gates + c->block[g] - 1 : g; }
+
+/* The first gate of component x. */
+static uint32_t comp_key(const dl_circuit *c, const order *o, uint32_t x)
+{
+  return x < c->n_gates ? x : o->bmem[o->bstart[x - c->n_gates]];
+}
+
+/* Ready components: a min-heap on their first gate per queue (0: outside
+ * the move cone, 1: in it), so the order keeps the compiler's where it can. */
+static void push(const dl_circuit *c, order *o, uint32_t q, uint32_t x)
+{
+  uint32_t *h = o->fifo + q * ((size_t)c->n_gates + c->n_blocks), i = o->tail[q]++, kx = comp_key(c, o, x);
+  while (i > 0 && comp_key(c, o, h[(i - 1) / 2]) > kx) {
+    h[i] = h[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h[i] = x;
+}
+
+static uint32_t pop(const dl_circuit *c, order *o, uint32_t q)
+{
+  uint32_t *h = o->fifo + q * ((size_t)c->n_gates + c->n_blocks), top = h[0], n = --o->tail[q], last = h[n];
+  uint32_t i = 0, kl = comp_key(c, o, last);
+  for (;;) {
+    uint32_t k = 2 * i + 1;
+    if (k >= n) break;
+    if (k + 1 < n && comp_key(c, o, h[k + 1]) < comp_key(c, o, h[k])) k++;
+    if (comp_key(c, o, h[k]) >= kl) break;
+    h[i] = h[k];
+    i = k;
+  }
+  h[i] = last;
+  return top;
+}
+
+/* Places component x's gates, and queues the components that become ready. */
+static void place(dl_circuit *c, order *o, uint32_t x)
+{
+  uint32_t one = x, *m = &one, n = 1;
+  if (x >= c->n_gates) {
+    m = o->bmem + o->bstart[x - c->n_gates];
+    n = o->bstart[x - c->n_gates + 1] - o->bstart[x - c->n_gates];
+  }
+  for (uint32_t k = 0; k < n; k++) o->perm[m[k]] = o->placed++;
+  for (uint32_t k = 0; k < n; k++)
+    for (uint32_t i = c->out_start[m[k]]; i < c->out_start[m[k] + 1]; i++) {
+      uint32_t y = comp_of(c, c->outs[i] >> 1);
+      if (y == x || --o->indeg[y]) continue;
+      push(c, o, o->cone[c->outs[i] >> 1], y);
+    }
+}
+
+static void kahn(dl_circuit *c, order *o)
+{
+  uint32_t nc = c->n_gates + c->n_blocks;
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
+      if (comp_of(c, g) != comp_of(c, c->outs[i] >> 1)) o->indeg[comp_of(c, c->outs[i] >> 1)]++;
+  for (uint32_t x = 0; x < nc; x++) {
+    if (x < c->n_gates ? c->block[x] != 0 : o->bstart[x - c->n_gates + 1] == o->bstart[x - c->n_gates]) continue;
+    if (o->indeg[x]) continue;
+    push(c, o, o->cone[comp_key(c, o, x)], x);
+  }
+  while (o->tail[0] || o->tail[1]) place(c, o, pop(c, o, o->tail[0] ? 0 : 1));
+}
+
+/* Renumbers the gates in order (perm: old number -> new). */
+static int renumber(build *b, const uint32_t *perm)
+{
+  dl_circuit *c = b->c;
+  size_t n = (size_t)c->n_gates + 1;
+  uint32_t *counter = malloc(n * 4), *atom = malloc(n * 4), *hook = malloc(n * 4), *block = calloc(n, 4);
+  uint32_t *bnum = malloc(((size_t)c->n_blocks + 1) * 4), nb = 0;
+  uint8_t *kind = malloc(n);
+  if (!counter || !atom || !hook || !block || !bnum || !kind) {
+    free(counter), free(atom), free(hook), free(block), free(bnum), free(kind);
+    return cc_oom(b);
+  }
+  memset(bnum, 0xff, ((size_t)c->n_blocks + 1) * 4);
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    uint32_t p = perm[g];
+    counter[p] = c->counter[g], atom[p] = c->gate_atom[g], hook[p] = c->hook[g], kind[p] = c->kind[g];
+  }
+  uint32_t *inv = malloc(n * 4);
+  if (!inv) {
+    free(counter), free(atom), free(hook), free(block), free(bnum), free(kind);
+    return cc_oom(b);
+  }
+  for (uint32_t g = 0; g < c->n_gates; g++) inv[perm[g]] = g;
+  for (uint32_t p = 0; p < c->n_gates; p++) {
+    uint32_t k = c->block[inv[p]];
+    if (!k) continue;
+    if (bnum[k - 1] == NONE) bnum[k - 1] = nb++;
+    block[p] = bnum[k - 1] + 1;
+  }
+  free(inv), free(bnum);
+  free(c->counter), free(c->gate_atom), free(c->hook), free(c->block), free(c->kind);
+  c->counter = counter, c->gate_atom = atom, c->hook = hook, c->block = block, c->kind = kind;
+  for (uint32_t f = 0; f < c->n_fluents; f++)
+    if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = perm[c->fluent_gate[f]];
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_gate[m] != NONE) c->move_gate[m] = perm[c->move_gate[m]];
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_gate[r] != NONE) c->role_gate[r] = perm[c->role_gate[r]];
+  for (uint32_t a = 1; a <= b->n_atoms; a++) b->atom_gate[a] = perm[b->atom_gate[a]];
+  for (uint32_t e = 0; e < b->n_edges; e++) {
+    b->src[e] = perm[b->src[e]];
+    b->dst[e] = perm[b->dst[e] >> 1] << 1 | (b->dst[e] & 1);
+  }
+  free(c->out_start), free(c->outs);
+  c->out_start = NULL, c->outs = NULL;
+  return layout_edges(b);
+}
+
+/* Numbers the gates in a topological order of their components (see
+ * dl_circuit), a block's members consecutive, the move cone last; sets
+ * cone_start. */
+static int order_gates(build *b)
+{
+  dl_circuit *c = b->c;
+  size_t nc = (size_t)c->n_gates + c->n_blocks + 1;
+  order o = { calloc(nc, 4), calloc((size_t)c->n_blocks + 2, 4), malloc(((size_t)c->n_gates + 1) * 4),
+              malloc(2 * nc * 4), malloc(((size_t)c->n_gates + 1) * 4), move_cone(c), { 0, 0 }, 0 };
+  int ok = o.indeg && o.bstart && o.bmem && o.fifo && o.perm && o.cone;
+  if (ok) {
+    /* members of block k at bmem[bstart[k] .. bstart[k + 1]) */
+    for (uint32_t g = 0; g < c->n_gates; g++)
+      if (c->block[g]) o.bstart[c->block[g] + 1]++;
+    for (uint32_t k = 0; k < c->n_blocks; k++) o.bstart[k + 2] += o.bstart[k + 1];
+    for (uint32_t g = 0; g < c->n_gates; g++)
+      if (c->block[g]) o.bmem[o.bstart[c->block[g]]++] = g;
+    kahn(c, &o);
+    assert(o.placed == c->n_gates);
+    uint32_t in_cone = 0;
+    for (uint32_t g = 0; g < c->n_gates; g++) in_cone += o.cone[g];
+    c->cone_start = hooks_in_cone(c, o.cone) ? c->n_gates : c->n_gates - in_cone;
+  }
+  ok = ok && renumber(b, o.perm);
+  free(o.indeg), free(o.bstart), free(o.bmem), free(o.fifo), free(o.perm), free(o.cone);
+  return ok ? 1 : cc_oom(b);
+}
+
 static int block_lists(build *b)
 {
   dl_circuit *c = b->c;
   c->block_start = calloc((size_t)c->n_blocks + 1, sizeof *c->block_start);
-  c->dirty = calloc((size_t)c->n_blocks + 1, 1);
-  c->dirty_list = malloc(((size_t)c->n_blocks + 1) * sizeof *c->dirty_list);
   c->val = calloc((size_t)c->n_gates + 1, 1);
-  if (!c->block_start || !c->dirty || !c->dirty_list || !c->val) return cc_oom(b);
+  c->queue_words = (c->n_gates + 63) / 64;
+  c->sum_words = (c->queue_words + 63) / 64;
+  c->queue = calloc((size_t)c->queue_words + 1, 8);
+  c->queue_sum = calloc((size_t)c->sum_words + 1, 8);
+  if (!c->block_start || !c->val || !c->queue || !c->queue_sum) return cc_oom(b);
   uint32_t members = 0;
   for (uint32_t g = 0; g < c->n_gates; g++) {
     if (!c->block[g]) continue;
@@ -137,13 +328,10 @@ static int block_lists(build *b)
 int cc_settle(build *b)
 {
   dl_circuit *c = b->c;
-  c->cap = (size_t)c->n_gates + c->n_edges + 64;
-  c->stack = malloc(c->cap * sizeof *c->stack);
-  if (!c->stack) return cc_oom(b);
   for (uint32_t g = 0; g < c->n_gates; g++)
-    if (!c->block[g] && (c->counter[g] & TOP)) cc_flip(c, g, 1);
-  for (uint32_t k = 0; k < c->n_blocks; k++) cc_mark_dirty(c, k);
-  if (!cc_propagate(c) || !dl_circuit_set_state(c, c->init)) return cc_oom(b);
+    if (c->block[g] || (c->counter[g] & TOP)) cc_queue(c, g);
+  cc_propagate(c, c->n_gates);
+  dl_circuit_set_state(c, c->init);
   return 1;
 }
 
@@ -163,8 +351,8 @@ void cc_count_stats(dl_circuit *c)
   s->roles = c->n_roles;
   s->state_words = c->words;
   size_t g = c->n_gates, w = c->words ? c->words : 1;
-  s->bytes = sizeof *c + g * (4 + 4 + 4 + 1 + 4 + 4 + 1) + (size_t)c->n_edges * 4 + c->cap * 4 +
+  s->bytes = sizeof *c + g * (4 + 4 + 4 + 1 + 4 + 4 + 1) + (size_t)c->n_edges * 4 + (size_t)c->queue_words * 8 +
              (size_t)c->n_fluents * 8 + w * 32 + (size_t)c->n_moves * 20 + s->cyclic_gates * 8;
 }
 
-int cc_layout(build *b) { return layout_edges(b) && find_blocks(b) && block_lists(b); }
+int cc_layout(build *b) { return layout_edges(b) && find_blocks(b) && order_gates(b) && block_lists(b); }
