@@ -111,11 +111,10 @@ int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n)
 int cc_lower_rules(build *b, rule_set *out);
 
 /* circuit_layout.c */
-/* Lays the edges out as a list of outputs per gate and finds the cyclic
- * blocks (recursion through negation reported). */
+/* Finds the cyclic blocks (recursion through negation reported), orders
+ * the gates, counts the stats and packs the gates into their records. */
 int cc_layout(build *b);
 /* Brings every gate to its value, then sets the initial state. */
 int cc_settle(build *b);
-void cc_count_stats(dl_circuit *c);
 
 #endif

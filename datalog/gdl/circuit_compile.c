@@ -416,7 +416,6 @@ dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag)
   b.n_rules = dl_ground_rule_count(g);
   int ok = scan_rules(&b) && collect_roles(&b) && alloc_gates(&b) && wire_rules(&b) && collect_fluents(&b) &&
            collect_moves(&b) && collect_goals(&b) && cc_layout(&b);
-  if (ok) cc_count_stats(c);
   ok = ok && cc_settle(&b);
   free_build(&b);
   if (!ok) {

@@ -286,12 +286,7 @@ static int block_lists(build *b)
 {
   dl_circuit *c = b->c;
   c->block_start = calloc((size_t)c->n_blocks + 1, sizeof *c->block_start);
-  c->val = calloc((size_t)c->n_gates + 1, 1);
-  c->queue_words = (c->n_gates + 63) / 64;
-  c->sum_words = (c->queue_words + 63) / 64;
-  c->queue = calloc((size_t)c->queue_words + 1, 8);
-  c->queue_sum = calloc((size_t)c->sum_words + 1, 8);
-  if (!c->block_start || !c->val || !c->queue || !c->queue_sum) return cc_oom(b);
+  if (!c->block_start) return cc_oom(b);
   uint32_t members = 0;
   for (uint32_t g = 0; g < c->n_gates; g++) {
     if (!c->block[g]) continue;
@@ -306,8 +301,9 @@ static int block_lists(build *b)
   for (uint32_t k = 0; k < c->n_blocks; k++) c->block_start[k + 1] += c->block_start[k];
   c->block_members = malloc(((size_t)members + 1) * sizeof *c->block_members);
   c->work = malloc(((size_t)members + 1) * sizeof *c->work);
+  c->old = malloc((size_t)members + 1);
   uint32_t *fill = malloc(((size_t)c->n_blocks + 1) * sizeof *fill);
-  if (!c->block_members || !c->work || !fill) {
+  if (!c->block_members || !c->work || !c->old || !fill) {
     free(fill);
     return cc_oom(b);
   }
@@ -328,14 +324,14 @@ static int block_lists(build *b)
 int cc_settle(build *b)
 {
   dl_circuit *c = b->c;
-  for (uint32_t g = 0; g < c->n_gates; g++)
-    if (c->block[g] || (c->counter[g] & TOP)) cc_queue(c, g);
-  cc_propagate(c, c->n_gates);
+  for (uint32_t g = 0; g < c->net_words; g = cc_first_out(c->net, g) + (c->net[g + NET_OUTS] >> 2))
+    if ((c->net[g + NET_OUTS] & 1) || (c->net[g] & TOP)) cc_queue(c, g);
+  cc_propagate(c, c->net_words);
   dl_circuit_set_state(c, c->init);
   return 1;
 }
 
-void cc_count_stats(dl_circuit *c)
+static void count_stats(dl_circuit *c)
 {
   dl_circuit_stats *s = &c->stats;
   s->gates = c->n_gates;
@@ -350,9 +346,73 @@ void cc_count_stats(dl_circuit *c)
   s->moves = c->n_moves;
   s->roles = c->n_roles;
   s->state_words = c->words;
-  size_t g = c->n_gates, w = c->words ? c->words : 1;
-  s->bytes = sizeof *c + g * (4 + 4 + 4 + 1 + 4 + 4 + 1) + (size_t)c->n_edges * 4 + (size_t)c->queue_words * 8 +
-             (size_t)c->n_fluents * 8 + w * 32 + (size_t)c->n_moves * 20 + s->cyclic_gates * 8;
 }
 
-int cc_layout(build *b) { return layout_edges(b) && find_blocks(b) && order_gates(b) && block_lists(b); }
+/* Packs the gates into their records (see circuit_impl.h), renames every
+ * gate by its record's offset and frees the compiler's arrays. */
+static int pack_net(build *b)
+{
+  dl_circuit *c = b->c;
+  uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
+  if (!off) return cc_oom(b);
+  uint64_t words = 0;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    off[g] = (uint32_t)words;
+    words += 3 + (c->block[g] != 0) + (c->out_start[g + 1] - c->out_start[g]);
+    if (words >= (1u << 29)) {
+      free(off);
+      dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
+      return 0;
+    }
+  }
+  off[c->n_gates] = (uint32_t)words;
+  c->net_words = (uint32_t)words;
+  c->net = malloc((words + 1) * sizeof *c->net);
+  c->queue_words = (c->net_words + 63) / 64;
+  c->sum_words = (c->queue_words + 63) / 64;
+  c->queue = calloc((size_t)c->queue_words + 1, 8);
+  c->queue_sum = calloc((size_t)c->sum_words + 1, 8);
+  if (!c->net || !c->queue || !c->queue_sum) {
+    free(off);
+    return cc_oom(b);
+  }
+  uint32_t *fanin = calloc((size_t)c->n_gates + 1, sizeof *fanin);
+  if (!fanin) {
+    free(off);
+    return cc_oom(b);
+  }
+  for (uint32_t e = 0; e < c->n_edges; e++) fanin[c->outs[e] >> 2]++;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    uint32_t *r = c->net + off[g], n = c->out_start[g + 1] - c->out_start[g], q = c->block[g] ? 4 : 3;
+    r[NET_COUNTER] = c->counter[g];
+    r[NET_INFO] = c->hook[g] & ~HAS_OUTPUTS;
+    r[NET_OUTS] = n << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
+    if (c->block[g]) r[3] = c->block[g];
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
+  }
+  for (uint32_t f = 0; f < c->n_fluents; f++)
+    if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = off[c->fluent_gate[f]];
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_gate[m] != NONE) c->move_gate[m] = off[c->move_gate[m]];
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_gate[r] != NONE) c->role_gate[r] = off[c->role_gate[r]];
+  for (uint32_t k = 0; k < c->block_start[c->n_blocks]; k++) c->block_members[k] = off[c->block_members[k]];
+  c->cone_start = off[c->cone_start];
+  free(off);
+  free(fanin);
+  void *dense[] = { c->counter, c->out_start, c->outs, c->hook, c->block, c->kind, c->gate_atom };
+  for (size_t i = 0; i < sizeof dense / sizeof dense[0]; i++) free(dense[i]);
+  c->counter = c->out_start = c->outs = c->hook = c->block = c->gate_atom = NULL;
+  c->kind = NULL;
+  size_t w = c->words ? c->words : 1;
+  c->stats.bytes = sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
+                   (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9;
+  return 1;
+}
+
+int cc_layout(build *b)
+{
+  if (!layout_edges(b) || !find_blocks(b) || !order_gates(b) || !block_lists(b)) return 0;
+  count_stats(b->c);
+  return pack_net(b);
+}
