@@ -115,6 +115,7 @@ static uint8_t *move_cone(const dl_circuit *c)
       if (!cone[t]) cone[t] = 1, todo[n++] = t;
     }
   }
+  free(todo);
   return cone;
 }
 
