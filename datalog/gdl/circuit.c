@@ -10,19 +10,6 @@
 /* ---------------------------------------------------------------------
  * Propagation */
 
-static int grow_stack(dl_circuit *c)
-{
-  size_t cap = c->cap * 2 + 64;
-  uint32_t *s = realloc(c->stack, cap * sizeof *s);
-  if (!s) {
-    c->failed = 1;
-    return 0;
-  }
-  c->stack = s;
-  c->cap = cap;
-  return 1;
-}
-
 static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
 {
   uint32_t i = h & 0x0fffffffu;
@@ -64,112 +51,117 @@ static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
   }
 }
 
-/* Gate g has just flipped to value v: its keyword hook runs now (flips of a
- * gate come here in the order they happen), its outputs later. */
-void cc_flip(dl_circuit *c, uint32_t g, uint32_t v)
+static inline void queue_gate(dl_circuit *c, uint32_t g)
 {
-  uint32_t h = c->hook[g];
-  if (h & ~HAS_OUTPUTS) run_hook(c, h, v);
-  if (!(h & HAS_OUTPUTS)) return;
-  if (c->sp == c->cap && !grow_stack(c)) return;
-  c->stack[c->sp++] = g << 1 | v;
+  c->queue[g >> 6] |= (uint64_t)1 << (g & 63);
+  c->queue_sum[g >> 12] |= (uint64_t)1 << ((g >> 6) & 63);
 }
 
-void cc_mark_dirty(dl_circuit *c, uint32_t b)
+void cc_queue(dl_circuit *c, uint32_t g)
 {
-  if (c->dirty[b]) return;
-  c->dirty[b] = 1;
-  c->dirty_list[c->n_dirty++] = b;
+  uint32_t b = cc_block_of(c->net, g);
+  queue_gate(c, b ? c->block_members[c->block_start[b - 1]] : g);
 }
+
+static void pass_gate(dl_circuit *c, uint32_t g);
 
 /* Adds d (+1 or -1; -d on a negated wire) to the counters of g's outputs
- * outside block `own` (0: none), queueing the outputs that flip. */
+ * outside block `own` (0: none), queueing the outputs whose value flips
+ * (passing on at once those with no other input: their value is final). */
 static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t own)
 {
-  uint32_t *counter = c->counter;
-  const uint32_t *outs = c->outs;
-  for (uint32_t i = c->out_start[g], end = c->out_start[g + 1]; i < end; i++) {
-    uint32_t o = outs[i], t = o >> 2, dd = (o & 2) ? 0u - d : d;
+  uint32_t *net = c->net;
+  uint64_t *queue = c->queue, *sum = c->queue_sum;
+  for (uint32_t i = cc_first_out(net, g), end = i + (net[g + NET_OUTS] >> 2); i < end; i++) {
+    uint32_t o = net[i], t = o >> 2, dd = (o & 2) ? 0u - d : d;
     if (o & 1) {
-      if (c->block[t] == own) continue;
-      counter[t] += dd;
-      cc_mark_dirty(c, c->block[t] - 1);
+      if (net[t + 3] == own) continue;
+      net[t] += dd;
+      cc_queue(c, t);
       continue;
     }
-    uint32_t before = counter[t], after = before + dd;
-    counter[t] = after;
-    if ((before ^ after) & TOP) cc_flip(c, t, after >> 31);
+    uint32_t before = net[t], after = before + dd;
+    net[t] = after;
+    if ((before ^ after) & TOP) {
+      if (net[t + NET_OUTS] & 2) {
+        pass_gate(c, t);
+        continue;
+      }
+      queue[t >> 6] |= (uint64_t)1 << (t & 63);
+      sum[t >> 12] |= (uint64_t)1 << ((t >> 6) & 63);
+    }
   }
 }
 
-static void drain(dl_circuit *c)
+/* Passes gate g's value on when it differs from what its outputs saw. */
+static void pass_gate(dl_circuit *c, uint32_t g)
 {
-  while (c->sp) {
-    uint32_t e = c->stack[--c->sp];
-    feed_outputs(c, e >> 1, (e & 1) ? 1u : UINT32_MAX, 0);
-  }
+  uint32_t *net = c->net, info = net[g + NET_INFO];
+  if (!((net[g] ^ info) & TOP)) return;
+  info ^= TOP;
+  net[g + NET_INFO] = info;
+  if (info & ~TOP) run_hook(c, info & ~TOP, info >> 31);
+  feed_outputs(c, g, (info & TOP) ? 1u : UINT32_MAX, 0);
 }
 
 /* Recomputes block b (members' least fixpoint from their inputs outside
- * it) and passes the members that changed on. */
+ * it) and passes the members that changed on.  The wires inside a block
+ * are positive. */
 static void recompute_block(dl_circuit *c, uint32_t b)
 {
   const uint32_t *m = c->block_members + c->block_start[b];
-  uint32_t n = c->block_start[b + 1] - c->block_start[b], own = b + 1, wn = 0;
-  uint32_t *counter = c->counter;
+  uint32_t n = c->block_start[b + 1] - c->block_start[b], own = b + 1, wn = 0, *net = c->net;
   for (uint32_t k = 0; k < n; k++) {
-    if (!(c->val[m[k]] & 1)) continue;
-    for (uint32_t i = c->out_start[m[k]]; i < c->out_start[m[k] + 1]; i++)
-      if ((c->outs[i] & 1) && c->block[c->outs[i] >> 2] == own) counter[c->outs[i] >> 2]--;
+    c->old[k] = (uint8_t)(net[m[k] + NET_INFO] >> 31);
+    if (!c->old[k]) continue;
+    for (uint32_t i = cc_first_out(net, m[k]), end = i + (net[m[k] + NET_OUTS] >> 2); i < end; i++)
+      if ((net[i] & 1) && net[(net[i] >> 2) + 3] == own) net[net[i] >> 2]--;
   }
   for (uint32_t k = 0; k < n; k++) {
-    c->val[m[k]] = (uint8_t)((c->val[m[k]] & 1) << 1);
-    if (counter[m[k]] & TOP) {
-      c->val[m[k]] |= 1;
-      c->work[wn++] = m[k];
-    }
+    net[m[k] + NET_INFO] = (net[m[k] + NET_INFO] & ~TOP) | (net[m[k]] & TOP);
+    if (net[m[k]] & TOP) c->work[wn++] = m[k];
   }
   while (wn) {
     uint32_t x = c->work[--wn];
-    for (uint32_t i = c->out_start[x]; i < c->out_start[x + 1]; i++) {
-      uint32_t t = c->outs[i] >> 2;
-      if (!(c->outs[i] & 1) || c->block[t] != own) continue;
-      counter[t]++;
-      if (!(c->val[t] & 1) && (counter[t] & TOP)) {
-        c->val[t] |= 1;
+    for (uint32_t i = cc_first_out(net, x), end = i + (net[x + NET_OUTS] >> 2); i < end; i++) {
+      uint32_t t = net[i] >> 2;
+      if (!(net[i] & 1) || net[t + 3] != own) continue;
+      net[t]++;
+      if (!(net[t + NET_INFO] & TOP) && (net[t] & TOP)) {
+        net[t + NET_INFO] |= TOP;
         c->work[wn++] = t;
       }
     }
   }
   for (uint32_t k = 0; k < n; k++) {
-    uint32_t x = m[k], nv = c->val[x] & 1u, ov = (uint32_t)c->val[x] >> 1;
-    c->val[x] = (uint8_t)nv;
-    if (nv == ov) continue;
-    if (c->hook[x] & ~HAS_OUTPUTS) run_hook(c, c->hook[x], nv);
+    uint32_t x = m[k], info = net[x + NET_INFO], nv = info >> 31;
+    if (nv == c->old[k]) continue;
+    if (info & ~TOP) run_hook(c, info & ~TOP, nv);
     feed_outputs(c, x, nv ? 1u : UINT32_MAX, own);
   }
 }
 
-int cc_propagate(dl_circuit *c)
+void cc_propagate(dl_circuit *c, uint32_t limit)
 {
-  for (;;) {
-    drain(c);
-    if (c->failed) return 0;
-    if (!c->n_dirty) return 1;
-    uint32_t best = 0;
-    for (uint32_t k = 1; k < c->n_dirty; k++)
-      if (c->dirty_list[k] > c->dirty_list[best]) best = k;
-    uint32_t b = c->dirty_list[best];
-    c->dirty_list[best] = c->dirty_list[--c->n_dirty];
-    c->dirty[b] = 0;
-    recompute_block(c, b);
-  }
+  uint64_t *queue = c->queue, *sum = c->queue_sum;
+  for (uint32_t s = 0; s < c->sum_words; s++)
+    while (sum[s]) {
+      uint32_t w = s << 6 | (uint32_t)__builtin_ctzll(sum[s]);
+      while (queue[w]) {
+        uint32_t g = w << 6 | (uint32_t)__builtin_ctzll(queue[w]);
+        if (g >= limit) return;
+        queue[w] &= queue[w] - 1;
+        if (c->net[g + NET_OUTS] & 1) recompute_block(c, c->net[g + 3] - 1);
+        else pass_gate(c, g);
+      }
+      sum[s] &= ~((uint64_t)1 << (w & 63));
+    }
 }
 
 static void set_input(dl_circuit *c, uint32_t g, uint32_t v)
 {
-  c->counter[g] = v ? TOP : TOP - 1;
-  cc_flip(c, g, v);
+  c->net[g] = v ? TOP : TOP - 1;
+  queue_gate(c, g);
 }
 
 /* ---------------------------------------------------------------------
@@ -178,7 +170,6 @@ static void set_input(dl_circuit *c, uint32_t g, uint32_t v)
 int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
 {
   assert(c && state);
-  if (c->failed) return 0;
   for (uint32_t w = 0; w < c->words; w++) {
     uint64_t diff = c->cur[w] ^ state[w];
     while (diff) {
@@ -188,7 +179,8 @@ int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
     }
     c->cur[w] = state[w];
   }
-  return cc_propagate(c);
+  cc_propagate(c, c->cone_start);
+  return 1;
 }
 
 const uint64_t *dl_circuit_state(const dl_circuit *c) { return c->cur; }
@@ -198,8 +190,7 @@ static inline int gate_open(const dl_circuit *c, uint32_t r)
 {
   uint32_t g = c->role_gate[r];
   if (g == NONE) return 0;
-  uint32_t v = c->block[g] ? c->val[g] : c->counter[g] >> 31;
-  return (int)(v ^ c->role_gate_neg[r]);
+  return (int)((c->net[g + NET_INFO] >> 31) ^ c->role_gate_neg[r]);
 }
 
 uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves)
@@ -231,7 +222,7 @@ int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value)
   return 1;
 }
 
-static int set_moves(dl_circuit *c, const uint32_t *joint)
+static void set_moves(dl_circuit *c, const uint32_t *joint)
 {
   for (uint32_t r = 0; r < c->n_roles; r++) {
     uint32_t m = joint[r], old = c->cur_move[r];
@@ -241,13 +232,13 @@ static int set_moves(dl_circuit *c, const uint32_t *joint)
     if (m != NONE && c->move_gate[m] != NONE) set_input(c, c->move_gate[m], 1);
     c->cur_move[r] = m;
   }
-  return cc_propagate(c);
+  cc_propagate(c, c->net_words);
 }
 
 int dl_circuit_next(dl_circuit *c, const uint32_t *joint, uint64_t *next)
 {
   assert(c && joint && next);
-  if (c->failed || !set_moves(c, joint)) return 0;
+  set_moves(c, joint);
   memcpy(next, c->next_bits, c->words * sizeof *next);
   return 1;
 }
@@ -279,10 +270,7 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
 {
   assert(c && start && rng && goals);
   dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
-  if (!dl_circuit_set_state(c, start)) {
-    p.status = DL_PLAYOUT_NO_MEMORY;
-    return p;
-  }
+  dl_circuit_set_state(c, start);
   while (c->terminal_count <= 0) {
     if (p.depth >= max_depth) {
       p.status = DL_PLAYOUT_TOO_DEEP;
@@ -298,14 +286,10 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
       uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
       c->joint[r] = k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
     }
-    if (!set_moves(c, c->joint)) break;
+    set_moves(c, c->joint);
     memcpy(c->scratch, c->next_bits, c->words * sizeof *c->scratch);
-    if (!dl_circuit_set_state(c, c->scratch)) break;
+    dl_circuit_set_state(c, c->scratch);
     p.depth++;
-  }
-  if (c->failed) {
-    p.status = DL_PLAYOUT_NO_MEMORY;
-    return p;
   }
   for (uint32_t r = 0; r < c->n_roles; r++)
     if (!dl_circuit_goal(c, r, &goals[r])) {
@@ -356,7 +340,7 @@ void dl_circuit_destroy(dl_circuit *c)
 {
   if (!c) return;
   void *p[] = { c->counter, c->out_start, c->outs, c->hook, c->kind, c->gate_atom, c->block, c->block_start,
-                c->block_members, c->val, c->dirty, c->dirty_list, c->work, c->stack, c->role_term,
+                c->block_members, c->net, c->old, c->queue, c->queue_sum, c->work, c->role_term,
                 c->fluent_term, c->fluent_gate, c->init, c->cur, c->next_bits, c->scratch, c->move_role,
                 c->move_gate, c->role_start, c->move_term, c->legal_list, c->legal_n, c->legal_pos,
                 c->role_gate, c->legal_ng, c->role_gate_neg, c->move_gated, c->legal_out,

@@ -12,7 +12,10 @@
  *
  * Evaluation is differential: the circuit holds one current state and joint
  * move; setting another state or move flips only the inputs that differ and
- * propagates only the gates whose value flips.  Legal moves (a list per
+ * propagates only the gates whose value flips, in a topological order of
+ * the gates (queued in a bitmap), so a gate passes on at most one change
+ * per propagation; setting a state stops before the gates that depend on a
+ * move, which the next joint move settles.  Legal moves (a list per
  * role), the next state (a bitset), terminal and the goals are updated as
  * their gates flip, so reading them costs nothing.  Positive recursion in the
  * ground game (a cyclic strongly connected component of gates) is evaluated
@@ -81,8 +84,8 @@ dl_tid dl_circuit_move_term(const dl_circuit *c, uint32_t m);
 /* Writes the initial state (the init facts) into state[0 .. words). */
 void dl_circuit_initial(const dl_circuit *c, uint64_t *state);
 
-/* Makes state the current state.  Returns 1, or 0 when the circuit ran out
- * of memory (then it is unusable and every later call returns 0). */
+/* Makes state the current state.  Returns 1 (propagation allocates
+ * nothing and cannot fail; the status is kept for callers). */
 int dl_circuit_set_state(dl_circuit *c, const uint64_t *state);
 
 /* The current state (valid until the next set_state). */
@@ -105,8 +108,7 @@ int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value);
  * and writes the next state of the current state into next[0 .. words).
  * The moves need not be legal (the caller checks).  (The circuit relies on
  * one move per role: "does some move of r but these few" is compiled as
- * "does none of these few".)  Returns 1, or 0 when
- * out of memory (as set_state). */
+ * "does none of these few".)  Returns 1 (as set_state). */
 int dl_circuit_next(dl_circuit *c, const uint32_t *joint, uint64_t *next);
 
 /* A seeded pseudo-random generator (splitmix64); the caller owns it. */

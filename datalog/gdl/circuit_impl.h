@@ -1,5 +1,6 @@
 /* circuit_impl.h: private to circuit.c (evaluation: propagation, states,
- * playouts) and circuit_compile.c (compiling a ground game into gates). */
+ * playouts) and the compiler (circuit_build.h: circuit_compile.c,
+ * circuit_lower.c, circuit_layout.c). */
 #ifndef DATALOG_GDL_CIRCUIT_IMPL_H
 #define DATALOG_GDL_CIRCUIT_IMPL_H
 
@@ -12,30 +13,51 @@ enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4 };
 enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
 #define HAS_OUTPUTS 0x80000000u
 
+/* A gate of the evaluated circuit is the offset g of its record in net:
+ *   net[g + NET_COUNTER]  threshold offset + true inputs; value = top bit
+ *   net[g + NET_INFO]     keyword hook (0, or kind << 28 | index) | the
+ *                         value its outputs have seen << 31
+ *   net[g + NET_OUTS]     its number of outputs << 2 | it has one input
+ *                         (outside a block) << 1 | in a cyclic block
+ *   (in a block: net[g + 3] its block number + 1)
+ *   then its outputs: target << 2 | negated << 1 | target in a block.
+ * Records follow a topological order of the cyclic blocks and other gates
+ * (a gate's inputs come before it, but in its own block): first the gates
+ * that do not depend on a move, then from cone_start those that do. */
+enum { NET_COUNTER, NET_INFO, NET_OUTS };
+
+static inline uint32_t cc_first_out(const uint32_t *net, uint32_t g) { return g + 3 + (net[g + NET_OUTS] & 1); }
+static inline uint32_t cc_block_of(const uint32_t *net, uint32_t g)
+{
+  return (net[g + NET_OUTS] & 1) ? net[g + 3] : 0;
+}
+
 struct dl_circuit {
   const dl_ground *g;
   const dl_terms *terms;
-  /* gates */
   uint32_t n_gates, n_edges;
-  uint32_t *counter;     /* threshold offset + true inputs; value = top bit */
+  /* While compiling (dense gate numbers, freed after): */
+  uint32_t *counter;     /* threshold offset + true inputs */
   uint32_t *out_start;   /* n_gates + 1 */
-  uint32_t *outs;        /* target << 2 | negated << 1 | (target is in a cyclic block) */
-  uint32_t *hook;        /* HAS_OUTPUTS | keyword hook (0, or kind << 28 | index) */
+  uint32_t *outs;        /* target << 1 | negated (then << 1 | target in a block) */
+  uint32_t *hook;        /* HAS_OUTPUTS | keyword hook */
+  uint32_t *block;       /* per gate: 0, or block number + 1 */
   uint8_t *kind;
   uint32_t *gate_atom;   /* the atom a gate stands for, 0 for a rule's AND */
-  /* cyclic blocks, numbered in Tarjan's order (a block's inputs come from
-   * blocks of higher numbers) */
+  /* The circuit (gates are offsets in net from here on) */
+  uint32_t *net, net_words, cone_start;
+  /* Gates to look at: bit g of queue[g / 64] (a gate whose counter's value
+   * flipped, a block one of whose inputs changed: its first member), bit w
+   * of queue_sum[w / 64] when queue[w] is not 0.  Propagation takes them in
+   * order, so each gate passes a change on at most once. */
+  uint64_t *queue, *queue_sum;
+  uint32_t queue_words, sum_words;
+  /* cyclic blocks, in order: members block_members[block_start[b] ..
+   * block_start[b + 1]), consecutive records */
   uint32_t n_blocks;
-  uint32_t *block;       /* per gate: 0, or block number + 1 */
   uint32_t *block_start, *block_members;
-  uint8_t *val;          /* value of a block member */
-  uint8_t *dirty;
-  uint32_t *dirty_list, n_dirty;
   uint32_t *work;        /* worklist of a block's fixpoint */
-  /* pending flips: gate << 1 | new value */
-  uint32_t *stack;
-  size_t sp, cap;
-  int failed;
+  uint8_t *old;          /* a block's members' values before its fixpoint */
   /* roles, fluents, moves, goals */
   uint32_t n_roles;
   dl_tid *role_term;
@@ -63,8 +85,9 @@ struct dl_circuit {
 };
 
 /* Propagation (circuit.c), used by compiling to settle the circuit. */
-void cc_flip(dl_circuit *c, uint32_t g, uint32_t v);
-void cc_mark_dirty(dl_circuit *c, uint32_t b);
-int cc_propagate(dl_circuit *c);
+/* Queues gate g to be looked at (a block member: its block). */
+void cc_queue(dl_circuit *c, uint32_t g);
+/* Passes on the changes of the queued gates below limit, in order. */
+void cc_propagate(dl_circuit *c, uint32_t limit);
 
 #endif

@@ -86,6 +86,13 @@ static uint32_t move_named(const dl_circuit *c, const char *text)
   return UINT32_MAX;
 }
 
+static uint32_t role_move(const dl_circuit *c, uint32_t r, const char *text)
+{
+  for (uint32_t m = 0; m < dl_circuit_move_count(c); m++)
+    if (dl_circuit_move_role(c, m) == r && same_term(c, dl_circuit_move_term(c, m), text)) return m;
+  return UINT32_MAX;
+}
+
 static int holds(const dl_circuit *c, const uint64_t *s, const char *fluent)
 {
   for (uint32_t f = 0; f < dl_circuit_fluent_count(c); f++)
@@ -155,6 +162,59 @@ static void test_cycle(void)
   game_free(&x);
 }
 
+/* Two roles taking turns (the other role's noop), a cell kept unless a
+ * move touches it (the "any move but" gates of breakthrough): the joint
+ * move flips both roles' moves at once, and setting a state leaves the
+ * gates that depend on a move to the next joint move. */
+static const char turn_game[] =
+  "role(a). role(b).\n"
+  "idx(1). idx(2). idx(3).\n"
+  "init(turn(a)). init(c(2)).\n"
+  "legal(a,noop) :- true(turn(b)).\n"
+  "legal(b,noop) :- true(turn(a)).\n"
+  "legal(a,m(X)) :- true(turn(a)) & idx(X).\n"
+  "legal(b,m(X)) :- true(turn(b)) & idx(X).\n"
+  "next(turn(a)) :- true(turn(b)).\n"
+  "next(turn(b)) :- true(turn(a)).\n"
+  "next(c(X)) :- does(R,m(X)).\n"
+  "next(c(X)) :- true(c(X)) & does(R,m(Y)) & distinct(X,Y).\n"
+  "terminal :- true(c(1)) & true(c(3)).\n"
+  "goal(a,50). goal(b,50).\n";
+
+static void test_turns(void)
+{
+  game x;
+  CHECK("turn game compiles", game_make(&x, turn_game));
+  if (!x.c) {
+    game_free(&x);
+    return;
+  }
+  dl_circuit *c = x.c;
+  uint32_t w = dl_circuit_state_words(c), joint[2];
+  uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8), *s2 = calloc(w, 8), *t = calloc(w, 8);
+  const uint32_t *moves;
+  dl_circuit_initial(c, s0);
+  joint[0] = role_move(c, 0, "m(1)"), joint[1] = role_move(c, 1, "noop");
+  CHECK("a moves to 1", dl_circuit_next(c, joint, s1) && holds(c, s1, "c(1)") == 1 && holds(c, s1, "c(2)") == 1 &&
+                            holds(c, s1, "turn(b)") == 1);
+  CHECK("set after a's move", dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 1, &moves) == 3 &&
+                                  dl_circuit_legal(c, 0, &moves) == 1);
+  joint[0] = role_move(c, 0, "noop"), joint[1] = role_move(c, 1, "m(3)");
+  CHECK("b moves to 3: terminal next", dl_circuit_next(c, joint, s2) && holds(c, s2, "c(3)") == 1 &&
+                                           holds(c, s2, "c(1)") == 1 && holds(c, s2, "turn(a)") == 1);
+  CHECK("set after b's move: terminal", dl_circuit_set_state(c, s2) && dl_circuit_terminal(c));
+  /* states set one after the other without a move, then a move: the next
+   * state is that of the last state */
+  CHECK("set s0, s1, s0", dl_circuit_set_state(c, s0) && dl_circuit_set_state(c, s1) && dl_circuit_set_state(c, s0));
+  joint[0] = role_move(c, 0, "m(3)"), joint[1] = role_move(c, 1, "noop");
+  CHECK("a moves to 3 from s0", dl_circuit_next(c, joint, t) && holds(c, t, "c(3)") == 1 && holds(c, t, "c(2)") == 1 &&
+                                    holds(c, t, "c(1)") == 0);
+  CHECK("the same joint move again, after s1", dl_circuit_set_state(c, s1) && dl_circuit_next(c, joint, t) &&
+                                                   holds(c, t, "c(1)") == 1 && holds(c, t, "c(3)") == 1);
+  free(s0), free(s1), free(s2), free(t);
+  game_free(&x);
+}
+
 static void test_errors(void)
 {
   game x;
@@ -187,6 +247,7 @@ static void test_errors(void)
 int main(void)
 {
   test_cycle();
+  test_turns();
   test_errors();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

@@ -1,0 +1,120 @@
+/* circuit_build.h: private to the circuit's compiler (circuit_compile.c:
+ * gates from the ground game; circuit_lower.c: the rules rewritten before
+ * they are wired; circuit_layout.c: the wires laid out, cyclic blocks, the
+ * first settling). */
+#ifndef DATALOG_GDL_CIRCUIT_BUILD_H
+#define DATALOG_GDL_CIRCUIT_BUILD_H
+
+#include "datalog/gdl/circuit_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An open-addressing map from 64-bit keys to ids. */
+typedef struct idmap {
+  uint64_t *keys;
+  uint32_t *vals;
+  size_t mask;
+} idmap;
+
+static inline int idmap_init(idmap *m, size_t n)
+{
+  size_t cap = 16;
+  while (cap < 2 * n + 16) cap *= 2;
+  m->keys = malloc(cap * sizeof *m->keys);
+  m->vals = malloc(cap * sizeof *m->vals);
+  m->mask = cap - 1;
+  if (!m->keys || !m->vals) return 0;
+  memset(m->vals, 0xff, cap * sizeof *m->vals);
+  return 1;
+}
+
+static inline void idmap_free(idmap *m)
+{
+  free(m->keys);
+  free(m->vals);
+}
+
+static inline size_t idmap_slot(const idmap *m, uint64_t key)
+{
+  size_t h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 17) & m->mask;
+  while (m->vals[h] != NONE && m->keys[h] != key) h = (h + 1) & m->mask;
+  return h;
+}
+
+static inline uint32_t idmap_get(const idmap *m, uint64_t key) { return m->vals[idmap_slot(m, key)]; }
+
+/* The id of key, adding it as *next (then incremented) when new.  The map
+ * must have room (sized for every key at init). */
+static inline uint32_t idmap_add(idmap *m, uint64_t key, uint32_t *next)
+{
+  size_t h = idmap_slot(m, key);
+  if (m->vals[h] == NONE) {
+    m->keys[h] = key;
+    m->vals[h] = (*next)++;
+  }
+  return m->vals[h];
+}
+
+/* What the compiler keeps while building. */
+typedef struct build {
+  dl_circuit *c;
+  const dl_ground *g;
+  dl_diag *diag;
+  uint32_t n_atoms, n_rules;
+  uint8_t *has_fact;
+  uint32_t *n_rules_of;    /* non-fact rules per head atom */
+  uint32_t *atom_gate;
+  uint32_t *does_role;             /* per atom or phantom: the role a joint move sets it for, or NONE */
+  idmap move_map;                  /* (role, action) of each legal atom -> its index */
+  uint32_t *legal_does;            /* per index: the does atom or phantom */
+  uint32_t n_phantoms, any_base;   /* "any of" gate k is literal any_base + 1 + k */
+  uint32_t *phantom_gate;
+  int32_t *role_lit;               /* per role: the literal its gated legal atoms share, or 0 */
+  uint8_t *gated;                  /* per atom: a gated legal atom */
+  uint32_t *umove_start, *umoves;  /* per role: the does atoms a joint move can set */
+  uint32_t *complement;            /* room for a role's moves */
+  int32_t *set;                    /* room for a role's moves, as literals */
+  uint32_t *of_role;               /* room for a role's moves */
+  idmap any_map;                   /* "any of these moves" gates: hash of the set -> id */
+  uint32_t n_any, cap_any, cap_any_atoms;
+  uint32_t *any_start, *any_gate;
+  int32_t *any_atoms;              /* the literals of each "any of" gate */
+  uint8_t *any_kind;               /* 0: OR, 1: AND, 2: at least n_roles of */
+  uint32_t *src, *dst;     /* edges */
+  uint32_t n_edges, cap_edges;
+  uint32_t cap_gates;
+} build;
+
+/* Rules as they are wired: a literal is an atom literal (+a, -a) or, beyond
+ * the atoms, an "any of these moves" gate (+(n_atoms + 1 + k)), negated
+ * when it stands for "none of the other moves of the role". */
+typedef struct rule_set {
+  uint32_t n, cap, n_lits, cap_lits;
+  uint32_t *head, *start;  /* start[n] is the end of the last rule */
+  int32_t *lits;
+} rule_set;
+
+/* circuit_compile.c */
+int cc_oom(build *b);
+dl_tid cc_arg(const dl_terms *t, dl_tid atom, uint32_t i);
+void cc_report_atom(build *b, uint32_t atom, const char *what);
+uint32_t cc_role_index(const dl_circuit *c, dl_tid r);
+
+/* circuit_lower.c */
+void cc_rule_set_free(rule_set *r);
+int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n);
+/* The ground rules, rewritten to be wired (into *out, empty before): the
+ * does atoms no joint move sets dropped, the rules of a head alike but for
+ * their move factored into one with an "any of these moves" literal, shared
+ * literals hoisted, legal atoms gated by their role's turn literal. */
+int cc_lower_rules(build *b, rule_set *out);
+
+/* circuit_layout.c */
+/* Finds the cyclic blocks (recursion through negation reported), orders
+ * the gates, counts the stats and packs the gates into their records. */
+int cc_layout(build *b);
+/* Brings every gate to its value, then sets the initial state. */
+int cc_settle(build *b);
+
+#endif

@@ -1,0 +1,419 @@
+/* circuit_layout.c: the circuit's wires laid out per gate, its cyclic
+ * blocks found, and its first settling (see circuit_build.h). */
+#include "datalog/gdl/circuit_build.h"
+
+#include <assert.h>
+
+/* Lays the edges out as a list of outputs per gate. */
+static int layout_edges(build *b)
+{
+  dl_circuit *c = b->c;
+  c->n_edges = b->n_edges;
+  c->out_start = calloc((size_t)c->n_gates + 1, sizeof *c->out_start);
+  c->outs = malloc(((size_t)b->n_edges + 1) * sizeof *c->outs);
+  if (!c->out_start || !c->outs) return cc_oom(b);
+  for (uint32_t e = 0; e < b->n_edges; e++) c->out_start[b->src[e] + 1]++;
+  for (uint32_t g = 0; g < c->n_gates; g++) c->out_start[g + 1] += c->out_start[g];
+  uint32_t *fill = malloc(((size_t)c->n_gates + 1) * sizeof *fill);
+  if (!fill) return cc_oom(b);
+  memcpy(fill, c->out_start, c->n_gates * sizeof *fill);
+  for (uint32_t e = 0; e < b->n_edges; e++) c->outs[fill[b->src[e]]++] = b->dst[e];
+  free(fill);
+  return 1;
+}
+
+/* Tarjan's strongly connected components, iteratively; a component with a
+ * cycle becomes a block.  Blocks are numbered in the order Tarjan finds
+ * them (sinks first). */
+typedef struct tarjan {
+  uint32_t *index, *low, *pos, *tstack, *cstack;
+  uint8_t *on;
+  uint32_t next_index, tn, cn;
+} tarjan;
+
+static int self_loop(const dl_circuit *c, uint32_t v)
+{
+  for (uint32_t i = c->out_start[v]; i < c->out_start[v + 1]; i++)
+    if (c->outs[i] >> 1 == v) return 1;
+  return 0;
+}
+
+static void close_component(dl_circuit *c, tarjan *t, uint32_t v)
+{
+  uint32_t start = t->tn;
+  do start--;
+  while (t->tstack[start] != v);
+  uint32_t size = t->tn - start;
+  if (size > 1 || self_loop(c, v)) {
+    c->n_blocks++;
+    for (uint32_t k = start; k < t->tn; k++) c->block[t->tstack[k]] = c->n_blocks;
+  }
+  for (uint32_t k = start; k < t->tn; k++) t->on[t->tstack[k]] = 0;
+  t->tn = start;
+}
+
+static void strong_components(dl_circuit *c, tarjan *t)
+{
+  for (uint32_t s = 0; s < c->n_gates; s++) {
+    if (t->index[s] != NONE) continue;
+    t->cstack[t->cn++] = s;
+    t->index[s] = t->low[s] = t->next_index++;
+    t->tstack[t->tn++] = s;
+    t->on[s] = 1;
+    while (t->cn) {
+      uint32_t v = t->cstack[t->cn - 1];
+      if (t->pos[v] < c->out_start[v + 1]) {
+        uint32_t w = c->outs[t->pos[v]++] >> 1;
+        if (t->index[w] == NONE) {
+          t->index[w] = t->low[w] = t->next_index++;
+          t->tstack[t->tn++] = w;
+          t->on[w] = 1;
+          t->cstack[t->cn++] = w;
+        } else if (t->on[w] && t->index[w] < t->low[v]) t->low[v] = t->index[w];
+        continue;
+      }
+      t->cn--;
+      if (t->cn && t->low[v] < t->low[t->cstack[t->cn - 1]]) t->low[t->cstack[t->cn - 1]] = t->low[v];
+      if (t->low[v] == t->index[v]) close_component(c, t, v);
+    }
+  }
+}
+
+static int find_blocks(build *b)
+{
+  dl_circuit *c = b->c;
+  size_t n = (size_t)c->n_gates + 1;
+  tarjan t = { malloc(n * 4), malloc(n * 4), malloc(n * 4), malloc(n * 4), malloc(n * 4), calloc(n, 1), 0, 0, 0 };
+  c->block = calloc(n, sizeof *c->block);
+  int ok = t.index && t.low && t.pos && t.tstack && t.cstack && t.on && c->block;
+  if (ok) {
+    memset(t.index, 0xff, n * 4);
+    memcpy(t.pos, c->out_start, n * 4);
+    strong_components(c, &t);
+  }
+  free(t.index), free(t.low), free(t.pos), free(t.tstack), free(t.cstack), free(t.on);
+  return ok ? 1 : cc_oom(b);
+}
+
+/* The gates that depend on a move: reachable from a does input. */
+static uint8_t *move_cone(const dl_circuit *c)
+{
+  uint8_t *cone = calloc((size_t)c->n_gates + 1, 1);
+  uint32_t *todo = malloc(((size_t)c->n_gates + 1) * sizeof *todo), n = 0;
+  if (!cone || !todo) {
+    free(cone), free(todo);
+    return NULL;
+  }
+  for (uint32_t m = 0; m < c->n_moves; m++) {
+    uint32_t g = c->move_gate[m];
+    if (g != NONE && !cone[g]) cone[g] = 1, todo[n++] = g;
+  }
+  while (n) {
+    uint32_t g = todo[--n];
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) {
+      uint32_t t = c->outs[i] >> 1;
+      if (!cone[t]) cone[t] = 1, todo[n++] = t;
+    }
+  }
+  free(todo);
+  return cone;
+}
+
+/* Whether a gate that settles legal moves, a goal or terminal depends on a
+ * move: then the state's propagation cannot stop before the move cone. */
+static int hooks_in_cone(const dl_circuit *c, const uint8_t *cone)
+{
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    uint32_t kind = (c->hook[g] >> 28) & 7;
+    if (cone[g] && kind != 0 && kind != HOOK_NEXT) return 1;
+  }
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_gate[r] != NONE && cone[c->role_gate[r]]) return 1;
+  return 0;
+}
+
+/* Kahn's order of the components (a block, or one gate; component id: the
+ * gate's, n_gates + block for a block), the move cone's last. */
+typedef struct order {
+  uint32_t *indeg, *bstart, *bmem, *fifo, *perm;
+  uint8_t *cone;
+  uint32_t tail[2], placed;
+} order;
+
+static uint32_t comp_of(const dl_circuit *c, uint32_t g) { return c->block[g] ? c->n_gates + c->block[g] - 1 : g; }
+
+/* The first gate of component x. */
+static uint32_t comp_key(const dl_circuit *c, const order *o, uint32_t x)
+{
+  return x < c->n_gates ? x : o->bmem[o->bstart[x - c->n_gates]];
+}
+
+/* Ready components: a min-heap on their first gate per queue (0: outside
+ * the move cone, 1: in it), so the order keeps the compiler's where it can. */
+static void push(const dl_circuit *c, order *o, uint32_t q, uint32_t x)
+{
+  uint32_t *h = o->fifo + q * ((size_t)c->n_gates + c->n_blocks), i = o->tail[q]++, kx = comp_key(c, o, x);
+  while (i > 0 && comp_key(c, o, h[(i - 1) / 2]) > kx) {
+    h[i] = h[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h[i] = x;
+}
+
+static uint32_t pop(const dl_circuit *c, order *o, uint32_t q)
+{
+  uint32_t *h = o->fifo + q * ((size_t)c->n_gates + c->n_blocks), top = h[0], n = --o->tail[q], last = h[n];
+  uint32_t i = 0, kl = comp_key(c, o, last);
+  for (;;) {
+    uint32_t k = 2 * i + 1;
+    if (k >= n) break;
+    if (k + 1 < n && comp_key(c, o, h[k + 1]) < comp_key(c, o, h[k])) k++;
+    if (comp_key(c, o, h[k]) >= kl) break;
+    h[i] = h[k];
+    i = k;
+  }
+  h[i] = last;
+  return top;
+}
+
+/* Places component x's gates, and queues the components that become ready. */
+static void place(dl_circuit *c, order *o, uint32_t x)
+{
+  uint32_t one = x, *m = &one, n = 1;
+  if (x >= c->n_gates) {
+    m = o->bmem + o->bstart[x - c->n_gates];
+    n = o->bstart[x - c->n_gates + 1] - o->bstart[x - c->n_gates];
+  }
+  for (uint32_t k = 0; k < n; k++) o->perm[m[k]] = o->placed++;
+  for (uint32_t k = 0; k < n; k++)
+    for (uint32_t i = c->out_start[m[k]]; i < c->out_start[m[k] + 1]; i++) {
+      uint32_t y = comp_of(c, c->outs[i] >> 1);
+      if (y == x || --o->indeg[y]) continue;
+      push(c, o, o->cone[c->outs[i] >> 1], y);
+    }
+}
+
+static void kahn(dl_circuit *c, order *o)
+{
+  uint32_t nc = c->n_gates + c->n_blocks;
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
+      if (comp_of(c, g) != comp_of(c, c->outs[i] >> 1)) o->indeg[comp_of(c, c->outs[i] >> 1)]++;
+  for (uint32_t x = 0; x < nc; x++) {
+    if (x < c->n_gates ? c->block[x] != 0 : o->bstart[x - c->n_gates + 1] == o->bstart[x - c->n_gates]) continue;
+    if (o->indeg[x]) continue;
+    push(c, o, o->cone[comp_key(c, o, x)], x);
+  }
+  while (o->tail[0] || o->tail[1]) place(c, o, pop(c, o, o->tail[0] ? 0 : 1));
+}
+
+/* Renumbers the gates in order (perm: old number -> new). */
+static int renumber(build *b, const uint32_t *perm)
+{
+  dl_circuit *c = b->c;
+  size_t n = (size_t)c->n_gates + 1;
+  uint32_t *counter = malloc(n * 4), *atom = malloc(n * 4), *hook = malloc(n * 4), *block = calloc(n, 4);
+  uint32_t *bnum = malloc(((size_t)c->n_blocks + 1) * 4), nb = 0;
+  uint8_t *kind = malloc(n);
+  if (!counter || !atom || !hook || !block || !bnum || !kind) {
+    free(counter), free(atom), free(hook), free(block), free(bnum), free(kind);
+    return cc_oom(b);
+  }
+  memset(bnum, 0xff, ((size_t)c->n_blocks + 1) * 4);
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    uint32_t p = perm[g];
+    counter[p] = c->counter[g], atom[p] = c->gate_atom[g], hook[p] = c->hook[g], kind[p] = c->kind[g];
+  }
+  uint32_t *inv = malloc(n * 4);
+  if (!inv) {
+    free(counter), free(atom), free(hook), free(block), free(bnum), free(kind);
+    return cc_oom(b);
+  }
+  for (uint32_t g = 0; g < c->n_gates; g++) inv[perm[g]] = g;
+  for (uint32_t p = 0; p < c->n_gates; p++) {
+    uint32_t k = c->block[inv[p]];
+    if (!k) continue;
+    if (bnum[k - 1] == NONE) bnum[k - 1] = nb++;
+    block[p] = bnum[k - 1] + 1;
+  }
+  free(inv), free(bnum);
+  free(c->counter), free(c->gate_atom), free(c->hook), free(c->block), free(c->kind);
+  c->counter = counter, c->gate_atom = atom, c->hook = hook, c->block = block, c->kind = kind;
+  for (uint32_t f = 0; f < c->n_fluents; f++)
+    if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = perm[c->fluent_gate[f]];
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_gate[m] != NONE) c->move_gate[m] = perm[c->move_gate[m]];
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_gate[r] != NONE) c->role_gate[r] = perm[c->role_gate[r]];
+  for (uint32_t a = 1; a <= b->n_atoms; a++) b->atom_gate[a] = perm[b->atom_gate[a]];
+  for (uint32_t e = 0; e < b->n_edges; e++) {
+    b->src[e] = perm[b->src[e]];
+    b->dst[e] = perm[b->dst[e] >> 1] << 1 | (b->dst[e] & 1);
+  }
+  free(c->out_start), free(c->outs);
+  c->out_start = NULL, c->outs = NULL;
+  return layout_edges(b);
+}
+
+/* Numbers the gates in a topological order of their components (see
+ * dl_circuit), a block's members consecutive, the move cone last; sets
+ * cone_start. */
+static int order_gates(build *b)
+{
+  dl_circuit *c = b->c;
+  size_t nc = (size_t)c->n_gates + c->n_blocks + 1;
+  order o = { calloc(nc, 4), calloc((size_t)c->n_blocks + 2, 4), malloc(((size_t)c->n_gates + 1) * 4),
+              malloc(2 * nc * 4), malloc(((size_t)c->n_gates + 1) * 4), move_cone(c), { 0, 0 }, 0 };
+  int ok = o.indeg && o.bstart && o.bmem && o.fifo && o.perm && o.cone;
+  if (ok) {
+    /* members of block k at bmem[bstart[k] .. bstart[k + 1]) */
+    for (uint32_t g = 0; g < c->n_gates; g++)
+      if (c->block[g]) o.bstart[c->block[g] + 1]++;
+    for (uint32_t k = 0; k < c->n_blocks; k++) o.bstart[k + 2] += o.bstart[k + 1];
+    for (uint32_t g = 0; g < c->n_gates; g++)
+      if (c->block[g]) o.bmem[o.bstart[c->block[g]]++] = g;
+    kahn(c, &o);
+    assert(o.placed == c->n_gates);
+    uint32_t in_cone = 0;
+    for (uint32_t g = 0; g < c->n_gates; g++) in_cone += o.cone[g];
+    c->cone_start = hooks_in_cone(c, o.cone) ? c->n_gates : c->n_gates - in_cone;
+  }
+  ok = ok && renumber(b, o.perm);
+  free(o.indeg), free(o.bstart), free(o.bmem), free(o.fifo), free(o.perm), free(o.cone);
+  return ok ? 1 : cc_oom(b);
+}
+
+static int block_lists(build *b)
+{
+  dl_circuit *c = b->c;
+  c->block_start = calloc((size_t)c->n_blocks + 1, sizeof *c->block_start);
+  if (!c->block_start) return cc_oom(b);
+  uint32_t members = 0;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    if (!c->block[g]) continue;
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
+      if ((c->outs[i] & 1) && c->block[c->outs[i] >> 1] == c->block[g]) {
+        cc_report_atom(b, c->gate_atom[g], "recursion through negation in the ground game, at the negation of");
+        return 0;
+      }
+    c->block_start[c->block[g]]++;
+    members++;
+  }
+  for (uint32_t k = 0; k < c->n_blocks; k++) c->block_start[k + 1] += c->block_start[k];
+  c->block_members = malloc(((size_t)members + 1) * sizeof *c->block_members);
+  c->work = malloc(((size_t)members + 1) * sizeof *c->work);
+  c->old = malloc((size_t)members + 1);
+  uint32_t *fill = malloc(((size_t)c->n_blocks + 1) * sizeof *fill);
+  if (!c->block_members || !c->work || !c->old || !fill) {
+    free(fill);
+    return cc_oom(b);
+  }
+  memcpy(fill, c->block_start, ((size_t)c->n_blocks + 1) * sizeof *fill);
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    if (c->block[g]) c->block_members[fill[c->block[g] - 1]++] = g;
+  free(fill);
+  for (uint32_t e = 0; e < c->n_edges; e++) c->outs[e] = c->outs[e] << 1 | (c->block[c->outs[e] >> 1] != 0);
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    if (c->out_start[g + 1] > c->out_start[g]) c->hook[g] |= HAS_OUTPUTS;
+  c->stats.cyclic_blocks = c->n_blocks;
+  c->stats.cyclic_gates = members;
+  return 1;
+}
+
+/* Brings every gate to its value with all inputs false (constants and NOTs
+ * true), then sets the initial state. */
+int cc_settle(build *b)
+{
+  dl_circuit *c = b->c;
+  for (uint32_t g = 0; g < c->net_words; g = cc_first_out(c->net, g) + (c->net[g + NET_OUTS] >> 2))
+    if ((c->net[g + NET_OUTS] & 1) || (c->net[g] & TOP)) cc_queue(c, g);
+  cc_propagate(c, c->net_words);
+  dl_circuit_set_state(c, c->init);
+  return 1;
+}
+
+static void count_stats(dl_circuit *c)
+{
+  dl_circuit_stats *s = &c->stats;
+  s->gates = c->n_gates;
+  s->edges = c->n_edges;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    s->and_gates += c->kind[g] == KIND_AND;
+    s->or_gates += c->kind[g] == KIND_OR;
+    s->inputs += c->kind[g] == KIND_INPUT;
+  }
+  for (uint32_t e = 0; e < c->n_edges; e++) s->negated += (c->outs[e] >> 1) & 1;
+  s->fluents = c->n_fluents;
+  s->moves = c->n_moves;
+  s->roles = c->n_roles;
+  s->state_words = c->words;
+}
+
+/* Packs the gates into their records (see circuit_impl.h), renames every
+ * gate by its record's offset and frees the compiler's arrays. */
+static int pack_net(build *b)
+{
+  dl_circuit *c = b->c;
+  uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
+  if (!off) return cc_oom(b);
+  uint64_t words = 0;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    off[g] = (uint32_t)words;
+    words += 3 + (c->block[g] != 0) + (c->out_start[g + 1] - c->out_start[g]);
+    if (words >= (1u << 29)) {
+      free(off);
+      dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
+      return 0;
+    }
+  }
+  off[c->n_gates] = (uint32_t)words;
+  c->net_words = (uint32_t)words;
+  c->net = malloc((words + 1) * sizeof *c->net);
+  c->queue_words = (c->net_words + 63) / 64;
+  c->sum_words = (c->queue_words + 63) / 64;
+  c->queue = calloc((size_t)c->queue_words + 1, 8);
+  c->queue_sum = calloc((size_t)c->sum_words + 1, 8);
+  if (!c->net || !c->queue || !c->queue_sum) {
+    free(off);
+    return cc_oom(b);
+  }
+  uint32_t *fanin = calloc((size_t)c->n_gates + 1, sizeof *fanin);
+  if (!fanin) {
+    free(off);
+    return cc_oom(b);
+  }
+  for (uint32_t e = 0; e < c->n_edges; e++) fanin[c->outs[e] >> 2]++;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    uint32_t *r = c->net + off[g], n = c->out_start[g + 1] - c->out_start[g], q = c->block[g] ? 4 : 3;
+    r[NET_COUNTER] = c->counter[g];
+    r[NET_INFO] = c->hook[g] & ~HAS_OUTPUTS;
+    r[NET_OUTS] = n << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
+    if (c->block[g]) r[3] = c->block[g];
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
+  }
+  for (uint32_t f = 0; f < c->n_fluents; f++)
+    if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = off[c->fluent_gate[f]];
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_gate[m] != NONE) c->move_gate[m] = off[c->move_gate[m]];
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_gate[r] != NONE) c->role_gate[r] = off[c->role_gate[r]];
+  for (uint32_t k = 0; k < c->block_start[c->n_blocks]; k++) c->block_members[k] = off[c->block_members[k]];
+  c->cone_start = off[c->cone_start];
+  free(off);
+  free(fanin);
+  void *dense[] = { c->counter, c->out_start, c->outs, c->hook, c->block, c->kind, c->gate_atom };
+  for (size_t i = 0; i < sizeof dense / sizeof dense[0]; i++) free(dense[i]);
+  c->counter = c->out_start = c->outs = c->hook = c->block = c->gate_atom = NULL;
+  c->kind = NULL;
+  size_t w = c->words ? c->words : 1;
+  c->stats.bytes = sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
+                   (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9;
+  return 1;
+}
+
+int cc_layout(build *b)
+{
+  if (!layout_edges(b) || !find_blocks(b) || !order_gates(b) || !block_lists(b)) return 0;
+  count_stats(b->c);
+  return pack_net(b);
+}

@@ -1,0 +1,545 @@
+/* circuit_lower.c: the ground rules rewritten before they are wired into
+ * gates (see circuit_build.h, cc_lower_rules). */
+#include "datalog/gdl/circuit_build.h"
+
+#include "datalog/base/sort.h"
+
+#include <assert.h>
+
+void cc_rule_set_free(rule_set *r)
+{
+  free(r->head);
+  free(r->start);
+  free(r->lits);
+}
+
+int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n)
+{
+  if (r->n + 1 >= r->cap) {
+    uint32_t cap = r->cap * 2 + 64;
+    uint32_t *h = realloc(r->head, cap * sizeof *h);
+    if (h) r->head = h;
+    uint32_t *s = realloc(r->start, (cap + 1) * sizeof *s);
+    if (s) r->start = s;
+    if (!h || !s) return 0;
+    if (r->n == 0) r->start[0] = 0;
+    r->cap = cap;
+  }
+  if (r->n_lits + n > r->cap_lits) {
+    uint64_t cap = (uint64_t)r->cap_lits * 2 + n + 256;
+    if (cap > INT32_MAX) return 0;
+    int32_t *l = realloc(r->lits, cap * sizeof *l);
+    if (!l) return 0;
+    r->lits = l;
+    r->cap_lits = (uint32_t)cap;
+  }
+  memcpy(r->lits + r->n_lits, lits, n * sizeof *lits);
+  r->n_lits += n;
+  r->head[r->n++] = head;
+  r->start[r->n] = r->n_lits;
+  return 1;
+}
+/* The moves: per legal(r,a) atom the does(r,a) atom, or when the ground
+ * game has none a phantom (an id after the atoms) that gets an input gate
+ * too, so that "none of the other moves" sees every move.  Per atom or
+ * phantom its role (NONE: a does atom no joint move sets), per role the
+ * list. */
+static int settable_moves(build *b)
+{
+  dl_circuit *c = b->c;
+  const dl_terms *t = c->terms;
+  uint32_t n_legal = 0;
+  int ok = idmap_init(&b->move_map, b->n_atoms);
+  b->legal_does = malloc((b->n_atoms + 1) * sizeof *b->legal_does);
+  ok = ok && b->legal_does;
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a);
+    uint32_t r = cc_role_index(c, cc_arg(t, x, 0)), before = n_legal;
+    if (r != NONE && idmap_add(&b->move_map, (uint64_t)r << 32 | cc_arg(t, x, 1), &n_legal) == before)
+      b->legal_does[before] = 0;
+  }
+  size_t room = (size_t)b->n_atoms + n_legal + c->n_roles + 1;
+  b->does_role = malloc(room * sizeof *b->does_role);
+  b->umove_start = calloc(c->n_roles + 1, sizeof *b->umove_start);
+  b->umoves = malloc(room * sizeof *b->umoves);
+  b->complement = malloc(room * sizeof *b->complement);
+  b->set = malloc(room * sizeof *b->set);
+  b->of_role = malloc(room * sizeof *b->of_role);
+  ok = ok && b->does_role && b->umove_start && b->umoves && b->complement && b->set && b->of_role;
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    b->does_role[a] = NONE;
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_MOVE) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a);
+    uint32_t r = cc_role_index(c, cc_arg(t, x, 0));
+    uint32_t id = r == NONE ? NONE : idmap_get(&b->move_map, (uint64_t)r << 32 | cc_arg(t, x, 1));
+    if (id != NONE) {
+      b->does_role[a] = r;
+      b->legal_does[id] = a;
+    }
+  }
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {  /* phantoms, in the order of the legal atoms */
+    if (dl_ground_atom_role(b->g, a) != DL_ATOM_LEGAL) continue;
+    dl_tid x = dl_ground_atom_term(b->g, a);
+    uint32_t r = cc_role_index(c, cc_arg(t, x, 0));
+    uint32_t id = r == NONE ? NONE : idmap_get(&b->move_map, (uint64_t)r << 32 | cc_arg(t, x, 1));
+    if (id == NONE || b->legal_does[id]) continue;
+    uint32_t p = b->n_atoms + 1 + b->n_phantoms++;
+    b->legal_does[id] = p;
+    b->does_role[p] = r;
+  }
+  b->any_base = b->n_atoms + b->n_phantoms;
+  for (uint32_t a = 1; ok && a <= b->any_base; a++)
+    if (b->does_role[a] != NONE) b->umove_start[b->does_role[a] + 1]++;
+  for (uint32_t r = 0; ok && r < c->n_roles; r++) b->umove_start[r + 1] += b->umove_start[r];
+  uint32_t *fill = ok ? malloc((c->n_roles + 1) * sizeof *fill) : NULL;
+  if (fill) {
+    memcpy(fill, b->umove_start, (c->n_roles + 1) * sizeof *fill);
+    for (uint32_t a = 1; a <= b->any_base; a++)
+      if (b->does_role[a] != NONE) b->umoves[fill[b->does_role[a]]++] = a;  /* sorted */
+  }
+  ok = ok && fill;
+  free(fill);
+  return ok ? 1 : cc_oom(b);
+}
+
+static int is_settable(const build *b, int32_t lit)
+{
+  uint32_t a = (uint32_t)(lit > 0 ? lit : -lit);
+  return dl_ground_atom_role(b->g, a) == DL_ATOM_MOVE && b->does_role[a] != NONE;
+}
+
+/* The ground rules without what a joint move never sets: a rule needing
+ * such a does atom goes, a negative literal of one disappears (a rule left
+ * without literals makes its head a fact). */
+static int clean_rules(build *b, rule_set *out)
+{
+  int32_t *tmp = NULL;
+  uint32_t cap = 0;
+  for (uint32_t i = 0; i < b->n_rules; i++) {
+    const int32_t *body;
+    uint32_t n, k = 0, drop = 0;
+    uint32_t h = (uint32_t)dl_ground_rule(b->g, i, &body, &n);
+    if (n == 0 || b->has_fact[h]) continue;
+    if (n > cap) {
+      free(tmp);
+      cap = n * 2;
+      if (!(tmp = malloc(cap * sizeof *tmp))) return cc_oom(b);
+    }
+    for (uint32_t j = 0; j < n; j++) {
+      uint32_t a = (uint32_t)(body[j] > 0 ? body[j] : -body[j]);
+      if (dl_ground_atom_role(b->g, a) == DL_ATOM_MOVE && b->does_role[a] == NONE) drop |= body[j] > 0;
+      else tmp[k++] = body[j];
+    }
+    if (drop) continue;
+    if (k == 0) b->has_fact[h] = 1;
+    else if (!cc_rule_set_add(out, h, tmp, k)) {
+      free(tmp);
+      return cc_oom(b);
+    }
+  }
+  free(tmp);
+  return 1;
+}
+
+/* A rule of one head that has exactly one positive settable does literal:
+ * its other literals (sorted) and that move. */
+typedef struct candidate {
+  uint32_t rule, move, rest_start, rest_len;
+} candidate;
+
+typedef struct factor_ctx {
+  const int32_t *rest;
+} factor_ctx;
+
+static int cmp_i32(const void *x, const void *y, void *ctx)
+{
+  (void)ctx;
+  int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+  return (a > b) - (a < b);
+}
+
+static int cmp_candidate(const void *x, const void *y, void *ctx)
+{
+  const factor_ctx *f = ctx;
+  const candidate *a = x, *b = y;
+  if (a->rest_len != b->rest_len) return a->rest_len < b->rest_len ? -1 : 1;
+  for (uint32_t k = 0; k < a->rest_len; k++) {
+    int32_t p = f->rest[a->rest_start + k], q = f->rest[b->rest_start + k];
+    if (p != q) return p < q ? -1 : 1;
+  }
+  return (a->move > b->move) - (a->move < b->move);
+}
+
+/* The id of the shared gate, an OR (kind 0) or AND (kind 1), of the
+ * sorted set s[0..n) of literals (atoms, phantoms, shared gates, maybe
+ * negated); the same set gives the same gate. */
+static int node(build *b, uint8_t kind, const int32_t *s, uint32_t n, uint32_t *id)
+{
+  uint64_t h = 1469598103934665603ULL + kind;
+  for (uint32_t k = 0; k < n; k++) h = (h ^ (uint32_t)s[k]) * 1099511628211ULL;
+  h &= ~(uint64_t)0 >> 1;
+  uint32_t found = idmap_get(&b->any_map, h);
+  if (found != NONE && b->any_kind[found] == kind && b->any_start[found + 1] - b->any_start[found] == n &&
+      memcmp(b->any_atoms + b->any_start[found], s, n * sizeof *s) == 0) {
+    *id = found;
+    return 1;
+  }
+  if (b->n_any + 2 > b->cap_any) {
+    uint32_t cap = b->cap_any * 2 + 64;
+    uint32_t *st = realloc(b->any_start, (cap + 1) * sizeof *st);
+    if (st) b->any_start = st;
+    uint8_t *kd = realloc(b->any_kind, cap + 1);
+    if (kd) b->any_kind = kd;
+    if (!st || !kd) return 0;
+    if (b->n_any == 0) b->any_start[0] = 0;
+    b->cap_any = cap;
+  }
+  uint32_t end = b->any_start[b->n_any];
+  if (end + n > b->cap_any_atoms) {
+    uint64_t cap = (uint64_t)b->cap_any_atoms * 2 + n + 256;
+    int32_t *at = cap < INT32_MAX ? realloc(b->any_atoms, cap * sizeof *at) : NULL;
+    if (!at) return 0;
+    b->any_atoms = at;
+    b->cap_any_atoms = (uint32_t)cap;
+  }
+  memcpy(b->any_atoms + end, s, n * sizeof *s);
+  b->any_start[b->n_any + 1] = end + n;
+  b->any_kind[b->n_any] = kind;
+  *id = b->n_any++;
+  if (found == NONE && b->n_any < b->any_map.mask / 2) {
+    uint32_t next = *id;
+    idmap_add(&b->any_map, h, &next);
+  }
+  return 1;
+}
+
+static int any_of(build *b, const int32_t *s, uint32_t n, uint32_t *id) { return node(b, 0, s, n, id); }
+
+static int set_literal(build *b, const uint32_t *m, uint32_t n, int neg, int32_t *lit)
+{
+  uint32_t id;
+  if (n == 1) {
+    *lit = neg ? -(int32_t)m[0] : (int32_t)m[0];
+    return 1;
+  }
+  for (uint32_t k = 0; k < n; k++) b->set[k] = (int32_t)m[k];
+  if (!any_of(b, b->set, n, &id)) return 0;
+  *lit = (int32_t)(b->any_base + 1 + id);
+  if (neg) *lit = -*lit;
+  return 1;
+}
+
+/* The literal for "role r makes one of the moves m[0..n)" (sorted,
+ * distinct); 0 when that always holds (every move of r).  Joint moves set
+ * one move per role, so for most of a role's moves it is "none of the
+ * others". */
+static int role_literal(build *b, uint32_t r, const uint32_t *m, uint32_t n, int32_t *lit)
+{
+  uint32_t u0 = b->umove_start[r], un = b->umove_start[r + 1] - u0;
+  if (2 * n <= un) return set_literal(b, m, n, 0, lit);
+  uint32_t nc = 0, *other = b->complement;
+  for (uint32_t k = 0, j = 0; k < un; k++) {
+    uint32_t a = b->umoves[u0 + k];
+    while (j < n && m[j] < a) j++;
+    if (j == n || m[j] != a) other[nc++] = a;
+  }
+  if (nc == 0) {
+    *lit = 0;
+    return 1;
+  }
+  return set_literal(b, other, nc, 1, lit);
+}
+
+
+/* The literal for "one of the moves m[0..n) is made" (sorted, distinct,
+ * of any roles); 0 when that always holds: the OR of a literal per role. */
+static int moves_literal(build *b, const uint32_t *m, uint32_t n, int32_t *lit)
+{
+  /* Every role makes one move: one of m is made iff fewer than all roles
+   * make one of the others (a gate "at least roles of", negated): no
+   * change when only which role passes changes. */
+  uint32_t all = b->umove_start[b->c->n_roles], id;
+  if (n > 1 && 2 * n > all) {
+    uint32_t nc = 0;
+    for (uint32_t a = 1, j = 0; a <= b->any_base; a++) {
+      if (b->does_role[a] == NONE) continue;
+      while (j < n && m[j] < a) j++;
+      if (j == n || m[j] != a) b->set[nc++] = (int32_t)a;
+    }
+    if (nc == 0) {
+      *lit = 0;
+      return 1;
+    }
+    if (!node(b, 2, b->set, nc, &id)) return 0;
+    *lit = -(int32_t)(b->any_base + 1 + id);
+    return 1;
+  }
+  int32_t per[64];
+  uint32_t np = 0, roles = b->c->n_roles;
+
+  for (uint32_t r = 0; r < roles; r++) {
+    uint32_t nr = 0;
+    for (uint32_t k = 0; k < n; k++)
+      if (b->does_role[m[k]] == r) b->of_role[nr++] = m[k];
+    if (!nr) continue;
+    int32_t l;
+    if (!role_literal(b, r, b->of_role, nr, &l)) return 0;
+    if (l == 0) {
+      *lit = 0;
+      return 1;
+    }
+    if (np == 64) return set_literal(b, m, n, 0, lit);  /* many roles: a plain OR */
+    per[np++] = l;
+  }
+  if (np == 1) {
+    *lit = per[0];
+    return 1;
+  }
+  dl_sort(per, np, sizeof *per, cmp_i32, NULL);
+  if (!any_of(b, per, np, &id)) return 0;
+  *lit = (int32_t)(b->any_base + 1 + id);
+  return 1;
+}
+
+/* Emits the rules of head h (rules idx[0..n) of in): rules alike but for
+ * their one move become one rule with an "any of these moves" literal. */
+static int factor_head(build *b, const rule_set *in, const uint32_t *idx, uint32_t n, rule_set *out,
+                       candidate *cand, int32_t *rest, uint32_t *moves, int32_t *lits)
+{
+  uint32_t nc = 0, nr = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = idx[k], s = in->start[i], e = in->start[i + 1], does = 0, at = 0;
+    for (uint32_t j = s; j < e; j++)
+      if (in->lits[j] > 0 && is_settable(b, in->lits[j])) does++, at = j;
+    if (does != 1 || n < 2) {
+      if (!cc_rule_set_add(out, in->head[i], in->lits + s, e - s)) return 0;
+      continue;
+    }
+    cand[nc] = (candidate){ i, (uint32_t)in->lits[at], nr, e - s - 1 };
+    for (uint32_t j = s; j < e; j++)
+      if (j != at) rest[nr++] = in->lits[j];
+    dl_sort(rest + cand[nc].rest_start, cand[nc].rest_len, sizeof *rest, cmp_i32, NULL);
+    nc++;
+  }
+  factor_ctx f = { rest };
+  dl_sort(cand, nc, sizeof *cand, cmp_candidate, &f);
+  for (uint32_t k = 0; k < nc;) {
+    uint32_t e = k + 1;
+    while (e < nc && cand[e].rest_len == cand[k].rest_len &&
+           memcmp(rest + cand[e].rest_start, rest + cand[k].rest_start, cand[k].rest_len * sizeof *rest) == 0)
+      e++;
+    uint32_t nm = 0, len = cand[k].rest_len;
+    for (uint32_t j = k; j < e; j++)
+      if (nm == 0 || moves[nm - 1] != cand[j].move) moves[nm++] = cand[j].move;
+    memcpy(lits, rest + cand[k].rest_start, len * sizeof *lits);
+    int32_t lit;
+    if (!moves_literal(b, moves, nm, &lit)) return 0;
+    if (lit) lits[len++] = lit;
+    if (len == 0) b->has_fact[in->head[cand[k].rule]] = 1;
+    else if (!cc_rule_set_add(out, in->head[cand[k].rule], lits, len)) return 0;
+    k = e;
+  }
+  return 1;
+}
+
+/* Factors the rules of every head (factor_head). */
+static int factor_rules(build *b, const rule_set *in, rule_set *out)
+{
+  uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
+  uint32_t longest = 1;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (in->start[i + 1] - in->start[i] > longest) longest = in->start[i + 1] - in->start[i];
+  candidate *cand = malloc((in->n + 1) * sizeof *cand);
+  int32_t *rest = malloc(((size_t)in->n_lits + 1) * sizeof *rest), *lits = malloc((longest + 1) * sizeof *lits);
+  uint32_t *moves = malloc((in->n + 1) * sizeof *moves);
+  int ok = start && idx && cand && rest && lits && moves && idmap_init(&b->any_map, in->n);
+  if (ok) {
+    for (uint32_t i = 0; i < in->n; i++) start[in->head[i] + 1]++;
+    for (uint32_t a = 0; a <= b->n_atoms; a++) start[a + 1] += start[a];
+    uint32_t *fill = malloc((b->n_atoms + 1) * sizeof *fill);
+    ok = fill != NULL;
+    if (ok) {
+      memcpy(fill, start, (b->n_atoms + 1) * sizeof *fill);
+      for (uint32_t i = 0; i < in->n; i++) idx[fill[in->head[i]]++] = i;
+    }
+    free(fill);
+  }
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    uint32_t n = start[a + 1] - start[a];
+    if (n && !b->has_fact[a]) ok = factor_head(b, in, idx + start[a], n, out, cand, rest, moves, lits);
+  }
+  free(start), free(idx), free(cand), free(rest), free(lits), free(moves);
+  return ok ? 1 : cc_oom(b);
+}
+
+static int has_lit(const rule_set *r, uint32_t i, int32_t lit)
+{
+  for (uint32_t j = r->start[i]; j < r->start[i + 1]; j++)
+    if (r->lits[j] == lit) return 1;
+  return 0;
+}
+
+/* The literal most frequent in the rules idx[0..n) of in not used yet, and
+ * its count. */
+static int32_t frequent_literal(const rule_set *in, const uint32_t *idx, uint32_t n, const uint8_t *used,
+                                int32_t *buf, uint32_t *count)
+{
+  uint32_t m = 0, best = 0;
+  int32_t lit = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (!used[k])
+      for (uint32_t j = in->start[idx[k]]; j < in->start[idx[k] + 1]; j++) buf[m++] = in->lits[j];
+  dl_sort(buf, m, sizeof *buf, cmp_i32, NULL);
+  for (uint32_t k = 0; k < m;) {
+    uint32_t e = k + 1;
+    while (e < m && buf[e] == buf[k]) e++;
+    if (e - k > best) best = e - k, lit = buf[k];
+    k = e;
+  }
+  *count = best;
+  return lit;
+}
+
+/* The rules of one head that share a literal L become L & OR(rests), the
+ * rests as shared AND gates: heads whose rules differ only in L (next of a
+ * counter's each value) then share the OR. */
+static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_t n, rule_set *out, uint8_t *used,
+                      int32_t *buf, int32_t *refs, int32_t *tmp)
+{
+  memset(used, 0, n);
+  while (n >= 2 && n <= 4096) {
+    uint32_t count, nr = 0, id;
+    int32_t lit = frequent_literal(in, idx, n, used, buf, &count), always = 0;
+    if (count < 2) break;
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t i = idx[k], len = 0;
+      if (used[k] || !has_lit(in, i, lit)) continue;
+      used[k] = 1;
+      for (uint32_t j = in->start[i]; j < in->start[i + 1]; j++)
+        if (in->lits[j] != lit) tmp[len++] = in->lits[j];
+      if (len == 0) always = 1;
+      else if (len == 1) refs[nr++] = tmp[0];
+      else {
+        dl_sort(tmp, len, sizeof *tmp, cmp_i32, NULL);
+        if (!node(b, 1, tmp, len, &id)) return 0;
+        refs[nr++] = (int32_t)(b->any_base + 1 + id);
+      }
+    }
+    int32_t rule[2] = { lit, 0 };
+    if (!always) {
+      dl_sort(refs, nr, sizeof *refs, cmp_i32, NULL);
+      uint32_t d = 0;
+      for (uint32_t k = 0; k < nr; k++)
+        if (d == 0 || refs[d - 1] != refs[k]) refs[d++] = refs[k];
+      if (d == 1) rule[1] = refs[0];
+      else if (!node(b, 0, refs, d, &id)) return 0;
+      else rule[1] = (int32_t)(b->any_base + 1 + id);
+    }
+    if (!cc_rule_set_add(out, in->head[idx[0]], rule, always ? 1 : 2)) return 0;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    if (!used[k] && !cc_rule_set_add(out, in->head[idx[k]], in->lits + in->start[idx[k]],
+                                  in->start[idx[k] + 1] - in->start[idx[k]]))
+      return 0;
+  return 1;
+}
+
+static int share_rules(build *b, const rule_set *in, rule_set *out)
+{
+  uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
+  uint8_t *used = malloc(in->n + 1);
+  int32_t *buf = malloc(((size_t)in->n_lits + 1) * sizeof *buf), *refs = malloc((in->n + 1) * sizeof *refs);
+  int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
+  uint32_t *fill = malloc((b->n_atoms + 1) * sizeof *fill);
+  int ok = start && idx && used && buf && refs && tmp && fill;
+  if (ok) {
+    for (uint32_t i = 0; i < in->n; i++) start[in->head[i] + 1]++;
+    for (uint32_t a = 0; a <= b->n_atoms; a++) start[a + 1] += start[a];
+    memcpy(fill, start, (b->n_atoms + 1) * sizeof *fill);
+    for (uint32_t i = 0; i < in->n; i++) idx[fill[in->head[i]]++] = i;
+  }
+  for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
+    uint32_t n = start[a + 1] - start[a];
+    if (n) ok = share_head(b, in, idx + start[a], n, out, used, buf, refs, tmp);
+  }
+  free(start), free(idx), free(used), free(buf), free(refs), free(tmp), free(fill);
+  return ok ? 1 : cc_oom(b);
+}
+
+/* Role r's literal most frequent in the rules of its legal atoms. */
+static int32_t common_literal(build *b, const rule_set *in, uint32_t r, idmap *m, uint32_t *count)
+{
+  uint32_t n = 0, best = NONE;
+  int32_t lit = 0;
+  memset(m->vals, 0xff, (m->mask + 1) * sizeof *m->vals);
+  for (uint32_t i = 0; i < in->n; i++) {
+    uint32_t h = in->head[i];
+    if (dl_ground_atom_role(b->g, h) != DL_ATOM_LEGAL ||
+        cc_role_index(b->c, cc_arg(b->c->terms, dl_ground_atom_term(b->g, h), 0)) != r)
+      continue;
+    for (uint32_t j = in->start[i]; j < in->start[i + 1] && n <= m->mask / 2; j++) {
+      uint32_t before = n, k = idmap_add(m, (uint32_t)in->lits[j], &n);
+      if (k == before) count[k] = 0;
+      if (++count[k] > (best == NONE ? 0 : count[best])) {
+        best = k;
+        lit = in->lits[j];
+      }
+    }
+  }
+  return best != NONE && count[best] >= 4 ? lit : 0;
+}
+
+/* Per role, the legal atoms whose every rule has the role's most common
+ * literal L (a turn: true(control(r))) lose L: they flip only when the rest
+ * changes, and are counted while L holds (gate_open). */
+static int hoist_legal(build *b, const rule_set *in, rule_set *out)
+{
+  uint32_t roles = b->c->n_roles;
+  b->role_lit = calloc(roles, sizeof *b->role_lit);
+  b->gated = calloc(b->n_atoms + 1, 1);
+  uint8_t *all = malloc(b->n_atoms + 1);
+  uint32_t *count = malloc(((size_t)in->n_lits + 1) * sizeof *count);
+  int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
+  idmap m = { 0, 0, 0 };
+  int ok = b->role_lit && b->gated && all && count && tmp && idmap_init(&m, in->n_lits);
+  for (uint32_t r = 0; ok && r < roles; r++) {
+    int32_t lit = common_literal(b, in, r, &m, count);
+    if (!lit) continue;
+    memset(all, 0, b->n_atoms + 1);
+    for (uint32_t i = 0; i < in->n; i++) all[in->head[i]] = 1;
+    for (uint32_t i = 0; i < in->n; i++) {
+      uint32_t h = in->head[i];
+      if (dl_ground_atom_role(b->g, h) != DL_ATOM_LEGAL ||
+          cc_role_index(b->c, cc_arg(b->c->terms, dl_ground_atom_term(b->g, h), 0)) != r || !has_lit(in, i, lit))
+        all[h] = 0;
+    }
+    uint32_t gated = 0;
+    for (uint32_t a = 1; a <= b->n_atoms; a++) gated += all[a];
+    if (gated < 2) continue;
+    b->role_lit[r] = lit;
+    for (uint32_t a = 1; a <= b->n_atoms; a++) b->gated[a] |= all[a];
+  }
+  for (uint32_t i = 0; ok && i < in->n; i++) {
+    uint32_t h = in->head[i], n = 0;
+    int32_t lit = b->gated[h] ? b->role_lit[cc_role_index(b->c, cc_arg(b->c->terms, dl_ground_atom_term(b->g, h), 0))] : 0;
+    for (uint32_t j = in->start[i]; j < in->start[i + 1]; j++)
+      if (in->lits[j] != lit) tmp[n++] = in->lits[j];
+    if (n == 0) b->has_fact[h] = 1;
+    else ok = cc_rule_set_add(out, h, tmp, n);
+  }
+  idmap_free(&m);
+  free(all), free(count), free(tmp);
+  return ok ? 1 : cc_oom(b);
+}
+
+int cc_lower_rules(build *b, rule_set *out)
+{
+  rule_set r1 = { 0 }, r0 = { 0 }, r3 = { 0 };
+  int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && share_rules(b, &r0, &r3) &&
+              hoist_legal(b, &r3, out);
+  cc_rule_set_free(&r1);
+  cc_rule_set_free(&r0);
+  cc_rule_set_free(&r3);
+  return built;
+}
