@@ -15,6 +15,7 @@
 #include "datalog/gdl/domains.h"
 #include "datalog/gdl/ground.h"
 #include "datalog/gdl/reduce.h"
+#include "datalog/gdlog.h"
 #include "datalog/write/output.h"
 
 static const cli_option play_options[] = {
@@ -28,6 +29,10 @@ static const cli_option play_options[] = {
     .help = "print each state of each playout (true, legal, goal,\n"
             "terminal, does atoms in KIF) instead of the figures" },
   { .name = "--format", .value = "F", .choices = "text|json", .help = "text (default) or json" },
+  { .name = "--backend", .value = "B", .choices = "circuit|rules", .excludes = "--trace",
+    .help = "circuit (default: the ground game compiled) or rules\n"
+            "(the evaluator over the rules, demand-driven where that\n"
+            "pays; for games that do not ground)" },
   CLI_OPT_SYNTAX,
   CLI_OPT_OUTPUT,
   CLI_OPT_END
@@ -303,12 +308,129 @@ static int run_trace(cli_ctx *c, dl_circuit *k, const play_run *r)
   return f && cli_close_output(c, f, ok);
 }
 
+/* ---- --backend rules: the playouts through the public API ---- */
+
+/* One random playout from the initial state on game g; adds its goals to
+ * r.  GDLOG_OK, or the status of the question that failed. */
+static gdlog_status rules_playout(gdlog_game *g, dl_rng *rng, play_run *r, gdlog_move *joint)
+{
+  gdlog_state *s = NULL, *n = NULL;
+  gdlog_status st = gdlog_initial(g, &s);
+  int roles = gdlog_role_count(g), terminal = 0;
+  uint32_t depth = 0;
+  while (st == GDLOG_OK && (st = gdlog_is_terminal(g, s, &terminal)) == GDLOG_OK && !terminal) {
+    if (depth >= r->max_depth) {
+      st = GDLOG_ERR_LIMIT;
+      break;
+    }
+    for (int q = 0; st == GDLOG_OK && q < roles; q++) {
+      const gdlog_move *moves;
+      int k = 0;
+      st = gdlog_legal(g, s, q, &moves, &k);
+      if (st == GDLOG_OK) joint[q] = moves[dl_rng_below(rng, (uint32_t)k)];
+    }
+    if (st == GDLOG_OK) st = gdlog_next(g, s, joint, &n);
+    gdlog_state_free(s);
+    s = n;
+    n = NULL;
+    depth++;
+  }
+  for (int q = 0; st == GDLOG_OK && q < roles; q++) {
+    int v;
+    if ((st = gdlog_goal(g, s, q, &v)) == GDLOG_OK) r->goal_sum[q] += v;
+  }
+  gdlog_state_free(s);
+  if (st != GDLOG_OK) return st;
+  r->playouts++;
+  r->states += depth + 1;
+  if (depth < r->min_depth) r->min_depth = depth;
+  if (depth > r->max_seen) r->max_seen = depth;
+  return GDLOG_OK;
+}
+
+static void report_rules(cli_ctx *c, const play_run *r, gdlog_game *g, dl_buf *b)
+{
+  double n = r->playouts ? (double)r->playouts : 1, t = r->run_s > 0 ? r->run_s : 1e-9,
+         cpu = r->cpu_s > 0 ? r->cpu_s : 1e-9, depth = (double)(r->states - r->playouts) / n;
+  int json = cli_choice(c, "--format", 0) == 1;
+  if (json)
+    dl_buf_addf(b, "{\"backend\": \"rules\", \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
+                " \"cpu_seconds\": %.6f, \"playouts_per_second\": %.1f, \"playouts_per_cpu_second\": %.1f,"
+                " \"states_per_second\": %.1f, \"mean_depth\": %.3f, \"load_seconds\": %.6f, \"goals\": {",
+                (unsigned long long)r->seed, (unsigned long long)r->playouts, (unsigned long long)r->states, r->run_s,
+                r->cpu_s, r->playouts / t, r->playouts / cpu, r->states / t, depth, r->ground_s);
+  else {
+    dl_buf_addf(b, "%% gdlog play %s: random playouts on the rules, seed %llu\n", c->args[0],
+                (unsigned long long)r->seed);
+    dl_buf_addf(b, "build      load %.4f s\n", r->ground_s);
+    dl_buf_addf(b, "playouts   %llu in %.3f s: %.1f playouts/s, %.1f states/s\n", (unsigned long long)r->playouts,
+                r->run_s, r->playouts / t, r->states / t);
+    dl_buf_addf(b, "cpu        %.3f s of process time: %.1f playouts/s\n", r->cpu_s, r->playouts / cpu);
+    dl_buf_addf(b, "depth      mean %.2f, min %u, max %u\n", depth, r->playouts ? r->min_depth : 0, r->max_seen);
+  }
+  for (int q = 0; q < gdlog_role_count(g); q++) {
+    if (json) dl_buf_addf(b, "%s\"%s\": %.4f", q ? ", " : "", gdlog_role_name(g, q), r->goal_sum[q] / n);
+    else dl_buf_addf(b, "goal       %s mean %.2f\n", gdlog_role_name(g, q), r->goal_sum[q] / n);
+  }
+  if (json) dl_buf_addz(b, "}}\n");
+}
+
+static void rules_error(void *ctx, const char *text)
+{
+  cli_ctx *c = ctx;
+  dl_diag_report(c->diag, DL_ERROR, NULL, 0, "%s", text);
+}
+
+/* gdlog play --backend rules. */
+static int run_play_rules(cli_ctx *c, play_run *r)
+{
+  gdlog_options o;
+  gdlog_options_init(&o);
+  o.backend = GDLOG_BACKEND_RULES;
+  o.max_atoms = c->max_atoms;
+  o.cancel = dl_guard_cancel_flag();
+  o.syntax = (gdlog_syntax)cli_choice(c, "--syntax", 0);
+  o.on_error = rules_error;
+  o.error_ctx = c;
+  gdlog_game *g = NULL;
+  double t0 = cli_now();
+  int ok = gdlog_open_file(c->args[0], &o, &g) == GDLOG_OK;
+  r->ground_s = cli_now() - t0;
+  int roles = ok ? gdlog_role_count(g) : 0;
+  gdlog_move *joint = calloc((size_t)roles + 1, sizeof *joint);
+  r->goal_sum = calloc((size_t)roles + 1, sizeof *r->goal_sum);
+  if (ok && (!joint || !r->goal_sum)) ok = 0, dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  dl_rng rng;
+  dl_rng_seed(&rng, r->seed);
+  r->min_depth = UINT32_MAX;
+  double w0 = cli_now(), c0 = cpu_now();
+  for (uint64_t i = 0; ok && i < r->n; i++) {
+    if ((r->time_limit > 0 && cli_now() - w0 >= r->time_limit) || dl_guard_signal()) break;
+    gdlog_status st = rules_playout(g, &rng, r, joint);
+    if (st == GDLOG_ERR_LIMIT && !dl_guard_signal())
+      dl_diag_report(c->diag, DL_ERROR, NULL, 0, "playout %llu: no terminal state within %llu joint moves (--max-depth)",
+                     (unsigned long long)i, (unsigned long long)r->max_depth);
+    ok = st == GDLOG_OK;
+  }
+  r->run_s = cli_now() - w0;
+  r->cpu_s = cpu_now() - c0;
+  dl_buf b = { 0 };
+  if (ok && !dl_guard_signal()) report_rules(c, r, g, &b);
+  ok = ok && !dl_guard_signal() && cli_write_output(c, &b);
+  dl_buf_free(&b);
+  free(joint);
+  free(r->goal_sum);
+  gdlog_close(g);
+  return ok ? CLI_OK : CLI_INPUT;
+}
+
 static int run_play(cli_ctx *c)
 {
   play_run r;
   memset(&r, 0, sizeof r);
   int rc = read_options(c, &r);
   if (rc != CLI_OK) return rc;
+  if (cli_choice(c, "--backend", 0) == 1) return run_play_rules(c, &r);
   double t0 = cli_now();
   dl_domains *d = NULL;
   dl_ground *g = build_ground(c, &d);
@@ -347,7 +469,10 @@ const cli_command cli_cmd_play = {
            "role picks a legal move uniformly at random until a terminal state.\n"
            "Prints playouts and states per second, the depth and mean goal per role,\n"
            "the build time (ground, compile) and the bytes per state.  A role without\n"
-           "a legal move, or without exactly one goal value at the end, is an error.",
+           "a legal move, or without exactly one goal value at the end, is an error.\n"
+           "With --backend rules the playouts run on the evaluator over the rules\n"
+           "instead (through the public API, gdlog.h): slower, but for any game,\n"
+           "also those that do not ground (laikLee_hex, sudoku).",
   .options = play_options,
   .run = run_play,
 };
