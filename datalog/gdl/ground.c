@@ -485,14 +485,17 @@ static uint64_t hash_rule(int32_t head, const int32_t *body, uint32_t n)
   return h ^ h >> 32;
 }
 
-/* The slot of rule head :- body[0..n) in the set: holding it, or empty. */
-static uint32_t *rule_slot(const dl_ground *g, int32_t head, const int32_t *body, uint32_t n)
+/* The slot of rule head :- body[0..n) (hash h) in the set: holding it, or
+ * empty.  A slot keeps the hash's high half, so most mismatches cost no
+ * look at the rule itself. */
+static uint64_t *rule_slot(const dl_ground *g, uint64_t h, int32_t head, const int32_t *body, uint32_t n)
 {
-  uint32_t i = (uint32_t)hash_rule(head, body, n) & g->rule_mask;
-  for (;; i = (i + 1) & g->rule_mask) {
-    uint32_t *s = &g->rule_slots[i];
+  uint64_t tag = h >> 32 << 32;
+  for (uint32_t i = (uint32_t)h & g->rule_mask;; i = (i + 1) & g->rule_mask) {
+    uint64_t *s = &g->rule_slots[i];
     if (!*s) return s;
-    const int32_t *x = gr_rule_lits(g, *s - 1);
+    if ((*s & ~(uint64_t)UINT32_MAX) != tag) continue;
+    const int32_t *x = gr_rule_lits(g, (uint32_t)*s - 1);
     if (x[0] == head && x[1] == (int32_t)n && memcmp(x + 2, body, n * sizeof *body) == 0) return s;
   }
 }
@@ -501,7 +504,8 @@ static uint32_t *rule_slot(const dl_ground *g, int32_t head, const int32_t *body
 static int grow_rule_set(dl_ground *g)
 {
   uint32_t cap = g->rule_slots ? 2 * (g->rule_mask + 1) : 4096;
-  uint32_t *old = g->rule_slots, old_cap = old ? g->rule_mask + 1 : 0;
+  uint64_t *old = g->rule_slots;
+  uint32_t old_cap = old ? g->rule_mask + 1 : 0;
   if (!(g->rule_slots = calloc(cap, sizeof *g->rule_slots))) {
     g->rule_slots = old;
     return gr_oom(g);
@@ -509,8 +513,9 @@ static int grow_rule_set(dl_ground *g)
   g->rule_mask = cap - 1;
   for (uint32_t i = 0; i < old_cap; i++) {
     if (!old[i]) continue;
-    const int32_t *x = gr_rule_lits(g, old[i] - 1);
-    *rule_slot(g, x[0], x + 2, (uint32_t)x[1]) = old[i];
+    const int32_t *x = gr_rule_lits(g, (uint32_t)old[i] - 1);
+    uint64_t h = hash_rule(x[0], x + 2, (uint32_t)x[1]);
+    *rule_slot(g, h, x[0], x + 2, (uint32_t)x[1]) = old[i];
   }
   free(old);
   return 1;
@@ -520,10 +525,10 @@ static int grow_rule_set(dl_ground *g)
 static int add_rule_once(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
 {
   if ((!g->rule_slots || 2 * (uint64_t)g->n_rules >= g->rule_mask) && !grow_rule_set(g)) return 0;
-  uint32_t *s = rule_slot(g, head, body, n);
+  uint64_t h = hash_rule(head, body, n), *s = rule_slot(g, h, head, body, n);
   if (*s) return 1;
   if (!add_rule(g, head, body, n, origin)) return 0;
-  *s = g->n_rules;
+  *s = h >> 32 << 32 | g->n_rules;
   return 1;
 }
 
