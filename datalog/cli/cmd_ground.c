@@ -30,6 +30,8 @@ static const cli_option ground_options[] = {
   { .name = "--no-demand", .help = "instantiate supporting predicates fully, not on demand" },
   { .name = "--no-factor", .help = "no auxiliary atoms for body parts that share only head\n"
                                    "variables with the rest" },
+  { .name = "--no-simplify", .help = "write the pruned ground game as it is: no constants\n"
+                                     "folded, aliases, inlining or factoring (datalog/gdl/README.md)" },
   { .name = "--from", .value = "M", .choices = "init|domains",
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",
@@ -101,7 +103,8 @@ static int run_ground(cli_ctx *c)
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
   ph.reduce = cli_now() - t2;
   dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
-                           .no_factor = cli_given(c, "--no-factor"), .max_instances = limit,
+                           .no_factor = cli_given(c, "--no-factor"),
+                           .no_simplify = cli_given(c, "--no-simplify"), .max_instances = limit,
                            .cancel = dl_guard_cancel_flag() };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
   dl_guard_soft(0);

@@ -63,6 +63,7 @@ typedef struct dl_ground_options {
   int no_prune;                   /* keep every instance (no pruning) */
   int demand;                     /* instantiate supporting rules on demand only */
   int no_factor;                  /* no auxiliary atoms for independent body parts */
+  int no_simplify;                /* no simplification after pruning (ground_simplify.c) */
   uint64_t max_instances;         /* stop beyond this many rule instances; 0: no limit */
   volatile sig_atomic_t *cancel;  /* may be NULL */
 } dl_ground_options;
@@ -80,6 +81,9 @@ typedef struct dl_ground_stats {
   double instantiate_seconds;
   double prune_seconds;
   uint32_t prune_rounds;
+  double simplify_seconds;
+  uint32_t simplify_rounds;
+  uint64_t simplify_before;    /* components before simplification */
   uint64_t rules, facts, atoms, literals;
   uint64_t components;         /* as ggp-base counts a propnet: atoms + rules with
                                 * two or more body literals + atoms with two or more
