@@ -15,7 +15,7 @@
  *    by that rule's body where it is used, when that lowers the count;
  *  - factoring: rules of one head that differ in one literal only, h :- R &
  *    l1, ..., h :- R & lk, become h :- R & x with x :- l1, ..., x :- lk; x
- *    (a new supporting atom simp(N)) is shared by every head whose group has
+ *    (a new supporting atom simp_N) is shared by every head whose group has
  *    the same literals l1..lk, and is made only when that lowers the count;
  *  - duplicate rules, and rules whose body contains another rule's body for
  *    the same head (for heads with few rules), go.
@@ -51,7 +51,6 @@ typedef struct simp {
   uint32_t *hstart, *hitem;  /* CSR: the rules of the atom */
   uint32_t ix_atoms;
   vec32 tmp;
-  dl_sym sym;                /* predicate of new atoms */
   uint32_t n_new;
   int changed;
 } simp;
@@ -96,21 +95,12 @@ static void kill_rule(simp *s, uint32_t i)
   if (s->alive[i]) s->alive[i] = 0, s->changed = 1;
 }
 
-/* A new supporting atom simp(N); 0 when out of memory. */
+/* A new supporting atom simp_N, an atom of its own predicate (so that what
+ * a predicate depends on, and how, stays what its atoms do); 0 when out of
+ * memory. */
 static int32_t new_atom(simp *s)
 {
   dl_ground *g = s->g;
-  if (s->sym == DL_NO_SYM) {
-    char name[64] = "simp";
-    size_t n = 4;
-    s->sym = dl_terms_symbol(g->terms, name, n);
-    while (s->sym != DL_NO_SYM && dl_program_pred(g->game, s->sym) != DL_NO_PRED && n + 1 < sizeof name) {
-      memmove(name + 1, name, n + 1);
-      name[0] = '_';
-      s->sym = dl_terms_symbol(g->terms, name, ++n);
-    }
-    if (s->sym == DL_NO_SYM) return 0;
-  }
   if (g->n_atoms + 1 >= g->cap_atoms) {
     uint32_t cap = g->cap_atoms ? 2 * g->cap_atoms : 1024;
     dl_tid *a = realloc(g->atom_term, cap * sizeof *a);
@@ -122,11 +112,15 @@ static int32_t new_atom(simp *s)
     g->atom_aux = c;
     g->cap_atoms = cap;
   }
-  char num[16];
-  int len = snprintf(num, sizeof num, "%u", s->n_new++);
-  dl_sym ns = dl_terms_symbol(g->terms, num, (size_t)len);
-  dl_tid arg = ns == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(g->terms, ns);
-  dl_tid t = arg == DL_NO_TERM ? DL_NO_TERM : dl_terms_make(g->terms, s->sym, 1, &arg);
+  char name[64];
+  int n = snprintf(name, sizeof name, "simp_%u", s->n_new++);
+  dl_sym sym = dl_terms_symbol(g->terms, name, (size_t)n);
+  while (sym != DL_NO_SYM && dl_program_pred(g->game, sym) != DL_NO_PRED && n + 1 < (int)sizeof name) {
+    memmove(name + 1, name, (size_t)n + 1);
+    name[0] = '_';
+    sym = dl_terms_symbol(g->terms, name, (size_t)++n);
+  }
+  dl_tid t = sym == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(g->terms, sym);
   if (t == DL_NO_TERM) return 0;
   uint32_t id = ++g->n_atoms;
   g->atom_term[id] = t;
@@ -396,12 +390,13 @@ static int same_rest(const simp *s, const view *va, const view *vb)
   return 1;
 }
 
-typedef struct group { uint32_t first, size, key; } group;  /* a run of views */
+typedef struct group { uint32_t first, size, key, pre; } group;  /* a run of views */
 
 static int group_cmp(const void *pa, const void *pb, void *ctx)
 {
-  (void)ctx;
+  const uint32_t *pre_gain = ctx;
   const group *a = pa, *b = pb;
+  if (pre_gain[a->pre] != pre_gain[b->pre]) return pre_gain[a->pre] > pre_gain[b->pre] ? -1 : 1;
   if (a->size != b->size) return a->size > b->size ? -1 : 1;
   return (a->first > b->first) - (a->first < b->first);
 }
@@ -413,7 +408,45 @@ static int by_int(const void *a, const void *b, void *ctx)
   return (x > y) - (x < y);
 }
 
-/* Rules of a head that differ in one literal: h :- R & x, x :- l1 | .. | lk. */
+/* The classes of literal sets: a set's class, and per class its gain and atom. */
+typedef struct classes {
+  Pvoid_t sets;  /* JudyHS: sorted literal set -> class + 1 */
+  uint32_t *pre_gain, *gain;
+  int32_t *atom;
+  uint32_t n, cap;
+  vec32 key;
+} classes;
+
+/* The class of the varying literals of views[members[0..m)]; UINT32_MAX when out of memory. */
+static uint32_t class_of(const simp *s, classes *c, const view *v, const uint32_t *members, uint32_t m)
+{
+  c->key.n = 0;
+  for (uint32_t e = 0; e < m; e++)
+    if (!gr_push32(&c->key, lits_of(s, v[members[e]].rule)[2 + v[members[e]].skip])) return UINT32_MAX;
+  dl_sort(c->key.a, c->key.n, sizeof *c->key.a, by_int, NULL);
+  PPvoid_t slot = JudyHSIns(&c->sets, c->key.a, c->key.n * sizeof *c->key.a, PJE0);
+  if (slot == PPJERR) return UINT32_MAX;
+  if (!*slot) {
+    if (c->n == c->cap) {
+      uint32_t cap = c->cap ? 2 * c->cap : 256;
+      uint32_t *pg = realloc(c->pre_gain, cap * sizeof *pg);
+      if (pg) c->pre_gain = pg;
+      uint32_t *gn = pg ? realloc(c->gain, cap * sizeof *gn) : NULL;
+      if (gn) c->gain = gn;
+      int32_t *at = gn ? realloc(c->atom, cap * sizeof *at) : NULL;
+      if (!at) return UINT32_MAX;
+      c->atom = at;
+      c->cap = cap;
+    }
+    c->pre_gain[c->n] = c->gain[c->n] = 0;
+    c->atom[c->n] = 0;
+    *slot = (void *)(uintptr_t)++c->n;
+  }
+  return (uint32_t)(uintptr_t)*slot - 1;
+}
+
+/* Rules of a head that differ in one literal: h :- R & x, x :- l1 | .. | lk.
+ * Groups whose literal set many heads share go first. */
 static int factor(simp *s)
 {
   if (!index_rules(s)) return 0;
@@ -425,8 +458,9 @@ static int factor(simp *s)
   view *v = malloc((nv + 1) * sizeof *v);
   group *gr = malloc((nv + 1) * sizeof *gr);
   uint32_t *claimed = calloc(s->n + 1, sizeof *claimed);  /* group + 1 that took the rule */
-  uint32_t *members = malloc((s->n + 1) * sizeof *members);
+  uint32_t *members = malloc((nv + 1) * sizeof *members);
   uint32_t n0 = s->n;
+  classes c = { 0 };
   int ok = v && gr && claimed && members;
   nv = 0;
   for (uint32_t i = 0; ok && i < n0; i++) {
@@ -437,57 +471,38 @@ static int factor(simp *s)
   uint32_t ng = 0;
   if (ok) {
     dl_sort(v, nv, sizeof *v, view_cmp, s);
-    for (size_t a = 0, b; a < nv; a = b) {
+    for (size_t a = 0, b; ok && a < nv; a = b) {
       for (b = a + 1; b < nv && same_rest(s, &v[a], &v[b]); b++) {}
-      if (b - a >= 2) gr[ng].first = (uint32_t)a, gr[ng].size = (uint32_t)(b - a), gr[ng++].key = 0;
+      if (b - a < 2) continue;
+      for (uint32_t e = 0; e < b - a; e++) members[e] = (uint32_t)a + e;
+      uint32_t k = class_of(s, &c, v, members, (uint32_t)(b - a));
+      if (k == UINT32_MAX) { ok = 0; break; }
+      c.pre_gain[k] += (uint32_t)(b - a) - 1;
+      gr[ng].first = (uint32_t)a, gr[ng].size = (uint32_t)(b - a), gr[ng].pre = k, gr[ng++].key = 0;
     }
-    dl_sort(gr, ng, sizeof *gr, group_cmp, NULL);
+    if (ok) dl_sort(gr, ng, sizeof *gr, group_cmp, c.pre_gain);
   }
-  /* claim rules, biggest groups first; then share x by the set of varying literals */
-  Pvoid_t sets = NULL;  /* JudyHS: sorted literal set -> class + 1 */
-  vec32 key = { 0 };
-  uint32_t n_class = 0;
-  uint32_t *class_gain = NULL;
-  int32_t *class_atom = NULL;
-  size_t class_cap = 0;
+  /* claim rules, best groups first; x is shared by the set of varying literals */
   for (uint32_t q = 0; ok && q < ng; q++) {
     uint32_t m = 0;
     for (uint32_t e = gr[q].first; e < gr[q].first + gr[q].size; e++)
       if (!claimed[v[e].rule]) members[m++] = e;
     if (m < 2) { gr[q].size = 0; continue; }
-    key.n = 0;
-    for (uint32_t e = 0; ok && e < m; e++) ok = gr_push32(&key, lits_of(s, v[members[e]].rule)[2 + v[members[e]].skip]);
-    if (!ok) break;
-    dl_sort(key.a, key.n, sizeof *key.a, by_int, NULL);
-    PPvoid_t slot = JudyHSIns(&sets, key.a, key.n * sizeof *key.a, PJE0);
-    if (slot == PPJERR) { ok = 0; break; }
-    if (!*slot) {
-      if (n_class == class_cap) {
-        class_cap = class_cap ? 2 * class_cap : 256;
-        uint32_t *cg = realloc(class_gain, class_cap * sizeof *cg);
-        if (cg) class_gain = cg;
-        int32_t *ca = cg ? realloc(class_atom, class_cap * sizeof *ca) : NULL;
-        if (!ca) { ok = 0; break; }
-        class_atom = ca;
-      }
-      class_gain[n_class] = 0;
-      class_atom[n_class] = 0;
-      *slot = (void *)(uintptr_t)++n_class;
-    }
-    uint32_t c = (uint32_t)(uintptr_t)*slot - 1;
-    gr[q].key = c;
+    uint32_t k = m == gr[q].size ? gr[q].pre : class_of(s, &c, v, members, m);
+    if (k == UINT32_MAX) { ok = 0; break; }
+    gr[q].key = k;
     /* m rules become one; the head loses its or-gate when they were all its rules */
-    class_gain[c] += m - 1 + (m == s->nrules[lits_of(s, v[members[0]].rule)[0]]);
+    c.gain[k] += m - 1 + (m == s->nrules[lits_of(s, v[members[0]].rule)[0]]);
     for (uint32_t e = 0; e < m; e++) claimed[v[members[e]].rule] = q + 1;
     gr[q].size = m;
   }
   /* rewrite the groups whose class pays for its atom (atom + or-gate) */
   for (uint32_t q = 0; ok && q < ng; q++) {
-    if (gr[q].size < 2 || class_gain[gr[q].key] <= 2) continue;
-    uint32_t c = gr[q].key;
-    int new_class = !class_atom[c];
-    if (new_class && !(class_atom[c] = new_atom(s))) { ok = 0; break; }
-    int32_t xa = class_atom[c];
+    if (gr[q].size < 2 || c.gain[gr[q].key] <= 2) continue;
+    uint32_t k = gr[q].key;
+    int new_class = !c.atom[k];
+    if (new_class && !(c.atom[k] = new_atom(s))) { ok = 0; break; }
+    int32_t xa = c.atom[k];
     uint32_t m = 0, r0 = 0;
     for (uint32_t e = gr[q].first; e < nv && m < gr[q].size; e++) {
       if (claimed[v[e].rule] != q + 1) continue;
@@ -501,16 +516,17 @@ static int factor(simp *s)
     }
     if (!ok) break;
     const int32_t *x = lits_of(s, v[r0].rule);
-    key.n = 0;
-    for (int32_t k = 0; ok && k < x[1]; k++) ok = gr_push32(&key, (uint32_t)k == v[r0].skip ? xa : x[2 + k]);
-    ok = ok && add_rule(s, x[0], key.a, (uint32_t)key.n, s->origin[v[r0].rule]);
+    c.key.n = 0;
+    for (int32_t e = 0; ok && e < x[1]; e++) ok = gr_push32(&c.key, (uint32_t)e == v[r0].skip ? xa : x[2 + e]);
+    ok = ok && add_rule(s, x[0], c.key.a, (uint32_t)c.key.n, s->origin[v[r0].rule]);
   }
   Word_t freed;
-  JHSFA(freed, sets);
+  JHSFA(freed, c.sets);
   (void)freed;
-  free(key.a);
-  free(class_gain);
-  free(class_atom);
+  free(c.key.a);
+  free(c.pre_gain);
+  free(c.gain);
+  free(c.atom);
   free(v);
   free(gr);
   free(claimed);
@@ -655,7 +671,7 @@ uint64_t gr_components(const dl_ground *g)
 int gr_simplify(dl_ground *g)
 {
   double t0 = gr_now();
-  simp s = { .g = g, .sym = DL_NO_SYM };
+  simp s = { .g = g };
   g->stats.simplify_before = gr_components(g);
   for (uint32_t i = 0; i < g->n_rules; i++)  /* kept counts instances after pruning */
     if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
