@@ -53,6 +53,7 @@ typedef struct simp {
   vec32 tmp;
   uint32_t n_new;
   int changed;
+  uint64_t kills;            /* rules removed or replaced */
 } simp;
 
 static int32_t *lits_of(const simp *s, uint32_t i) { return &s->lits.a[s->at[i]]; }
@@ -92,7 +93,7 @@ static int add_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint
 
 static void kill_rule(simp *s, uint32_t i)
 {
-  if (s->alive[i]) s->alive[i] = 0, s->changed = 1;
+  if (s->alive[i]) s->alive[i] = 0, s->changed = 1, s->kills++;
 }
 
 /* A new supporting atom simp_N, an atom of its own predicate (so that what
@@ -359,12 +360,29 @@ static int inlines(simp *s)
 /* ---- factoring --------------------------------------------------------------------------------- */
 
 /* One way to see a rule: head :- (body without literal skip) & body[skip]. */
-typedef struct view { uint32_t rule, skip; } view;
+typedef struct view { uint64_t hash; uint32_t rule, skip; } view;
+
+static uint64_t mix(uint64_t h, int32_t x)
+{
+  h ^= (uint32_t)x;
+  h *= 0x100000001b3ULL;
+  return h ^ (h >> 29);
+}
+
+/* A hash of the head, the length and the body without literal skip. */
+static uint64_t view_hash(const int32_t *x, int32_t skip)
+{
+  uint64_t h = mix(mix(0xcbf29ce484222325ULL, x[0]), x[1]);
+  for (int32_t k = 0; k < x[1]; k++)
+    if (k != skip) h = mix(h, x[2 + k]);
+  return h;
+}
 
 static int view_cmp(const void *pa, const void *pb, void *ctx)
 {
   const simp *s = ctx;
   const view *va = pa, *vb = pb;
+  if (va->hash != vb->hash) return va->hash < vb->hash ? -1 : 1;
   const int32_t *x = lits_of(s, va->rule), *y = lits_of(s, vb->rule);
   if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
   if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
@@ -466,7 +484,7 @@ static int factor(simp *s)
   for (uint32_t i = 0; ok && i < n0; i++) {
     const int32_t *x = lits_of(s, i);
     if (!s->alive[i] || x[1] < 2 || s->nrules[x[0]] < 2) continue;
-    for (int32_t k = 0; k < x[1]; k++) v[nv].rule = i, v[nv++].skip = (uint32_t)k;
+    for (int32_t k = 0; k < x[1]; k++) v[nv].hash = view_hash(x, k), v[nv].rule = i, v[nv++].skip = (uint32_t)k;
   }
   uint32_t ng = 0;
   if (ok) {
@@ -547,24 +565,34 @@ static int subset(const int32_t *a, int32_t na, const int32_t *b, int32_t nb)
   return 1;
 }
 
+static int rule_cmp(const void *pa, const void *pb, void *ctx)
+{
+  const simp *s = ctx;
+  const view *va = pa, *vb = pb;
+  if (va->hash != vb->hash) return va->hash < vb->hash ? -1 : 1;
+  uint32_t i = va->rule, j = vb->rule;
+  const int32_t *x = lits_of(s, i), *y = lits_of(s, j);
+  for (int32_t k = 0; k < x[1] + 2 && k < y[1] + 2; k++)
+    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+  return (i > j) - (i < j);
+}
+
 /* Bodies are sorted; a rule whose body holds another body of its head goes
- * (of two equal bodies, the later one). */
+ * (of two equal rules, the later one). */
 static int subsumed(simp *s)
 {
   if (!index_rules(s)) return 0;
-  Pvoid_t seen = NULL;
-  int ok = 1;
-  for (uint32_t i = 0; ok && i < s->n; i++) {
-    if (!s->alive[i]) continue;
-    const int32_t *x = lits_of(s, i);
-    PPvoid_t slot = JudyHSIns(&seen, (void *)x, (size_t)(x[1] + 2) * sizeof *x, PJE0);
-    if (slot == PPJERR) ok = 0;
-    else if (*slot) kill_rule(s, i);
-    else *slot = (void *)1;
+  view *order = malloc((s->n + 1) * sizeof *order);
+  uint32_t m = 0;
+  int ok = order != NULL;
+  for (uint32_t i = 0; ok && i < s->n; i++)
+    if (s->alive[i]) order[m].hash = view_hash(lits_of(s, i), -1), order[m].skip = 0, order[m++].rule = i;
+  if (ok) dl_sort(order, m, sizeof *order, rule_cmp, s);
+  for (uint32_t e = 1; ok && e < m; e++) {
+    const int32_t *x = lits_of(s, order[e - 1].rule), *y = lits_of(s, order[e].rule);
+    if (x[1] == y[1] && memcmp(x, y, (size_t)(x[1] + 2) * sizeof *x) == 0) kill_rule(s, order[e].rule);
   }
-  Word_t freed;
-  JHSFA(freed, seen);
-  (void)freed;
+  free(order);
   for (uint32_t a = 1; ok && a <= s->ix_atoms; a++) {
     uint32_t n = s->hstart[a + 1] - s->hstart[a];
     if (n < 2 || n > SUBSUME_MAX) continue;
@@ -642,7 +670,7 @@ static int store(simp *s)
 static int round_of(simp *s)
 {
   return drop_unused(s) && constants(s) && aliases(s) && drop_unused(s) && merges(s) && pack(s) && inlines(s) &&
-         pack(s) && subsumed(s) && pack(s) && factor(s) && pack(s) && subsumed(s) && pack(s);
+         pack(s) && subsumed(s) && pack(s) && factor(s) && pack(s);
 }
 
 uint64_t gr_components(const dl_ground *g)
@@ -679,9 +707,11 @@ int gr_simplify(dl_ground *g)
   int ok = load(&s);
   for (uint32_t r = 0; ok && r < MAX_ROUNDS; r++) {
     s.changed = 0;
+    s.kills = 0;
     ok = round_of(&s);
+    if (getenv("SIMP_DEBUG")) fprintf(stderr, "round %u: %u rules %.3f s\n", r, s.n, gr_now() - t0);
     g->stats.simplify_rounds++;
-    if (!s.changed) break;
+    if (!s.changed || s.kills * 200 < s.n) break;  /* a fixpoint, or nearly */
   }
   ok = ok && store(&s);
   free_index(&s);
