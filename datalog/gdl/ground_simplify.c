@@ -709,7 +709,6 @@ int gr_simplify(dl_ground *g)
     s.changed = 0;
     s.kills = 0;
     ok = round_of(&s);
-    if (getenv("SIMP_DEBUG")) fprintf(stderr, "round %u: %u rules %.3f s\n", r, s.n, gr_now() - t0);
     g->stats.simplify_rounds++;
     if (!s.changed || s.kills * 200 < s.n) break;  /* a fixpoint, or nearly */
   }
