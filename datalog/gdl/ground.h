@@ -18,6 +18,13 @@
  * heads the keyword atoms (legal, next, goal, terminal) need, transitively,
  * are kept.  Identical instances are kept once.
  *
+ * Then simplification (ground_simplify.c; off with opt.no_simplify):
+ * constants folded, aliases replaced, single-use and single-rule
+ * supporting atoms merged or inlined, rules of a head that differ in one
+ * literal factored through a shared new atom simp_N, duplicate and subsumed
+ * rules removed, so that the propnet has fewer components; keyword atoms
+ * keep their identity and hold exactly as before.
+ *
  * Demand (opt.demand): a rule of a supporting predicate is instantiated
  * only for the head instances that kept instances of the rules using it
  * ask for (their ground literals), rule by rule in an order where users come
