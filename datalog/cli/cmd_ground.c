@@ -32,6 +32,8 @@ static const cli_option ground_options[] = {
                                    "variables with the rest" },
   { .name = "--no-split", .help = "never split a rule with a large join into pieces by\n"
                                   "variable elimination" },
+  { .name = "--no-simplify", .help = "write the pruned ground game as it is: no constants\n"
+                                     "folded, aliases, inlining or factoring (datalog/gdl/README.md)" },
   { .name = "--from", .value = "M", .choices = "init|domains",
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",
@@ -104,7 +106,7 @@ static int run_ground(cli_ctx *c)
   ph.reduce = cli_now() - t2;
   dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
                            .no_factor = cli_given(c, "--no-factor"), .no_split = cli_given(c, "--no-split"),
-                           .max_instances = limit,
+                           .no_simplify = cli_given(c, "--no-simplify"), .max_instances = limit,
                            .cancel = dl_guard_cancel_flag() };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
   dl_guard_soft(0);

@@ -937,7 +937,8 @@ dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, cons
   g->terms = game->terms;
   g->rstats = calloc(game->ast->n_rules + 1, sizeof *g->rstats);
   int ok = g->rstats ? classify_predicates(g) : gr_oom(g);
-  ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g) && gr_prune(g) && gr_count_figures(g);
+  ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g) && gr_prune(g) &&
+       (opt->no_simplify || gr_simplify(g)) && gr_count_figures(g);
   dl_eval_destroy(g->statics);
   g->statics = NULL;
   for (uint32_t q = 0; g->demand && q < game->n_preds; q++) ix_relation_destroy(g->demand[q]);

@@ -18,6 +18,13 @@
  * heads the keyword atoms (legal, next, goal, terminal) need, transitively,
  * are kept.  Identical instances are kept once.
  *
+ * Then simplification (ground_simplify.c; off with opt.no_simplify):
+ * constants folded, aliases replaced, single-use and single-rule
+ * supporting atoms merged or inlined, rules of a head that differ in one
+ * literal factored through a shared new atom simp_N, duplicate and subsumed
+ * rules removed, so that the propnet has fewer components; keyword atoms
+ * keep their identity and hold exactly as before.
+ *
  * Demand (opt.demand): a rule of a supporting predicate is instantiated
  * only for the head instances that kept instances of the rules using it
  * ask for (their ground literals), rule by rule in an order where users come
@@ -64,6 +71,7 @@ typedef struct dl_ground_options {
   int demand;                     /* instantiate supporting rules on demand only */
   int no_factor;                  /* no auxiliary atoms for independent body parts */
   int no_split;                   /* never split a rule by variable elimination */
+  int no_simplify;                /* no simplification after pruning (ground_simplify.c) */
   uint64_t max_instances;         /* stop beyond this many rule instances; 0: no limit */
   volatile sig_atomic_t *cancel;  /* may be NULL */
 } dl_ground_options;
@@ -81,6 +89,9 @@ typedef struct dl_ground_stats {
   double instantiate_seconds;
   double prune_seconds;
   uint32_t prune_rounds;
+  double simplify_seconds;
+  uint32_t simplify_rounds;
+  uint64_t simplify_before;    /* components before simplification */
   uint64_t rules, facts, atoms, literals;
   uint64_t components;         /* as ggp-base counts a propnet: atoms + rules with
                                 * two or more body literals + atoms with two or more

@@ -1,4 +1,4 @@
-/* ground_impl.h: private to ground.c and ground_prune.c: the grounder's
+/* ground_impl.h: private to ground.c, ground_prune.c and ground_simplify.c: the grounder's
  * state, and the helpers both files use.  Not part of the interface. */
 #ifndef DATALOG_GDL_GROUND_IMPL_H
 #define DATALOG_GDL_GROUND_IMPL_H
@@ -45,6 +45,7 @@ struct dl_ground {
   dl_ground_stats stats;
   uint64_t instances;
   int failed;                 /* out of memory, limit or cancel (reported) */
+  int kept_counted;           /* rstats[].kept done (before simplification) */
 };
 
 /* A rule as the join sees it: a rule of the game, or a piece of one that
@@ -96,5 +97,10 @@ int gr_split(dl_ground *g, const gr_rule *gr, const gr_lit_stats *st, double est
 int32_t *gr_rule_lits(const dl_ground *g, uint32_t i);
 int gr_prune(dl_ground *g);
 int gr_count_figures(dl_ground *g);
+int gr_compact(dl_ground *g, const uint8_t *alive);
+
+/* ground_simplify.c */
+uint64_t gr_components(const dl_ground *g);
+int gr_simplify(dl_ground *g);
 
 #endif

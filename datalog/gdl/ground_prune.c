@@ -201,7 +201,7 @@ static int inline_aux(dl_ground *g, uint8_t *alive)
 
 /* Keeps the alive rules, each different one once, sorted by head; atoms
  * renumbered 1.. in their old order, those no rule has left out. */
-static int compact(dl_ground *g, const uint8_t *alive)
+int gr_compact(dl_ground *g, const uint8_t *alive)
 {
   uint32_t n = 0;
   uint32_t *order = malloc((g->n_rules + 1) * sizeof *order);
@@ -271,7 +271,7 @@ int gr_prune(dl_ground *g)
     ok = prune_round(g, alive, mark, &changed);
     g->stats.prune_rounds++;
   }
-  ok = ok ? inline_aux(g, alive) && compact(g, alive) : gr_oom(g);
+  ok = ok ? inline_aux(g, alive) && gr_compact(g, alive) : gr_oom(g);
   free(alive);
   free(mark);
   g->stats.prune_seconds = gr_now() - t0;
@@ -301,7 +301,7 @@ int gr_count_figures(dl_ground *g)
     if (x[1] >= 2) big_rules++;
     for (int32_t k = 0; k < x[1]; k++)
       if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
-    if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
+    if (!g->kept_counted && g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
   }
   s->atoms = g->n_atoms;
   s->components = big_rules;

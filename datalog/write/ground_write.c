@@ -156,8 +156,9 @@ static void stats_text(dl_buf *b, const dl_ground *g, const dl_program *game, co
          rs.instances, rs.kept, rs.seconds);
   }
   addf(b, "phases: parse %.6f s, domains %.6f s, reduce %.6f s, statics %.6f s, instantiate %.6f s, "
-          "prune %.6f s (%u rounds)\n",
-       ph->parse, ph->domains, ph->reduce, s.statics_seconds, s.instantiate_seconds, s.prune_seconds, s.prune_rounds);
+          "prune %.6f s (%u rounds), simplify %.6f s (%u rounds, %" PRIu64 " -> %" PRIu64 " components)\n",
+       ph->parse, ph->domains, ph->reduce, s.statics_seconds, s.instantiate_seconds, s.prune_seconds, s.prune_rounds,
+       s.simplify_seconds, s.simplify_rounds, s.simplify_rounds ? s.simplify_before : s.components, s.components);
   addf(b, "ground: %" PRIu64 " rules, %" PRIu64 " facts, %" PRIu64 " atoms, %" PRIu64 " literals, %" PRIu64
           " components, %zu bytes",
        s.rules, s.facts, s.atoms, s.literals, s.components, s.bytes);
@@ -182,8 +183,10 @@ static void stats_json(dl_buf *b, const dl_ground *g, const dl_program *game, co
          rs.candidates, rs.instances, rs.kept, rs.seconds);
   }
   addf(b, "],\n \"phases\": {\"parse\": %.6f, \"domains\": %.6f, \"reduce\": %.6f, \"statics\": %.6f, "
-          "\"instantiate\": %.6f, \"prune\": %.6f, \"prune_rounds\": %u},\n",
-       ph->parse, ph->domains, ph->reduce, s.statics_seconds, s.instantiate_seconds, s.prune_seconds, s.prune_rounds);
+          "\"instantiate\": %.6f, \"prune\": %.6f, \"prune_rounds\": %u, \"simplify\": %.6f, "
+          "\"simplify_rounds\": %u, \"components_before_simplify\": %" PRIu64 "},\n",
+       ph->parse, ph->domains, ph->reduce, s.statics_seconds, s.instantiate_seconds, s.prune_seconds, s.prune_rounds,
+       s.simplify_seconds, s.simplify_rounds, s.simplify_rounds ? s.simplify_before : s.components);
   addf(b, " \"ground\": {\"rules\": %" PRIu64 ", \"facts\": %" PRIu64 ", \"atoms\": %" PRIu64 ", \"literals\": %" PRIu64
           ", \"components\": %" PRIu64 ", \"bytes\": %zu, \"peak_bytes\": %zu}}\n",
        s.rules, s.facts, s.atoms, s.literals, s.components, s.bytes, ph->peak_bytes);

@@ -1,0 +1,724 @@
+/* ground_simplify.c: phase (6) of grounding (see ground.c): simplification
+ * of the pruned ground game, in rounds until nothing changes, so that the
+ * propnet it makes has fewer components (ground.h counts them), in the
+ * spirit of ggp-base's OptimizingPropNetFactory and Sancho:
+ *
+ *  - unused: the rules of a supporting atom (role other) that nothing uses go;
+ *  - constants: an atom with a fact is true: it leaves the bodies that use
+ *    it, rules that negate it go, and its other rules too; an atom with no
+ *    rule (not an input) is false: rules that use it go, its negations leave;
+ *  - aliases: a supporting atom whose one rule has one literal is replaced
+ *    by that literal (or its negation) everywhere;
+ *  - merges: a rule h :- b, where b is a supporting atom used only there,
+ *    becomes b's rules with head h;
+ *  - inlining: a supporting atom with one rule, never negated, is replaced
+ *    by that rule's body where it is used, when that lowers the count;
+ *  - factoring: rules of one head that differ in one literal only, h :- R &
+ *    l1, ..., h :- R & lk, become h :- R & x with x :- l1, ..., x :- lk; x
+ *    (a new supporting atom simp_N) is shared by every head whose group has
+ *    the same literals l1..lk, and is made only when that lowers the count;
+ *  - duplicate rules, and rules whose body contains another rule's body for
+ *    the same head (for heads with few rules), go.
+ *
+ * Atoms of the game's keywords (true, does, legal, next, goal, terminal,
+ * role, init, base, input) keep their identity; only supporting atoms are
+ * renamed, inlined or removed.  Each step is an unfolding or folding of a
+ * stratified ground program, so the keyword atoms hold in exactly the same
+ * states and joint moves. */
+#include "datalog/gdl/ground_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <Judy.h>
+
+#include "datalog/base/sort.h"
+
+enum { MAX_ROUNDS = 16, SUBSUME_MAX = 64 };
+
+typedef struct simp {
+  dl_ground *g;
+  vec32 lits;            /* per rule: head, n, body[n] */
+  size_t *at;
+  uint32_t *origin;
+  uint8_t *alive;
+  uint32_t n, cap;
+  /* per atom, rebuilt by index() */
+  uint32_t *nrules, *rule1, *pos, *neg, *single;
+  uint8_t *fact;
+  uint32_t *ustart, *uitem;  /* CSR: the rules using the atom (either sign) */
+  uint32_t *hstart, *hitem;  /* CSR: the rules of the atom */
+  uint32_t ix_atoms;
+  vec32 tmp;
+  uint32_t n_new;
+  int changed;
+  uint64_t kills;            /* rules removed or replaced */
+} simp;
+
+static int32_t *lits_of(const simp *s, uint32_t i) { return &s->lits.a[s->at[i]]; }
+
+static uint32_t absl(int32_t l) { return (uint32_t)(l < 0 ? -l : l); }
+
+static int is_support(const simp *s, uint32_t a) { return s->g->atom_role[a] == DL_ATOM_OTHER; }
+
+/* ---- rules and atoms --------------------------------------------------------------------------- */
+
+/* Adds rule head :- body[0..n) (normalized; a contradictory body adds nothing). */
+static int add_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
+{
+  s->tmp.n = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (!gr_push32(&s->tmp, body[k])) return 0;
+  if (!gr_normalize_body(s->tmp.a, &n)) return 1;
+  if (s->n == s->cap) {
+    uint32_t cap = s->cap ? 2 * s->cap : 1024;
+    size_t *at = realloc(s->at, cap * sizeof *at);
+    if (at) s->at = at;
+    uint32_t *o = at ? realloc(s->origin, cap * sizeof *o) : NULL;
+    if (o) s->origin = o;
+    uint8_t *al = o ? realloc(s->alive, cap) : NULL;
+    if (!al) return 0;
+    s->alive = al;
+    s->cap = cap;
+  }
+  s->at[s->n] = s->lits.n;
+  s->origin[s->n] = origin;
+  s->alive[s->n++] = 1;
+  if (!gr_push32(&s->lits, head) || !gr_push32(&s->lits, (int32_t)n)) return 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (!gr_push32(&s->lits, s->tmp.a[k])) return 0;
+  return 1;
+}
+
+static void kill_rule(simp *s, uint32_t i)
+{
+  if (s->alive[i]) s->alive[i] = 0, s->changed = 1, s->kills++;
+}
+
+/* A new supporting atom simp_N, an atom of its own predicate (so that what
+ * a predicate depends on, and how, stays what its atoms do); 0 when out of
+ * memory. */
+static int32_t new_atom(simp *s)
+{
+  dl_ground *g = s->g;
+  if (g->n_atoms + 1 >= g->cap_atoms) {
+    uint32_t cap = g->cap_atoms ? 2 * g->cap_atoms : 1024;
+    dl_tid *a = realloc(g->atom_term, cap * sizeof *a);
+    if (a) g->atom_term = a;
+    uint8_t *b = a ? realloc(g->atom_role, cap) : NULL;
+    if (b) g->atom_role = b;
+    uint8_t *c = b ? realloc(g->atom_aux, cap) : NULL;
+    if (!c) return 0;
+    g->atom_aux = c;
+    g->cap_atoms = cap;
+  }
+  char name[64];
+  int n = snprintf(name, sizeof name, "simp_%u", s->n_new++);
+  dl_sym sym = dl_terms_symbol(g->terms, name, (size_t)n);
+  while (sym != DL_NO_SYM && dl_program_pred(g->game, sym) != DL_NO_PRED && n + 1 < (int)sizeof name) {
+    memmove(name + 1, name, (size_t)n + 1);
+    name[0] = '_';
+    sym = dl_terms_symbol(g->terms, name, (size_t)++n);
+  }
+  dl_tid t = sym == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(g->terms, sym);
+  if (t == DL_NO_TERM) return 0;
+  uint32_t id = ++g->n_atoms;
+  g->atom_term[id] = t;
+  g->atom_role[id] = DL_ATOM_OTHER;
+  g->atom_aux[id] = 0;
+  return (int32_t)id;
+}
+
+/* ---- the index --------------------------------------------------------------------------------- */
+
+static void free_index(simp *s)
+{
+  free(s->nrules); free(s->rule1); free(s->pos); free(s->neg); free(s->single); free(s->fact);
+  free(s->ustart); free(s->uitem); free(s->hstart); free(s->hitem);
+  s->nrules = s->rule1 = s->pos = s->neg = s->single = s->ustart = s->uitem = s->hstart = s->hitem = NULL;
+  s->fact = NULL;
+}
+
+/* Per atom: its alive rules, its uses; the CSR lists of both. */
+static int index_rules(simp *s)
+{
+  free_index(s);
+  uint32_t na = s->g->n_atoms + 2;
+  s->ix_atoms = s->g->n_atoms;
+  s->nrules = calloc(na, sizeof *s->nrules);
+  s->rule1 = calloc(na, sizeof *s->rule1);
+  s->pos = calloc(na, sizeof *s->pos);
+  s->neg = calloc(na, sizeof *s->neg);
+  s->single = calloc(na, sizeof *s->single);
+  s->fact = calloc(na, 1);
+  s->ustart = calloc(na + 1, sizeof *s->ustart);
+  s->hstart = calloc(na + 1, sizeof *s->hstart);
+  if (!s->nrules || !s->rule1 || !s->pos || !s->neg || !s->single || !s->fact || !s->ustart || !s->hstart) return 0;
+  size_t nu = 0;
+  for (uint32_t i = 0; i < s->n; i++) {
+    if (!s->alive[i]) continue;
+    const int32_t *x = lits_of(s, i);
+    s->nrules[x[0]]++;
+    s->rule1[x[0]] = i;
+    s->hstart[x[0] + 1]++;
+    if (x[1] == 0) s->fact[x[0]] = 1;
+    for (int32_t k = 0; k < x[1]; k++) {
+      int32_t l = x[2 + k];
+      if (l > 0) s->pos[l]++, s->single[l] += x[1] == 1;
+      else s->neg[-l]++;
+      s->ustart[absl(l) + 1]++;
+      nu++;
+    }
+  }
+  for (uint32_t a = 0; a < na; a++) s->ustart[a + 1] += s->ustart[a], s->hstart[a + 1] += s->hstart[a];
+  s->uitem = malloc((nu + 1) * sizeof *s->uitem);
+  s->hitem = malloc((s->n + 1) * sizeof *s->hitem);
+  if (!s->uitem || !s->hitem) return 0;
+  for (uint32_t i = 0; i < s->n; i++) {
+    if (!s->alive[i]) continue;
+    const int32_t *x = lits_of(s, i);
+    s->hitem[s->hstart[x[0]]++] = i;
+    for (int32_t k = 0; k < x[1]; k++) s->uitem[s->ustart[absl(x[2 + k])]++] = i;
+  }
+  for (uint32_t a = na; a > 0; a--) s->ustart[a] = s->ustart[a - 1], s->hstart[a] = s->hstart[a - 1];
+  s->ustart[0] = s->hstart[0] = 0;
+  return 1;
+}
+
+/* ---- unused atoms and constants ---------------------------------------------------------------- */
+
+/* Rules of supporting atoms nothing uses go, repeatedly. */
+static int drop_unused(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  uint32_t *stack = malloc((s->g->n_atoms + 1) * sizeof *stack), sn = 0;
+  if (!stack) return 0;
+  for (uint32_t a = 1; a <= s->g->n_atoms; a++)
+    if (is_support(s, a) && s->nrules[a] && s->pos[a] + s->neg[a] == 0) stack[sn++] = a;
+  while (sn) {
+    uint32_t a = stack[--sn];
+    for (uint32_t u = s->hstart[a]; u < s->hstart[a + 1]; u++) {
+      uint32_t i = s->hitem[u];
+      if (!s->alive[i]) continue;
+      kill_rule(s, i);
+      const int32_t *x = lits_of(s, i);
+      for (int32_t k = 0; k < x[1]; k++) {
+        uint32_t b = absl(x[2 + k]);
+        if (x[2 + k] > 0) s->pos[b]--;
+        else s->neg[b]--;
+        if (is_support(s, b) && b != a && s->pos[b] + s->neg[b] == 0) stack[sn++] = b;
+      }
+    }
+  }
+  free(stack);
+  return 1;
+}
+
+/* One sweep of constant folding; *more when it changed something. */
+static int fold_constants(simp *s, int *more)
+{
+  if (!index_rules(s)) return 0;
+  dl_ground *g = s->g;
+  *more = 0;
+  for (uint32_t i = 0; i < s->n; i++) {
+    if (!s->alive[i]) continue;
+    int32_t *x = lits_of(s, i);
+    if (x[1] > 0 && s->fact[x[0]]) { kill_rule(s, i), *more = 1; continue; }  /* a fact says it all */
+    int32_t m = 0;
+    for (int32_t k = 0; k < x[1]; k++) {
+      int32_t l = x[2 + k];
+      uint32_t a = absl(l);
+      int is_false = !s->nrules[a] && !gr_is_input(g->atom_role[a]);
+      if ((l > 0 && is_false) || (l < 0 && s->fact[a])) { kill_rule(s, i), *more = 1; break; }
+      if ((l > 0 && s->fact[a]) || (l < 0 && is_false)) { *more = 1; continue; }
+      x[2 + m++] = l;
+    }
+    if (s->alive[i] && m != x[1]) x[1] = m, s->changed = 1;
+  }
+  /* a supporting fact left unused goes with drop_unused */
+  return 1;
+}
+
+static int constants(simp *s)
+{
+  for (int more = 1; more;)
+    if (!fold_constants(s, &more)) return 0;
+  return 1;
+}
+
+/* ---- aliases and merges ------------------------------------------------------------------------ */
+
+/* The literal a supporting atom stands for: its one rule's one literal, followed. */
+static int32_t alias_of(const simp *s, int32_t l)
+{
+  for (int steps = 0; steps < 64; steps++) {
+    uint32_t a = absl(l);
+    if (!is_support(s, a) || s->nrules[a] != 1) return l;
+    const int32_t *x = lits_of(s, s->rule1[a]);
+    if (x[1] != 1 || absl(x[2]) == a) return l;
+    l = l > 0 ? x[2] : -x[2];
+  }
+  return l;
+}
+
+static int aliases(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  for (uint32_t i = 0; i < s->n; i++) {
+    if (!s->alive[i]) continue;
+    int32_t *x = lits_of(s, i);
+    int replaced = 0;
+    for (int32_t k = 0; k < x[1]; k++) {
+      int32_t r = alias_of(s, x[2 + k]);
+      if (r != x[2 + k] && absl(r) != (uint32_t)x[0]) x[2 + k] = r, replaced = 1;
+    }
+    if (!replaced) continue;
+    s->changed = 1;
+    uint32_t n = (uint32_t)x[1];
+    if (!gr_normalize_body(x + 2, &n)) kill_rule(s, i);
+    else x[1] = (int32_t)n;
+  }
+  return 1;
+}
+
+/* h :- b, b supporting and used only there: b's rules get head h. */
+static int merges(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  uint32_t n0 = s->n;
+  for (uint32_t i = 0; i < n0; i++) {
+    if (!s->alive[i]) continue;
+    int32_t h = lits_of(s, i)[0], b = lits_of(s, i)[2];
+    if (lits_of(s, i)[1] != 1 || b < 0 || b == h || !is_support(s, (uint32_t)b) || s->pos[b] != 1 || s->neg[b]) continue;
+    int self = 0;  /* b's rules must not use b, nor rules merged already */
+    for (uint32_t u = s->hstart[b]; u < s->hstart[b + 1]; u++) self |= !s->alive[s->hitem[u]];
+    for (uint32_t u = s->ustart[b]; u < s->ustart[b + 1]; u++) self |= lits_of(s, s->uitem[u])[0] == b;
+    if (self) continue;
+    kill_rule(s, i);
+    for (uint32_t u = s->hstart[b]; u < s->hstart[b + 1]; u++) {
+      uint32_t r = s->hitem[u];
+      kill_rule(s, r);
+      s->tmp.n = 0;
+      if (!add_rule(s, h, lits_of(s, r) + 2, (uint32_t)lits_of(s, r)[1], s->origin[r])) return 0;
+    }
+  }
+  return 1;
+}
+
+/* ---- inlining ---------------------------------------------------------------------------------- */
+
+/* A supporting atom with one rule of two or more literals, never negated,
+ * not used in its own rule nor in a rule inlined this sweep, is replaced by
+ * that body where it is used, when its uses in rules of one literal (which
+ * then become conjunctions) are fewer than two. */
+static int inlines(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  dl_ground *g = s->g;
+  uint8_t *chosen = calloc(g->n_atoms + 1, 1), *touched = calloc(s->n + 1, 1);
+  int ok = chosen && touched;
+  uint32_t n0 = s->n;
+  for (uint32_t a = 1; ok && a <= g->n_atoms; a++) {
+    if (!is_support(s, a) || s->nrules[a] != 1 || s->neg[a] || !s->pos[a] || s->single[a] >= 2) continue;
+    uint32_t d = s->rule1[a];
+    const int32_t *x = lits_of(s, d);
+    if (x[1] < 2 || touched[d]) continue;
+    int bad = 0;
+    for (int32_t k = 0; k < x[1]; k++) bad |= absl(x[2 + k]) == a || chosen[absl(x[2 + k])];
+    for (uint32_t u = s->ustart[a]; u < s->ustart[a + 1]; u++) bad |= touched[s->uitem[u]] == 2;
+    if (bad) continue;
+    chosen[a] = 1;
+    touched[d] = 2;
+    for (uint32_t u = s->ustart[a]; u < s->ustart[a + 1]; u++) touched[s->uitem[u]] = 1;
+  }
+  vec32 body = { 0 };
+  for (uint32_t i = 0; ok && i < n0; i++) {
+    if (!s->alive[i] || touched[i] != 1) continue;
+    const int32_t *x = lits_of(s, i);
+    body.n = 0;
+    int any = 0;
+    for (int32_t k = 0; ok && k < x[1]; k++) {
+      int32_t l = x[2 + k];
+      if (l < 0 || !chosen[l]) { ok = gr_push32(&body, l); continue; }
+      const int32_t *y = lits_of(s, s->rule1[l]);
+      for (int32_t e = 0; ok && e < y[1]; e++) ok = gr_push32(&body, y[2 + e]);
+      any = 1;
+    }
+    if (!ok || !any) continue;
+    kill_rule(s, i);
+    ok = add_rule(s, x[0], body.a, (uint32_t)body.n, s->origin[i]);
+  }
+  for (uint32_t a = 1; ok && a <= g->n_atoms; a++)
+    if (chosen[a]) kill_rule(s, s->rule1[a]);
+  free(body.a);
+  free(chosen);
+  free(touched);
+  return ok;
+}
+
+/* ---- factoring --------------------------------------------------------------------------------- */
+
+/* One way to see a rule: head :- (body without literal skip) & body[skip]. */
+typedef struct view { uint64_t hash; uint32_t rule, skip; } view;
+
+static uint64_t mix(uint64_t h, int32_t x)
+{
+  h ^= (uint32_t)x;
+  h *= 0x100000001b3ULL;
+  return h ^ (h >> 29);
+}
+
+/* A hash of the head, the length and the body without literal skip. */
+static uint64_t view_hash(const int32_t *x, int32_t skip)
+{
+  uint64_t h = mix(mix(0xcbf29ce484222325ULL, x[0]), x[1]);
+  for (int32_t k = 0; k < x[1]; k++)
+    if (k != skip) h = mix(h, x[2 + k]);
+  return h;
+}
+
+static int view_cmp(const void *pa, const void *pb, void *ctx)
+{
+  const simp *s = ctx;
+  const view *va = pa, *vb = pb;
+  if (va->hash != vb->hash) return va->hash < vb->hash ? -1 : 1;
+  const int32_t *x = lits_of(s, va->rule), *y = lits_of(s, vb->rule);
+  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+  if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
+  for (int32_t k = 0, e = 0; k < x[1] && e < y[1]; k++, e++) {
+    if ((uint32_t)k == va->skip) k++;
+    if ((uint32_t)e == vb->skip) e++;
+    if (k >= x[1] || e >= y[1]) break;
+    if (x[2 + k] != y[2 + e]) return x[2 + k] < y[2 + e] ? -1 : 1;
+  }
+  return (va->rule > vb->rule) - (va->rule < vb->rule);
+}
+
+static int same_rest(const simp *s, const view *va, const view *vb)
+{
+  const int32_t *x = lits_of(s, va->rule), *y = lits_of(s, vb->rule);
+  if (x[0] != y[0] || x[1] != y[1]) return 0;
+  for (int32_t k = 0, e = 0; k < x[1] && e < y[1]; k++, e++) {
+    if ((uint32_t)k == va->skip) k++;
+    if ((uint32_t)e == vb->skip) e++;
+    if (k >= x[1] || e >= y[1]) break;
+    if (x[2 + k] != y[2 + e]) return 0;
+  }
+  return 1;
+}
+
+typedef struct group { uint32_t first, size, key, pre; } group;  /* a run of views */
+
+static int group_cmp(const void *pa, const void *pb, void *ctx)
+{
+  const uint32_t *pre_gain = ctx;
+  const group *a = pa, *b = pb;
+  if (pre_gain[a->pre] != pre_gain[b->pre]) return pre_gain[a->pre] > pre_gain[b->pre] ? -1 : 1;
+  if (a->size != b->size) return a->size > b->size ? -1 : 1;
+  return (a->first > b->first) - (a->first < b->first);
+}
+
+static int by_int(const void *a, const void *b, void *ctx)
+{
+  (void)ctx;
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The classes of literal sets: a set's class, and per class its gain and atom. */
+typedef struct classes {
+  Pvoid_t sets;  /* JudyHS: sorted literal set -> class + 1 */
+  uint32_t *pre_gain, *gain;
+  int32_t *atom;
+  uint32_t n, cap;
+  vec32 key;
+} classes;
+
+/* The class of the varying literals of views[members[0..m)]; UINT32_MAX when out of memory. */
+static uint32_t class_of(const simp *s, classes *c, const view *v, const uint32_t *members, uint32_t m)
+{
+  c->key.n = 0;
+  for (uint32_t e = 0; e < m; e++)
+    if (!gr_push32(&c->key, lits_of(s, v[members[e]].rule)[2 + v[members[e]].skip])) return UINT32_MAX;
+  dl_sort(c->key.a, c->key.n, sizeof *c->key.a, by_int, NULL);
+  PPvoid_t slot = JudyHSIns(&c->sets, c->key.a, c->key.n * sizeof *c->key.a, PJE0);
+  if (slot == PPJERR) return UINT32_MAX;
+  if (!*slot) {
+    if (c->n == c->cap) {
+      uint32_t cap = c->cap ? 2 * c->cap : 256;
+      uint32_t *pg = realloc(c->pre_gain, cap * sizeof *pg);
+      if (pg) c->pre_gain = pg;
+      uint32_t *gn = pg ? realloc(c->gain, cap * sizeof *gn) : NULL;
+      if (gn) c->gain = gn;
+      int32_t *at = gn ? realloc(c->atom, cap * sizeof *at) : NULL;
+      if (!at) return UINT32_MAX;
+      c->atom = at;
+      c->cap = cap;
+    }
+    c->pre_gain[c->n] = c->gain[c->n] = 0;
+    c->atom[c->n] = 0;
+    *slot = (void *)(uintptr_t)++c->n;
+  }
+  return (uint32_t)(uintptr_t)*slot - 1;
+}
+
+/* Rules of a head that differ in one literal: h :- R & x, x :- l1 | .. | lk.
+ * Groups whose literal set many heads share go first. */
+static int factor(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  size_t nv = 0;
+  for (uint32_t i = 0; i < s->n; i++) {
+    const int32_t *x = lits_of(s, i);
+    if (s->alive[i] && x[1] >= 2 && s->nrules[x[0]] >= 2) nv += (size_t)x[1];
+  }
+  view *v = malloc((nv + 1) * sizeof *v);
+  group *gr = malloc((nv + 1) * sizeof *gr);
+  uint32_t *claimed = calloc(s->n + 1, sizeof *claimed);  /* group + 1 that took the rule */
+  uint32_t *members = malloc((nv + 1) * sizeof *members);
+  uint32_t n0 = s->n;
+  classes c = { 0 };
+  int ok = v && gr && claimed && members;
+  nv = 0;
+  for (uint32_t i = 0; ok && i < n0; i++) {
+    const int32_t *x = lits_of(s, i);
+    if (!s->alive[i] || x[1] < 2 || s->nrules[x[0]] < 2) continue;
+    for (int32_t k = 0; k < x[1]; k++) v[nv].hash = view_hash(x, k), v[nv].rule = i, v[nv++].skip = (uint32_t)k;
+  }
+  uint32_t ng = 0;
+  if (ok) {
+    dl_sort(v, nv, sizeof *v, view_cmp, s);
+    for (size_t a = 0, b; ok && a < nv; a = b) {
+      for (b = a + 1; b < nv && same_rest(s, &v[a], &v[b]); b++) {}
+      if (b - a < 2) continue;
+      for (uint32_t e = 0; e < b - a; e++) members[e] = (uint32_t)a + e;
+      uint32_t k = class_of(s, &c, v, members, (uint32_t)(b - a));
+      if (k == UINT32_MAX) { ok = 0; break; }
+      c.pre_gain[k] += (uint32_t)(b - a) - 1;
+      gr[ng].first = (uint32_t)a, gr[ng].size = (uint32_t)(b - a), gr[ng].pre = k, gr[ng++].key = 0;
+    }
+    if (ok) dl_sort(gr, ng, sizeof *gr, group_cmp, c.pre_gain);
+  }
+  /* claim rules, best groups first; x is shared by the set of varying literals */
+  for (uint32_t q = 0; ok && q < ng; q++) {
+    uint32_t m = 0;
+    for (uint32_t e = gr[q].first; e < gr[q].first + gr[q].size; e++)
+      if (!claimed[v[e].rule]) members[m++] = e;
+    if (m < 2) { gr[q].size = 0; continue; }
+    uint32_t k = m == gr[q].size ? gr[q].pre : class_of(s, &c, v, members, m);
+    if (k == UINT32_MAX) { ok = 0; break; }
+    gr[q].key = k;
+    /* m rules become one; the head loses its or-gate when they were all its rules */
+    c.gain[k] += m - 1 + (m == s->nrules[lits_of(s, v[members[0]].rule)[0]]);
+    for (uint32_t e = 0; e < m; e++) claimed[v[members[e]].rule] = q + 1;
+    gr[q].size = m;
+  }
+  /* rewrite the groups whose class pays for its atom (atom + or-gate) */
+  for (uint32_t q = 0; ok && q < ng; q++) {
+    if (gr[q].size < 2 || c.gain[gr[q].key] <= 2) continue;
+    uint32_t k = gr[q].key;
+    int new_class = !c.atom[k];
+    if (new_class && !(c.atom[k] = new_atom(s))) { ok = 0; break; }
+    int32_t xa = c.atom[k];
+    uint32_t m = 0, r0 = 0;
+    for (uint32_t e = gr[q].first; e < nv && m < gr[q].size; e++) {
+      if (claimed[v[e].rule] != q + 1) continue;
+      claimed[v[e].rule] = 0;
+      m++;
+      uint32_t r = v[e].rule;
+      const int32_t *x = lits_of(s, r);
+      if (new_class && !(ok = add_rule(s, xa, &x[2 + v[e].skip], 1, UINT32_MAX))) break;
+      if (m == 1) r0 = e;
+      kill_rule(s, r);
+    }
+    if (!ok) break;
+    const int32_t *x = lits_of(s, v[r0].rule);
+    c.key.n = 0;
+    for (int32_t e = 0; ok && e < x[1]; e++) ok = gr_push32(&c.key, (uint32_t)e == v[r0].skip ? xa : x[2 + e]);
+    ok = ok && add_rule(s, x[0], c.key.a, (uint32_t)c.key.n, s->origin[v[r0].rule]);
+  }
+  Word_t freed;
+  JHSFA(freed, c.sets);
+  (void)freed;
+  free(c.key.a);
+  free(c.pre_gain);
+  free(c.gain);
+  free(c.atom);
+  free(v);
+  free(gr);
+  free(claimed);
+  free(members);
+  return ok;
+}
+
+/* ---- duplicates and subsumed rules ------------------------------------------------------------- */
+
+static int subset(const int32_t *a, int32_t na, const int32_t *b, int32_t nb)
+{
+  int32_t j = 0;
+  for (int32_t i = 0; i < na; i++) {
+    while (j < nb && b[j] < a[i]) j++;
+    if (j == nb || b[j] != a[i]) return 0;
+    j++;
+  }
+  return 1;
+}
+
+static int rule_cmp(const void *pa, const void *pb, void *ctx)
+{
+  const simp *s = ctx;
+  const view *va = pa, *vb = pb;
+  if (va->hash != vb->hash) return va->hash < vb->hash ? -1 : 1;
+  uint32_t i = va->rule, j = vb->rule;
+  const int32_t *x = lits_of(s, i), *y = lits_of(s, j);
+  for (int32_t k = 0; k < x[1] + 2 && k < y[1] + 2; k++)
+    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+  return (i > j) - (i < j);
+}
+
+/* Bodies are sorted; a rule whose body holds another body of its head goes
+ * (of two equal rules, the later one). */
+static int subsumed(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  view *order = malloc((s->n + 1) * sizeof *order);
+  uint32_t m = 0;
+  int ok = order != NULL;
+  for (uint32_t i = 0; ok && i < s->n; i++)
+    if (s->alive[i]) order[m].hash = view_hash(lits_of(s, i), -1), order[m].skip = 0, order[m++].rule = i;
+  if (ok) dl_sort(order, m, sizeof *order, rule_cmp, s);
+  for (uint32_t e = 1; ok && e < m; e++) {
+    const int32_t *x = lits_of(s, order[e - 1].rule), *y = lits_of(s, order[e].rule);
+    if (x[1] == y[1] && memcmp(x, y, (size_t)(x[1] + 2) * sizeof *x) == 0) kill_rule(s, order[e].rule);
+  }
+  free(order);
+  for (uint32_t a = 1; ok && a <= s->ix_atoms; a++) {
+    uint32_t n = s->hstart[a + 1] - s->hstart[a];
+    if (n < 2 || n > SUBSUME_MAX) continue;
+    for (uint32_t u = s->hstart[a]; u < s->hstart[a + 1]; u++) {
+      uint32_t i = s->hitem[u];
+      if (!s->alive[i]) continue;
+      const int32_t *x = lits_of(s, i);
+      for (uint32_t w = s->hstart[a]; w < s->hstart[a + 1] && s->alive[i]; w++) {
+        uint32_t j = s->hitem[w];
+        const int32_t *y = lits_of(s, j);
+        if (j != i && s->alive[j] && y[1] < x[1] && subset(y + 2, y[1], x + 2, x[1])) kill_rule(s, i);
+      }
+    }
+  }
+  return ok;
+}
+
+/* ---- the pass ---------------------------------------------------------------------------------- */
+
+/* Drops dead rules from the store. */
+static int pack(simp *s)
+{
+  vec32 lits = { 0 };
+  uint32_t m = 0;
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < s->n; i++) {
+    if (!s->alive[i]) continue;
+    const int32_t *x = lits_of(s, i);
+    size_t at = lits.n;
+    for (int32_t k = 0; ok && k < x[1] + 2; k++) ok = gr_push32(&lits, x[k]);
+    s->at[m] = at;
+    s->origin[m] = s->origin[i];
+    s->alive[m++] = 1;
+  }
+  if (!ok) { free(lits.a); return 0; }
+  free(s->lits.a);
+  s->lits = lits;
+  s->n = m;
+  return 1;
+}
+
+static int load(simp *s)
+{
+  dl_ground *g = s->g;
+  for (uint32_t i = 0; i < g->n_rules; i++) {
+    const int32_t *x = gr_rule_lits(g, i);
+    if (!add_rule(s, x[0], x + 2, (uint32_t)x[1], g->rule_origin[i])) return 0;
+  }
+  return 1;
+}
+
+/* Puts the rules back into g (sorted, renumbered by gr_compact). */
+static int store(simp *s)
+{
+  dl_ground *g = s->g;
+  if (!pack(s)) return 0;
+  if (s->n > g->cap_rules) {
+    size_t *at = realloc(g->rule_at, (s->n + 1) * sizeof *at);
+    if (at) g->rule_at = at;
+    uint32_t *o = at ? realloc(g->rule_origin, (s->n + 1) * sizeof *o) : NULL;
+    if (!o) return 0;
+    g->rule_origin = o;
+    g->cap_rules = s->n + 1;
+  }
+  memcpy(g->rule_at, s->at, s->n * sizeof *s->at);
+  memcpy(g->rule_origin, s->origin, s->n * sizeof *s->origin);
+  free(g->lits.a);
+  g->lits = s->lits;
+  s->lits.a = NULL;
+  g->n_rules = s->n;
+  memset(s->alive, 1, s->n);
+  return gr_compact(g, s->alive);
+}
+
+static int round_of(simp *s)
+{
+  return drop_unused(s) && constants(s) && aliases(s) && drop_unused(s) && merges(s) && pack(s) && inlines(s) &&
+         pack(s) && subsumed(s) && pack(s) && factor(s) && pack(s);
+}
+
+uint64_t gr_components(const dl_ground *g)
+{
+  uint32_t *rules_of = calloc(g->n_atoms + 1, sizeof *rules_of);
+  uint8_t *neg = calloc(g->n_atoms + 1, 1);
+  if (!rules_of || !neg) { free(rules_of); free(neg); return 0; }
+  uint64_t c = 0;
+  for (uint32_t i = 0; i < g->n_rules; i++) {
+    const int32_t *x = gr_rule_lits(g, i);
+    rules_of[x[0]]++;
+    c += x[1] >= 2;
+    for (int32_t k = 0; k < x[1]; k++)
+      if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
+  }
+  for (uint32_t a = 1; a <= g->n_atoms; a++) {
+    dl_atom_role r = (dl_atom_role)g->atom_role[a];
+    if (r == DL_ATOM_ROLE || r == DL_ATOM_INIT || r == DL_ATOM_BASE || r == DL_ATOM_INPUT) continue;
+    c += 1 + (rules_of[a] >= 2) + neg[a] + (r == DL_ATOM_NEXT);
+  }
+  free(rules_of);
+  free(neg);
+  return c;
+}
+
+int gr_simplify(dl_ground *g)
+{
+  double t0 = gr_now();
+  simp s = { .g = g };
+  g->stats.simplify_before = gr_components(g);
+  for (uint32_t i = 0; i < g->n_rules; i++)  /* kept counts instances after pruning */
+    if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
+  g->kept_counted = 1;
+  int ok = load(&s);
+  for (uint32_t r = 0; ok && r < MAX_ROUNDS; r++) {
+    s.changed = 0;
+    s.kills = 0;
+    ok = round_of(&s);
+    g->stats.simplify_rounds++;
+    if (!s.changed || s.kills * 200 < s.n) break;  /* a fixpoint, or nearly */
+  }
+  ok = ok && store(&s);
+  free_index(&s);
+  free(s.lits.a);
+  free(s.at);
+  free(s.origin);
+  free(s.alive);
+  free(s.tmp.a);
+  g->stats.simplify_seconds = gr_now() - t0;
+  return ok || gr_oom(g);
+}
