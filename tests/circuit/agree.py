@@ -60,7 +60,8 @@ def goal_of_model(atoms, roles):
     for a in atoms:
         if a.startswith("(goal "):
             role, v = a[6:-1].rsplit(" ", 1)
-            vals.setdefault(role, []).append(v)
+            if role in vals:  # goal(b, 100) of a non-role (biddingTicTacToe) is no role's goal
+                vals[role].append(v)
     return {r: (v[0] if len(v) == 1 else "count %d" % len(v)) for r, v in vals.items()}
 
 
