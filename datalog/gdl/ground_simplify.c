@@ -710,7 +710,7 @@ int gr_simplify(dl_ground *g)
     s.kills = 0;
     ok = round_of(&s);
     g->stats.simplify_rounds++;
-    if (!s.changed || s.kills * 200 < s.n) break;  /* a fixpoint, or nearly */
+    if (!s.changed || s.kills * 50 < s.n) break;  /* a fixpoint, or nearly: under 2% */
   }
   ok = ok && store(&s);
   free_index(&s);
