@@ -705,12 +705,15 @@ int gr_simplify(dl_ground *g)
     if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
   g->kept_counted = 1;
   int ok = load(&s);
+  /* rounds after the first stop once they have taken as long as instantiating */
+  double budget = g->stats.instantiate_seconds > 1 ? g->stats.instantiate_seconds : 1;
   for (uint32_t r = 0; ok && r < MAX_ROUNDS; r++) {
     s.changed = 0;
     s.kills = 0;
     ok = round_of(&s);
     g->stats.simplify_rounds++;
     if (!s.changed || s.kills * 50 < s.n) break;  /* a fixpoint, or nearly: under 2% */
+    if (gr_now() - t0 > budget) break;            /* big games: simplifying costs more than it saves */
   }
   ok = ok && store(&s);
   free_index(&s);
