@@ -920,6 +920,10 @@ static int instantiate(dl_ground *g)
   return ok;
 }
 
+/* Ground games above this many rules are not simplified: the first round
+ * alone costs about as much as grounding them (chess: 40 s of 157). */
+#define GR_SIMPLIFY_MAX_RULES 4000000u
+
 /* ---- the interface -------------------------------------------------------------------------- */
 
 dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, const dl_ground_options *opt,
@@ -938,7 +942,7 @@ dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, cons
   g->rstats = calloc(game->ast->n_rules + 1, sizeof *g->rstats);
   int ok = g->rstats ? classify_predicates(g) : gr_oom(g);
   ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g) && gr_prune(g) &&
-       (opt->no_simplify || gr_simplify(g)) && gr_count_figures(g);
+       (opt->no_simplify || g->n_rules > GR_SIMPLIFY_MAX_RULES || gr_simplify(g)) && gr_count_figures(g);
   dl_eval_destroy(g->statics);
   g->statics = NULL;
   for (uint32_t q = 0; g->demand && q < game->n_preds; q++) ix_relation_destroy(g->demand[q]);
