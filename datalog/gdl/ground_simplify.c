@@ -657,8 +657,10 @@ static int store(simp *s)
     g->rule_origin = o;
     g->cap_rules = s->n + 1;
   }
-  memcpy(g->rule_at, s->at, s->n * sizeof *s->at);
-  memcpy(g->rule_origin, s->origin, s->n * sizeof *s->origin);
+  if (s->n) {  /* memcpy takes no NULL, even for 0 bytes (a game with no rules) */
+    memcpy(g->rule_at, s->at, s->n * sizeof *s->at);
+    memcpy(g->rule_origin, s->origin, s->n * sizeof *s->origin);
+  }
   free(g->lits.a);
   g->lits = s->lits;
   s->lits.a = NULL;
