@@ -657,15 +657,15 @@ static int store(simp *s)
     g->rule_origin = o;
     g->cap_rules = s->n + 1;
   }
-  if (s->n) {  /* memcpy takes no NULL, even for 0 bytes (a game with no rules) */
+  if (s->n) {  /* memcpy and memset take no NULL, even for 0 bytes (a game with no rules) */
     memcpy(g->rule_at, s->at, s->n * sizeof *s->at);
     memcpy(g->rule_origin, s->origin, s->n * sizeof *s->origin);
+    memset(s->alive, 1, s->n);
   }
   free(g->lits.a);
   g->lits = s->lits;
   s->lits.a = NULL;
   g->n_rules = s->n;
-  memset(s->alive, 1, s->n);
   return gr_compact(g, s->alive);
 }
 
