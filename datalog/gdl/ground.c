@@ -124,6 +124,22 @@ static int eval_statics(dl_ground *g)
 
 /* ---- atoms and rules ------------------------------------------------------------------------- */
 
+int gr_reserve_atom(dl_ground *g)
+{
+  if (g->n_atoms + 1 >= g->cap_atoms) {
+    uint32_t cap = g->cap_atoms ? 2 * g->cap_atoms : 1024;
+    dl_tid *a = realloc(g->atom_term, cap * sizeof *a);
+    if (a) g->atom_term = a;
+    uint8_t *b = a ? realloc(g->atom_role, cap) : NULL;
+    if (b) g->atom_role = b;
+    uint8_t *c = b ? realloc(g->atom_aux, cap) : NULL;
+    if (!c) return 0;
+    g->atom_aux = c;
+    g->cap_atoms = cap;
+  }
+  return 1;
+}
+
 /* The id of the atom that is term t, made when new; 0 when out of memory. */
 static int32_t atom_id(dl_ground *g, dl_tid t, uint8_t role)
 {
@@ -138,17 +154,7 @@ static int32_t atom_id(dl_ground *g, dl_tid t, uint8_t role)
   }
   uint32_t *v = &g->atom_of_term[t];
   if (*v) return (int32_t)*v;
-  if (g->n_atoms + 1 >= g->cap_atoms) {
-    uint32_t cap = g->cap_atoms ? 2 * g->cap_atoms : 1024;
-    dl_tid *a = realloc(g->atom_term, cap * sizeof *a);
-    if (a) g->atom_term = a;
-    uint8_t *b = a ? realloc(g->atom_role, cap) : NULL;
-    if (b) g->atom_role = b;
-    uint8_t *c = b ? realloc(g->atom_aux, cap) : NULL;
-    if (!c) return gr_oom(g);
-    g->atom_aux = c;
-    g->cap_atoms = cap;
-  }
+  if (!gr_reserve_atom(g)) return gr_oom(g);
   uint32_t id = ++g->n_atoms;
   g->atom_term[id] = t;
   g->atom_role[id] = role;

@@ -79,6 +79,8 @@ typedef struct gr_lit_stats {
 double gr_now(void);
 int gr_push32(vec32 *v, int32_t x);
 int gr_oom(dl_ground *g);
+/* Room for one more atom in the atom arrays; 0 when out of memory (not reported). */
+int gr_reserve_atom(dl_ground *g);
 int gr_is_input(dl_atom_role r);
 int gr_is_goal_role(dl_atom_role r);
 int gr_normalize_body(int32_t *body, uint32_t *n);

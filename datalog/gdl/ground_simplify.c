@@ -102,17 +102,7 @@ static void kill_rule(simp *s, uint32_t i)
 static int32_t new_atom(simp *s)
 {
   dl_ground *g = s->g;
-  if (g->n_atoms + 1 >= g->cap_atoms) {
-    uint32_t cap = g->cap_atoms ? 2 * g->cap_atoms : 1024;
-    dl_tid *a = realloc(g->atom_term, cap * sizeof *a);
-    if (a) g->atom_term = a;
-    uint8_t *b = a ? realloc(g->atom_role, cap) : NULL;
-    if (b) g->atom_role = b;
-    uint8_t *c = b ? realloc(g->atom_aux, cap) : NULL;
-    if (!c) return 0;
-    g->atom_aux = c;
-    g->cap_atoms = cap;
-  }
+  if (!gr_reserve_atom(g)) return 0;
   char name[64];
   int n = snprintf(name, sizeof name, "simp_%u", s->n_new++);
   dl_sym sym = dl_terms_symbol(g->terms, name, (size_t)n);
