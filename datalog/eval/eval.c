@@ -39,6 +39,10 @@ struct dl_eval {
   pl_plan *plans;           /* per rule version (delta at -1, 0, 1, ...): its last */
   uint64_t *plan_inputs;    /*   plan in a recursive component's rounds, and what */
   uint8_t *plan_ok;         /*   it was chosen for (see get_plan) */
+  int keep_plans;           /* restarted (dl_eval_restart): plans are kept across runs */
+  uint8_t *rerun;           /* per component: run in the next run (NULL: all) */
+  uint8_t *dirty;           /* per predicate: emptied by the last restart */
+  uint32_t *all_start, *all_order;  /* every rule (subsumed too) by head component */
 };
 
 /* Where a rule's new tuples go. */
@@ -688,11 +692,15 @@ enum { PASS_ALL, PASS_PLAIN, PASS_SEARCHES };
 static pl_plan *get_plan(dl_eval *e, uint32_t r, int delta_at, pl_plan *local)
 {
   pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
-  if (delta_at < 0) return pl_plan_build(&c, r, delta_at, local) ? local : NULL;
+  if (delta_at < 0 && !e->keep_plans) return pl_plan_build(&c, r, delta_at, local) ? local : NULL;
   uint32_t v = e->version_at[r] + (uint32_t)delta_at + 1;
-  uint64_t inputs = pl_plan_inputs(&c, r, delta_at);
-  if (e->plan_ok[v] && e->plan_inputs[v] == inputs) {
-    pl_plan_ready(&c, &e->plans[v]);
+  /* a rule without variables is a list of lookups: its plan stays */
+  int ground = e->keep_plans && e->prog->ast->rules[r].n_vars == 0;
+  uint64_t inputs = ground ? 0 : pl_plan_inputs(&c, r, delta_at);
+  if (e->plan_ok[v] && (ground || e->plan_inputs[v] == inputs)) {
+    /* after a restart the relations it reads may be new ones */
+    if (!e->keep_plans) pl_plan_ready(&c, &e->plans[v]);
+    else if (!pl_plan_reindex(&c, &e->plans[v])) return NULL;
     return &e->plans[v];
   }
   pl_plan_free(&e->plans[v]);
@@ -712,7 +720,7 @@ static void drop_plans(dl_eval *e, uint32_t r)
 
 static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
 {
-  double t0 = now();
+  double t0 = e->keep_plans ? 0 : now();
   uint64_t d0 = e->stats.derivations, p0 = e->stats.in_products;
   dl_eval_rule_stats *rs = &e->rule_stats[r];
   pl_plan local = { 0 }, *pl = get_plan(e, r, delta_at, &local);
@@ -739,7 +747,7 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
   if (mode == EMIT_LINEAR && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
   rs->derivations += e->stats.derivations - d0;
   rs->in_products += e->stats.in_products - p0;
-  rs->seconds += now() - t0;
+  if (!e->keep_plans) rs->seconds += now() - t0;
   rs->heads_first += pl->heads_first;
   pl_plan_free(&local);
   return ok && !e->failed;
@@ -811,7 +819,7 @@ static int run_recursive(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t
   for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
     if (!run_rule(e, e->rule_order[i], -1, EMIT_FRESH, PASS_ALL)) return 0;
   int ok = rounds(e, c, preds, n_preds, linear);
-  for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) drop_plans(e, e->rule_order[i]);
+  for (uint32_t i = e->rule_start[c]; !e->keep_plans && i < e->rule_start[c + 1]; i++) drop_plans(e, e->rule_order[i]);
   return ok;
 }
 
@@ -951,6 +959,10 @@ void dl_eval_destroy(dl_eval *e)
   free(e->plan_ok);
   free(e->rule_start);
   free(e->rule_order);
+  free(e->rerun);
+  free(e->dirty);
+  free(e->all_start);
+  free(e->all_order);
   free(e);
 }
 
@@ -958,6 +970,7 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple)
 {
   assert(e && tuple && pred < e->prog->n_preds);
   assert(e->stats.rounds == 0 && e->stats.derivations == 0);  /* not run yet */
+  assert(!e->rerun || e->dirty[pred]);                        /* emptied by the restart */
   if (ix_relation_insert(e->rel[pred], tuple, NULL)) return 1;
   fail_memory(e);
   return 0;
@@ -968,11 +981,124 @@ int dl_eval_run(dl_eval *e)
   double t0 = now();
   const st_strata *s = e->prog->strata;
   int ok = 1;
-  for (uint32_t c = 0; ok && c < s->n_sccs; c++) ok = run_component(e, c);
+  for (uint32_t c = 0; ok && c < s->n_sccs; c++)
+    if (!e->rerun || e->rerun[c]) ok = run_component(e, c);
   e->stats.atoms = 0;
   for (uint32_t p = 0; p < e->prog->n_preds; p++) e->stats.atoms += ix_relation_size(e->rel[p]);
   e->stats.seconds = now() - t0;
   return ok;
+}
+
+/* ---- restarting ------------------------------------------------------------------ */
+
+/* Groups every rule, subsumed ones too, by the component of its head into
+ * all_start/all_order (once). */
+static int group_all_rules(dl_eval *e)
+{
+  if (e->all_order) return 1;
+  const st_strata *s = e->prog->strata;
+  uint32_t n_rules = e->prog->ast->n_rules;
+  e->all_start = calloc(s->n_sccs + 2, sizeof *e->all_start);
+  e->all_order = malloc((n_rules + 1) * sizeof *e->all_order);
+  if (!e->all_start || !e->all_order) return 0;
+  for (uint32_t r = 0; r < n_rules; r++) e->all_start[s->scc_of[e->prog->head_node[r]] + 2]++;
+  for (uint32_t c = 0; c < s->n_sccs; c++) e->all_start[c + 2] += e->all_start[c + 1];
+  for (uint32_t r = 0; r < n_rules; r++) e->all_order[e->all_start[s->scc_of[e->prog->head_node[r]] + 1]++] = r;
+  return 1;
+}
+
+/* Marks component c to run again and its predicates dirty; 1 when it was
+ * not marked yet. */
+static int mark_component(dl_eval *e, uint32_t c)
+{
+  if (e->rerun[c]) return 0;
+  e->rerun[c] = 1;
+  uint32_t n_preds;
+  const uint32_t *preds = dl_program_component_preds(e->prog, c, &n_preds);
+  for (uint32_t i = 0; i < n_preds; i++) e->dirty[preds[i]] = 1;
+  return 1;
+}
+
+/* Does a rule of component c read a dirty predicate? */
+static int reads_dirty(const dl_eval *e, uint32_t c)
+{
+  for (uint32_t i = e->all_start[c]; i < e->all_start[c + 1]; i++) {
+    uint32_t r = e->all_order[i];
+    for (uint32_t k = 0; k < e->prog->ast->rules[r].n_body; k++) {
+      uint32_t p = e->prog->lit_pred[r][k];
+      if (p != DL_NO_PRED && e->dirty[p]) return 1;
+    }
+  }
+  return 0;
+}
+
+/* The components to run again, in e->rerun, and the predicates to empty, in
+ * e->dirty: those of the inputs and of every component that reads a dirty
+ * predicate, or that has a node of one (a predicate's relation is shared by
+ * the components of its nodes), until nothing changes. */
+static void find_dirty(dl_eval *e, const uint32_t *inputs, uint32_t n)
+{
+  const dl_program *p = e->prog;
+  const st_strata *s = p->strata;
+  memset(e->rerun, 0, s->n_sccs + 1);
+  memset(e->dirty, 0, p->n_preds + 1);
+  for (uint32_t i = 0; i < n; i++) e->dirty[inputs[i]] = 1;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t node = 0; node < p->n_nodes; node++)
+      if (e->dirty[p->node_pred[node]]) changed |= mark_component(e, s->scc_of[node]);
+    for (uint32_t c = 0; c < s->n_sccs; c++)
+      if (!e->rerun[c] && reads_dirty(e, c)) changed |= mark_component(e, c);
+  }
+}
+
+int dl_eval_restart(dl_eval *e, const uint32_t *inputs, uint32_t n)
+{
+  assert(e && (inputs || n == 0) && !e->failed);
+  const dl_program *p = e->prog;
+  for (uint32_t i = 0; i < n; i++) assert(inputs[i] < p->n_preds);
+  if (!e->rerun) {
+    e->rerun = calloc(p->strata->n_sccs + 1, 1);
+    e->dirty = calloc(p->n_preds + 1, 1);
+  }
+  if (!e->rerun || !e->dirty || !group_all_rules(e)) {
+    fail_memory(e);
+    return 0;
+  }
+  find_dirty(e, inputs, n);
+  e->keep_plans = 1;
+  e->atoms = 0;
+  for (uint32_t i = 0; i < p->n_preds; i++) {
+    if (e->dirty[i]) {
+      ix_relation_destroy(e->rel[i]);
+      if (!(e->rel[i] = ix_relation_create(p->preds[i].arity))) {
+        fail_memory(e);
+        return 0;
+      }
+    }
+    e->atoms += ix_relation_size(e->rel[i]);
+  }
+  uint32_t subsumed = e->stats.subsumed;
+  memset(&e->stats, 0, sizeof e->stats);
+  e->stats.subsumed = subsumed;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+    uint32_t by = e->rule_stats[r].subsumed_by;
+    memset(&e->rule_stats[r], 0, sizeof e->rule_stats[r]);
+    e->rule_stats[r].subsumed_by = by;
+  }
+  return 1;
+}
+
+int dl_eval_recomputed(const dl_eval *e, uint32_t pred)
+{
+  assert(e && pred < e->prog->n_preds);
+  return !e->rerun || e->dirty[pred];
+}
+
+void dl_eval_set_options(dl_eval *e, const dl_eval_options *opt)
+{
+  assert(e && opt);
+  e->opt = *opt;
 }
 
 const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred)

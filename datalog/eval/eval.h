@@ -70,6 +70,29 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple);
  * error (limit reached, cancelled, out of memory) to diag. */
 int dl_eval_run(dl_eval *e);
 
+/* Readies e, after a successful dl_eval_run, for another run in which the
+ * input predicates inputs[0..n) (GDL's true and does for the state machine
+ * of datalog/gdl/sm.h) are seeded anew.  The relations of the predicates
+ * that depend on an input (the inputs included, and any predicate that
+ * shares a component with one) are emptied; the others are kept with their
+ * indexes, and so are the plans of the rules: dl_eval_seed may then seed
+ * the emptied predicates, and dl_eval_run computes only the components of
+ * the emptied predicates, planning a rule version again only when the
+ * sizes its plan was chosen for changed (pl_plan_inputs).  The model is
+ * the one a new evaluator gives with the same seeds.  Figures start again
+ * from zero; from the first restart on, the time of each rule is not
+ * measured (dl_eval_rule_stats.seconds stays 0: reading the clock twice
+ * per rule costs more than running the rules of a ground game).  Returns 1; 0 when out of memory (reported; then e may only
+ * be destroyed). */
+int dl_eval_restart(dl_eval *e, const uint32_t *inputs, uint32_t n);
+
+/* Whether predicate pred depends on an input of the last dl_eval_restart
+ * (so its relation was emptied); 1 for every predicate before a restart. */
+int dl_eval_recomputed(const dl_eval *e, uint32_t pred);
+
+/* Sets the atom limit and cancel flag of the next runs. */
+void dl_eval_set_options(dl_eval *e, const dl_eval_options *opt);
+
 /* The relation of predicate pred (complete after dl_eval_run). */
 const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred);
 

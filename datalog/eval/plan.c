@@ -445,6 +445,8 @@ static int add_scan(const pl_context *c, pl_plan *pl, const ast_term *a, uint32_
   pl->steps[at].n_key += enum_col >= 0;
   pl->steps[at].n_distinct = (uint32_t)__builtin_popcountll(distinct);
   pl->steps[at].index = 0;
+  pl->steps[at].mask = mask;
+  pl->steps[at].distinct = skip ? distinct : 0;
   if (source == SRC_DELTA) return 1;
   return skip ? ix_relation_index_ordered(c->rel[pred], mask, distinct, &pl->steps[at].index)
               : ix_relation_index(c->rel[pred], mask, &pl->steps[at].index);
@@ -717,6 +719,17 @@ void pl_plan_ready(const pl_context *c, const pl_plan *pl)
   for (uint32_t si = 0; si < pl->n_steps; si++)
     if (pl->steps[si].kind == S_SCAN && pl->steps[si].source != SRC_DELTA)
       ix_relation_index_ready(c->rel[pl->steps[si].pred], pl->steps[si].index);
+}
+
+int pl_plan_reindex(const pl_context *c, pl_plan *pl)
+{
+  for (uint32_t si = 0; si < pl->n_steps; si++) {
+    pl_step *s = &pl->steps[si];
+    if (s->kind == S_SCAN && s->source != SRC_DELTA &&
+        !ix_relation_index_ordered(c->rel[s->pred], s->mask, s->distinct, &s->index))
+      return 0;
+  }
+  return 1;
 }
 
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)

@@ -62,7 +62,9 @@ typedef struct pl_step {
   uint8_t source;       /* S_SCAN: which tuples of the relation (an pl_source) */
   uint8_t project;      /* S_SCAN: one tuple per distinct value of the key and matched columns */
   uint32_t pred;
-  int index;            /* S_SCAN over FULL/OLD: the index used */
+  int index;            /* S_SCAN over FULL/OLD: the index used, */
+  uint64_t mask;        /*   asked for by these bound columns and, */
+  uint64_t distinct;    /*   in a projection, these distinct ones (pl_plan_reindex) */
   uint32_t n_key;       /* S_SCAN: number of bound columns */
   uint32_t n_distinct;  /* S_SCAN with project: number of matched columns */
   uint32_t key;         /* S_SCAN: per column a build pattern (bound) or PL_NONE, at kids[key] */
@@ -134,6 +136,12 @@ uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at);
 /* Readies the indexes a plan built before reads (ix_relation_index_ready),
  * to run it again. */
 void pl_plan_ready(const pl_context *c, const pl_plan *pl);
+
+/* Like pl_plan_ready, for relations that may have been replaced since the
+ * plan was built (dl_eval_restart): finds or builds in each relation an
+ * index for each scan's columns and updates the scan's index number.
+ * Returns 0 when out of memory. */
+int pl_plan_reindex(const pl_context *c, pl_plan *pl);
 
 /* Frees the plan's storage and empties it. */
 void pl_plan_free(pl_plan *pl);

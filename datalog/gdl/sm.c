@@ -1,9 +1,14 @@
 /* sm.c: the minimal state machine (see sm.h).  Each question is answered
- * from a model of the game: a fresh evaluator, the state seeded as true
- * facts (dl_eval_seed), run to the end.  The model of the last state asked
- * about is kept.  With demand (dl_sm_demand) the program evaluated is the
- * magic-set rewriting of the game for the keywords (magic.h): the same
- * relations for the keywords, found by name in the rewritten program. */
+ * from a model of the game: the state seeded as true facts (dl_eval_seed),
+ * and for the next state the joint move as does facts, run to the end.
+ * One evaluator is kept across states: for another state it is restarted
+ * (dl_eval_restart), which keeps the relations that depend on neither true
+ * nor does, the indexes and the plans, and recomputes the rest; for a joint
+ * move in the same state only what depends on does is recomputed.  The
+ * model of the last state asked about is kept.  With demand (dl_sm_demand)
+ * the program evaluated is the magic-set rewriting of the game for the
+ * keywords (magic.h): the same relations for the keywords, found by name in
+ * the rewritten program. */
 #include "datalog/gdl/sm.h"
 
 #include <assert.h>
@@ -35,8 +40,12 @@ struct dl_sm {
   uint32_t pred[N_KEYWORDS];  /* DL_NO_PRED when the program has none */
   dl_sm_list roles;           /* in the order of the role facts */
   dl_sm_list initial;
-  dl_eval *model;             /* the model of state `modelled`, or NULL */
+  dl_eval *model;             /* kept across states: the model of state `modelled` */
+                              /*   (and a joint move when with_moves), or NULL */
   dl_sm_list modelled;        /* sorted, without duplicates */
+  int with_moves;             /* model has does facts seeded */
+  int moves_matter;           /* legal, goal or terminal depend on does (not GDL): */
+                              /*   then a model with moves does not answer them */
   dl_sm_list key;             /* scratch: the state asked about, sorted */
   dl_sm_stats stats;
 };
@@ -102,20 +111,53 @@ static void report_memory(dl_sm *sm)
   dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "out of memory in the state machine");
 }
 
-/* The model of the game with true(t) for each t of state[0..n) and, when
- * joint is not NULL, does(role i, joint[i]) for each role; NULL after
- * reporting. */
-static dl_eval *compute_model(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint)
+static void drop_model(dl_sm *sm)
+{
+  dl_eval_destroy(sm->model);
+  sm->model = NULL;
+  sm->with_moves = 0;
+}
+
+/* Readies sm->model for new seeds: a new evaluator when there is none; else
+ * restarted for a new state, or (same_state) for a new joint move only. */
+static int ready_model(dl_sm *sm, int same_state)
+{
+  if (!sm->model) {
+    size_t errors = dl_diag_errors(sm->diag);
+    sm->model = dl_eval_create(sm->prog, &sm->opt, sm->diag);
+    if (!sm->model && dl_diag_errors(sm->diag) == errors) report_memory(sm);
+    return sm->model != NULL;
+  }
+  uint32_t inputs[2], n = 0;
+  if (!same_state && sm->pred[K_TRUE] != DL_NO_PRED) inputs[n++] = sm->pred[K_TRUE];
+  if (sm->pred[K_DOES] != DL_NO_PRED) inputs[n++] = sm->pred[K_DOES];
+  if (dl_eval_restart(sm->model, inputs, n)) return 1;
+  drop_model(sm);
+  return 0;
+}
+
+/* Whether a keyword the state's questions read was recomputed by the last
+ * restart of the model. */
+static int keywords_recomputed(const dl_sm *sm)
+{
+  static const int read[] = { K_LEGAL, K_GOAL, K_TERMINAL };
+  for (size_t i = 0; i < sizeof read / sizeof *read; i++)
+    if (sm->pred[read[i]] != DL_NO_PRED && dl_eval_recomputed(sm->model, sm->pred[read[i]])) return 1;
+  return 0;
+}
+
+/* Makes sm->model the model of the game with true(t) for each t of
+ * state[0..n) and, when joint is not NULL, does(role i, joint[i]) for each
+ * role.  same_state: the model holds state already (only the moves
+ * change).  1, or 0 after reporting (then there is no model). */
+static int compute_model(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, int same_state)
 {
   double t0 = seconds_of(CLOCK_MONOTONIC), c0 = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
-  size_t errors = dl_diag_errors(sm->diag);
-  dl_eval *e = dl_eval_create(sm->prog, &sm->opt, sm->diag);
-  if (!e) {
-    if (dl_diag_errors(sm->diag) == errors) report_memory(sm);
-    return NULL;
-  }
+  int fresh = sm->model == NULL;
+  if (!ready_model(sm, same_state && !fresh)) return 0;
+  dl_eval *e = sm->model;
   int ok = 1;
-  for (uint32_t i = 0; ok && i < n && sm->pred[K_TRUE] != DL_NO_PRED; i++)
+  for (uint32_t i = 0; ok && (fresh || !same_state) && i < n && sm->pred[K_TRUE] != DL_NO_PRED; i++)
     ok = dl_eval_seed(e, sm->pred[K_TRUE], &state[i]);
   for (uint32_t r = 0; ok && joint && r < sm->roles.n && sm->pred[K_DOES] != DL_NO_PRED; r++) {
     dl_tid tuple[2] = { sm->roles.ids[r], joint[r] };
@@ -126,14 +168,18 @@ static dl_eval *compute_model(dl_sm *sm, const dl_tid *state, uint32_t n, const 
   sm->stats.seconds += seconds_of(CLOCK_MONOTONIC) - t0;
   sm->stats.cpu_seconds += seconds_of(CLOCK_PROCESS_CPUTIME_ID) - c0;
   if (!ok) {
-    dl_eval_destroy(e);
-    return NULL;
+    drop_model(sm);
+    return 0;
   }
-  return e;
+  sm->with_moves = joint != NULL && sm->pred[K_DOES] != DL_NO_PRED;
+  if (sm->with_moves && !fresh) sm->moves_matter = keywords_recomputed(sm);
+  else if (sm->with_moves) sm->moves_matter = 1;
+  return 1;
 }
 
-/* The model of state[0..n) with no moves: the kept one when it is the same
- * state.  NULL after reporting. */
+/* The model of state[0..n) (with no moves, or with moves that legal, goal
+ * and terminal do not read): the kept one when it is the same state.  NULL
+ * after reporting. */
 static dl_eval *state_model(dl_sm *sm, const dl_tid *state, uint32_t n)
 {
   assert(state || n == 0);
@@ -144,11 +190,11 @@ static dl_eval *state_model(dl_sm *sm, const dl_tid *state, uint32_t n)
       return NULL;
     }
   list_canonical(&sm->key);
-  if (sm->model && sm->key.n == sm->modelled.n &&
-      (sm->key.n == 0 || memcmp(sm->key.ids, sm->modelled.ids, sm->key.n * sizeof *sm->key.ids) == 0))
-    return sm->model;
-  dl_eval_destroy(sm->model);
-  sm->model = compute_model(sm, sm->key.ids, sm->key.n, NULL);
+  int same = sm->model && sm->key.n == sm->modelled.n &&
+             (sm->key.n == 0 || memcmp(sm->key.ids, sm->modelled.ids, sm->key.n * sizeof *sm->key.ids) == 0);
+  if (same && (!sm->with_moves || !sm->moves_matter)) return sm->model;
+  if (same) return compute_model(sm, sm->modelled.ids, sm->modelled.n, NULL, 1) ? sm->model : NULL;
+  if (!compute_model(sm, sm->key.ids, sm->key.n, NULL, 0)) return NULL;
   dl_sm_list tmp = sm->modelled;
   sm->modelled = sm->key;
   sm->key = tmp;
@@ -272,6 +318,7 @@ static int maybe_plain(dl_sm *sm, const dl_program *game)
   dl_magic_destroy(sm->magic);
   sm->magic = NULL;
   sm->prog = game;
+  drop_model(sm);  /* the rewriting's */
   return find_keywords(sm);
 }
 
@@ -337,13 +384,12 @@ dl_sm *dl_sm_create_demand(const dl_program *game, const dl_eval_options *opt, d
     dl_sm_destroy(sm);
     return NULL;
   }
-  dl_eval *e = compute_model(sm, NULL, 0, NULL);
-  int ok = e != NULL;
-  if (ok && !(find_roles(sm, e) && collect(sm, e, K_INIT, DL_NO_TERM, 0, &sm->initial))) {
+  /* the model of the empty state, kept (sm->modelled is empty) */
+  int ok = compute_model(sm, NULL, 0, NULL, 0);
+  if (ok && !(find_roles(sm, sm->model) && collect(sm, sm->model, K_INIT, DL_NO_TERM, 0, &sm->initial))) {
     report_memory(sm);
     ok = 0;
   }
-  dl_eval_destroy(e);
   if (ok && sm->roles.n == 0) {
     dl_diag_report(diag, DL_ERROR, NULL, 0, "the game has no role: a GDL game needs role facts");
     ok = 0;
@@ -378,6 +424,7 @@ void dl_sm_set_limits(dl_sm *sm, const dl_eval_options *opt)
 {
   assert(sm && opt);
   sm->opt = *opt;
+  if (sm->model) dl_eval_set_options(sm->model, opt);
 }
 
 /* ---- questions ----------------------------------------------------------------------- */
@@ -507,12 +554,10 @@ int dl_sm_next(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, 
   if (!e) return 0;
   for (uint32_t r = 0; r < sm->roles.n; r++)
     if (!check_legal(sm, e, r, joint[r])) return 0;
-  /* the kept model's state, sorted: seed that, as state may be unsorted */
-  dl_eval *m = compute_model(sm, sm->modelled.ids, sm->modelled.n, joint);
-  if (!m) return 0;
-  int ok = collect(sm, m, K_NEXT, DL_NO_TERM, 0, next);
+  /* the kept model's state, with the joint move */
+  if (!compute_model(sm, sm->modelled.ids, sm->modelled.n, joint, 1)) return 0;
+  int ok = collect(sm, sm->model, K_NEXT, DL_NO_TERM, 0, next);
   if (!ok) report_memory(sm);
-  dl_eval_destroy(m);
   return ok;
 }
 
