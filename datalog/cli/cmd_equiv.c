@@ -1,16 +1,30 @@
 /* cmd_equiv.c: gdlog equiv GAME OTHER: random playouts driven by GAME's
- * state machine (datalog/gdl/sm.h); at every state both programs must give
+ * state machine (datalog/gdl/sm.h); at every state the programs must give
  * the same roles, initial state, terminal flag, legal moves per role, goal
  * values and next state for the chosen joint move.  Terms are compared as
- * printed text: the two programs have term stores of their own.  The first
+ * printed text: the programs have term stores of their own.  The first
  * difference is printed with the playout, the depth, the moves that led
  * there and the state, and the exit status is 1.
+ *
+ * OTHER is played by a backend (--backend): the rules (sm.h, the evaluator
+ * over OTHER's rules), or the circuit (datalog/gdl/circuit.h, issue 13)
+ * compiled from OTHER's grounding; a ground OTHER is compiled as it is, one
+ * circuit rule per ground rule (grounded again with the domains reduction
+ * and no pruning, demand, splitting, factoring or simplification), any other
+ * is grounded as `gdlog play` grounds it.  auto, the default, takes the
+ * circuit when OTHER is ground and the rules otherwise; all plays OTHER on
+ * both, so that the rules on GAME, the rules on OTHER and the circuit on
+ * OTHER are compared at every state.  Each backend plays its own states
+ * (the circuit its bitsets), so an error of one is not hidden by another.
  *
  * Goal values are compared at every state, terminal or not (as the goal
  * atoms of the model: a correct grounding keeps them all); ggp-base's
  * contract (one goal value per role, a number in 0..100) is checked at
  * terminal states, and a role without a legal move in a non-terminal state
- * is an error of the program that has it. */
+ * is an error of the program that has it.  The circuit tells a role's goal
+ * value only when it has one; when it has several, their number is compared
+ * with the rules' on the same program in the circuit's state, and the
+ * rules' values stand for the circuit's (counted in the summary). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,18 +37,31 @@
 #include "datalog/cli/cli.h"
 #include "datalog/cli/stats.h"
 #include "datalog/cli/guard.h"
+#include "datalog/gdl/circuit.h"
+#include "datalog/gdl/domains.h"
+#include "datalog/gdl/ground.h"
+#include "datalog/gdl/reduce.h"
 #include "datalog/gdl/sm.h"
+#include "datalog/write/output.h"
+
+enum { BACKEND_AUTO, BACKEND_RULES, BACKEND_CIRCUIT, BACKEND_ALL };
 
 static const cli_option equiv_option_table[] = {
   { .name = "--playouts", .value = "N", .help = "number of random playouts (default 10)" },
   { .name = "--seed", .value = "S", .help = "seed of the random moves (default 1): the same seed plays\nthe same playouts" },
   { .name = "--max-depth", .value = "D", .help = "end a playout after D joint moves (default 10000)" },
+  { .name = "--backend", .value = "B", .choices = "auto|rules|circuit|all",
+    .help = "how OTHER is played: rules (its rules evaluated), circuit\n"
+            "(its grounding compiled: datalog/gdl/circuit.h), all (both:\n"
+            "GAME's rules, OTHER's rules and OTHER's circuit compared), or\n"
+            "auto (default): circuit when OTHER is ground, else rules" },
   CLI_OPT_SYNTAX,
   CLI_OPT_END
 };
 
 typedef struct equiv_options {
   uint64_t playouts, seed, max_depth, max_atoms;
+  int backend;
 } equiv_options;
 
 /* ---- a deterministic generator (splitmix64), no global state ------------------ */
@@ -103,16 +130,16 @@ static void atoms_push(atoms *a, char *text)
 
 /* pred(x), pred(x,y) or pred (y, x DL_NO_TERM), or x alone (pred NULL), as
  * a malloc'd string; NULL when out of memory. */
-static char *atom_text(const dl_sm *sm, const char *pred, dl_tid x, dl_tid y)
+static char *atom_text(const dl_terms *terms, const char *pred, dl_tid x, dl_tid y)
 {
   dl_buf b = { 0 };
   if (pred) dl_buf_addz(&b, pred);
   if (x != DL_NO_TERM) {
     if (pred) dl_buf_addz(&b, "(");
-    dl_sm_term_text(sm, x, DL_FMT_INFIX, &b);
+    dl_output_term(&b, terms, x, DL_FMT_INFIX);
     if (y != DL_NO_TERM) {
       dl_buf_addz(&b, ",");
-      dl_sm_term_text(sm, y, DL_FMT_INFIX, &b);
+      dl_output_term(&b, terms, y, DL_FMT_INFIX);
     }
     if (pred) dl_buf_addz(&b, ")");
   }
@@ -122,9 +149,9 @@ static char *atom_text(const dl_sm *sm, const char *pred, dl_tid x, dl_tid y)
   return NULL;
 }
 
-static void atoms_add(atoms *a, const dl_sm *sm, const char *pred, dl_tid x, dl_tid y)
+static void atoms_add(atoms *a, const dl_terms *terms, const char *pred, dl_tid x, dl_tid y)
 {
-  atoms_push(a, atom_text(sm, pred, x, y));
+  atoms_push(a, atom_text(terms, pred, x, y));
 }
 
 static int compare_text(const void *x, const void *y, void *ctx)
@@ -150,40 +177,243 @@ static const char *first_difference(const atoms *a, const atoms *b, int *side)
   return NULL;
 }
 
-/* ---- the run ------------------------------------------------------------------------ */
+/* ---- sides: a program played by a backend ---------------------------------------- */
+
+enum { MAX_SIDES = 3 };
 
 typedef struct side {
   const char *file;
-  dl_diag *diag;           /* the state machine's: forwarded to the command's */
-  dl_sm *sm;
+  char *name;              /* in messages: the file, "FILE (circuit)" for a circuit */
+  dl_diag *diag;           /* the backend's: forwarded to the command's */
+  dl_loaded *loaded;
+  const dl_terms *terms;
+  uint32_t n_roles;
+  const dl_tid *roles;     /* role terms, in order */
+  dl_tid *role_ids;        /* circuit: its role terms */
+  /* rules */
+  dl_sm *sm;               /* circuit: the rules on the same program, made when a */
+                           /*   role has several goal values (the circuit tells */
+                           /*   only their number) */
   dl_sm_list state, next, moves, values;
+  dl_tid *joint;           /* per role */
+  /* circuit */
+  dl_domains *domains;
+  dl_ground *ground;
+  dl_circuit *circuit;
+  uint32_t words;
+  uint64_t *bits, *next_bits;
+  uint32_t *move_of;       /* per role: the move index chosen */
+  uint64_t goals_by_count; /* roles' goal sets taken from sm (several values) */
+  double build_seconds;    /* grounding and compiling */
+  double cpu;              /* processor time in the backend's questions */
   atoms set;
 } side;
 
 typedef struct equiv {
   cli_ctx *c;
   equiv_options opt;
-  side s[2];
+  side s[MAX_SIDES];
+  int n_sides;
   rng rng;
   uint64_t playout, depth, states, cut;
   atoms history;           /* the joint moves of this playout, printed */
   dl_buf joint_text;       /* the joint move being tried, printed */
-  dl_tid *joint[2];        /* per side, per role */
 } equiv;
 
-/* Moves the messages of side s's state machine to the command's
- * diagnostics, those without a place prefixed with its file. */
+static double cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int is_circuit(const side *s) { return s->circuit != NULL; }
+
+/* Moves the messages of side s's backend to the command's diagnostics,
+ * those without a place prefixed with its name. */
 static void forward_diagnostics(equiv *q, side *s)
 {
   for (size_t i = 0; s->diag && i < dl_diag_count(s->diag); i++) {
     const dl_message *m = dl_diag_message(s->diag, i);
     if (dl_guard_signal() && !m->src && strcmp(m->text, "interrupted") == 0) continue;
     if (m->src) dl_diag_report(q->c->diag, m->severity, m->src, m->off, "%s", m->text);
-    else dl_diag_report(q->c->diag, m->severity, NULL, 0, "%s: %s", s->file, m->text);
+    else dl_diag_report(q->c->diag, m->severity, NULL, 0, "%s: %s", s->name ? s->name : s->file, m->text);
   }
   dl_diag_destroy(s->diag);
   s->diag = dl_diag_create();
 }
+
+static int list_push(dl_sm_list *l, dl_tid t)
+{
+  if (l->n == l->cap) {
+    uint32_t cap = l->cap ? 2 * l->cap : 64;
+    dl_tid *ids = realloc(l->ids, cap * sizeof *ids);
+    if (!ids) return 0;
+    l->ids = ids;
+    l->cap = cap;
+  }
+  l->ids[l->n++] = t;
+  return 1;
+}
+
+/* The fluents of circuit state bits as terms, into *out. */
+static int circuit_state_terms(side *s, const uint64_t *bits, dl_sm_list *out)
+{
+  out->n = 0;
+  uint32_t n = dl_circuit_fluent_count(s->circuit);
+  for (uint32_t f = 0; f < n; f++)
+    if ((bits[f / 64] >> (f % 64) & 1) && !list_push(out, dl_circuit_fluent_term(s->circuit, f))) return 0;
+  return 1;
+}
+
+/* Side s's initial state as its state; its init atoms into s->set. */
+static int side_initial(side *s)
+{
+  atoms_clear(&s->set);
+  if (is_circuit(s)) {
+    dl_circuit_initial(s->circuit, s->bits);
+    dl_circuit_set_state(s->circuit, s->bits);
+    if (!circuit_state_terms(s, s->bits, &s->state)) return 0;
+  } else {
+    uint32_t n;
+    const dl_tid *init = dl_sm_initial(s->sm, &n);
+    s->state.n = 0;
+    for (uint32_t k = 0; k < n; k++)
+      if (!list_push(&s->state, init[k])) return 0;
+  }
+  for (uint32_t k = 0; k < s->state.n; k++) atoms_add(&s->set, s->terms, "init", s->state.ids[k], DL_NO_TERM);
+  return 1;
+}
+
+/* Whether side s's state is terminal; 0 after the backend reported. */
+static int side_terminal(side *s, int *terminal)
+{
+  if (is_circuit(s)) {
+    *terminal = dl_circuit_terminal(s->circuit);
+    return 1;
+  }
+  return dl_sm_terminal(s->sm, s->state.ids, s->state.n, terminal);
+}
+
+/* The legal moves of role r in side s's state, as terms into s->moves (for
+ * the circuit in the order of its move list); 0 after the backend
+ * reported, or out of memory. */
+static int side_legal(side *s, uint32_t r)
+{
+  if (!is_circuit(s)) return dl_sm_legal(s->sm, s->state.ids, s->state.n, r, &s->moves);
+  const uint32_t *moves;
+  uint32_t n = dl_circuit_legal(s->circuit, r, &moves);
+  s->moves.n = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (!list_push(&s->moves, dl_circuit_move_term(s->circuit, moves[k]))) return 0;
+  return 1;
+}
+
+/* The circuit's rules twin: a state machine on the same program. */
+static int circuit_twin(equiv *q, side *s)
+{
+  if (s->sm) return 1;
+  dl_eval_options eo = { q->opt.max_atoms, dl_guard_cancel_flag() };
+  s->sm = dl_sm_create_limited(s->loaded->prog, &eo, s->diag);
+  return s->sm != NULL;
+}
+
+/* The goal values of role r in side s's state into s->values; 0 after the
+ * backend reported. */
+static int side_goal_values(equiv *q, side *s, uint32_t r)
+{
+  if (!is_circuit(s)) return dl_sm_goal_values(s->sm, s->state.ids, s->state.n, r, &s->values);
+  int32_t v;
+  s->values.n = 0;
+  if (dl_circuit_goal(s->circuit, r, &v)) {
+    /* the value's term: the store is the program's, which grounding extends */
+    dl_terms *terms = s->loaded->prog->terms;
+    char text[16];
+    snprintf(text, sizeof text, "%d", (int)v);
+    dl_sym sym = dl_terms_symbol(terms, text, strlen(text));
+    dl_tid t = sym == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(terms, sym);
+    return t != DL_NO_TERM && list_push(&s->values, t);
+  }
+  if (v == 0) return 1;
+  /* several: the rules on the same program, in the circuit's state */
+  if (!circuit_twin(q, s) || !dl_sm_goal_values(s->sm, s->state.ids, s->state.n, r, &s->values)) return 0;
+  s->goals_by_count++;
+  if (s->values.n == (uint32_t)-v) return 1;
+  dl_buf rb = { 0 };
+  dl_output_term(&rb, s->terms, s->roles[r], DL_FMT_INFIX);
+  dl_diag_report(s->diag, DL_ERROR, NULL, 0,
+                 "the circuit gives role '%s' %d goal values, the rules on the same program %u",
+                 rb.data ? rb.data : "?", (int)-v, s->values.n);
+  dl_buf_free(&rb);
+  return 0;
+}
+
+/* Checks ggp-base's goal contract for role r in side s's terminal state;
+ * 0 after reporting. */
+static int side_goal_contract(side *s, uint32_t r)
+{
+  if (!is_circuit(s)) {
+    int value;
+    return dl_sm_goal(s->sm, s->state.ids, s->state.n, r, &value);
+  }
+  int32_t v;
+  if (dl_circuit_goal(s->circuit, r, &v) && v >= 0 && v <= 100) return 1;
+  dl_buf rb = { 0 };
+  dl_output_term(&rb, s->terms, s->roles[r], DL_FMT_INFIX);
+  if (v > 100) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "the goal value of role '%s' is %d, not a number in 0..100",
+                              rb.data ? rb.data : "?", (int)v);
+  else if (v == 0) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "role '%s' has no goal value in this terminal state",
+                                  rb.data ? rb.data : "?");
+  else dl_diag_report(s->diag, DL_ERROR, NULL, 0, "role '%s' has %d goal values in this terminal state",
+                      rb.data ? rb.data : "?", (int)-v);
+  dl_buf_free(&rb);
+  return 0;
+}
+
+/* The move of role r among side s's legal moves printed as text, into
+ * s->joint[r] (and s->move_of[r] for a circuit); 0 when none is (the
+ * caller compared the legal sets first). */
+static int side_find_move(side *s, uint32_t r, const char *text)
+{
+  if (!side_legal(s, r)) return 0;
+  const uint32_t *moves = NULL;
+  if (is_circuit(s)) dl_circuit_legal(s->circuit, r, &moves);
+  for (uint32_t k = 0; k < s->moves.n; k++) {
+    dl_buf b = { 0 };
+    dl_output_term(&b, s->terms, s->moves.ids[k], DL_FMT_INFIX);
+    int match = b.data && strcmp(b.data, text) == 0;
+    dl_buf_free(&b);
+    if (!match) continue;
+    s->joint[r] = s->moves.ids[k];
+    if (moves) s->move_of[r] = moves[k];
+    return 1;
+  }
+  return 0;
+}
+
+/* The next state of side s's state for its joint move into s->next; 0
+ * after the backend reported. */
+static int side_next(side *s)
+{
+  if (!is_circuit(s)) return dl_sm_next(s->sm, s->state.ids, s->state.n, s->joint, &s->next);
+  dl_circuit_next(s->circuit, s->move_of, s->next_bits);
+  return circuit_state_terms(s, s->next_bits, &s->next);
+}
+
+/* Makes side s's next state its state. */
+static void side_advance(side *s)
+{
+  dl_sm_list tmp = s->state;
+  s->state = s->next;
+  s->next = tmp;
+  if (!is_circuit(s)) return;
+  uint64_t *b = s->bits;
+  s->bits = s->next_bits;
+  s->next_bits = b;
+  dl_circuit_set_state(s->circuit, s->bits);
+}
+
+/* ---- the run ------------------------------------------------------------------------ */
 
 /* Prints where the playout is: the moves played and the state of side 0. */
 static void print_place(const equiv *q)
@@ -193,38 +423,43 @@ static void print_place(const equiv *q)
   printf(q->history.n ? "\n" : " none (the initial state)\n");
   const side *s = &q->s[0];
   atoms a = { 0 };
-  for (uint32_t i = 0; i < s->state.n; i++) atoms_add(&a, s->sm, "true", s->state.ids[i], DL_NO_TERM);
+  for (uint32_t i = 0; i < s->state.n; i++) atoms_add(&a, s->terms, "true", s->state.ids[i], DL_NO_TERM);
   atoms_sort(&a);
   printf("state (%u fluent%s):\n", s->state.n, s->state.n == 1 ? "" : "s");
   for (size_t i = 0; i < a.n; i++) printf("  %s\n", a.v[i]);
   atoms_free(&a);
 }
 
-/* Reports a difference of the two sets of side 0 and 1 (when there is one)
- * and returns 0; else 1. */
+/* Reports a difference between the set of side 0 and that of another side
+ * (when there is one) and returns 0; else 1. */
 static int same(equiv *q, const char *what)
 {
-  if (q->s[0].set.failed || q->s[1].set.failed) {
-    fprintf(stderr, "gdlog equiv: out of memory\n");
+  for (int i = 0; i < q->n_sides; i++) {
+    if (q->s[i].set.failed) {
+      fprintf(stderr, "gdlog equiv: out of memory\n");
+      return 0;
+    }
+    atoms_sort(&q->s[i].set);
+  }
+  for (int i = 1; i < q->n_sides; i++) {
+    int in;
+    const char *atom = first_difference(&q->s[0].set, &q->s[i].set, &in);
+    if (!atom) continue;
+    const side *has = in ? &q->s[i] : &q->s[0], *lacks = in ? &q->s[0] : &q->s[i];
+    printf("gdlog equiv: %s differs in playout %llu at depth %llu: %s holds in %s but not in %s\n", what,
+           (unsigned long long)q->playout + 1, (unsigned long long)q->depth, atom, has->name, lacks->name);
+    if (q->joint_text.len) printf("joint move: %s\n", q->joint_text.data);
+    print_place(q);
     return 0;
   }
-  atoms_sort(&q->s[0].set);
-  atoms_sort(&q->s[1].set);
-  int in;
-  const char *atom = first_difference(&q->s[0].set, &q->s[1].set, &in);
-  if (!atom) return 1;
-  printf("gdlog equiv: %s differs in playout %llu at depth %llu: %s holds in %s but not in %s\n", what,
-         (unsigned long long)q->playout + 1, (unsigned long long)q->depth, atom, q->s[in].file, q->s[!in].file);
-  if (q->joint_text.len) printf("joint move: %s\n", q->joint_text.data);
-  print_place(q);
-  return 0;
+  return 1;
 }
 
-/* Reports that side i's state machine failed (its diagnostics say why). */
+/* Reports that side i's backend failed (its diagnostics say why). */
 static int failed(equiv *q, int i, const char *what)
 {
-  printf("gdlog equiv: %s: asking for %s failed in playout %llu at depth %llu (the error follows)\n", q->s[i].file, what,
-         (unsigned long long)q->playout + 1, (unsigned long long)q->depth);
+  printf("gdlog equiv: %s: asking for %s failed in playout %llu at depth %llu (the error follows)\n", q->s[i].name,
+         what, (unsigned long long)q->playout + 1, (unsigned long long)q->depth);
   if (q->joint_text.len) printf("joint move: %s\n", q->joint_text.data);
   print_place(q);
   return 0;
@@ -232,56 +467,48 @@ static int failed(equiv *q, int i, const char *what)
 
 static int same_roles(equiv *q)
 {
-  for (int i = 0; i < 2; i++) {
-    uint32_t n;
-    const dl_tid *roles = dl_sm_roles(q->s[i].sm, &n);
+  for (int i = 0; i < q->n_sides; i++) {
     atoms_clear(&q->s[i].set);
-    for (uint32_t r = 0; r < n; r++) atoms_add(&q->s[i].set, q->s[i].sm, "role", roles[r], DL_NO_TERM);
+    for (uint32_t r = 0; r < q->s[i].n_roles; r++) atoms_add(&q->s[i].set, q->s[i].terms, "role", q->s[i].roles[r], DL_NO_TERM);
   }
-  const atoms *a = &q->s[0].set, *b = &q->s[1].set;
-  int equal = a->n == b->n;
-  for (size_t i = 0; equal && i < a->n; i++) equal = strcmp(a->v[i], b->v[i]) == 0;
-  if (equal) return 1;
-  printf("gdlog equiv: the roles differ:\n  %s:", q->s[0].file);
-  for (size_t i = 0; i < a->n; i++) printf(" %s", a->v[i]);
-  printf("\n  %s:", q->s[1].file);
-  for (size_t i = 0; i < b->n; i++) printf(" %s", b->v[i]);
-  printf("\n");
-  return 0;
+  const atoms *a = &q->s[0].set;
+  for (int k = 1; k < q->n_sides; k++) {
+    const atoms *b = &q->s[k].set;
+    int equal = a->n == b->n;
+    for (size_t i = 0; equal && i < a->n; i++) equal = strcmp(a->v[i], b->v[i]) == 0;
+    if (equal) continue;
+    printf("gdlog equiv: the roles differ:\n  %s:", q->s[0].name);
+    for (size_t i = 0; i < a->n; i++) printf(" %s", a->v[i]);
+    printf("\n  %s:", q->s[k].name);
+    for (size_t i = 0; i < b->n; i++) printf(" %s", b->v[i]);
+    printf("\n");
+    return 0;
+  }
+  return 1;
 }
 
 /* Puts each side's initial state into its state, and compares them. */
 static int same_initial(equiv *q)
 {
-  for (int i = 0; i < 2; i++) {
-    side *s = &q->s[i];
-    uint32_t n;
-    const dl_tid *init = dl_sm_initial(s->sm, &n);
-    s->state.n = 0;
-    atoms_clear(&s->set);
-    for (uint32_t k = 0; k < n; k++) {
-      if (s->state.n == s->state.cap) {
-        uint32_t cap = s->state.cap ? 2 * s->state.cap : 64;
-        dl_tid *ids = realloc(s->state.ids, cap * sizeof *ids);
-        if (!ids) { s->set.failed = 1; break; }
-        s->state.ids = ids;
-        s->state.cap = cap;
-      }
-      s->state.ids[s->state.n++] = init[k];
-      atoms_add(&s->set, s->sm, "init", init[k], DL_NO_TERM);
-    }
+  for (int i = 0; i < q->n_sides; i++) {
+    double c0 = cpu_now();
+    if (!side_initial(&q->s[i])) q->s[i].set.failed = 1;
+    q->s[i].cpu += cpu_now() - c0;
   }
   return same(q, "the initial state");
 }
 
 static int same_terminal(equiv *q, int *terminal)
 {
-  int t[2];
-  for (int i = 0; i < 2; i++) {
+  int t[MAX_SIDES];
+  for (int i = 0; i < q->n_sides; i++) {
     side *s = &q->s[i];
-    if (!dl_sm_terminal(s->sm, s->state.ids, s->state.n, &t[i])) return failed(q, i, "terminal");
+    double c0 = cpu_now();
+    int ok = side_terminal(s, &t[i]);
+    s->cpu += cpu_now() - c0;
+    if (!ok) return failed(q, i, "terminal");
     atoms_clear(&s->set);
-    if (t[i]) atoms_add(&s->set, s->sm, "terminal", DL_NO_TERM, DL_NO_TERM);
+    if (t[i]) atoms_add(&s->set, s->terms, "terminal", DL_NO_TERM, DL_NO_TERM);
   }
   *terminal = t[0];
   return same(q, "terminal");
@@ -289,14 +516,15 @@ static int same_terminal(equiv *q, int *terminal)
 
 static int same_legal(equiv *q)
 {
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < q->n_sides; i++) {
     side *s = &q->s[i];
-    uint32_t n_roles;
-    const dl_tid *roles = dl_sm_roles(s->sm, &n_roles);
     atoms_clear(&s->set);
-    for (uint32_t r = 0; r < n_roles; r++) {
-      if (!dl_sm_legal(s->sm, s->state.ids, s->state.n, r, &s->moves)) return failed(q, i, "the legal moves");
-      for (uint32_t k = 0; k < s->moves.n; k++) atoms_add(&s->set, s->sm, "legal", roles[r], s->moves.ids[k]);
+    for (uint32_t r = 0; r < s->n_roles; r++) {
+      double c0 = cpu_now();
+      int ok = side_legal(s, r);
+      s->cpu += cpu_now() - c0;
+      if (!ok) return failed(q, i, "the legal moves");
+      for (uint32_t k = 0; k < s->moves.n; k++) atoms_add(&s->set, s->terms, "legal", s->roles[r], s->moves.ids[k]);
     }
   }
   return same(q, "legal");
@@ -304,65 +532,43 @@ static int same_legal(equiv *q)
 
 static int same_goals(equiv *q, int terminal)
 {
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < q->n_sides; i++) {
     side *s = &q->s[i];
-    uint32_t n_roles;
-    const dl_tid *roles = dl_sm_roles(s->sm, &n_roles);
     atoms_clear(&s->set);
-    for (uint32_t r = 0; r < n_roles; r++) {
-      if (!dl_sm_goal_values(s->sm, s->state.ids, s->state.n, r, &s->values)) return failed(q, i, "the goal values");
-      for (uint32_t k = 0; k < s->values.n; k++) atoms_add(&s->set, s->sm, "goal", roles[r], s->values.ids[k]);
+    for (uint32_t r = 0; r < s->n_roles; r++) {
+      double c0 = cpu_now();
+      int ok = side_goal_values(q, s, r);
+      s->cpu += cpu_now() - c0;
+      if (!ok) return failed(q, i, "the goal values");
+      for (uint32_t k = 0; k < s->values.n; k++) atoms_add(&s->set, s->terms, "goal", s->roles[r], s->values.ids[k]);
     }
   }
   if (!same(q, "goal")) return 0;
-  for (int i = 0; terminal && i < 2; i++) {
-    side *s = &q->s[i];
-    uint32_t n_roles;
-    dl_sm_roles(s->sm, &n_roles);
-    for (uint32_t r = 0; r < n_roles; r++) {
-      int value;
-      if (!dl_sm_goal(s->sm, s->state.ids, s->state.n, r, &value)) return failed(q, i, "the goal values");
-    }
-  }
+  for (int i = 0; terminal && i < q->n_sides; i++)
+    for (uint32_t r = 0; r < q->s[i].n_roles; r++)
+      if (!side_goal_contract(&q->s[i], r)) return failed(q, i, "the goal values");
   return 1;
-}
-
-/* The term of side s's legal moves of role r printed as text, DL_NO_TERM
- * when none is (the caller compared the legal sets first). */
-static dl_tid find_move(side *s, uint32_t r, const char *text)
-{
-  if (!dl_sm_legal(s->sm, s->state.ids, s->state.n, r, &s->moves)) return DL_NO_TERM;
-  for (uint32_t k = 0; k < s->moves.n; k++) {
-    dl_buf b = { 0 };
-    dl_sm_term_text(s->sm, s->moves.ids[k], DL_FMT_INFIX, &b);
-    int match = b.data && strcmp(b.data, text) == 0;
-    dl_buf_free(&b);
-    if (match) return s->moves.ids[k];
-  }
-  return DL_NO_TERM;
 }
 
 /* Chooses a random joint move among side 0's legal moves (each role's
  * moves in byte order of their printed form, so that the choice does not
- * depend on term ids), into q->joint for both sides and q->joint_text. */
+ * depend on term ids), into every side's joint move and q->joint_text. */
 static int choose_joint(equiv *q)
 {
   side *a = &q->s[0];
-  uint32_t n_roles;
-  dl_sm_roles(a->sm, &n_roles);
   dl_buf_free(&q->joint_text);
   dl_buf_addz(&q->joint_text, "[");
-  for (uint32_t r = 0; r < n_roles; r++) {
-    if (!dl_sm_legal(a->sm, a->state.ids, a->state.n, r, &a->moves)) return failed(q, 0, "the legal moves");
+  for (uint32_t r = 0; r < a->n_roles; r++) {
+    if (!side_legal(a, r)) return failed(q, 0, "the legal moves");
     atoms_clear(&a->set);
-    for (uint32_t k = 0; k < a->moves.n; k++) atoms_add(&a->set, a->sm, NULL, a->moves.ids[k], DL_NO_TERM);
+    for (uint32_t k = 0; k < a->moves.n; k++) atoms_add(&a->set, a->terms, NULL, a->moves.ids[k], DL_NO_TERM);
     if (a->set.failed || a->set.n == 0) return failed(q, 0, "the legal moves");
     atoms_sort(&a->set);
     const char *text = a->set.v[rng_below(&q->rng, (uint32_t)a->set.n)];
     if (r) dl_buf_addz(&q->joint_text, ", ");
     dl_buf_addz(&q->joint_text, text);
-    for (int i = 0; i < 2; i++)
-      if ((q->joint[i][r] = find_move(&q->s[i], r, text)) == DL_NO_TERM) return failed(q, i, "the legal moves");
+    for (int i = 0; i < q->n_sides; i++)
+      if (!side_find_move(&q->s[i], r, text)) return failed(q, i, "the legal moves");
   }
   dl_buf_addz(&q->joint_text, "]");
   return !q->joint_text.failed;
@@ -370,16 +576,19 @@ static int choose_joint(equiv *q)
 
 static int same_next(equiv *q)
 {
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < q->n_sides; i++) {
     side *s = &q->s[i];
-    if (!dl_sm_next(s->sm, s->state.ids, s->state.n, q->joint[i], &s->next)) return failed(q, i, "the next state");
+    double c0 = cpu_now();
+    int ok = side_next(s);
+    s->cpu += cpu_now() - c0;
+    if (!ok) return failed(q, i, "the next state");
     atoms_clear(&s->set);
-    for (uint32_t k = 0; k < s->next.n; k++) atoms_add(&s->set, s->sm, "next", s->next.ids[k], DL_NO_TERM);
+    for (uint32_t k = 0; k < s->next.n; k++) atoms_add(&s->set, s->terms, "next", s->next.ids[k], DL_NO_TERM);
   }
   return same(q, "next");
 }
 
-/* One playout from the initial state; 1 when both sides agreed all along. */
+/* One playout from the initial state; 1 when all sides agreed all along. */
 static int playout(equiv *q)
 {
   atoms_clear(&q->history);
@@ -398,62 +607,148 @@ static int playout(equiv *q)
     if (!choose_joint(q) || !same_next(q)) return 0;
     atoms_push(&q->history, strdup(q->joint_text.data));
     dl_buf_free(&q->joint_text);
-    for (int i = 0; i < 2; i++) {
-      dl_sm_list tmp = q->s[i].state;
-      q->s[i].state = q->s[i].next;
-      q->s[i].next = tmp;
-    }
+    for (int i = 0; i < q->n_sides; i++) side_advance(&q->s[i]);
     q->depth++;
   }
 }
 
-static int load_side(equiv *q, int i)
+/* ---- loading ------------------------------------------------------------------------- */
+
+/* Whether program p has no rule with a variable. */
+static int is_ground(const dl_program *p)
+{
+  for (uint32_t r = 0; r < p->ast->n_rules; r++)
+    if (p->ast->rules[r].n_vars) return 0;
+  return 1;
+}
+
+/* Grounds side s's program and compiles its circuit: a ground program rule
+ * for rule (the domains reduction: no evaluation; nothing pruned, split,
+ * factored or simplified), any other as gdlog play grounds it. */
+static int build_circuit(equiv *q, side *s)
+{
+  double t0 = cli_now();
+  const dl_program *p = s->loaded->prog;
+  int ground = is_ground(p);
+  s->domains = dl_domains_build(p, s->diag);
+  dl_reduce_options ro = { ground ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP, q->opt.max_atoms, dl_guard_cancel_flag(), 0 };
+  dl_reduction *red = s->domains ? dl_reduce(p, s->domains, &ro, s->diag) : NULL;
+  dl_ground_options go = { .demand = !ground, .max_instances = 200000000ULL, .cancel = dl_guard_cancel_flag() };
+  if (ground) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
+  s->ground = red ? dl_ground_build(p, red, &go, s->diag) : NULL;
+  dl_reduction_destroy(red);
+  s->circuit = s->ground ? dl_circuit_create(s->ground, s->diag) : NULL;
+  s->build_seconds = cli_now() - t0;
+  if (!s->circuit) return 0;
+  s->terms = dl_circuit_terms(s->circuit);
+  s->words = dl_circuit_state_words(s->circuit);
+  s->n_roles = dl_circuit_role_count(s->circuit);
+  s->bits = calloc(s->words + 1, sizeof *s->bits);
+  s->next_bits = calloc(s->words + 1, sizeof *s->next_bits);
+  s->role_ids = calloc(s->n_roles + 1, sizeof *s->role_ids);
+  s->move_of = calloc(s->n_roles + 1, sizeof *s->move_of);
+  if (!s->bits || !s->next_bits || !s->role_ids || !s->move_of) return 0;
+  for (uint32_t r = 0; r < s->n_roles; r++) s->role_ids[r] = dl_circuit_role_term(s->circuit, r);
+  s->roles = s->role_ids;
+  return 1;
+}
+
+/* Sets up side i on file (loaded already when l is not NULL), played by
+ * the circuit or the rules. */
+static int load_side(equiv *q, int i, const char *file, dl_loaded *l, int circuit)
 {
   side *s = &q->s[i];
-  s->file = q->c->args[i];
+  q->n_sides = i + 1;
+  s->file = file;
   s->diag = dl_diag_create();
-  dl_loaded *l = s->diag ? cli_load(q->c, s->file) : NULL;
-  dl_eval_options eo = { q->opt.max_atoms, dl_guard_cancel_flag() };
-  s->sm = l ? dl_sm_create_limited(l->prog, &eo, s->diag) : NULL;
-  if (!s->sm) return 0;
-  uint32_t n_roles;
-  dl_sm_roles(s->sm, &n_roles);
-  q->joint[i] = calloc(n_roles + 1, sizeof *q->joint[i]);
-  return q->joint[i] != NULL;
+  s->loaded = l ? l : s->diag ? cli_load(q->c, file) : NULL;
+  size_t len = strlen(file) + sizeof " (circuit)";
+  s->name = malloc(len);
+  if (!s->loaded || !s->name) return 0;
+  snprintf(s->name, len, circuit ? "%s (circuit)" : "%s", file);
+  if (circuit) {
+    if (!build_circuit(q, s)) return 0;
+  } else {
+    dl_eval_options eo = { q->opt.max_atoms, dl_guard_cancel_flag() };
+    s->sm = dl_sm_create_limited(s->loaded->prog, &eo, s->diag);
+    if (!s->sm) return 0;
+    s->terms = dl_sm_terms(s->sm);
+    s->roles = dl_sm_roles(s->sm, &s->n_roles);
+  }
+  s->joint = calloc(s->n_roles + 1, sizeof *s->joint);
+  return s->joint != NULL;
+}
+
+/* Sets up the sides: GAME on the rules, then OTHER on the backends asked. */
+static int load_sides(equiv *q)
+{
+  if (!load_side(q, 0, q->c->args[0], NULL, 0)) return 0;
+  const char *other = q->c->args[1];
+  dl_loaded *l = cli_load(q->c, other);
+  if (!l) return 0;
+  int b = q->opt.backend;
+  if (b == BACKEND_AUTO) b = is_ground(l->prog) ? BACKEND_CIRCUIT : BACKEND_RULES;
+  if (b == BACKEND_ALL) return load_side(q, 1, other, l, 0) && load_side(q, 2, other, l, 1);
+  return load_side(q, 1, other, l, b == BACKEND_CIRCUIT);
 }
 
 static void free_side(side *s)
 {
   dl_sm_destroy(s->sm);
+  dl_circuit_destroy(s->circuit);
+  dl_ground_destroy(s->ground);
+  dl_domains_destroy(s->domains);
   dl_diag_destroy(s->diag);
   dl_sm_list_free(&s->state);
   dl_sm_list_free(&s->next);
   dl_sm_list_free(&s->moves);
   dl_sm_list_free(&s->values);
   atoms_free(&s->set);
+  free(s->bits);
+  free(s->next_bits);
+  free(s->role_ids);
+  free(s->move_of);
+  free(s->joint);
+  free(s->name);
 }
 
-/* Loads both programs and runs the playouts; 1 when they agree. */
+/* The summary line of a run in which all sides agreed. */
+static void print_summary(const equiv *q, double t)
+{
+  printf("equiv: ");
+  for (int i = 0; i < q->n_sides; i++)
+    printf("%s%s", i == 0 ? "" : i + 1 == q->n_sides ? " and " : ", ", q->s[i].name);
+  printf(" agree: %llu playouts, %llu states compared", (unsigned long long)q->opt.playouts,
+         (unsigned long long)q->states);
+  if (q->cut) printf(", %llu cut at depth %llu", (unsigned long long)q->cut, (unsigned long long)q->opt.max_depth);
+  for (int i = 0; i < q->n_sides; i++)
+    if (q->s[i].goals_by_count)
+      printf("; %llu time%s the circuit gave a role several goal values: compared by their number, the values "
+             "taken from the rules on %s", (unsigned long long)q->s[i].goals_by_count,
+             q->s[i].goals_by_count == 1 ? "" : "s", q->s[i].file);
+  double n = q->states ? (double)q->states : 1;
+  printf(" (time %.3f s; processor time per state:", t);
+  for (int i = 0; i < q->n_sides; i++) {
+    const side *s = &q->s[i];
+    printf("%s %.3f ms %s", i ? "," : "", 1e3 * s->cpu / n, is_circuit(s) ? "circuit" : "rules");
+    if (is_circuit(s)) printf(" (built in %.3f s)", s->build_seconds);
+  }
+  printf(")\n");
+}
+
+/* Loads the programs and runs the playouts; 1 when they agree. */
 static int play_all(equiv *q)
 {
   double t0 = cli_now();
   q->rng.s = q->opt.seed;
   dl_guard_soft(1);
-  int ok = load_side(q, 0) && load_side(q, 1) && same_roles(q);
+  int ok = load_sides(q) && same_roles(q);
   for (q->playout = 0; ok && q->playout < q->opt.playouts; q->playout++) ok = playout(q);
   dl_guard_soft(0);
   fflush(stdout);
-  forward_diagnostics(q, &q->s[0]);
-  forward_diagnostics(q, &q->s[1]);
+  for (int i = 0; i < q->n_sides; i++) forward_diagnostics(q, &q->s[i]);
   if (!ok || dl_guard_signal()) return 0;
-  double t = cli_now() - t0;
-  dl_sm_stats a = dl_sm_get_stats(q->s[0].sm), b = dl_sm_get_stats(q->s[1].sm);
-  printf("equiv: %s and %s agree: %llu playouts, %llu states compared", q->s[0].file, q->s[1].file,
-         (unsigned long long)q->opt.playouts, (unsigned long long)q->states);
-  if (q->cut) printf(", %llu cut at depth %llu", (unsigned long long)q->cut, (unsigned long long)q->opt.max_depth);
-  double n = q->states ? (double)q->states : 1;
-  printf(" (time %.3f s; models per state %.2f ms, %.2f ms of processor time, and %.2f ms, %.2f ms)\n", t,
-         1e3 * a.seconds / n, 1e3 * a.cpu_seconds / n, 1e3 * b.seconds / n, 1e3 * b.cpu_seconds / n);
+  print_summary(q, cli_now() - t0);
   return fflush(stdout) == 0;
 }
 
@@ -480,16 +775,14 @@ static int run_equiv(cli_ctx *c)
   memset(&q, 0, sizeof q);
   q.c = c;
   q.opt.max_atoms = c->max_atoms;
+  q.opt.backend = cli_choice(c, "--backend", BACKEND_AUTO);
   if (!count_option(c, "--playouts", 10, &q.opt.playouts) || !count_option(c, "--seed", 1, &q.opt.seed) ||
       !count_option(c, "--max-depth", 10000, &q.opt.max_depth))
     return CLI_USAGE;
   if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
     return cli_usage(c, "only one of the two files may be standard input");
   int ok = play_all(&q);
-  for (int i = 0; i < 2; i++) {
-    free_side(&q.s[i]);
-    free(q.joint[i]);
-  }
+  for (int i = 0; i < MAX_SIDES; i++) free_side(&q.s[i]);
   atoms_free(&q.history);
   dl_buf_free(&q.joint_text);
   return ok ? CLI_OK : CLI_INPUT;
@@ -505,8 +798,10 @@ const cli_command cli_cmd_equiv = {
            "grounding): random playouts are driven by GAME's state machine, and at every\n"
            "state both must give the same roles (in order), initial state, terminal flag,\n"
            "legal moves of each role, goal values (at every state) and next state for the\n"
-           "joint move chosen.  Terms are compared as printed.  A role without a legal move\n"
-           "in a non-terminal state, or without exactly one goal value in 0..100 in a\n"
+           "joint move chosen.  Terms are compared as printed.  GAME is played by its\n"
+           "rules; OTHER by its rules or by the circuit of its grounding (--backend; a\n"
+           "ground OTHER is compiled rule for rule).  A role without a legal move in a\n"
+           "non-terminal state, or without exactly one goal value in 0..100 in a\n"
            "terminal state, is an error (ggp-base's StateMachine contract).  Prints one\n"
            "summary line and exits 0 when they agree; at the first difference prints the\n"
            "playout, the depth, the moves played, the state and the first atom that\n"
