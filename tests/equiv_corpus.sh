@@ -6,7 +6,12 @@
 # EQUIV_BUDGET seconds (default 60) for equiv and as much for grounding;
 # EQUIV_PLAYOUTS playouts (default 2), seed EQUIV_SEED (default 1).
 # GDLOG_GROUND names another binary to ground with (default GDLOG).  With
-# --ground, a GDLOG without the ground command skips (77).
+# --ground, a GDLOG without the ground command skips (77).  EQUIV_BACKEND
+# is equiv's --backend for the second program (default auto: the circuit for
+# a ground game, else the rules; all: GAME's rules, and the ground game's
+# rules and circuit).  EQUIV_GAMES, when set, lists the games to run (names
+# without .kif); else every game of GAME_DIR.  EQUIV_STRICT=1 makes every
+# game that is not ok (over budget, an error) fail the run too.
 #
 # One line per game:
 #   ok      NAME  the summary of equiv
@@ -29,6 +34,7 @@ dir=$2
 budget=${EQUIV_BUDGET:-60}
 playouts=${EQUIV_PLAYOUTS:-2}
 seed=${EQUIV_SEED:-1}
+backend=${EQUIV_BACKEND:-auto}
 if [ ! -d "$dir" ]; then
   echo "skip: no game directory $dir"
   exit 77
@@ -47,22 +53,31 @@ report() {  # KIND NAME TEXT
   printf '%-7s %-32s %s\n' "$1" "$2" "$3"
 }
 
-for game in "$dir"/*.kif; do
+games=()
+if [ -n "${EQUIV_GAMES:-}" ]; then
+  for name in $EQUIV_GAMES; do games+=("$dir/$name.kif"); done
+else
+  games=("$dir"/*.kif)
+fi
+
+for game in "${games[@]}"; do
   name=$(basename "$game" .kif)
+  if [ ! -f "$game" ]; then report error "$name" "no such game: $game"; continue; fi
   other=$game
   if [ $ground = 1 ]; then
     other=$tmp/$name.ground.kif
     timeout -k 10 "$budget" "$ground_bin" ground "$game" -o "$other" >/dev/null 2>"$tmp/err"
     rc=$?
-    if [ $rc = 124 ]; then report budget "$name" "grounding took more than $budget s"; continue; fi
+    # 137: timeout had to kill it, 10 s after the budget
+    if [ $rc = 124 ] || [ $rc = 137 ]; then report budget "$name" "grounding took more than $budget s"; continue; fi
     if [ $rc = 1 ]; then report error "$name" "ground: $(grep -m1 'error' "$tmp/err")"; continue; fi
     if [ $rc != 0 ]; then report CRASH "$name" "ground exited with $rc"; continue; fi
   fi
-  timeout -k 10 "$budget" "$gdlog" equiv "$game" "$other" --playouts "$playouts" --seed "$seed" >"$tmp/out" 2>"$tmp/err"
+  timeout -k 10 "$budget" "$gdlog" equiv "$game" "$other" --playouts "$playouts" --seed "$seed" --backend "$backend" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   if [ $rc = 0 ]; then
     report ok "$name" "$(sed 's/^equiv: [^:]*: //' "$tmp/out")"
-  elif [ $rc = 124 ]; then
+  elif [ $rc = 124 ] || [ $rc = 137 ]; then
     report budget "$name" "more than $budget s ($playouts playouts)"
   elif [ $rc = 1 ] && grep -q '^gdlog equiv: .* differs in playout\|^gdlog equiv: the roles differ' "$tmp/out"; then
     report DIFFER "$name" "$(head -1 "$tmp/out")"
@@ -73,4 +88,6 @@ for game in "$dir"/*.kif; do
   fi
 done
 echo "games: ${count[ok]} ok, ${count[budget]} over budget, ${count[error]} errors, ${count[DIFFER]} differ, ${count[CRASH]} crash"
-[ "${count[DIFFER]}" = 0 ] && [ "${count[CRASH]}" = 0 ]
+[ "${count[DIFFER]}" = 0 ] && [ "${count[CRASH]}" = 0 ] || exit 1
+if [ "${EQUIV_STRICT:-0}" = 1 ] && [ $((count[budget] + count[error])) != 0 ]; then exit 1; fi
+exit 0

@@ -632,12 +632,14 @@ static int build_circuit(equiv *q, side *s)
   int ground = is_ground(p);
   s->domains = dl_domains_build(p, s->diag);
   dl_reduce_options ro = { ground ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP, q->opt.max_atoms, dl_guard_cancel_flag(), 0 };
+  dl_guard_soft(1);  /* reducing and grounding poll the cancel flag */
   dl_reduction *red = s->domains ? dl_reduce(p, s->domains, &ro, s->diag) : NULL;
   dl_ground_options go = { .demand = !ground, .max_instances = 200000000ULL, .cancel = dl_guard_cancel_flag() };
   if (ground) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
   s->ground = red ? dl_ground_build(p, red, &go, s->diag) : NULL;
+  dl_guard_soft(0);
   dl_reduction_destroy(red);
-  s->circuit = s->ground ? dl_circuit_create(s->ground, s->diag) : NULL;
+  s->circuit = s->ground && !dl_guard_signal() ? dl_circuit_create(s->ground, s->diag) : NULL;
   s->build_seconds = cli_now() - t0;
   if (!s->circuit) return 0;
   s->terms = dl_circuit_terms(s->circuit);
@@ -670,7 +672,9 @@ static int load_side(equiv *q, int i, const char *file, dl_loaded *l, int circui
     if (!build_circuit(q, s)) return 0;
   } else {
     dl_eval_options eo = { q->opt.max_atoms, dl_guard_cancel_flag() };
+    dl_guard_soft(1);  /* the evaluator polls the cancel flag */
     s->sm = dl_sm_create_limited(s->loaded->prog, &eo, s->diag);
+    dl_guard_soft(0);
     if (!s->sm) return 0;
     s->terms = dl_sm_terms(s->sm);
     s->roles = dl_sm_roles(s->sm, &s->n_roles);
@@ -741,8 +745,10 @@ static int play_all(equiv *q)
 {
   double t0 = cli_now();
   q->rng.s = q->opt.seed;
-  dl_guard_soft(1);
+  /* signals: soft (a cancel flag) only in the phases that poll it; in
+   * parsing and compiling they end the run at once */
   int ok = load_sides(q) && same_roles(q);
+  dl_guard_soft(1);
   for (q->playout = 0; ok && q->playout < q->opt.playouts; q->playout++) ok = playout(q);
   dl_guard_soft(0);
   fflush(stdout);
