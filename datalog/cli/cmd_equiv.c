@@ -9,9 +9,9 @@
  * OTHER is played by a backend (--backend): the rules (sm.h, the evaluator
  * over OTHER's rules), or the circuit (datalog/gdl/circuit.h, issue 13)
  * compiled from OTHER's grounding; a ground OTHER is compiled as it is, one
- * circuit rule per ground rule (grounded again with the domains reduction
- * and no pruning, demand, splitting, factoring or simplification), any other
- * is grounded as `gdlog play` grounds it.  auto, the default, takes the
+ * circuit rule per ground rule (grounded again with no pruning, demand,
+ * splitting, factoring or simplification), any other is grounded as `gdlog
+ * play` grounds it.  auto, the default, takes the
  * circuit when OTHER is ground and the rules otherwise; all plays OTHER on
  * both, so that the rules on GAME, the rules on OTHER and the circuit on
  * OTHER are compared at every state.  Each backend plays its own states
@@ -623,15 +623,18 @@ static int is_ground(const dl_program *p)
 }
 
 /* Grounds side s's program and compiles its circuit: a ground program rule
- * for rule (the domains reduction: no evaluation; nothing pruned, split,
- * factored or simplified), any other as gdlog play grounds it. */
+ * for rule (nothing pruned, split, factored or simplified; instances that
+ * the G+ reduction shows can never fire are left out), any other as gdlog
+ * play grounds it. */
 static int build_circuit(equiv *q, side *s)
 {
   double t0 = cli_now();
   const dl_program *p = s->loaded->prog;
   int ground = is_ground(p);
   s->domains = dl_domains_build(p, s->diag);
-  dl_reduce_options ro = { ground ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP, q->opt.max_atoms, dl_guard_cancel_flag(), 0 };
+  /* the least fixpoint: the domains reduction of a ground game can take the
+   * products of its argument domains (checkers: more than 3 GB) */
+  dl_reduce_options ro = { DL_REDUCE_LFP, q->opt.max_atoms, dl_guard_cancel_flag(), 0 };
   dl_guard_soft(1);  /* reducing and grounding poll the cancel flag */
   dl_reduction *red = s->domains ? dl_reduce(p, s->domains, &ro, s->diag) : NULL;
   dl_ground_options go = { .demand = !ground, .max_instances = 200000000ULL, .cancel = dl_guard_cancel_flag() };
