@@ -315,10 +315,10 @@ static int maybe_plain(dl_sm *sm, const dl_program *game)
   uint64_t limit = 16 * atoms > 100000 ? 16 * atoms : 100000, plain_atoms;
   uint64_t plain = trial_cost(sm, game, limit, &plain_atoms);
   if (plain == UINT64_MAX || plain > 2 * cost) return 1;
+  drop_model(sm);  /* the rewriting's, before the rewriting goes */
   dl_magic_destroy(sm->magic);
   sm->magic = NULL;
   sm->prog = game;
-  drop_model(sm);  /* the rewriting's */
   return find_keywords(sm);
 }
 
