@@ -492,15 +492,15 @@ static uint64_t hash_rule(int32_t head, const int32_t *body, uint32_t n)
 }
 
 /* The slot of rule head :- body[0..n) (hash h) in the set: holding it, or
- * empty.  A slot keeps the hash's high half, so most mismatches cost no
- * look at the rule itself. */
+ * empty.  A slot keeps the hash's high half, which also places it, so most
+ * mismatches and every growth cost no look at the rule itself. */
 static uint64_t *rule_slot(const dl_ground *g, uint64_t h, int32_t head, const int32_t *body, uint32_t n)
 {
   uint64_t tag = h >> 32 << 32;
-  for (uint32_t i = (uint32_t)h & g->rule_mask;; i = (i + 1) & g->rule_mask) {
+  for (uint32_t i = (uint32_t)(h >> 32) & g->rule_mask;; i = (i + 1) & g->rule_mask) {
     uint64_t *s = &g->rule_slots[i];
     if (!*s) return s;
-    if ((*s & ~(uint64_t)UINT32_MAX) != tag) continue;
+    if ((*s >> 32 << 32) != tag) continue;
     const int32_t *x = gr_rule_lits(g, (uint32_t)*s - 1);
     if (x[0] == head && x[1] == (int32_t)n && memcmp(x + 2, body, n * sizeof *body) == 0) return s;
   }
@@ -509,21 +509,18 @@ static uint64_t *rule_slot(const dl_ground *g, uint64_t h, int32_t head, const i
 /* Doubles the rule set (at most half full afterwards). */
 static int grow_rule_set(dl_ground *g)
 {
-  uint32_t cap = g->rule_slots ? 2 * (g->rule_mask + 1) : 4096;
-  uint64_t *old = g->rule_slots;
-  uint32_t old_cap = old ? g->rule_mask + 1 : 0;
-  if (!(g->rule_slots = calloc(cap, sizeof *g->rule_slots))) {
-    g->rule_slots = old;
-    return gr_oom(g);
-  }
-  g->rule_mask = cap - 1;
-  for (uint32_t i = 0; i < old_cap; i++) {
-    if (!old[i]) continue;
-    const int32_t *x = gr_rule_lits(g, (uint32_t)old[i] - 1);
-    uint64_t h = hash_rule(x[0], x + 2, (uint32_t)x[1]);
-    *rule_slot(g, h, x[0], x + 2, (uint32_t)x[1]) = old[i];
+  uint32_t cap = g->rule_slots ? 2 * (g->rule_mask + 1) : 4096, mask = cap - 1;
+  uint64_t *old = g->rule_slots, *slots = calloc(cap, sizeof *slots);
+  if (!slots) return gr_oom(g);
+  for (uint32_t k = 0; old && k <= g->rule_mask; k++) {
+    if (!old[k]) continue;
+    uint32_t i = (uint32_t)(old[k] >> 32) & mask;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = old[k];
   }
   free(old);
+  g->rule_slots = slots;
+  g->rule_mask = mask;
   return 1;
 }
 
