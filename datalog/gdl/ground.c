@@ -301,6 +301,7 @@ typedef struct join {
   int32_t *cbody;
   factor *factors;
   uint32_t n_factors;
+  int distinct;           /* two bindings never make the same ground rule */
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -595,7 +596,8 @@ static int make_head(join *j, uint32_t h, uint32_t n)
   dl_tid t = atom_term(g, ast_atom_pred(a), atom_arity(a), j->args);
   int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, piece ? DL_ATOM_OTHER : g->pred_role[h]);
   if (head && piece) g->atom_aux[head] = 1;
-  return head && add_rule_once(g, head, j->body, n, j->gr->origin);
+  if (!head) return 0;
+  return j->distinct ? add_rule(g, head, j->body, n, j->gr->origin) : add_rule_once(g, head, j->body, n, j->gr->origin);
 }
 
 /* A complete binding: decides the literals that can be decided and makes
@@ -755,6 +757,24 @@ static int plan_factors(join *j)
   return ok;
 }
 
+/* 1 when two bindings of the rule never make the same ground rule, so its
+ * instances need no look-up in the rule set: each variable is in the head
+ * or in a positive dynamic literal that stays in the body (not factored). */
+static int instances_distinct(const join *j)
+{
+  const dl_rule *r = j->r;
+  uint8_t *mark = calloc(r->n_vars + 1, 1);
+  if (!mark) return 0;
+  mark_term_vars(r->head, mark);
+  for (uint32_t k = 0; k < r->n_body; k++)
+    if (r->body[k].kind == DL_POS && j->comp[k] < 0 && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]))
+      literal_vars(&r->body[k], mark);
+  uint32_t v = 0;
+  while (v < r->n_vars && mark[v]) v++;
+  free(mark);
+  return v == r->n_vars;
+}
+
 int gr_pred_dynamic(const dl_ground *g, const gr_pieces *pc, uint32_t q)
 {
   if (q == DL_NO_PRED) return 0;
@@ -827,6 +847,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   j.factors = calloc(r->n_body + 1, sizeof *j.factors);
   int ok = j.steps && j.bind && j.trail && j.body && j.args && j.lits && j.comp && j.cbody && j.factors;
   ok = ok && plan_factors(&j);
+  j.distinct = ok && instances_distinct(&j);
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)
     if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(&j, gr->lit_pred[k]), (int)k);
