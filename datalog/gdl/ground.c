@@ -697,6 +697,79 @@ dl_sym gr_aux_symbol(dl_ground *g)
   return s;
 }
 
+/* 1 when, in relation r, the columns of mask a determine column b: no two
+ * tuples agree on a and differ on b.  0 also when out of memory (*ok = 0). */
+static int determines(ix_relation *r, uint64_t a, uint32_t b, int *ok)
+{
+  int idx;
+  if (!ix_relation_index_ordered(r, a, (uint64_t)1 << b, &idx)) return *ok = 0;
+  uint32_t n_a = (uint32_t)__builtin_popcountll(a);
+  ix_val key[IX_MAX_ARITY] = { 0 }, prev[IX_MAX_ARITY], t[IX_MAX_ARITY];
+  ix_iter it;
+  ix_iter_begin_distinct(&it, r, idx, 0, n_a + 1, key);
+  for (int first = 1; ix_iter_next(&it, t); first = 0) {
+    int same = !first;
+    for (uint32_t c = 0; same && c < IX_MAX_ARITY; c++)
+      if (a >> c & 1) same = prev[c] == t[c];
+    if (same) return 0;  /* one combination of a, two values of b */
+    memcpy(prev, t, sizeof prev);
+  }
+  return 1;
+}
+
+/* Marks known[v] for the variables of the static literals of component
+ * root that the known ones determine, through the static relations'
+ * functional dependencies, until nothing changes. */
+static int close_known(const join *j, uint32_t *parent, uint32_t root, uint8_t *known)
+{
+  const dl_rule *r = j->r;
+  int ok = 1;
+  for (int changed = 1; ok && changed;) {
+    changed = 0;
+    for (uint32_t k = 0; ok && k < r->n_body; k++) {
+      uint32_t q = j->gr->lit_pred[k];
+      if (find_root(parent, k) != root || r->body[k].kind != DL_POS || q >= j->g->game->n_preds ||
+          j->g->dynamic[q])
+        continue;
+      const ast_term *atom = r->body[k].atom;
+      uint32_t n = atom_arity(atom);
+      uint64_t a = 0;
+      for (uint32_t c = 0; c < n; c++) {
+        const ast_term *x = atom->args[c];
+        if (no_vars(x) || (x->kind == AST_VAR && known[x->value])) a |= (uint64_t)1 << c;
+      }
+      ix_relation *rel = (ix_relation *)dl_eval_relation(j->g->statics, q);
+      for (uint32_t c = 0; ok && c < n; c++) {
+        const ast_term *x = atom->args[c];
+        if (x->kind != AST_VAR || known[x->value] || !determines(rel, a, c, &ok)) continue;
+        known[x->value] = 1;
+        a |= (uint64_t)1 << c;
+        changed = 1;
+      }
+    }
+  }
+  return ok;
+}
+
+/* 1 when the head's variables determine every variable of component root
+ * (so factoring it would make one auxiliary rule per binding of the head:
+ * pure overhead); -1 when out of memory. */
+static int determined_by_head(const join *j, uint32_t *parent, uint32_t root, const uint8_t *head)
+{
+  uint32_t nv = j->r->n_vars;
+  uint8_t *known = malloc(nv + 1), *mark = calloc(nv + 1, 1);
+  int ok = known && mark;
+  if (ok) memcpy(known, head, nv + 1);
+  ok = ok && close_known(j, parent, root, known);
+  for (uint32_t k = 0; ok && k < j->r->n_body; k++)
+    if (find_root(parent, k) == root) literal_vars(&j->r->body[k], mark);
+  int all = 1;
+  for (uint32_t v = 0; ok && v < nv; v++) all &= !mark[v] || known[v];
+  free(known);
+  free(mark);
+  return ok ? all : -1;
+}
+
 /* Splits the body into components joined by variables outside the head
  * (static and distinct literals included, they link variables too).  When
  * two or more components have dynamic literals, each one of them that has
@@ -737,6 +810,11 @@ static int plan_factors(join *j)
   for (uint32_t k = 0; ok && k < nb; k++) with_dyn += find_root(parent, k) == k && dyn[k] == 2;
   for (uint32_t k = 0; ok && !g->opt->no_factor && with_dyn >= 2 && k < nb; k++) {
     if (find_root(parent, k) != k || dyn[k] != 2 || !local[k]) continue;
+    int determined = determined_by_head(j, parent, k, head);
+    if (determined) {
+      ok = determined > 0;
+      continue;
+    }
     factor *f = &j->factors[j->n_factors];
     f->iface = malloc((nv + 1) * sizeof *f->iface);
     f->n_iface = 0;
