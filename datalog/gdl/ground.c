@@ -282,6 +282,15 @@ typedef struct factor {
   uint32_t *iface, n_iface;  /* the head variables it has */
 } factor;
 
+/* A body literal's last decision and the values of its variables then:
+ * the outer loops of a join bind the same values many times over. */
+typedef struct memo {
+  uint32_t *vars, nv;
+  dl_tid *vals;
+  int valid, holds;
+  int32_t lit;
+} memo;
+
 typedef struct join {
   dl_ground *g;
   const gr_rule *gr;
@@ -302,6 +311,7 @@ typedef struct join {
   factor *factors;
   uint32_t n_factors;
   int distinct;           /* two bindings never make the same ground rule */
+  memo *memos;            /* per body literal: its last decision */
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -568,6 +578,55 @@ static int decide(join *j, uint32_t k, int32_t *lit)
   return 1;
 }
 
+/* decide, or its last answer when the literal's variables have the same
+ * values as then (decide depends on nothing else during a join). */
+static int decide_memo(join *j, uint32_t k, int32_t *lit)
+{
+  memo *m = &j->memos[k];
+  uint32_t v = 0;
+  if (m->valid)
+    while (v < m->nv && j->bind[m->vars[v]] == m->vals[v]) v++;
+  if (m->valid && v == m->nv) {
+    *lit = m->lit;
+    return m->holds;
+  }
+  int holds = decide(j, k, lit);
+  if (holds < 0) return holds;
+  for (v = 0; v < m->nv; v++) m->vals[v] = j->bind[m->vars[v]];
+  m->valid = 1;
+  m->holds = holds;
+  m->lit = *lit;
+  return holds;
+}
+
+/* Makes the memos of the body literals (their variables). */
+static int make_memos(join *j)
+{
+  const dl_rule *r = j->r;
+  uint8_t *seen = calloc(r->n_vars + 1, 1);
+  if (!seen || !(j->memos = calloc(r->n_body + 1, sizeof *j->memos))) return free(seen), 0;
+  int ok = 1;
+  for (uint32_t k = 0; ok && k < r->n_body; k++) {
+    memo *m = &j->memos[k];
+    memset(seen, 0, r->n_vars + 1);
+    m->vars = malloc((r->n_vars + 1) * sizeof *m->vars);
+    m->vals = malloc((r->n_vars + 1) * sizeof *m->vals);
+    ok = m->vars && m->vals;
+    const dl_literal *l = &r->body[k];
+    if (ok && l->atom) collect_vars(l->atom, seen, m->vars, &m->nv);
+    if (ok && l->a) collect_vars(l->a, seen, m->vars, &m->nv);
+    if (ok && l->b) collect_vars(l->b, seen, m->vars, &m->nv);
+  }
+  free(seen);
+  return ok;
+}
+
+static void free_memos(join *j)
+{
+  for (uint32_t k = 0; j->memos && k < j->r->n_body; k++) free(j->memos[k].vars), free(j->memos[k].vals);
+  free(j->memos);
+}
+
 /* The auxiliary atom of factored component c under the binding, with its
  * rule aux :- body[0..n); the atom's id, 0 when out of memory. */
 static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
@@ -613,7 +672,7 @@ static int leaf(join *j)
     return !(g->failed = 1);
   }
   for (uint32_t k = 0; k < r->n_body; k++) {
-    int holds = decide(j, k, &j->lits[k]);
+    int holds = decide_memo(j, k, &j->lits[k]);
     if (holds < 0) return gr_oom(g);
     if (!holds) return 1;
   }
@@ -926,6 +985,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   int ok = j.steps && j.bind && j.trail && j.body && j.args && j.lits && j.comp && j.cbody && j.factors;
   ok = ok && plan_factors(&j);
   j.distinct = ok && instances_distinct(&j);
+  ok = ok && make_memos(&j);
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)
     if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(&j, gr->lit_pred[k]), (int)k);
@@ -945,6 +1005,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   }
   for (uint32_t c = 0; j.factors && c <= r->n_body; c++) free(j.factors[c].iface);
   free(j.factors);
+  free_memos(&j);
   free(j.lits);
   free(j.comp);
   free(j.cbody);
