@@ -55,6 +55,7 @@ typedef struct simp {
   uint32_t n_new;
   int changed;
   uint64_t kills;            /* rules removed or replaced */
+  int skip_factor;           /* the last factoring changed under 2% of the rules */
 } simp;
 
 static int32_t *lits_of(const simp *s, uint32_t i) { return &s->lits.a[s->at[i]]; }
@@ -633,10 +634,21 @@ static int store(simp *s)
   return gr_compact(g, s->alive);
 }
 
+/* Factoring, unless the last one changed under 2% of the rules: it is the
+ * costliest pass (a sort of every rule's views) and then finds little. */
+static int factor_again(simp *s)
+{
+  if (s->skip_factor) return 1;
+  uint64_t before = s->kills;
+  int ok = factor(s);
+  s->skip_factor = (s->kills - before) * 50 < s->n;
+  return ok;
+}
+
 static int round_of(simp *s)
 {
   return drop_unused(s) && constants(s) && aliases(s) && drop_unused(s) && merges(s) && pack(s) && inlines(s) &&
-         pack(s) && subsumed(s) && pack(s) && factor(s) && pack(s);
+         pack(s) && subsumed(s) && pack(s) && factor_again(s) && pack(s);
 }
 
 uint64_t gr_components(const dl_ground *g)
