@@ -312,6 +312,7 @@ typedef struct join {
   uint32_t n_factors;
   int distinct;           /* two bindings never make the same ground rule */
   memo *memos;            /* per body literal: its last decision */
+  memo head_memo;         /* the last head atom */
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -617,6 +618,12 @@ static int make_memos(join *j)
     if (ok && l->a) collect_vars(l->a, seen, m->vars, &m->nv);
     if (ok && l->b) collect_vars(l->b, seen, m->vars, &m->nv);
   }
+  memo *h = &j->head_memo;
+  memset(seen, 0, r->n_vars + 1);
+  h->vars = ok ? malloc((r->n_vars + 1) * sizeof *h->vars) : NULL;
+  h->vals = ok ? malloc((r->n_vars + 1) * sizeof *h->vals) : NULL;
+  ok = h->vars && h->vals;
+  if (ok) collect_vars(r->head, seen, h->vars, &h->nv);
   free(seen);
   return ok;
 }
@@ -625,6 +632,8 @@ static void free_memos(join *j)
 {
   for (uint32_t k = 0; j->memos && k < j->r->n_body; k++) free(j->memos[k].vars), free(j->memos[k].vals);
   free(j->memos);
+  free(j->head_memo.vars);
+  free(j->head_memo.vals);
 }
 
 /* The auxiliary atom of factored component c under the binding, with its
@@ -640,22 +649,41 @@ static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
   return a && add_rule_once(g, a, body, n, j->gr->origin) ? a : 0;
 }
 
-/* Makes the head of an instance with body j->body[0..n).  A piece's head
- * is recorded among its kept instances; a static piece makes no rule. */
-static int make_head(join *j, uint32_t h, uint32_t n)
+/* The head atom of a binding (remembered while the head's variables keep
+ * their values); 0 when out of memory.  A piece's head is recorded among
+ * its kept instances, and is -1 for a static piece, which makes no rule. */
+static int32_t head_atom(join *j, uint32_t h)
 {
   dl_ground *g = j->g;
   const ast_term *a = j->r->head;
+  memo *m = &j->head_memo;
   int piece = h >= g->game->n_preds;
+  uint32_t v = 0;
+  if (!piece && m->valid)
+    while (v < m->nv && j->bind[m->vars[v]] == m->vals[v]) v++;
+  if (!piece && m->valid && v == m->nv) return m->lit;
+  if (!ground_args(j, a)) return 0;
   if (piece) {
     int is_new;
     if (!ix_relation_insert(j->pc->rel[h - g->game->n_preds], j->args, &is_new)) return 0;
-    if (!j->pc->dynamic[h - g->game->n_preds]) return 1;
+    if (!j->pc->dynamic[h - g->game->n_preds]) return -1;
   }
   dl_tid t = atom_term(g, ast_atom_pred(a), atom_arity(a), j->args);
   int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, piece ? DL_ATOM_OTHER : g->pred_role[h]);
   if (head && piece) g->atom_aux[head] = 1;
-  if (!head) return 0;
+  for (v = 0; head && v < m->nv; v++) m->vals[v] = j->bind[m->vars[v]];
+  m->valid = head != 0;
+  m->lit = head;
+  return head;
+}
+
+/* Makes the rule of an instance with body j->body[0..n) (none for a static
+ * piece).  0 when out of memory. */
+static int make_head(join *j, uint32_t h, uint32_t n)
+{
+  int32_t head = head_atom(j, h);
+  if (head <= 0) return head < 0;
+  dl_ground *g = j->g;
   return j->distinct ? add_rule(g, head, j->body, n, j->gr->origin) : add_rule_once(g, head, j->body, n, j->gr->origin);
 }
 
@@ -691,7 +719,6 @@ static int leaf(join *j)
   }
   if (!gr_normalize_body(j->body, &n)) return 1;
   uint32_t h = j->gr->head_pred;
-  if (!ground_args(j, r->head)) return gr_oom(g);
   if (!make_head(j, h, n)) return gr_oom(g);
   j->instances++;
   if (g->opt->max_instances && ++g->instances > g->opt->max_instances) {
