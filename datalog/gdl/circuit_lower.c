@@ -13,6 +13,30 @@ void cc_rule_set_free(rule_set *r)
   free(r->lits);
 }
 
+/* Room for n more rules of n_lits literals in all in r (no realloc chain
+ * when the size is known); 1, or 0 when out of memory. */
+static int rule_set_reserve(rule_set *r, uint32_t n, uint32_t n_lits)
+{
+  uint64_t cap = (uint64_t)r->n + n + 2, cap_lits = (uint64_t)r->n_lits + n_lits + 1;
+  if (cap > INT32_MAX || cap_lits > INT32_MAX) return 0;
+  if (cap > r->cap) {
+    uint32_t *h = realloc(r->head, cap * sizeof *h);
+    if (h) r->head = h;
+    uint32_t *s = realloc(r->start, (cap + 1) * sizeof *s);
+    if (s) r->start = s;
+    if (!h || !s) return 0;
+    if (r->n == 0) r->start[0] = 0;
+    r->cap = (uint32_t)cap;
+  }
+  if (cap_lits > r->cap_lits) {
+    int32_t *l = realloc(r->lits, cap_lits * sizeof *l);
+    if (!l) return 0;
+    r->lits = l;
+    r->cap_lits = (uint32_t)cap_lits;
+  }
+  return 1;
+}
+
 int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n)
 {
   if (r->n + 1 >= r->cap) {
@@ -116,6 +140,14 @@ static int clean_rules(build *b, rule_set *out)
 {
   int32_t *tmp = NULL;
   uint32_t cap = 0;
+  uint64_t lits = 0;
+  for (uint32_t i = 0; i < b->n_rules; i++) {
+    const int32_t *body;
+    uint32_t n;
+    dl_ground_rule(b->g, i, &body, &n);
+    lits += n;
+  }
+  if (lits > INT32_MAX || !rule_set_reserve(out, b->n_rules, (uint32_t)lits)) return cc_oom(b);
   for (uint32_t i = 0; i < b->n_rules; i++) {
     const int32_t *body;
     uint32_t n, k = 0, drop = 0;
@@ -346,6 +378,7 @@ static int factor_head(build *b, const rule_set *in, const uint32_t *idx, uint32
 /* Factors the rules of every head (factor_head). */
 static int factor_rules(build *b, const rule_set *in, rule_set *out)
 {
+  if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
   uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
   uint32_t longest = 1;
   for (uint32_t i = 0; i < in->n; i++)
@@ -447,6 +480,7 @@ static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_
 
 static int share_rules(build *b, const rule_set *in, rule_set *out)
 {
+  if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
   uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
   uint8_t *used = malloc(in->n + 1);
   int32_t *buf = malloc(((size_t)in->n_lits + 1) * sizeof *buf), *refs = malloc((in->n + 1) * sizeof *refs);
@@ -495,14 +529,17 @@ static int32_t common_literal(build *b, const rule_set *in, uint32_t r, idmap *m
  * changes, and are counted while L holds (gate_open). */
 static int hoist_legal(build *b, const rule_set *in, rule_set *out)
 {
-  uint32_t roles = b->c->n_roles;
+  if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
+  uint32_t roles = b->c->n_roles, legal_lits = 0;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (dl_ground_atom_role(b->g, in->head[i]) == DL_ATOM_LEGAL) legal_lits += in->start[i + 1] - in->start[i];
   b->role_lit = calloc(roles, sizeof *b->role_lit);
   b->gated = calloc(b->n_atoms + 1, 1);
   uint8_t *all = malloc(b->n_atoms + 1);
-  uint32_t *count = malloc(((size_t)in->n_lits + 1) * sizeof *count);
+  uint32_t *count = malloc(((size_t)legal_lits + 1) * sizeof *count);
   int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
   idmap m = { 0, 0, 0 };
-  int ok = b->role_lit && b->gated && all && count && tmp && idmap_init(&m, in->n_lits);
+  int ok = b->role_lit && b->gated && all && count && tmp && idmap_init(&m, legal_lits);
   for (uint32_t r = 0; ok && r < roles; r++) {
     int32_t lit = common_literal(b, in, r, &m, count);
     if (!lit) continue;
