@@ -570,11 +570,65 @@ static int hoist_legal(build *b, const rule_set *in, rule_set *out)
   return ok ? 1 : cc_oom(b);
 }
 
+/* Moves in most "at least roles of" gates (a noop, in every cell's "none
+ * of the moves that touch it" of an alternating game) flip them all at
+ * every turn, though the count of the roles making them (one of them
+ * noops) stays.  In a gate with a set Q of two or more such moves, Q
+ * counts through the shared gates "at least j of Q", j = 1 .. min(|Q|,
+ * roles) (a move per role: count(Q) is their sum): a turn that passes a
+ * noop from one role to the other flips none of them.  The gates
+ * rewritten are marked dead (kind ANY_DEAD) and the rules' literals
+ * renamed. */
+static int split_shared_moves(build *b, rule_set *r)
+{
+  uint32_t n_any = b->n_any, n2 = 0, roles = b->c->n_roles;
+  if (roles >= ANY_DEAD - 2) return 1;
+  uint32_t *count = calloc((size_t)b->any_base + 1, sizeof *count), *remap = malloc(((size_t)n_any + 1) * sizeof *remap);
+  int32_t *q = malloc(((size_t)b->any_base + 1) * sizeof *q), *s = malloc(((size_t)b->any_base + roles + 2) * sizeof *s);
+  int ok = count && remap && q && s;
+  for (uint32_t k = 0; ok && k < n_any; k++) {
+    remap[k] = NONE;
+    if (b->any_kind[k] != 2) continue;
+    n2++;
+    for (uint32_t j = b->any_start[k]; j < b->any_start[k + 1]; j++)
+      if (b->any_atoms[j] > 0 && (uint32_t)b->any_atoms[j] <= b->any_base) count[b->any_atoms[j]]++;
+  }
+  uint32_t least = n2 / 2 > 4 ? n2 / 2 : 4, changed = 0;
+  for (uint32_t k = 0; ok && k < n_any; k++) {
+    if (b->any_kind[k] != 2) continue;
+    uint32_t nq = 0, ns = 0, id;
+    for (uint32_t j = b->any_start[k]; j < b->any_start[k + 1]; j++) {
+      int32_t l = b->any_atoms[j];
+      if (l > 0 && (uint32_t)l <= b->any_base && count[l] >= least) q[nq++] = l;
+      else s[ns++] = l;
+    }
+    if (nq < 2) continue;
+    for (uint32_t j = 1; ok && j <= nq && j <= roles; j++) {
+      ok = node(b, j == 1 ? 0 : (uint8_t)(j + 1), q, nq, &id);
+      s[ns++] = (int32_t)(b->any_base + 1 + id);
+    }
+    dl_sort(s, ns, sizeof *s, cmp_i32, NULL);
+    ok = ok && node(b, 2, s, ns, &id);
+    if (!ok) break;
+    remap[k] = id;
+    b->any_kind[k] = ANY_DEAD;
+    changed++;
+  }
+  for (uint32_t i = 0; ok && changed && i < r->n_lits; i++) {
+    int32_t l = r->lits[i], a = l > 0 ? l : -l;
+    if ((uint32_t)a <= b->any_base || (uint32_t)a - b->any_base - 1 >= n_any) continue;
+    uint32_t to = remap[(uint32_t)a - b->any_base - 1];
+    if (to != NONE) r->lits[i] = (l > 0 ? 1 : -1) * (int32_t)(b->any_base + 1 + to);
+  }
+  free(count), free(remap), free(q), free(s);
+  return ok ? 1 : cc_oom(b);
+}
+
 int cc_lower_rules(build *b, rule_set *out)
 {
   rule_set r1 = { 0 }, r0 = { 0 }, r3 = { 0 };
-  int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && share_rules(b, &r0, &r3) &&
-              hoist_legal(b, &r3, out);
+  int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && split_shared_moves(b, &r0) &&
+              share_rules(b, &r0, &r3) && hoist_legal(b, &r3, out);
   cc_rule_set_free(&r1);
   cc_rule_set_free(&r0);
   cc_rule_set_free(&r3);
