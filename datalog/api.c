@@ -96,6 +96,15 @@ const char *gdlog_status_name(gdlog_status s)
 
 /* ---- errors ------------------------------------------------------------------- */
 
+/* The rules' machine of g's game with g's options, reporting to d; NULL
+ * after reporting. */
+static dl_sm *rules_machine(gdlog_game *g, dl_diag *d)
+{
+  static const dl_sm_demand demand[] = { DL_SM_DEMAND_AUTO, DL_SM_DEMAND_OFF, DL_SM_DEMAND_ON };
+  dl_eval_options eo = { g->opt.max_atoms, g->opt.cancel };
+  return dl_sm_create_demand(g->loaded->prog, &eo, demand[g->opt.demand], d);
+}
+
 /* Gives g a fresh diagnostics object when its own is nearly full; the old
  * messages go (their text was rendered when their call failed).  When
  * memory is short the old object stays. */
@@ -103,8 +112,7 @@ static void renew_diag(gdlog_game *g)
 {
   if (dl_diag_count(g->diag) + 10 < DL_DIAG_MAX_KEPT) return;
   dl_diag *d = dl_diag_create();
-  dl_eval_options eo = { g->opt.max_atoms, g->opt.cancel };
-  dl_sm *sm = d && g->sm ? dl_sm_create_limited(g->loaded->prog, &eo, d) : NULL;
+  dl_sm *sm = d && g->sm ? rules_machine(g, d) : NULL;
   if (!d || (g->sm && !sm)) {
     dl_diag_destroy(d);
     return;
@@ -260,8 +268,7 @@ static int build_circuit(gdlog_game *g)
 /* The rules' machine; 1, or 0 after reporting. */
 static int build_rules(gdlog_game *g)
 {
-  dl_eval_options eo = { g->opt.max_atoms, g->opt.cancel };
-  g->sm = dl_sm_create_limited(g->loaded->prog, &eo, g->diag);
+  g->sm = rules_machine(g, g->diag);
   return g->sm != NULL;
 }
 
@@ -271,6 +278,10 @@ static gdlog_status open_backend(gdlog_game *g)
   if (!g->loaded) return nomem(g);
   if (!g->loaded->prog) return call_fail(g, failure_kind(g, GDLOG_ERR_INPUT));
   g->format = format_of(g->opt.output ? g->opt.output : g->opt.syntax, g->loaded);
+  if ((unsigned)g->opt.demand > GDLOG_DEMAND_ON) {
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "gdlog_options.demand is %d, not a gdlog_demand", (int)g->opt.demand);
+    return call_fail(g, GDLOG_ERR_INPUT);
+  }
   int ok = 0;
   if (g->opt.backend != GDLOG_BACKEND_RULES) {
     ok = build_circuit(g);
@@ -354,6 +365,12 @@ gdlog_backend gdlog_backend_of(const gdlog_game *g)
 {
   assert(ready(g));
   return g->backend;
+}
+
+int gdlog_uses_demand(const gdlog_game *g)
+{
+  assert(ready(g));
+  return g->sm && dl_sm_uses_demand(g->sm);
 }
 
 /* ---- roles --------------------------------------------------------------------------- */

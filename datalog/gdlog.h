@@ -64,6 +64,14 @@ typedef enum gdlog_backend {
   GDLOG_BACKEND_CIRCUIT    /* the ground game compiled into a circuit: fast, needs grounding */
 } gdlog_backend;
 
+/* How the rules backend evaluates the rules (see datalog/gdl/sm.h). */
+typedef enum gdlog_demand {
+  GDLOG_DEMAND_AUTO = 0,   /* demand-driven when the full model is infinite or huge */
+  GDLOG_DEMAND_OFF,        /* the rules as they are: the whole model of each state */
+  GDLOG_DEMAND_ON          /* demand-driven (their magic-set rewriting): only what legal,
+                            * next, goal and terminal need */
+} gdlog_demand;
+
 /* Syntax of a text. */
 typedef enum gdlog_syntax {
   GDLOG_SYNTAX_AUTO = 0,   /* by the file's extension, else by the first token ('(' is KIF) */
@@ -83,6 +91,7 @@ typedef struct gdlog_options {
   volatile sig_atomic_t *cancel;  /* stop with GDLOG_ERR_LIMIT once *cancel != 0; may be NULL */
   gdlog_error_fn on_error; /* may be NULL */
   void *error_ctx;
+  gdlog_demand demand;     /* the rules backend's evaluation; default AUTO */
 } gdlog_options;
 
 /* Fills *o with the defaults: AUTO everywhere, max_atoms 100000000, no
@@ -119,6 +128,10 @@ GDLOG_API const char *gdlog_error(const gdlog_game *g);
 
 /* The backend g runs on: RULES or CIRCUIT. */
 GDLOG_API gdlog_backend gdlog_backend_of(const gdlog_game *g);
+
+/* Whether g runs on the rules backend evaluating them demand-driven (their
+ * magic-set rewriting): 1 or 0 (0 on the circuit). */
+GDLOG_API int gdlog_uses_demand(const gdlog_game *g);
 
 /* ---- roles -------------------------------------------------------------------- */
 

@@ -4,6 +4,8 @@
 #include "datalog/base/sort.h"
 
 #include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct sorter {
@@ -19,13 +21,29 @@ static char *at(const sorter *s, size_t i) { return s->base + i * s->size; }
 
 static int less(const sorter *s, size_t i, size_t j) { return s->cmp(at(s, i), at(s, j), s->ctx) < 0; }
 
+/* Swaps two elements of a fixed size: memcpy of a constant size compiles to moves. */
+#define SWAP_FIXED(n) \
+  do { \
+    char t[n]; \
+    memcpy(t, a, n); \
+    memcpy(a, b, n); \
+    memcpy(b, t, n); \
+  } while (0)
+
 static void swap(const sorter *s, size_t i, size_t j)
 {
-  char tmp[DL_SORT_MAX_SIZE];
+  char tmp[DL_SORT_MAX_SIZE], *a = at(s, i), *b = at(s, j);
   if (i == j) return;
-  memcpy(tmp, at(s, i), s->size);
-  memcpy(at(s, i), at(s, j), s->size);
-  memcpy(at(s, j), tmp, s->size);
+  switch (s->size) {
+  case 4: SWAP_FIXED(4); return;
+  case 8: SWAP_FIXED(8); return;
+  case 12: SWAP_FIXED(12); return;
+  case 16: SWAP_FIXED(16); return;
+  default:
+    memcpy(tmp, a, s->size);
+    memcpy(a, b, s->size);
+    memcpy(b, tmp, s->size);
+  }
 }
 
 static void insertion_sort(const sorter *s, size_t lo, size_t hi)
@@ -106,4 +124,40 @@ void dl_sort(void *base, size_t n, size_t size, dl_compare cmp, void *ctx)
   unsigned depth = 0;
   for (size_t m = n; m > 1; m >>= 1) depth += 2;
   intro_sort(&s, 0, n, depth);
+}
+
+static uint64_t key_at(const char *e, size_t key_offset)
+{
+  uint64_t k;
+  memcpy(&k, e + key_offset, sizeof k);
+  return k;
+}
+
+int dl_sort_by_key64(void *base, size_t n, size_t size, size_t key_offset)
+{
+  assert((base || n == 0) && key_offset + sizeof(uint64_t) <= size);
+  if (n < 2) return 1;
+  char *scratch = malloc(n * size), *src = base, *dst = scratch;
+  if (!scratch) return 0;
+  size_t count[256];
+  for (unsigned shift = 0; shift < 64; shift += 8) {
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) count[key_at(src + i * size, key_offset) >> shift & 255]++;
+    if (count[key_at(src, key_offset) >> shift & 255] == n) continue;  /* one bucket: the pass moves nothing */
+    for (size_t b = 0, sum = 0; b < 256; b++) {
+      size_t c = count[b];
+      count[b] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; i++) {
+      const char *e = src + i * size;
+      memcpy(dst + count[key_at(e, key_offset) >> shift & 255]++ * size, e, size);
+    }
+    char *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != base) memcpy(base, src, n * size);
+  free(scratch);
+  return 1;
 }

@@ -16,4 +16,10 @@ void dl_sort(void *base, size_t n, size_t size, dl_compare cmp, void *ctx);
 
 enum { DL_SORT_MAX_SIZE = 256 };
 
+/* Sorts base[0..n) of elements of size bytes by the uint64_t each holds at
+ * byte key_offset, stably (elements with equal keys keep their order), by
+ * radix in O(n) passes over a scratch copy.  Returns 1, or 0 when the
+ * scratch could not be allocated (base is then unchanged). */
+int dl_sort_by_key64(void *base, size_t n, size_t size, size_t key_offset);
+
 #endif

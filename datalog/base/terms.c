@@ -1,5 +1,7 @@
 /* terms.c: hash-consed symbols and terms (see terms.h).  Both tables are open
- * addressing over dense ids with linear probing; the slot holds id + 1. */
+ * addressing over dense ids with linear probing.  A symbol slot holds id + 1;
+ * a term slot also keeps the high half of the term's hash, which places it,
+ * so most mismatches and every rehash cost no look at the term itself. */
 #include "datalog/base/terms.h"
 #include <assert.h>
 
@@ -29,7 +31,10 @@ struct dl_terms {
   uint32_t n_terms, terms_cap;
   dl_tid *args;
   uint64_t args_len, args_cap;
-  table term_table;
+  struct {
+    uint64_t *slots;  /* hash >> 32 << 32 | id + 1, 0 for empty */
+    uint32_t mask;
+  } term_table;
 
   Pvoid_t indexed;    /* JudyL: f << 8 | n -> 1 when terms of f/n are indexed by argument */
   Pvoid_t by_arg;     /* JudyL: arg_key(f, n, j, v) -> term_list * */
@@ -87,7 +92,9 @@ dl_terms *dl_terms_create(void)
 {
   dl_terms *t = calloc(1, sizeof(dl_terms));
   if (!t) return NULL;
-  if (!table_init(&t->sym_table, 1024) || !table_init(&t->term_table, 1024)) {
+  t->term_table.slots = calloc(1024, sizeof *t->term_table.slots);
+  t->term_table.mask = 1023;
+  if (!table_init(&t->sym_table, 1024) || !t->term_table.slots) {
     dl_terms_destroy(t);
     return NULL;
   }
@@ -217,24 +224,32 @@ static int term_equal(const dl_terms *t, dl_tid id, dl_sym f, uint32_t n, const 
          (n == 0 || memcmp(t->args + t->arg_off[id], args, n * sizeof(dl_tid)) == 0);
 }
 
-static uint32_t *term_slot(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
+/* The slot of term f(args[0..n)), whose hash is h: holding it, or empty. */
+static uint64_t *term_slot(const dl_terms *t, uint64_t h, dl_sym f, uint32_t n, const dl_tid *args)
 {
-  uint32_t i = (uint32_t)hash_term(f, n, args) & t->term_table.mask;
-  while (t->term_table.slots[i] && !term_equal(t, t->term_table.slots[i] - 1, f, n, args))
-    i = (i + 1) & t->term_table.mask;
-  return &t->term_table.slots[i];
+  uint64_t tag = h >> 32 << 32;
+  uint32_t mask = t->term_table.mask;
+  for (uint32_t i = (uint32_t)(h >> 32) & mask;; i = (i + 1) & mask) {
+    uint64_t *s = &t->term_table.slots[i];
+    if (!*s || ((*s >> 32 << 32) == tag && term_equal(t, (uint32_t)*s - 1, f, n, args))) return s;
+  }
 }
 
+/* Doubles the term table: each slot moves by the hash it keeps. */
 static int term_rehash(dl_terms *t)
 {
-  table old = t->term_table;
-  if (!table_init(&t->term_table, (old.mask + 1) * 2)) {
-    t->term_table = old;
-    return 0;
+  uint32_t old_cap = t->term_table.mask + 1, mask = 2 * old_cap - 1;
+  uint64_t *old = t->term_table.slots, *slots = calloc((size_t)mask + 1, sizeof *slots);
+  if (!slots) return 0;
+  for (uint32_t k = 0; k < old_cap; k++) {
+    if (!old[k]) continue;
+    uint32_t i = (uint32_t)(old[k] >> 32) & mask;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = old[k];
   }
-  for (dl_tid id = 0; id < t->n_terms; id++)
-    *term_slot(t, t->functor[id], t->arity[id], t->args + t->arg_off[id]) = id + 1;
-  free(old.slots);
+  free(old);
+  t->term_table.slots = slots;
+  t->term_table.mask = mask;
   return 1;
 }
 
@@ -389,8 +404,8 @@ const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, d
 dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 {
   assert(f < t->n_syms && (n == 0 || args));
-  uint32_t *slot = term_slot(t, f, n, args);
-  if (*slot) return *slot - 1;
+  uint64_t h = hash_term(f, n, args), *slot = term_slot(t, h, f, n, args);
+  if (*slot) return (dl_tid)*slot - 1;
   uint32_t depth = 1;
   for (uint32_t i = 0; i < n; i++) {
     assert(args[i] < t->n_terms);
@@ -412,7 +427,7 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
   t->arg_off[id] = t->args_len;
   if (n) memcpy(t->args + t->args_len, args, n * sizeof(dl_tid));
   t->args_len += n;
-  *slot = id + 1;
+  *slot = h >> 32 << 32 | (id + 1);
   if (t->n_terms * 2 > t->term_table.mask && !term_rehash(t)) return DL_NO_TERM;
   if (n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0) && !index_term(t, id)) return DL_NO_TERM;
   if (n && t->combos && !index_combos(t, id)) return DL_NO_TERM;
@@ -421,8 +436,8 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 
 dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 {
-  uint32_t *slot = term_slot(t, f, n, args);
-  return *slot ? *slot - 1 : DL_NO_TERM;
+  const uint64_t *slot = term_slot(t, hash_term(f, n, args), f, n, args);
+  return *slot ? (dl_tid)*slot - 1 : DL_NO_TERM;
 }
 
 int dl_terms_too_deep(const dl_terms *t) { return t->too_deep; }
@@ -449,5 +464,5 @@ const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { assert(id < t->n_ter
 size_t dl_terms_bytes(const dl_terms *t)
 {
   return t->names_cap + (size_t)t->syms_cap * 8 + ((size_t)t->sym_table.mask + 1) * 4 +
-         (size_t)t->terms_cap * 16 + t->args_cap * 4 + ((size_t)t->term_table.mask + 1) * 4;
+         (size_t)t->terms_cap * 16 + t->args_cap * 4 + ((size_t)t->term_table.mask + 1) * 8;
 }

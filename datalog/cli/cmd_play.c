@@ -33,6 +33,12 @@ static const cli_option play_options[] = {
     .help = "circuit (default: the ground game compiled) or rules\n"
             "(the evaluator over the rules, demand-driven where that\n"
             "pays; for games that do not ground)" },
+  { .name = "--demand", .value = "D", .choices = "auto|on|off",
+    .help = "with --backend rules: evaluate the rules demand-driven\n"
+            "(their magic-set rewriting: only what legal, next, goal\n"
+            "and terminal need; on), as they are (off), or as gdlog\n"
+            "chooses (auto, the default: demand-driven when the full\n"
+            "model is infinite or huge)" },
   CLI_OPT_SYNTAX,
   CLI_OPT_OUTPUT,
   CLI_OPT_END
@@ -72,6 +78,8 @@ static int read_options(cli_ctx *c, play_run *r)
   if (!number_option(c, "--seed", 1, &r->seed)) return cli_usage(c, "--seed needs a number");
   if (!number_option(c, "--max-depth", 1000000, &r->max_depth) || r->max_depth > UINT32_MAX)
     return cli_usage(c, "--max-depth needs a number below 2^32");
+  if (cli_given(c, "--demand") && cli_choice(c, "--backend", 0) != 1)
+    return cli_usage(c, "--demand needs --backend rules");
   const char *t = cli_value(c, "--time");
   if (t) {
     char *end;
@@ -356,13 +364,16 @@ static void report_rules(cli_ctx *c, const play_run *r, gdlog_game *g, dl_buf *b
   if (json)
     dl_buf_addf(b, "{\"backend\": \"rules\", \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
                 " \"cpu_seconds\": %.6f, \"playouts_per_second\": %.1f, \"playouts_per_cpu_second\": %.1f,"
-                " \"states_per_second\": %.1f, \"mean_depth\": %.3f, \"load_seconds\": %.6f, \"goals\": {",
+                " \"states_per_second\": %.1f, \"mean_depth\": %.3f, \"load_seconds\": %.6f, \"demand\": %s,"
+                " \"goals\": {",
                 (unsigned long long)r->seed, (unsigned long long)r->playouts, (unsigned long long)r->states, r->run_s,
-                r->cpu_s, r->playouts / t, r->playouts / cpu, r->states / t, depth, r->ground_s);
+                r->cpu_s, r->playouts / t, r->playouts / cpu, r->states / t, depth, r->ground_s,
+                gdlog_uses_demand(g) ? "true" : "false");
   else {
     dl_buf_addf(b, "%% gdlog play %s: random playouts on the rules, seed %llu\n", c->args[0],
                 (unsigned long long)r->seed);
     dl_buf_addf(b, "build      load %.4f s\n", r->ground_s);
+    dl_buf_addf(b, "rules      %s\n", gdlog_uses_demand(g) ? "demand-driven (magic-set rewriting)" : "as they are");
     dl_buf_addf(b, "playouts   %llu in %.3f s: %.1f playouts/s, %.1f states/s\n", (unsigned long long)r->playouts,
                 r->run_s, r->playouts / t, r->states / t);
     dl_buf_addf(b, "cpu        %.3f s of process time: %.1f playouts/s\n", r->cpu_s, r->playouts / cpu);
@@ -387,6 +398,7 @@ static int run_play_rules(cli_ctx *c, play_run *r)
   gdlog_options o;
   gdlog_options_init(&o);
   o.backend = GDLOG_BACKEND_RULES;
+  o.demand = (gdlog_demand[]){ GDLOG_DEMAND_AUTO, GDLOG_DEMAND_ON, GDLOG_DEMAND_OFF }[cli_choice(c, "--demand", 0)];
   o.max_atoms = c->max_atoms;
   o.cancel = dl_guard_cancel_flag();
   o.syntax = (gdlog_syntax)cli_choice(c, "--syntax", 0);
@@ -472,7 +484,8 @@ const cli_command cli_cmd_play = {
            "a legal move, or without exactly one goal value at the end, is an error.\n"
            "With --backend rules the playouts run on the evaluator over the rules\n"
            "instead (through the public API, gdlog.h): slower, but for any game,\n"
-           "also those that do not ground (laikLee_hex, sudoku).",
+           "also those that do not ground (laikLee_hex, sudoku); --demand chooses\n"
+           "whether the rules are evaluated demand-driven (magic sets) or as they are.",
   .options = play_options,
   .run = run_play,
 };

@@ -16,8 +16,9 @@
  * the gates (queued in a bitmap), so a gate passes on at most one change
  * per propagation; setting a state stops before the gates that depend on a
  * move, which the next joint move settles.  Legal moves (a list per
- * role), the next state (a bitset), terminal and the goals are updated as
- * their gates flip, so reading them costs nothing.  Positive recursion in the
+ * role), the next state (a bitset) and terminal are updated as their gates
+ * flip, so reading them costs nothing; the gates that only goals need (a
+ * piece count) are laid out last and evaluated when a goal is asked.  Positive recursion in the
  * ground game (a cyclic strongly connected component of gates) is evaluated
  * as a block: when one of its inputs changes, its least fixpoint is computed
  * again from its inputs outside the block, blocks in topological order.
@@ -99,7 +100,9 @@ uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves);
 /* Whether the current state is terminal. */
 int dl_circuit_terminal(const dl_circuit *c);
 
-/* The goal value of role r in the current state into *value.  Returns 1, or
+/* The goal value of role r in the current state into *value (first
+ * bringing the gates only goals need up to date: c is logically const).
+ * Returns 1, or
  * 0 when r has no goal value or several (then *value is the number of true
  * goal atoms, negated: 0 or -2, -3, ...). */
 int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value);

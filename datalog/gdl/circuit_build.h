@@ -56,6 +56,8 @@ static inline uint32_t idmap_add(idmap *m, uint64_t key, uint32_t *next)
   return m->vals[h];
 }
 
+#define ANY_DEAD 255
+
 /* What the compiler keeps while building. */
 typedef struct build {
   dl_circuit *c;
@@ -80,7 +82,8 @@ typedef struct build {
   uint32_t n_any, cap_any, cap_any_atoms;
   uint32_t *any_start, *any_gate;
   int32_t *any_atoms;              /* the literals of each "any of" gate */
-  uint8_t *any_kind;               /* 0: OR, 1: AND, 2: at least n_roles of */
+  uint8_t *any_kind;               /* 0: OR, 1: AND, 2: at least n_roles of, k >= 3: at least k - 1 of,
+                                    * ANY_DEAD: replaced (no gate) */
   uint32_t *src, *dst;     /* edges */
   uint32_t n_edges, cap_edges;
   uint32_t cap_gates;

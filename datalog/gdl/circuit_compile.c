@@ -351,8 +351,12 @@ static int wire_rules(build *b)
   int ok = (b->phantom_gate = malloc(((size_t)b->n_phantoms + 1) * sizeof *b->phantom_gate)) != NULL;
   for (uint32_t p = 0; ok && p < b->n_phantoms; p++) b->phantom_gate[p] = new_gate(b, KIND_INPUT, TOP - 1, 0);
   for (uint32_t k = 0; ok && k < b->n_any; k++) {
-    uint32_t n = b->any_start[k + 1] - b->any_start[k];
-    uint32_t need = b->any_kind[k] == 2 ? b->c->n_roles : b->any_kind[k] ? n : 1;  /* true inputs it needs */
+    uint32_t n = b->any_start[k + 1] - b->any_start[k], kind = b->any_kind[k];
+    if (kind == ANY_DEAD) {
+      b->any_gate[k] = NONE;
+      continue;
+    }
+    uint32_t need = kind == 2 ? b->c->n_roles : kind >= 3 ? kind - 1 : kind ? n : 1;  /* true inputs it needs */
     b->any_gate[k] = new_gate(b, b->any_kind[k] ? KIND_AND : KIND_OR, TOP - need, 0);
     for (uint32_t j = b->any_start[k]; ok && j < b->any_start[k + 1]; j++)
       ok = add_edge(b, lit_gate(b, b->any_atoms[j]), b->any_gate[k], b->any_atoms[j] < 0);

@@ -23,7 +23,9 @@ enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
  *   then its outputs: target << 2 | negated << 1 | target in a block.
  * Records follow a topological order of the cyclic blocks and other gates
  * (a gate's inputs come before it, but in its own block): first the gates
- * that do not depend on a move, then from cone_start those that do. */
+ * that do not depend on a move, then from cone_start those that do, then
+ * from goal_start those that only goals need (evaluated when a goal is
+ * asked: their queued gates wait till then). */
 enum { NET_COUNTER, NET_INFO, NET_OUTS };
 
 static inline uint32_t cc_first_out(const uint32_t *net, uint32_t g) { return g + 3 + (net[g + NET_OUTS] & 1); }
@@ -45,7 +47,7 @@ struct dl_circuit {
   uint8_t *kind;
   uint32_t *gate_atom;   /* the atom a gate stands for, 0 for a rule's AND */
   /* The circuit (gates are offsets in net from here on) */
-  uint32_t *net, net_words, cone_start;
+  uint32_t *net, net_words, cone_start, goal_start;
   /* Gates to look at: bit g of queue[g / 64] (a gate whose counter's value
    * flipped, a block one of whose inputs changed: its first member), bit w
    * of queue_sum[w / 64] when queue[w] is not 0.  Propagation takes them in

@@ -125,19 +125,60 @@ static int hooks_in_cone(const dl_circuit *c, const uint8_t *cone)
 {
   for (uint32_t g = 0; g < c->n_gates; g++) {
     uint32_t kind = (c->hook[g] >> 28) & 7;
-    if (cone[g] && kind != 0 && kind != HOOK_NEXT) return 1;
+    if (cone[g] == 1 && kind != 0 && kind != HOOK_NEXT) return 1;
   }
   for (uint32_t r = 0; r < c->n_roles; r++)
-    if (c->role_gate[r] != NONE && cone[c->role_gate[r]]) return 1;
+    if (c->role_gate[r] != NONE && cone[c->role_gate[r]] == 1) return 1;
   return 0;
 }
 
+/* The gates that only goals need: outside the move cone and any cyclic
+ * block, no input, no hook but a goal's, not a role's turn gate, and every
+ * output one of them (Sancho's "goal-only" part of the net).  Marked 2 in
+ * cls (1: the move cone, 0: the rest); returns their number, or NONE when
+ * out of memory. */
+static uint32_t goal_only(const dl_circuit *c, uint8_t *cls)
+{
+  size_t n = (size_t)c->n_gates + 1;
+  uint32_t *pending = malloc(n * 4), *in_start = calloc(n + 1, 4), *ins = malloc(((size_t)c->n_edges + 1) * 4);
+  uint32_t *todo = malloc(n * 4), nt = 0, count = 0;
+  uint8_t *ok = malloc(n);
+  if (!pending || !in_start || !ins || !todo || !ok) {
+    free(pending), free(in_start), free(ins), free(todo), free(ok);
+    return NONE;
+  }
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    uint32_t kind = (c->hook[g] >> 28) & 7;
+    ok[g] = !cls[g] && !c->block[g] && c->kind[g] != KIND_INPUT && (kind == 0 || kind == HOOK_GOAL);
+    pending[g] = c->out_start[g + 1] - c->out_start[g];
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) in_start[(c->outs[i] >> 1) + 1]++;
+  }
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_gate[r] != NONE) ok[c->role_gate[r]] = 0;
+  for (uint32_t g = 0; g < c->n_gates; g++) in_start[g + 1] += in_start[g];
+  memcpy(todo, in_start, n * 4);
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) ins[todo[c->outs[i] >> 1]++] = g;
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    if (ok[g] && !pending[g]) todo[nt++] = g;
+  while (nt) {
+    uint32_t t = todo[--nt];
+    cls[t] = 2;
+    count++;
+    for (uint32_t i = in_start[t]; i < in_start[t + 1]; i++)
+      if (!--pending[ins[i]] && ok[ins[i]]) todo[nt++] = ins[i];
+  }
+  free(pending), free(in_start), free(ins), free(todo), free(ok);
+  return count;
+}
+
 /* Kahn's order of the components (a block, or one gate; component id: the
- * gate's, n_gates + block for a block), the move cone's last. */
+ * gate's, n_gates + block for a block): the gates outside the move cone,
+ * then the move cone's, then the goal-only gates (cls: 0, 1, 2). */
 typedef struct order {
   uint32_t *indeg, *bstart, *bmem, *fifo, *perm;
   uint8_t *cone;
-  uint32_t tail[2], placed;
+  uint32_t tail[3], placed;
 } order;
 
 static uint32_t comp_of(const dl_circuit *c, uint32_t g) { return c->block[g] ? c->n_gates + c->block[g] - 1 : g; }
@@ -148,8 +189,10 @@ static uint32_t comp_key(const dl_circuit *c, const order *o, uint32_t x)
   return x < c->n_gates ? x : o->bmem[o->bstart[x - c->n_gates]];
 }
 
-/* Ready components: a min-heap on their first gate per queue (0: outside
- * the move cone, 1: in it), so the order keeps the compiler's where it can. */
+/* Ready components: a min-heap on their first gate per class (0: outside
+ * the move cone, 1: in it, 2: goal-only), so the order keeps the
+ * compiler's where it can.  (A gate's inputs are of its class or a lower
+ * one: taking the classes in turn keeps the order topological.) */
 static void push(const dl_circuit *c, order *o, uint32_t q, uint32_t x)
 {
   uint32_t *h = o->fifo + q * ((size_t)c->n_gates + c->n_blocks), i = o->tail[q]++, kx = comp_key(c, o, x);
@@ -204,7 +247,7 @@ static void kahn(dl_circuit *c, order *o)
     if (o->indeg[x]) continue;
     push(c, o, o->cone[comp_key(c, o, x)], x);
   }
-  while (o->tail[0] || o->tail[1]) place(c, o, pop(c, o, o->tail[0] ? 0 : 1));
+  while (o->tail[0] || o->tail[1] || o->tail[2]) place(c, o, pop(c, o, o->tail[0] ? 0 : o->tail[1] ? 1 : 2));
 }
 
 /* Renumbers the gates in order (perm: old number -> new). */
@@ -256,15 +299,17 @@ static int renumber(build *b, const uint32_t *perm)
 }
 
 /* Numbers the gates in a topological order of their components (see
- * dl_circuit), a block's members consecutive, the move cone last; sets
- * cone_start. */
+ * dl_circuit), a block's members consecutive, the move cone after the
+ * rest, the goal-only gates last; sets cone_start and goal_start. */
 static int order_gates(build *b)
 {
   dl_circuit *c = b->c;
   size_t nc = (size_t)c->n_gates + c->n_blocks + 1;
   order o = { calloc(nc, 4), calloc((size_t)c->n_blocks + 2, 4), malloc(((size_t)c->n_gates + 1) * 4),
-              malloc(2 * nc * 4), malloc(((size_t)c->n_gates + 1) * 4), move_cone(c), { 0, 0 }, 0 };
+              malloc(3 * nc * 4), malloc(((size_t)c->n_gates + 1) * 4), move_cone(c), { 0, 0, 0 }, 0 };
   int ok = o.indeg && o.bstart && o.bmem && o.fifo && o.perm && o.cone;
+  uint32_t n_goal = ok ? goal_only(c, o.cone) : NONE;
+  ok = ok && n_goal != NONE;
   if (ok) {
     /* members of block k at bmem[bstart[k] .. bstart[k + 1]) */
     for (uint32_t g = 0; g < c->n_gates; g++)
@@ -275,8 +320,9 @@ static int order_gates(build *b)
     kahn(c, &o);
     assert(o.placed == c->n_gates);
     uint32_t in_cone = 0;
-    for (uint32_t g = 0; g < c->n_gates; g++) in_cone += o.cone[g];
-    c->cone_start = hooks_in_cone(c, o.cone) ? c->n_gates : c->n_gates - in_cone;
+    for (uint32_t g = 0; g < c->n_gates; g++) in_cone += o.cone[g] == 1;
+    c->goal_start = c->n_gates - n_goal;
+    c->cone_start = hooks_in_cone(c, o.cone) ? c->goal_start : c->goal_start - in_cone;
   }
   ok = ok && renumber(b, o.perm);
   free(o.indeg), free(o.bstart), free(o.bmem), free(o.fifo), free(o.perm), free(o.cone);
@@ -399,6 +445,7 @@ static int pack_net(build *b)
     if (c->role_gate[r] != NONE) c->role_gate[r] = off[c->role_gate[r]];
   for (uint32_t k = 0; k < c->block_start[c->n_blocks]; k++) c->block_members[k] = off[c->block_members[k]];
   c->cone_start = off[c->cone_start];
+  c->goal_start = off[c->goal_start];
   free(off);
   free(fanin);
   void *dense[] = { c->counter, c->out_start, c->outs, c->hook, c->block, c->kind, c->gate_atom };

@@ -13,6 +13,30 @@ void cc_rule_set_free(rule_set *r)
   free(r->lits);
 }
 
+/* Room for n more rules of n_lits literals in all in r (no realloc chain
+ * when the size is known); 1, or 0 when out of memory. */
+static int rule_set_reserve(rule_set *r, uint32_t n, uint32_t n_lits)
+{
+  uint64_t cap = (uint64_t)r->n + n + 2, cap_lits = (uint64_t)r->n_lits + n_lits + 1;
+  if (cap > INT32_MAX || cap_lits > INT32_MAX) return 0;
+  if (cap > r->cap) {
+    uint32_t *h = realloc(r->head, cap * sizeof *h);
+    if (h) r->head = h;
+    uint32_t *s = realloc(r->start, (cap + 1) * sizeof *s);
+    if (s) r->start = s;
+    if (!h || !s) return 0;
+    if (r->n == 0) r->start[0] = 0;
+    r->cap = (uint32_t)cap;
+  }
+  if (cap_lits > r->cap_lits) {
+    int32_t *l = realloc(r->lits, cap_lits * sizeof *l);
+    if (!l) return 0;
+    r->lits = l;
+    r->cap_lits = (uint32_t)cap_lits;
+  }
+  return 1;
+}
+
 int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n)
 {
   if (r->n + 1 >= r->cap) {
@@ -116,6 +140,14 @@ static int clean_rules(build *b, rule_set *out)
 {
   int32_t *tmp = NULL;
   uint32_t cap = 0;
+  uint64_t lits = 0;
+  for (uint32_t i = 0; i < b->n_rules; i++) {
+    const int32_t *body;
+    uint32_t n;
+    dl_ground_rule(b->g, i, &body, &n);
+    lits += n;
+  }
+  if (lits > INT32_MAX || !rule_set_reserve(out, b->n_rules, (uint32_t)lits)) return cc_oom(b);
   for (uint32_t i = 0; i < b->n_rules; i++) {
     const int32_t *body;
     uint32_t n, k = 0, drop = 0;
@@ -346,6 +378,7 @@ static int factor_head(build *b, const rule_set *in, const uint32_t *idx, uint32
 /* Factors the rules of every head (factor_head). */
 static int factor_rules(build *b, const rule_set *in, rule_set *out)
 {
+  if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
   uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
   uint32_t longest = 1;
   for (uint32_t i = 0; i < in->n; i++)
@@ -447,6 +480,7 @@ static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_
 
 static int share_rules(build *b, const rule_set *in, rule_set *out)
 {
+  if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
   uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
   uint8_t *used = malloc(in->n + 1);
   int32_t *buf = malloc(((size_t)in->n_lits + 1) * sizeof *buf), *refs = malloc((in->n + 1) * sizeof *refs);
@@ -495,14 +529,17 @@ static int32_t common_literal(build *b, const rule_set *in, uint32_t r, idmap *m
  * changes, and are counted while L holds (gate_open). */
 static int hoist_legal(build *b, const rule_set *in, rule_set *out)
 {
-  uint32_t roles = b->c->n_roles;
+  if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
+  uint32_t roles = b->c->n_roles, legal_lits = 0;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (dl_ground_atom_role(b->g, in->head[i]) == DL_ATOM_LEGAL) legal_lits += in->start[i + 1] - in->start[i];
   b->role_lit = calloc(roles, sizeof *b->role_lit);
   b->gated = calloc(b->n_atoms + 1, 1);
   uint8_t *all = malloc(b->n_atoms + 1);
-  uint32_t *count = malloc(((size_t)in->n_lits + 1) * sizeof *count);
+  uint32_t *count = malloc(((size_t)legal_lits + 1) * sizeof *count);
   int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
   idmap m = { 0, 0, 0 };
-  int ok = b->role_lit && b->gated && all && count && tmp && idmap_init(&m, in->n_lits);
+  int ok = b->role_lit && b->gated && all && count && tmp && idmap_init(&m, legal_lits);
   for (uint32_t r = 0; ok && r < roles; r++) {
     int32_t lit = common_literal(b, in, r, &m, count);
     if (!lit) continue;
@@ -533,11 +570,65 @@ static int hoist_legal(build *b, const rule_set *in, rule_set *out)
   return ok ? 1 : cc_oom(b);
 }
 
+/* Moves in most "at least roles of" gates (a noop, in every cell's "none
+ * of the moves that touch it" of an alternating game) flip them all at
+ * every turn, though the count of the roles making them (one of them
+ * noops) stays.  In a gate with a set Q of two or more such moves, Q
+ * counts through the shared gates "at least j of Q", j = 1 .. min(|Q|,
+ * roles) (a move per role: count(Q) is their sum): a turn that passes a
+ * noop from one role to the other flips none of them.  The gates
+ * rewritten are marked dead (kind ANY_DEAD) and the rules' literals
+ * renamed. */
+static int split_shared_moves(build *b, rule_set *r)
+{
+  uint32_t n_any = b->n_any, n2 = 0, roles = b->c->n_roles;
+  if (roles >= ANY_DEAD - 2) return 1;
+  uint32_t *count = calloc((size_t)b->any_base + 1, sizeof *count), *remap = malloc(((size_t)n_any + 1) * sizeof *remap);
+  int32_t *q = malloc(((size_t)b->any_base + 1) * sizeof *q), *s = malloc(((size_t)b->any_base + roles + 2) * sizeof *s);
+  int ok = count && remap && q && s;
+  for (uint32_t k = 0; ok && k < n_any; k++) {
+    remap[k] = NONE;
+    if (b->any_kind[k] != 2) continue;
+    n2++;
+    for (uint32_t j = b->any_start[k]; j < b->any_start[k + 1]; j++)
+      if (b->any_atoms[j] > 0 && (uint32_t)b->any_atoms[j] <= b->any_base) count[b->any_atoms[j]]++;
+  }
+  uint32_t least = n2 / 2 > 4 ? n2 / 2 : 4, changed = 0;
+  for (uint32_t k = 0; ok && k < n_any; k++) {
+    if (b->any_kind[k] != 2) continue;
+    uint32_t nq = 0, ns = 0, id;
+    for (uint32_t j = b->any_start[k]; j < b->any_start[k + 1]; j++) {
+      int32_t l = b->any_atoms[j];
+      if (l > 0 && (uint32_t)l <= b->any_base && count[l] >= least) q[nq++] = l;
+      else s[ns++] = l;
+    }
+    if (nq < 2) continue;
+    for (uint32_t j = 1; ok && j <= nq && j <= roles; j++) {
+      ok = node(b, j == 1 ? 0 : (uint8_t)(j + 1), q, nq, &id);
+      s[ns++] = (int32_t)(b->any_base + 1 + id);
+    }
+    dl_sort(s, ns, sizeof *s, cmp_i32, NULL);
+    ok = ok && node(b, 2, s, ns, &id);
+    if (!ok) break;
+    remap[k] = id;
+    b->any_kind[k] = ANY_DEAD;
+    changed++;
+  }
+  for (uint32_t i = 0; ok && changed && i < r->n_lits; i++) {
+    int32_t l = r->lits[i], a = l > 0 ? l : -l;
+    if ((uint32_t)a <= b->any_base || (uint32_t)a - b->any_base - 1 >= n_any) continue;
+    uint32_t to = remap[(uint32_t)a - b->any_base - 1];
+    if (to != NONE) r->lits[i] = (l > 0 ? 1 : -1) * (int32_t)(b->any_base + 1 + to);
+  }
+  free(count), free(remap), free(q), free(s);
+  return ok ? 1 : cc_oom(b);
+}
+
 int cc_lower_rules(build *b, rule_set *out)
 {
   rule_set r1 = { 0 }, r0 = { 0 }, r3 = { 0 };
-  int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && share_rules(b, &r0, &r3) &&
-              hoist_legal(b, &r3, out);
+  int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && split_shared_moves(b, &r0) &&
+              share_rules(b, &r0, &r3) && hoist_legal(b, &r3, out);
   cc_rule_set_free(&r1);
   cc_rule_set_free(&r0);
   cc_rule_set_free(&r3);

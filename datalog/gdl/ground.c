@@ -282,6 +282,15 @@ typedef struct factor {
   uint32_t *iface, n_iface;  /* the head variables it has */
 } factor;
 
+/* A body literal's last decision and the values of its variables then:
+ * the outer loops of a join bind the same values many times over. */
+typedef struct memo {
+  uint32_t *vars, nv;
+  dl_tid *vals;
+  int valid, holds;
+  int32_t lit;
+} memo;
+
 typedef struct join {
   dl_ground *g;
   const gr_rule *gr;
@@ -301,6 +310,9 @@ typedef struct join {
   int32_t *cbody;
   factor *factors;
   uint32_t n_factors;
+  int distinct;           /* two bindings never make the same ground rule */
+  memo *memos;            /* per body literal: its last decision */
+  memo head_memo;         /* the last head atom */
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -492,15 +504,15 @@ static uint64_t hash_rule(int32_t head, const int32_t *body, uint32_t n)
 }
 
 /* The slot of rule head :- body[0..n) (hash h) in the set: holding it, or
- * empty.  A slot keeps the hash's high half, so most mismatches cost no
- * look at the rule itself. */
+ * empty.  A slot keeps the hash's high half, which also places it, so most
+ * mismatches and every growth cost no look at the rule itself. */
 static uint64_t *rule_slot(const dl_ground *g, uint64_t h, int32_t head, const int32_t *body, uint32_t n)
 {
   uint64_t tag = h >> 32 << 32;
-  for (uint32_t i = (uint32_t)h & g->rule_mask;; i = (i + 1) & g->rule_mask) {
+  for (uint32_t i = (uint32_t)(h >> 32) & g->rule_mask;; i = (i + 1) & g->rule_mask) {
     uint64_t *s = &g->rule_slots[i];
     if (!*s) return s;
-    if ((*s & ~(uint64_t)UINT32_MAX) != tag) continue;
+    if ((*s >> 32 << 32) != tag) continue;
     const int32_t *x = gr_rule_lits(g, (uint32_t)*s - 1);
     if (x[0] == head && x[1] == (int32_t)n && memcmp(x + 2, body, n * sizeof *body) == 0) return s;
   }
@@ -509,21 +521,18 @@ static uint64_t *rule_slot(const dl_ground *g, uint64_t h, int32_t head, const i
 /* Doubles the rule set (at most half full afterwards). */
 static int grow_rule_set(dl_ground *g)
 {
-  uint32_t cap = g->rule_slots ? 2 * (g->rule_mask + 1) : 4096;
-  uint64_t *old = g->rule_slots;
-  uint32_t old_cap = old ? g->rule_mask + 1 : 0;
-  if (!(g->rule_slots = calloc(cap, sizeof *g->rule_slots))) {
-    g->rule_slots = old;
-    return gr_oom(g);
-  }
-  g->rule_mask = cap - 1;
-  for (uint32_t i = 0; i < old_cap; i++) {
-    if (!old[i]) continue;
-    const int32_t *x = gr_rule_lits(g, (uint32_t)old[i] - 1);
-    uint64_t h = hash_rule(x[0], x + 2, (uint32_t)x[1]);
-    *rule_slot(g, h, x[0], x + 2, (uint32_t)x[1]) = old[i];
+  uint32_t cap = g->rule_slots ? 2 * (g->rule_mask + 1) : 4096, mask = cap - 1;
+  uint64_t *old = g->rule_slots, *slots = calloc(cap, sizeof *slots);
+  if (!slots) return gr_oom(g);
+  for (uint32_t k = 0; old && k <= g->rule_mask; k++) {
+    if (!old[k]) continue;
+    uint32_t i = (uint32_t)(old[k] >> 32) & mask;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = old[k];
   }
   free(old);
+  g->rule_slots = slots;
+  g->rule_mask = mask;
   return 1;
 }
 
@@ -570,6 +579,63 @@ static int decide(join *j, uint32_t k, int32_t *lit)
   return 1;
 }
 
+/* decide, or its last answer when the literal's variables have the same
+ * values as then (decide depends on nothing else during a join). */
+static int decide_memo(join *j, uint32_t k, int32_t *lit)
+{
+  memo *m = &j->memos[k];
+  uint32_t v = 0;
+  if (m->valid)
+    while (v < m->nv && j->bind[m->vars[v]] == m->vals[v]) v++;
+  if (m->valid && v == m->nv) {
+    *lit = m->lit;
+    return m->holds;
+  }
+  int holds = decide(j, k, lit);
+  if (holds < 0) return holds;
+  for (v = 0; v < m->nv; v++) m->vals[v] = j->bind[m->vars[v]];
+  m->valid = 1;
+  m->holds = holds;
+  m->lit = *lit;
+  return holds;
+}
+
+/* Makes the memos of the body literals (their variables). */
+static int make_memos(join *j)
+{
+  const dl_rule *r = j->r;
+  uint8_t *seen = calloc(r->n_vars + 1, 1);
+  if (!seen || !(j->memos = calloc(r->n_body + 1, sizeof *j->memos))) return free(seen), 0;
+  int ok = 1;
+  for (uint32_t k = 0; ok && k < r->n_body; k++) {
+    memo *m = &j->memos[k];
+    memset(seen, 0, r->n_vars + 1);
+    m->vars = malloc((r->n_vars + 1) * sizeof *m->vars);
+    m->vals = malloc((r->n_vars + 1) * sizeof *m->vals);
+    ok = m->vars && m->vals;
+    const dl_literal *l = &r->body[k];
+    if (ok && l->atom) collect_vars(l->atom, seen, m->vars, &m->nv);
+    if (ok && l->a) collect_vars(l->a, seen, m->vars, &m->nv);
+    if (ok && l->b) collect_vars(l->b, seen, m->vars, &m->nv);
+  }
+  memo *h = &j->head_memo;
+  memset(seen, 0, r->n_vars + 1);
+  h->vars = ok ? malloc((r->n_vars + 1) * sizeof *h->vars) : NULL;
+  h->vals = ok ? malloc((r->n_vars + 1) * sizeof *h->vals) : NULL;
+  ok = h->vars && h->vals;
+  if (ok) collect_vars(r->head, seen, h->vars, &h->nv);
+  free(seen);
+  return ok;
+}
+
+static void free_memos(join *j)
+{
+  for (uint32_t k = 0; j->memos && k < j->r->n_body; k++) free(j->memos[k].vars), free(j->memos[k].vals);
+  free(j->memos);
+  free(j->head_memo.vars);
+  free(j->head_memo.vals);
+}
+
 /* The auxiliary atom of factored component c under the binding, with its
  * rule aux :- body[0..n); the atom's id, 0 when out of memory. */
 static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
@@ -583,22 +649,42 @@ static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
   return a && add_rule_once(g, a, body, n, j->gr->origin) ? a : 0;
 }
 
-/* Makes the head of an instance with body j->body[0..n).  A piece's head
- * is recorded among its kept instances; a static piece makes no rule. */
-static int make_head(join *j, uint32_t h, uint32_t n)
+/* The head atom of a binding (remembered while the head's variables keep
+ * their values); 0 when out of memory.  A piece's head is recorded among
+ * its kept instances, and is -1 for a static piece, which makes no rule. */
+static int32_t head_atom(join *j, uint32_t h)
 {
   dl_ground *g = j->g;
   const ast_term *a = j->r->head;
+  memo *m = &j->head_memo;
   int piece = h >= g->game->n_preds;
+  uint32_t v = 0;
+  if (!piece && m->valid)
+    while (v < m->nv && j->bind[m->vars[v]] == m->vals[v]) v++;
+  if (!piece && m->valid && v == m->nv) return m->lit;
+  if (!ground_args(j, a)) return 0;
   if (piece) {
     int is_new;
     if (!ix_relation_insert(j->pc->rel[h - g->game->n_preds], j->args, &is_new)) return 0;
-    if (!j->pc->dynamic[h - g->game->n_preds]) return 1;
+    if (!j->pc->dynamic[h - g->game->n_preds]) return -1;
   }
   dl_tid t = atom_term(g, ast_atom_pred(a), atom_arity(a), j->args);
   int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, piece ? DL_ATOM_OTHER : g->pred_role[h]);
   if (head && piece) g->atom_aux[head] = 1;
-  return head && add_rule_once(g, head, j->body, n, j->gr->origin);
+  for (v = 0; head && v < m->nv; v++) m->vals[v] = j->bind[m->vars[v]];
+  m->valid = head != 0;
+  m->lit = head;
+  return head;
+}
+
+/* Makes the rule of an instance with body j->body[0..n) (none for a static
+ * piece).  0 when out of memory. */
+static int make_head(join *j, uint32_t h, uint32_t n)
+{
+  int32_t head = head_atom(j, h);
+  if (head <= 0) return head < 0;
+  dl_ground *g = j->g;
+  return j->distinct ? add_rule(g, head, j->body, n, j->gr->origin) : add_rule_once(g, head, j->body, n, j->gr->origin);
 }
 
 /* A complete binding: decides the literals that can be decided and makes
@@ -614,7 +700,7 @@ static int leaf(join *j)
     return !(g->failed = 1);
   }
   for (uint32_t k = 0; k < r->n_body; k++) {
-    int holds = decide(j, k, &j->lits[k]);
+    int holds = decide_memo(j, k, &j->lits[k]);
     if (holds < 0) return gr_oom(g);
     if (!holds) return 1;
   }
@@ -633,7 +719,6 @@ static int leaf(join *j)
   }
   if (!gr_normalize_body(j->body, &n)) return 1;
   uint32_t h = j->gr->head_pred;
-  if (!ground_args(j, r->head)) return gr_oom(g);
   if (!make_head(j, h, n)) return gr_oom(g);
   j->instances++;
   if (g->opt->max_instances && ++g->instances > g->opt->max_instances) {
@@ -698,6 +783,79 @@ dl_sym gr_aux_symbol(dl_ground *g)
   return s;
 }
 
+/* 1 when, in relation r, the columns of mask a determine column b: no two
+ * tuples agree on a and differ on b.  0 also when out of memory (*ok = 0). */
+static int determines(ix_relation *r, uint64_t a, uint32_t b, int *ok)
+{
+  int idx;
+  if (!ix_relation_index_ordered(r, a, (uint64_t)1 << b, &idx)) return *ok = 0;
+  uint32_t n_a = (uint32_t)__builtin_popcountll(a);
+  ix_val key[IX_MAX_ARITY] = { 0 }, prev[IX_MAX_ARITY], t[IX_MAX_ARITY];
+  ix_iter it;
+  ix_iter_begin_distinct(&it, r, idx, 0, n_a + 1, key);
+  for (int first = 1; ix_iter_next(&it, t); first = 0) {
+    int same = !first;
+    for (uint32_t c = 0; same && c < IX_MAX_ARITY; c++)
+      if (a >> c & 1) same = prev[c] == t[c];
+    if (same) return 0;  /* one combination of a, two values of b */
+    memcpy(prev, t, sizeof prev);
+  }
+  return 1;
+}
+
+/* Marks known[v] for the variables of the static literals of component
+ * root that the known ones determine, through the static relations'
+ * functional dependencies, until nothing changes. */
+static int close_known(const join *j, uint32_t *parent, uint32_t root, uint8_t *known)
+{
+  const dl_rule *r = j->r;
+  int ok = 1;
+  for (int changed = 1; ok && changed;) {
+    changed = 0;
+    for (uint32_t k = 0; ok && k < r->n_body; k++) {
+      uint32_t q = j->gr->lit_pred[k];
+      if (find_root(parent, k) != root || r->body[k].kind != DL_POS || q >= j->g->game->n_preds ||
+          j->g->dynamic[q])
+        continue;
+      const ast_term *atom = r->body[k].atom;
+      uint32_t n = atom_arity(atom);
+      uint64_t a = 0;
+      for (uint32_t c = 0; c < n; c++) {
+        const ast_term *x = atom->args[c];
+        if (no_vars(x) || (x->kind == AST_VAR && known[x->value])) a |= (uint64_t)1 << c;
+      }
+      ix_relation *rel = (ix_relation *)dl_eval_relation(j->g->statics, q);
+      for (uint32_t c = 0; ok && c < n; c++) {
+        const ast_term *x = atom->args[c];
+        if (x->kind != AST_VAR || known[x->value] || !determines(rel, a, c, &ok)) continue;
+        known[x->value] = 1;
+        a |= (uint64_t)1 << c;
+        changed = 1;
+      }
+    }
+  }
+  return ok;
+}
+
+/* 1 when the head's variables determine every variable of component root
+ * (so factoring it would make one auxiliary rule per binding of the head:
+ * pure overhead); -1 when out of memory. */
+static int determined_by_head(const join *j, uint32_t *parent, uint32_t root, const uint8_t *head)
+{
+  uint32_t nv = j->r->n_vars;
+  uint8_t *known = malloc(nv + 1), *mark = calloc(nv + 1, 1);
+  int ok = known && mark;
+  if (ok) memcpy(known, head, nv + 1);
+  ok = ok && close_known(j, parent, root, known);
+  for (uint32_t k = 0; ok && k < j->r->n_body; k++)
+    if (find_root(parent, k) == root) literal_vars(&j->r->body[k], mark);
+  int all = 1;
+  for (uint32_t v = 0; ok && v < nv; v++) all &= !mark[v] || known[v];
+  free(known);
+  free(mark);
+  return ok ? all : -1;
+}
+
 /* Splits the body into components joined by variables outside the head
  * (static and distinct literals included, they link variables too).  When
  * two or more components have dynamic literals, each one of them that has
@@ -738,6 +896,11 @@ static int plan_factors(join *j)
   for (uint32_t k = 0; ok && k < nb; k++) with_dyn += find_root(parent, k) == k && dyn[k] == 2;
   for (uint32_t k = 0; ok && !g->opt->no_factor && with_dyn >= 2 && k < nb; k++) {
     if (find_root(parent, k) != k || dyn[k] != 2 || !local[k]) continue;
+    int determined = determined_by_head(j, parent, k, head);
+    if (determined) {
+      ok = determined > 0;
+      continue;
+    }
     factor *f = &j->factors[j->n_factors];
     f->iface = malloc((nv + 1) * sizeof *f->iface);
     f->n_iface = 0;
@@ -756,6 +919,24 @@ static int plan_factors(join *j)
   free(local);
   free(dyn);
   return ok;
+}
+
+/* 1 when two bindings of the rule never make the same ground rule, so its
+ * instances need no look-up in the rule set: each variable is in the head
+ * or in a positive dynamic literal that stays in the body (not factored). */
+static int instances_distinct(const join *j)
+{
+  const dl_rule *r = j->r;
+  uint8_t *mark = calloc(r->n_vars + 1, 1);
+  if (!mark) return 0;
+  mark_term_vars(r->head, mark);
+  for (uint32_t k = 0; k < r->n_body; k++)
+    if (r->body[k].kind == DL_POS && j->comp[k] < 0 && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]))
+      literal_vars(&r->body[k], mark);
+  uint32_t v = 0;
+  while (v < r->n_vars && mark[v]) v++;
+  free(mark);
+  return v == r->n_vars;
 }
 
 int gr_pred_dynamic(const dl_ground *g, const gr_pieces *pc, uint32_t q)
@@ -830,6 +1011,8 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   j.factors = calloc(r->n_body + 1, sizeof *j.factors);
   int ok = j.steps && j.bind && j.trail && j.body && j.args && j.lits && j.comp && j.cbody && j.factors;
   ok = ok && plan_factors(&j);
+  j.distinct = ok && instances_distinct(&j);
+  ok = ok && make_memos(&j);
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)
     if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(&j, gr->lit_pred[k]), (int)k);
@@ -849,6 +1032,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   }
   for (uint32_t c = 0; j.factors && c <= r->n_body; c++) free(j.factors[c].iface);
   free(j.factors);
+  free_memos(&j);
   free(j.lits);
   free(j.comp);
   free(j.cbody);

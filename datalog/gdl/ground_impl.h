@@ -30,7 +30,7 @@ struct dl_ground {
   ix_relation **demand;       /* per predicate: the instances its users ask for; NULL: all */
   uint32_t *atom_of_term;     /* per term id: its atom id, 0: none (terms are dense) */
   uint32_t n_term_slots;
-  uint64_t *rule_slots;       /* open addressing: hash << 32 | rule index + 1, to make each rule once */
+  uint64_t *rule_slots;       /* open addressing: hash >> 32 << 32 | rule index + 1, to make each rule once */
   uint32_t rule_mask;
   uint32_t n_aux;             /* auxiliary predicates made */
   dl_tid *atom_term;          /* per atom id (0 unused) */

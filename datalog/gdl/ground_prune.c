@@ -199,6 +199,25 @@ static int inline_aux(dl_ground *g, uint8_t *alive)
   return ok || gr_oom(g);
 }
 
+/* Writes the alive rules to order[0..*n) as by_rule sorts them: bucketed
+ * by head first (a counting sort, one pass), then each head's few rules
+ * sorted.  0 when out of memory. */
+static int order_by_rule(const dl_ground *g, const uint8_t *alive, uint32_t *order, uint32_t *n)
+{
+  uint32_t *start = calloc((size_t)g->n_atoms + 2, sizeof *start);
+  if (!start) return 0;
+  *n = 0;
+  for (uint32_t i = 0; i < g->n_rules; i++)
+    if (alive[i]) start[gr_rule_lits(g, i)[0] + 1]++, ++*n;
+  for (uint32_t a = 0; a <= g->n_atoms; a++) start[a + 1] += start[a];
+  for (uint32_t i = 0; i < g->n_rules; i++)
+    if (alive[i]) order[start[gr_rule_lits(g, i)[0]]++] = i;
+  for (uint32_t a = 0, lo = 0; a <= g->n_atoms; lo = start[a++])  /* start[a]: the end of head a's rules now */
+    if (start[a] - lo > 1) dl_sort(order + lo, start[a] - lo, sizeof *order, by_rule, (void *)g);
+  free(start);
+  return 1;
+}
+
 /* Keeps the alive rules, each different one once, sorted by head; atoms
  * renumbered 1.. in their old order, those no rule has left out. */
 int gr_compact(dl_ground *g, const uint8_t *alive)
@@ -213,9 +232,10 @@ int gr_compact(dl_ground *g, const uint8_t *alive)
     free(order); free(renum); free(origin); free(at);
     return gr_oom(g);
   }
-  for (uint32_t i = 0; i < g->n_rules; i++)
-    if (alive[i]) order[n++] = i;
-  dl_sort(order, n, sizeof *order, by_rule, g);
+  if (!order_by_rule(g, alive, order, &n)) {
+    free(order); free(renum); free(origin); free(at);
+    return gr_oom(g);
+  }
   for (uint32_t i = 0; i < n; i++) {
     const int32_t *x = gr_rule_lits(g, order[i]);
     renum[x[0]] = 1;

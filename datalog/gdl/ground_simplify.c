@@ -27,6 +27,7 @@
  * states and joint moves. */
 #include "datalog/gdl/ground_impl.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@ typedef struct simp {
   uint32_t n_new;
   int changed;
   uint64_t kills;            /* rules removed or replaced */
+  int skip_factor;           /* the last factoring changed under 2% of the rules */
 } simp;
 
 static int32_t *lits_of(const simp *s, uint32_t i) { return &s->lits.a[s->at[i]]; }
@@ -368,23 +370,6 @@ static uint64_t view_hash(const int32_t *x, int32_t skip)
   return h;
 }
 
-static int view_cmp(const void *pa, const void *pb, void *ctx)
-{
-  const simp *s = ctx;
-  const view *va = pa, *vb = pb;
-  if (va->hash != vb->hash) return va->hash < vb->hash ? -1 : 1;
-  const int32_t *x = lits_of(s, va->rule), *y = lits_of(s, vb->rule);
-  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
-  if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
-  for (int32_t k = 0, e = 0; k < x[1] && e < y[1]; k++, e++) {
-    if ((uint32_t)k == va->skip) k++;
-    if ((uint32_t)e == vb->skip) e++;
-    if (k >= x[1] || e >= y[1]) break;
-    if (x[2 + k] != y[2 + e]) return x[2 + k] < y[2 + e] ? -1 : 1;
-  }
-  return (va->rule > vb->rule) - (va->rule < vb->rule);
-}
-
 static int same_rest(const simp *s, const view *va, const view *vb)
 {
   const int32_t *x = lits_of(s, va->rule), *y = lits_of(s, vb->rule);
@@ -478,7 +463,9 @@ static int factor(simp *s)
   }
   uint32_t ng = 0;
   if (ok) {
-    dl_sort(v, nv, sizeof *v, view_cmp, s);
+    /* by hash, stably (views were made in rule order): equal views are
+       adjacent unless two hashes collide, which only splits a group */
+    ok = dl_sort_by_key64(v, nv, sizeof *v, offsetof(view, hash));
     for (size_t a = 0, b; ok && a < nv; a = b) {
       for (b = a + 1; b < nv && same_rest(s, &v[a], &v[b]); b++) {}
       if (b - a < 2) continue;
@@ -555,18 +542,6 @@ static int subset(const int32_t *a, int32_t na, const int32_t *b, int32_t nb)
   return 1;
 }
 
-static int rule_cmp(const void *pa, const void *pb, void *ctx)
-{
-  const simp *s = ctx;
-  const view *va = pa, *vb = pb;
-  if (va->hash != vb->hash) return va->hash < vb->hash ? -1 : 1;
-  uint32_t i = va->rule, j = vb->rule;
-  const int32_t *x = lits_of(s, i), *y = lits_of(s, j);
-  for (int32_t k = 0; k < x[1] + 2 && k < y[1] + 2; k++)
-    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
-  return (i > j) - (i < j);
-}
-
 /* Bodies are sorted; a rule whose body holds another body of its head goes
  * (of two equal rules, the later one). */
 static int subsumed(simp *s)
@@ -577,7 +552,7 @@ static int subsumed(simp *s)
   int ok = order != NULL;
   for (uint32_t i = 0; ok && i < s->n; i++)
     if (s->alive[i]) order[m].hash = view_hash(lits_of(s, i), -1), order[m].skip = 0, order[m++].rule = i;
-  if (ok) dl_sort(order, m, sizeof *order, rule_cmp, s);
+  ok = ok && dl_sort_by_key64(order, m, sizeof *order, offsetof(view, hash));  /* stable: the later of two equal rules goes */
   for (uint32_t e = 1; ok && e < m; e++) {
     const int32_t *x = lits_of(s, order[e - 1].rule), *y = lits_of(s, order[e].rule);
     if (x[1] == y[1] && memcmp(x, y, (size_t)(x[1] + 2) * sizeof *x) == 0) kill_rule(s, order[e].rule);
@@ -659,10 +634,21 @@ static int store(simp *s)
   return gr_compact(g, s->alive);
 }
 
+/* Factoring, unless the last one changed under 2% of the rules: it is the
+ * costliest pass (a sort of every rule's views) and then finds little. */
+static int factor_again(simp *s)
+{
+  if (s->skip_factor) return 1;
+  uint64_t before = s->kills;
+  int ok = factor(s);
+  s->skip_factor = (s->kills - before) * 50 < s->n;
+  return ok;
+}
+
 static int round_of(simp *s)
 {
   return drop_unused(s) && constants(s) && aliases(s) && drop_unused(s) && merges(s) && pack(s) && inlines(s) &&
-         pack(s) && subsumed(s) && pack(s) && factor(s) && pack(s);
+         pack(s) && subsumed(s) && pack(s) && factor_again(s) && pack(s);
 }
 
 uint64_t gr_components(const dl_ground *g)

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { FLUSH_AT = 1 << 20 };
@@ -17,25 +18,50 @@ static int flush(const dl_sink *out, dl_buf *b)
   return ok;
 }
 
-static void add_atom(dl_buf *b, const dl_ground *g, int32_t lit, dl_format fmt)
+/* Each atom's text in one format, made once: a rule's literals are copies. */
+typedef struct atom_texts {
+  dl_buf text;
+  size_t *at;  /* atom a's text is text.data[at[a] .. at[a + 1]) */
+} atom_texts;
+
+static int atom_texts_make(atom_texts *t, const dl_ground *g, dl_format fmt)
+{
+  uint32_t na = dl_ground_atom_count(g);
+  memset(t, 0, sizeof *t);
+  if (!(t->at = malloc(((size_t)na + 2) * sizeof *t->at))) return 0;
+  t->at[1] = 0;
+  for (uint32_t a = 1; a <= na; a++) {
+    dl_output_term(&t->text, dl_ground_terms(g), dl_ground_atom_term(g, a), fmt);
+    t->at[a + 1] = t->text.len;
+  }
+  return !t->text.failed;
+}
+
+static void atom_texts_free(atom_texts *t)
+{
+  dl_buf_free(&t->text);
+  free(t->at);
+}
+
+static void add_atom(dl_buf *b, const atom_texts *t, int32_t lit, dl_format fmt)
 {
   uint32_t a = (uint32_t)(lit < 0 ? -lit : lit);
   if (lit < 0) dl_buf_addz(b, fmt == DL_FMT_KIF ? "(not " : fmt == DL_FMT_ASP ? "not " : "~");
-  dl_output_term(b, dl_ground_terms(g), dl_ground_atom_term(g, a), fmt);
+  dl_buf_add(b, t->text.data + t->at[a], t->at[a + 1] - t->at[a]);
   if (lit < 0 && fmt == DL_FMT_KIF) dl_buf_addz(b, ")");
 }
 
-static void add_rule(dl_buf *b, const dl_ground *g, uint32_t i, dl_format fmt)
+static void add_rule(dl_buf *b, const dl_ground *g, const atom_texts *t, uint32_t i, dl_format fmt)
 {
   const int32_t *body;
   uint32_t n;
   int32_t head = dl_ground_rule(g, i, &body, &n);
   int kif = fmt == DL_FMT_KIF;
   if (kif && n) dl_buf_addz(b, "(<= ");
-  add_atom(b, g, head, fmt);
+  add_atom(b, t, head, fmt);
   for (uint32_t k = 0; k < n; k++) {
     dl_buf_addz(b, kif ? " " : k == 0 ? " :- " : fmt == DL_FMT_ASP ? ", " : " & ");
-    add_atom(b, g, body[k], fmt);
+    add_atom(b, t, body[k], fmt);
   }
   dl_buf_addz(b, kif ? (n ? ")\n" : "\n") : ".\n");
 }
@@ -88,19 +114,22 @@ int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt
   if (fmt == DL_GROUND_NUMERIC) ok = write_numeric(out, &b, g);
   else {
     dl_format f = fmt == DL_GROUND_KIF ? DL_FMT_KIF : fmt == DL_GROUND_ASP ? DL_FMT_ASP : DL_FMT_INFIX;
+    atom_texts t;
+    ok = atom_texts_make(&t, g, f);
     for (uint32_t a = 1; ok && fmt == DL_GROUND_ASP && a <= dl_ground_atom_count(g); a++) {
       dl_atom_role r = dl_ground_atom_role(g, a);
       if (r != DL_ATOM_FLUENT && r != DL_ATOM_MOVE) continue;
       dl_buf_addz(&b, "#external ");
-      add_atom(&b, g, (int32_t)a, f);
+      add_atom(&b, &t, (int32_t)a, f);
       dl_buf_addz(&b, ".\n");
       if (b.len >= FLUSH_AT) ok = flush(out, &b);
     }
     for (uint32_t i = 0; ok && i < dl_ground_rule_count(g); i++) {
-      add_rule(&b, g, i, f);
+      add_rule(&b, g, &t, i, f);
       if (b.len >= FLUSH_AT) ok = flush(out, &b);
     }
     ok = ok && flush(out, &b);
+    atom_texts_free(&t);
   }
   dl_buf_free(&b);
   return ok;

@@ -1,5 +1,8 @@
 /* test_sort.c: dl_sort against qsort on random, sorted, reversed and
- * few-valued arrays, with a context that counts comparisons. */
+ * few-valued arrays, with a context that counts comparisons; and
+ * dl_sort_by_key64 against a stable order (key, then original place) on
+ * records with 12-byte payloads, keys random over all 64 bits or few. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,31 @@ static void check(const char *what, uint32_t *a, size_t n)
   free(want);
 }
 
+typedef struct record { uint32_t place; uint64_t key; uint32_t pad; } record;
+
+static int by_key_then_place(const void *a, const void *b)
+{
+  const record *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->place > y->place) - (x->place < y->place);
+}
+
+static uint64_t random64(void) { return (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand(); }
+
+static void check_key64(const char *what, size_t n, uint64_t modulus)
+{
+  record *a = malloc((n + 1) * sizeof *a), *want = malloc((n + 1) * sizeof *want);
+  for (size_t i = 0; i < n; i++) a[i] = (record){ (uint32_t)i, modulus ? random64() % modulus : random64(), 7 };
+  memcpy(want, a, n * sizeof *a);
+  qsort(want, n, sizeof *want, by_key_then_place);
+  int ok = dl_sort_by_key64(a, n, sizeof *a, offsetof(record, key));
+  for (size_t i = 0; ok && i < n; i++) ok = a[i].place == want[i].place && a[i].key == want[i].key;
+  printf("%s key64 %s (n=%zu)\n", ok ? "ok" : "FAIL", what, n);
+  ok ? passed++ : failed++;
+  free(a);
+  free(want);
+}
+
 int main(void)
 {
   srand(7);
@@ -51,6 +79,11 @@ int main(void)
     for (size_t i = 0; i < n; i++) a[i] = (uint32_t)rand() % 3;
     check("three values", a, n);
     free(a);
+  }
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    check_key64("random", sizes[k], 0);
+    check_key64("five keys, stable", sizes[k], 5);
+    check_key64("one key", sizes[k], 1);
   }
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
