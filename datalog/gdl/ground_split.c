@@ -139,7 +139,7 @@ static int make_piece(splitter *s, const uint8_t *in, uint64_t iface, double cos
   r->body = malloc(s->n * sizeof *r->body);
   s->preds[i] = malloc(s->n * sizeof **s->preds);
   double *dv = malloc(s->nv * sizeof *dv);
-  if (!r->body || !s->preds[i] || !dv || !(s->pc.rel[i] = ix_relation_create(na ? na : 1))) {
+  if (!r->body || !s->preds[i] || !dv || !(s->pc.rel[i] = ix_relation_create(na))) {
     free(dv);
     return 0;
   }
