@@ -526,7 +526,9 @@ static int32_t common_literal(build *b, const rule_set *in, uint32_t r, idmap *m
 
 /* Per role, the legal atoms whose every rule has the role's most common
  * literal L (a turn: true(control(r))) lose L: they flip only when the rest
- * changes, and are counted while L holds (gate_open). */
+ * changes, and are counted while L holds (gate_open).  A legal atom some
+ * rule reads (terminal :- not anylegalmove, anylegalmove :- legal(r, m))
+ * keeps L: its gate is read as the atom's value, which must be L & rest. */
 static int hoist_legal(build *b, const rule_set *in, rule_set *out)
 {
   if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
@@ -535,11 +537,15 @@ static int hoist_legal(build *b, const rule_set *in, rule_set *out)
     if (dl_ground_atom_role(b->g, in->head[i]) == DL_ATOM_LEGAL) legal_lits += in->start[i + 1] - in->start[i];
   b->role_lit = calloc(roles, sizeof *b->role_lit);
   b->gated = calloc(b->n_atoms + 1, 1);
-  uint8_t *all = malloc(b->n_atoms + 1);
+  uint8_t *all = malloc(b->n_atoms + 1), *read = calloc(b->n_atoms + 1, 1);
   uint32_t *count = malloc(((size_t)legal_lits + 1) * sizeof *count);
   int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
   idmap m = { 0, 0, 0 };
-  int ok = b->role_lit && b->gated && all && count && tmp && idmap_init(&m, legal_lits);
+  int ok = b->role_lit && b->gated && all && read && count && tmp && idmap_init(&m, legal_lits);
+  for (uint32_t j = 0; ok && j < in->n_lits; j++) {
+    uint32_t a = (uint32_t)(in->lits[j] > 0 ? in->lits[j] : -in->lits[j]);
+    if (a <= b->n_atoms) read[a] = 1;
+  }
   for (uint32_t r = 0; ok && r < roles; r++) {
     int32_t lit = common_literal(b, in, r, &m, count);
     if (!lit) continue;
@@ -548,7 +554,8 @@ static int hoist_legal(build *b, const rule_set *in, rule_set *out)
     for (uint32_t i = 0; i < in->n; i++) {
       uint32_t h = in->head[i];
       if (dl_ground_atom_role(b->g, h) != DL_ATOM_LEGAL ||
-          cc_role_index(b->c, cc_arg(b->c->terms, dl_ground_atom_term(b->g, h), 0)) != r || !has_lit(in, i, lit))
+          cc_role_index(b->c, cc_arg(b->c->terms, dl_ground_atom_term(b->g, h), 0)) != r || !has_lit(in, i, lit) ||
+          read[h])
         all[h] = 0;
     }
     uint32_t gated = 0;
@@ -566,7 +573,7 @@ static int hoist_legal(build *b, const rule_set *in, rule_set *out)
     else ok = cc_rule_set_add(out, h, tmp, n);
   }
   idmap_free(&m);
-  free(all), free(count), free(tmp);
+  free(all), free(read), free(count), free(tmp);
   return ok ? 1 : cc_oom(b);
 }
 
