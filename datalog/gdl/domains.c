@@ -450,8 +450,11 @@ static void keyword_shapes(dl_domains *d)
   merge_pred(d, truth, "init", 1);
   merge_pred(d, truth, "next", 1);
   merge_pred(d, does, "legal", 2);
-  if (d->has_base && pred_row_count(d, truth) > n_base) d->extra_true = pred_row_count(d, truth) - n_base;
-  if (d->has_input && pred_row_count(d, does) > n_input) d->extra_does = pred_row_count(d, does) - n_input;
+  /* a game may have base or input facts and no true or does at all */
+  if (d->has_base && truth != UINT32_MAX && pred_row_count(d, truth) > n_base)
+    d->extra_true = pred_row_count(d, truth) - n_base;
+  if (d->has_input && does != UINT32_MAX && pred_row_count(d, does) > n_input)
+    d->extra_does = pred_row_count(d, does) - n_input;
   (void)base;
   (void)input;
 }
@@ -539,6 +542,7 @@ static uint32_t pred_fn(const dl_domains *d, uint32_t pred)
 static double pred_row_count(dl_domains *d, uint32_t f)
 {
   double c = d->fn[f].arity == 0 ? d->fn[f].has_head : 1;
+  if (!d->pshape[f]) return 0;  /* a functor that is no predicate: true/does only inside bodies */
   for (uint32_t i = 0; i < d->fn[f].arity; i++) c *= count_shape(d, d->pshape[f][i]);
   return c;
 }
