@@ -137,11 +137,19 @@ int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt
 
 /* ---- figures ----------------------------------------------------------------------------------- */
 
-static uint32_t line_of(const dl_source *src, uint32_t off)
+/* Lines of rules in source order: each count goes on from the last one, so
+ * a ground game of many rules is read once, not once per rule. */
+typedef struct line_cursor {
+  const dl_source *src;
+  uint32_t off, line;
+} line_cursor;
+
+static uint32_t line_of(line_cursor *c, const dl_source *src, uint32_t off)
 {
-  uint32_t line = 1;
-  for (uint32_t i = 0; src && i < off && i < src->len; i++) line += src->text[i] == '\n';
-  return line;
+  if (c->src != src || off < c->off) *c = (line_cursor){ src, 0, 1 };
+  for (uint32_t i = c->off; src && i < off && i < src->len; i++) c->line += src->text[i] == '\n';
+  c->off = off;
+  return c->line;
 }
 
 static void addf(dl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -173,13 +181,14 @@ static const char *rule_file(const dl_rule *r) { return r->src ? r->src->name : 
 static void stats_text(dl_buf *b, const dl_ground *g, const dl_program *game, const dl_ground_phases *ph)
 {
   dl_ground_stats s = dl_ground_get_stats(g);
+  line_cursor lines = { NULL, 0, 1 };
   dl_buf_addz(b, "rule                            head             candidates    instances         kept    seconds\n");
   for (uint32_t r = 0; r < game->ast->n_rules; r++) {
     const dl_rule *x = &game->ast->rules[r];
     dl_ground_rule_stats rs = dl_ground_get_rule_stats(g, r);
     if (x->n_body == 0 && rs.candidates == 0) continue;  /* facts of the game */
     char place[256];
-    snprintf(place, sizeof place, "%s:%u", rule_file(x), line_of(x->src, x->off));
+    snprintf(place, sizeof place, "%s:%u", rule_file(x), line_of(&lines, x->src, x->off));
     const char *name = dl_program_pred_name(game, game->head_pred[r]);
     addf(b, "%-31s %-16s %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.6f\n", place, name, rs.candidates,
          rs.instances, rs.kept, rs.seconds);
@@ -198,6 +207,7 @@ static void stats_text(dl_buf *b, const dl_ground *g, const dl_program *game, co
 static void stats_json(dl_buf *b, const dl_ground *g, const dl_program *game, const dl_ground_phases *ph)
 {
   dl_ground_stats s = dl_ground_get_stats(g);
+  line_cursor lines = { NULL, 0, 1 };
   dl_buf_addz(b, "{\"rules\": [");
   for (uint32_t r = 0, first = 1; r < game->ast->n_rules; r++) {
     const dl_rule *x = &game->ast->rules[r];
@@ -206,7 +216,7 @@ static void stats_json(dl_buf *b, const dl_ground *g, const dl_program *game, co
     dl_buf_addz(b, first ? "\n  {\"file\": \"" : ",\n  {\"file\": \"");
     first = 0;
     add_json_text(b, rule_file(x));
-    addf(b, "\", \"line\": %u, \"head\": \"", line_of(x->src, x->off));
+    addf(b, "\", \"line\": %u, \"head\": \"", line_of(&lines, x->src, x->off));
     add_json_text(b, dl_program_pred_name(game, game->head_pred[r]));
     addf(b, "\", \"candidates\": %" PRIu64 ", \"instances\": %" PRIu64 ", \"kept\": %" PRIu64 ", \"seconds\": %.6f}",
          rs.candidates, rs.instances, rs.kept, rs.seconds);
