@@ -579,28 +579,51 @@ static int decide(join *j, uint32_t k, int32_t *lit)
   return 1;
 }
 
+/* 1 when memo m holds an answer and its variables still have its values. */
+static int memo_hit(const join *j, const memo *m)
+{
+  if (!m->valid) return 0;
+  uint32_t v = 0;
+  while (v < m->nv && j->bind[m->vars[v]] == m->vals[v]) v++;
+  return v == m->nv;
+}
+
+/* Remembers holds and lit for the current values of m's variables. */
+static void memo_store(const join *j, memo *m, int holds, int32_t lit)
+{
+  for (uint32_t v = 0; v < m->nv; v++) m->vals[v] = j->bind[m->vars[v]];
+  m->valid = 1;
+  m->holds = holds;
+  m->lit = lit;
+}
+
 /* decide, or its last answer when the literal's variables have the same
  * values as then (decide depends on nothing else during a join). */
 static int decide_memo(join *j, uint32_t k, int32_t *lit)
 {
   memo *m = &j->memos[k];
-  uint32_t v = 0;
-  if (m->valid)
-    while (v < m->nv && j->bind[m->vars[v]] == m->vals[v]) v++;
-  if (m->valid && v == m->nv) {
+  if (memo_hit(j, m)) {
     *lit = m->lit;
     return m->holds;
   }
   int holds = decide(j, k, lit);
-  if (holds < 0) return holds;
-  for (v = 0; v < m->nv; v++) m->vals[v] = j->bind[m->vars[v]];
-  m->valid = 1;
-  m->holds = holds;
-  m->lit = *lit;
+  if (holds >= 0) memo_store(j, m, holds, *lit);
   return holds;
 }
 
-/* Makes the memos of the body literals (their variables). */
+/* Readies memo m for the variables of terms t[0..n) (NULL entries skipped). */
+static int memo_init(memo *m, uint32_t n_vars, uint8_t *seen, const ast_term *const *t, uint32_t n)
+{
+  memset(seen, 0, n_vars + 1);
+  m->vars = malloc((n_vars + 1) * sizeof *m->vars);
+  m->vals = malloc((n_vars + 1) * sizeof *m->vals);
+  if (!m->vars || !m->vals) return 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (t[i]) collect_vars(t[i], seen, m->vars, &m->nv);
+  return 1;
+}
+
+/* Makes the memos of the body literals and of the head. */
 static int make_memos(join *j)
 {
   const dl_rule *r = j->r;
@@ -608,22 +631,11 @@ static int make_memos(join *j)
   if (!seen || !(j->memos = calloc(r->n_body + 1, sizeof *j->memos))) return free(seen), 0;
   int ok = 1;
   for (uint32_t k = 0; ok && k < r->n_body; k++) {
-    memo *m = &j->memos[k];
-    memset(seen, 0, r->n_vars + 1);
-    m->vars = malloc((r->n_vars + 1) * sizeof *m->vars);
-    m->vals = malloc((r->n_vars + 1) * sizeof *m->vals);
-    ok = m->vars && m->vals;
     const dl_literal *l = &r->body[k];
-    if (ok && l->atom) collect_vars(l->atom, seen, m->vars, &m->nv);
-    if (ok && l->a) collect_vars(l->a, seen, m->vars, &m->nv);
-    if (ok && l->b) collect_vars(l->b, seen, m->vars, &m->nv);
+    const ast_term *t[3] = { l->atom, l->a, l->b };
+    ok = memo_init(&j->memos[k], r->n_vars, seen, t, 3);
   }
-  memo *h = &j->head_memo;
-  memset(seen, 0, r->n_vars + 1);
-  h->vars = ok ? malloc((r->n_vars + 1) * sizeof *h->vars) : NULL;
-  h->vals = ok ? malloc((r->n_vars + 1) * sizeof *h->vals) : NULL;
-  ok = h->vars && h->vals;
-  if (ok) collect_vars(r->head, seen, h->vars, &h->nv);
+  ok = ok && memo_init(&j->head_memo, r->n_vars, seen, (const ast_term *const[]){ r->head }, 1);
   free(seen);
   return ok;
 }
@@ -658,10 +670,7 @@ static int32_t head_atom(join *j, uint32_t h)
   const ast_term *a = j->r->head;
   memo *m = &j->head_memo;
   int piece = h >= g->game->n_preds;
-  uint32_t v = 0;
-  if (!piece && m->valid)
-    while (v < m->nv && j->bind[m->vars[v]] == m->vals[v]) v++;
-  if (!piece && m->valid && v == m->nv) return m->lit;
+  if (!piece && memo_hit(j, m)) return m->lit;
   if (!ground_args(j, a)) return 0;
   if (piece) {
     int is_new;
@@ -671,9 +680,7 @@ static int32_t head_atom(join *j, uint32_t h)
   dl_tid t = atom_term(g, ast_atom_pred(a), atom_arity(a), j->args);
   int32_t head = t == DL_NO_TERM ? 0 : atom_id(g, t, piece ? DL_ATOM_OTHER : g->pred_role[h]);
   if (head && piece) g->atom_aux[head] = 1;
-  for (v = 0; head && v < m->nv; v++) m->vals[v] = j->bind[m->vars[v]];
-  m->valid = head != 0;
-  m->lit = head;
+  if (head) memo_store(j, m, 1, head);
   return head;
 }
 
