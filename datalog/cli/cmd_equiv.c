@@ -243,26 +243,13 @@ static void forward_diagnostics(equiv *q, side *s)
   s->diag = dl_diag_create();
 }
 
-static int list_push(dl_sm_list *l, dl_tid t)
-{
-  if (l->n == l->cap) {
-    uint32_t cap = l->cap ? 2 * l->cap : 64;
-    dl_tid *ids = realloc(l->ids, cap * sizeof *ids);
-    if (!ids) return 0;
-    l->ids = ids;
-    l->cap = cap;
-  }
-  l->ids[l->n++] = t;
-  return 1;
-}
-
 /* The fluents of circuit state bits as terms, into *out. */
 static int circuit_state_terms(side *s, const uint64_t *bits, dl_sm_list *out)
 {
   out->n = 0;
   uint32_t n = dl_circuit_fluent_count(s->circuit);
   for (uint32_t f = 0; f < n; f++)
-    if ((bits[f / 64] >> (f % 64) & 1) && !list_push(out, dl_circuit_fluent_term(s->circuit, f))) return 0;
+    if ((bits[f / 64] >> (f % 64) & 1) && !dl_sm_list_push(out, dl_circuit_fluent_term(s->circuit, f))) return 0;
   return 1;
 }
 
@@ -279,7 +266,7 @@ static int side_initial(side *s)
     const dl_tid *init = dl_sm_initial(s->sm, &n);
     s->state.n = 0;
     for (uint32_t k = 0; k < n; k++)
-      if (!list_push(&s->state, init[k])) return 0;
+      if (!dl_sm_list_push(&s->state, init[k])) return 0;
   }
   for (uint32_t k = 0; k < s->state.n; k++) atoms_add(&s->set, s->terms, "init", s->state.ids[k], DL_NO_TERM);
   return 1;
@@ -305,7 +292,7 @@ static int side_legal(side *s, uint32_t r)
   uint32_t n = dl_circuit_legal(s->circuit, r, &moves);
   s->moves.n = 0;
   for (uint32_t k = 0; k < n; k++)
-    if (!list_push(&s->moves, dl_circuit_move_term(s->circuit, moves[k]))) return 0;
+    if (!dl_sm_list_push(&s->moves, dl_circuit_move_term(s->circuit, moves[k]))) return 0;
   return 1;
 }
 
@@ -332,7 +319,7 @@ static int side_goal_values(equiv *q, side *s, uint32_t r)
     snprintf(text, sizeof text, "%d", (int)v);
     dl_sym sym = dl_terms_symbol(terms, text, strlen(text));
     dl_tid t = sym == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(terms, sym);
-    return t != DL_NO_TERM && list_push(&s->values, t);
+    return t != DL_NO_TERM && dl_sm_list_push(&s->values, t);
   }
   if (v == 0) return 1;
   /* several: the rules on the same program, in the circuit's state */

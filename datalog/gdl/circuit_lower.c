@@ -39,24 +39,9 @@ static int rule_set_reserve(rule_set *r, uint32_t n, uint32_t n_lits)
 
 int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n)
 {
-  if (r->n + 1 >= r->cap) {
-    uint32_t cap = r->cap * 2 + 64;
-    uint32_t *h = realloc(r->head, cap * sizeof *h);
-    if (h) r->head = h;
-    uint32_t *s = realloc(r->start, (cap + 1) * sizeof *s);
-    if (s) r->start = s;
-    if (!h || !s) return 0;
-    if (r->n == 0) r->start[0] = 0;
-    r->cap = cap;
-  }
-  if (r->n_lits + n > r->cap_lits) {
-    uint64_t cap = (uint64_t)r->cap_lits * 2 + n + 256;
-    if (cap > INT32_MAX) return 0;
-    int32_t *l = realloc(r->lits, cap * sizeof *l);
-    if (!l) return 0;
-    r->lits = l;
-    r->cap_lits = (uint32_t)cap;
-  }
+  /* full: room for as many again (amortised doubling) */
+  if ((r->n + 1 >= r->cap || r->n_lits + n > r->cap_lits) && !rule_set_reserve(r, r->n + 64, r->n_lits + n + 256))
+    return 0;
   memcpy(r->lits + r->n_lits, lits, n * sizeof *lits);
   r->n_lits += n;
   r->head[r->n++] = head;

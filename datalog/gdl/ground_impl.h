@@ -75,15 +75,33 @@ typedef struct gr_lit_stats {
   double *dv;                 /* [(n_body + 1) * n_vars] */
 } gr_lit_stats;
 
-/* ground.c */
+/* ground_store.c */
+/* Seconds on a monotonic clock. */
 double gr_now(void);
+/* Appends x to v; 0 when out of memory (not reported). */
 int gr_push32(vec32 *v, int32_t x);
+/* Reports running out of memory once and marks g failed; returns 0. */
 int gr_oom(dl_ground *g);
 /* Room for one more atom in the atom arrays; 0 when out of memory (not reported). */
 int gr_reserve_atom(dl_ground *g);
+/* The id of the atom that is term t (with the given role when it is new);
+ * 0 when out of memory (reported). */
+int32_t gr_atom_id(dl_ground *g, dl_tid t, uint8_t role);
+/* The atom pred(args[0..n)) as a term; DL_NO_TERM when the store refuses it. */
+dl_tid gr_atom_term(dl_ground *g, dl_sym pred, uint32_t n, const dl_tid *args);
+/* Appends rule head :- body[0..n) made by source rule origin (UINT32_MAX:
+ * none); 1, or 0 when out of memory (reported). */
+int gr_add_rule(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin);
+/* gr_add_rule, unless the same rule (body normalized) was added before. */
+int gr_add_rule_once(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin);
+/* Compares two int32_t (a dl_sort comparator; ctx unused). */
+int gr_by_int(const void *a, const void *b, void *ctx);
+/* Sorts a body, keeps each literal once; 0 when it holds a and ~a. */
+int gr_normalize_body(int32_t *body, uint32_t *n);
+
+/* ground.c */
 int gr_is_input(dl_atom_role r);
 int gr_is_goal_role(dl_atom_role r);
-int gr_normalize_body(int32_t *body, uint32_t *n);
 int gr_pred_dynamic(const dl_ground *g, const gr_pieces *pc, uint32_t q);
 dl_sym gr_aux_symbol(dl_ground *g);
 /* Instantiates one rule or piece; pieces (pc) are never split again. */

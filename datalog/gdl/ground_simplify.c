@@ -394,13 +394,6 @@ static int group_cmp(const void *pa, const void *pb, void *ctx)
   return (a->first > b->first) - (a->first < b->first);
 }
 
-static int by_int(const void *a, const void *b, void *ctx)
-{
-  (void)ctx;
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* The classes of literal sets: a set's class, and per class its gain and atom. */
 typedef struct classes {
   Pvoid_t sets;  /* JudyHS: sorted literal set -> class + 1 */
@@ -416,7 +409,7 @@ static uint32_t class_of(const simp *s, classes *c, const view *v, const uint32_
   c->key.n = 0;
   for (uint32_t e = 0; e < m; e++)
     if (!gr_push32(&c->key, lits_of(s, v[members[e]].rule)[2 + v[members[e]].skip])) return UINT32_MAX;
-  dl_sort(c->key.a, c->key.n, sizeof *c->key.a, by_int, NULL);
+  dl_sort(c->key.a, c->key.n, sizeof *c->key.a, gr_by_int, NULL);
   PPvoid_t slot = JudyHSIns(&c->sets, c->key.a, c->key.n * sizeof *c->key.a, PJE0);
   if (slot == PPJERR) return UINT32_MAX;
   if (!*slot) {

@@ -60,8 +60,9 @@ void dl_sm_list_free(dl_sm_list *l)
   l->n = l->cap = 0;
 }
 
-static int list_push(dl_sm_list *l, dl_tid t)
+int dl_sm_list_push(dl_sm_list *l, dl_tid t)
 {
+  assert(l);
   if (l->n == l->cap) {
     uint32_t cap = l->cap ? 2 * l->cap : 16;
     dl_tid *ids = realloc(l->ids, cap * sizeof *ids);
@@ -185,7 +186,7 @@ static dl_eval *state_model(dl_sm *sm, const dl_tid *state, uint32_t n)
   assert(state || n == 0);
   sm->key.n = 0;
   for (uint32_t i = 0; i < n; i++)
-    if (!list_push(&sm->key, state[i])) {
+    if (!dl_sm_list_push(&sm->key, state[i])) {
       report_memory(sm);
       return NULL;
     }
@@ -213,7 +214,7 @@ static int collect(const dl_sm *sm, const dl_eval *e, int k, dl_tid first, uint3
   ix_val tuple[2];
   ix_iter_begin(&it, r, 0, 0, NULL);
   while (ix_iter_next(&it, tuple))
-    if ((first == DL_NO_TERM || tuple[0] == first) && !list_push(out, tuple[col])) return 0;
+    if ((first == DL_NO_TERM || tuple[0] == first) && !dl_sm_list_push(out, tuple[col])) return 0;
   list_canonical(out);
   return 1;
 }
@@ -346,10 +347,10 @@ static int find_roles(dl_sm *sm, const dl_eval *e)
   for (uint32_t r = 0; ok && r < ast->n_rules; r++) {
     if (sm->prog->head_pred[r] != sm->pred[K_ROLE] || ast->rules[r].n_body != 0) continue;
     dl_tid t = find_ground(sm->terms, ast->rules[r].head->args[0]);
-    if (t != DL_NO_TERM && list_has(&all, t) && !list_has(&sm->roles, t)) ok = list_push(&sm->roles, t);
+    if (t != DL_NO_TERM && list_has(&all, t) && !list_has(&sm->roles, t)) ok = dl_sm_list_push(&sm->roles, t);
   }
   for (uint32_t i = 0; ok && i < all.n; i++)
-    if (!list_has(&sm->roles, all.ids[i])) ok = list_push(&sm->roles, all.ids[i]);
+    if (!list_has(&sm->roles, all.ids[i])) ok = dl_sm_list_push(&sm->roles, all.ids[i]);
   dl_sm_list_free(&all);
   return ok;
 }

@@ -44,6 +44,9 @@ typedef struct dl_sm_list {
 /* Frees l->ids and empties l; NULL is allowed. */
 void dl_sm_list_free(dl_sm_list *l);
 
+/* Appends t to l; 1, or 0 when out of memory (l is unchanged). */
+int dl_sm_list_push(dl_sm_list *l, dl_tid t);
+
 /* Figures since the machine was created. */
 typedef struct dl_sm_stats {
   uint64_t models;       /* models computed (the initial one included) */
