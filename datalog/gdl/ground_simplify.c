@@ -38,6 +38,11 @@
 
 enum { MAX_ROUNDS = 16, SUBSUME_MAX = 64 };
 
+/* Rounds stop once they have started with this many literals in all: a budget
+ * counted in work, not seconds, so that the ground game does not depend on the
+ * machine's load. Amazons (4.3 million literals) gets its 3 rounds. */
+#define SIMPLIFY_WORK_MAX 12000000u
+
 typedef struct simp {
   dl_ground *g;
   vec32 lits;            /* per rule: head, n, body[n] */
@@ -676,15 +681,15 @@ int gr_simplify(dl_ground *g)
     if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
   g->kept_counted = 1;
   int ok = load(&s);
-  /* rounds after the first stop once they have taken as long as instantiating */
-  double budget = g->stats.instantiate_seconds > 1 ? g->stats.instantiate_seconds : 1;
+  uint64_t work = 0;  /* literals the rounds have started with */
   for (uint32_t r = 0; ok && r < MAX_ROUNDS; r++) {
+    work += s.lits.n;
     s.changed = 0;
     s.kills = 0;
     ok = round_of(&s);
     g->stats.simplify_rounds++;
     if (!s.changed || s.kills * 50 < s.n) break;  /* a fixpoint, or nearly: under 2% */
-    if (gr_now() - t0 > budget) break;            /* big games: simplifying costs more than it saves */
+    if (work > SIMPLIFY_WORK_MAX) break;          /* big games: simplifying costs more than it saves */
   }
   ok = ok && store(&s);
   free_index(&s);
