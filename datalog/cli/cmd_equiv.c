@@ -583,7 +583,7 @@ static int playout(equiv *q)
   dl_buf_free(&q->joint_text);
   if (!same_initial(q)) return 0;
   for (;;) {
-    int terminal;
+    int terminal = 0;
     q->states++;
     if (!same_terminal(q, &terminal) || !same_legal(q) || !same_goals(q, terminal)) return 0;
     if (terminal) return 1;

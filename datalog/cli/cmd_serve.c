@@ -397,7 +397,7 @@ static int playout(serve *s, const gdlog_state *from, gdlog_state **end)
 static int req_random(serve *s, char **f, int n)
 {
   (void)n;
-  gdlog_state *st, *end;
+  gdlog_state *st, *end = NULL;
   if (!state_arg(s, f[0], &st) || !playout(s, st, &end)) return 0;
   ok_begin(s);
   int ok = add_goals(s, end);
