@@ -61,6 +61,9 @@ typedef struct simp {
   int changed;
   uint64_t kills;            /* rules removed or replaced */
   int skip_factor;           /* the last factoring changed under 2% of the rules */
+  uint64_t edits;            /* changes to rules or atoms so far */
+  uint64_t ix_edits;         /* edits when the index was built (UINT64_MAX: none built) */
+  uint32_t dead;             /* rules killed since the last pack */
 } simp;
 
 static int32_t *lits_of(const simp *s, uint32_t i) { return &s->lits.a[s->at[i]]; }
@@ -89,6 +92,7 @@ static int add_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint
     s->alive = al;
     s->cap = cap;
   }
+  s->edits++;
   s->at[s->n] = s->lits.n;
   s->origin[s->n] = origin;
   s->alive[s->n++] = 1;
@@ -100,7 +104,7 @@ static int add_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint
 
 static void kill_rule(simp *s, uint32_t i)
 {
-  if (s->alive[i]) s->alive[i] = 0, s->changed = 1, s->kills++;
+  if (s->alive[i]) s->alive[i] = 0, s->changed = 1, s->kills++, s->dead++, s->edits++;
 }
 
 /* A new supporting atom simp_N, an atom of its own predicate (so that what
@@ -121,6 +125,7 @@ static int32_t new_atom(simp *s)
   dl_tid t = sym == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(g->terms, sym);
   if (t == DL_NO_TERM) return 0;
   uint32_t id = ++g->n_atoms;
+  s->edits++;
   g->atom_term[id] = t;
   g->atom_role[id] = DL_ATOM_OTHER;
   g->atom_aux[id] = 0;
@@ -137,10 +142,13 @@ static void free_index(simp *s)
   s->fact = NULL;
 }
 
-/* Per atom: its alive rules, its uses; the CSR lists of both. */
+/* Per atom: its alive rules, its uses; the CSR lists of both.  Built again
+ * only when a rule or an atom changed since the last time. */
 static int index_rules(simp *s)
 {
+  if (s->ix_edits == s->edits) return 1;
   free_index(s);
+  s->ix_edits = UINT64_MAX;
   uint32_t na = s->g->n_atoms + 2;
   s->ix_atoms = s->g->n_atoms;
   s->nrules = calloc(na, sizeof *s->nrules);
@@ -180,6 +188,7 @@ static int index_rules(simp *s)
   }
   for (uint32_t a = na; a > 0; a--) s->ustart[a] = s->ustart[a - 1], s->hstart[a] = s->hstart[a - 1];
   s->ustart[0] = s->hstart[0] = 0;
+  s->ix_edits = s->edits;
   return 1;
 }
 
@@ -231,7 +240,7 @@ static int fold_constants(simp *s, int *more)
       if ((l > 0 && s->fact[a]) || (l < 0 && is_false)) { *more = 1; continue; }
       x[2 + m++] = l;
     }
-    if (s->alive[i] && m != x[1]) x[1] = m, s->changed = 1;
+    if (s->alive[i] && m != x[1]) x[1] = m, s->changed = 1, s->edits++;
   }
   /* a supporting fact left unused goes with drop_unused */
   return 1;
@@ -272,6 +281,7 @@ static int aliases(simp *s)
     }
     if (!replaced) continue;
     s->changed = 1;
+    s->edits++;
     uint32_t n = (uint32_t)x[1];
     if (!gr_normalize_body(x + 2, &n)) kill_rule(s, i);
     else x[1] = (int32_t)n;
@@ -578,19 +588,22 @@ static int subsumed(simp *s)
 /* Drops dead rules from the store. */
 static int pack(simp *s)
 {
-  vec32 lits = { 0 };
+  if (!s->dead) return 1;  /* the rules keep their numbers */
+  s->dead = 0;
+  s->edits++;
+  vec32 lits = { .a = malloc((s->lits.n + 1) * sizeof *lits.a), .cap = s->lits.n + 1 };
+  if (!lits.a) return 0;
   uint32_t m = 0;
-  int ok = 1;
-  for (uint32_t i = 0; ok && i < s->n; i++) {
+  for (uint32_t i = 0; i < s->n; i++) {
     if (!s->alive[i]) continue;
     const int32_t *x = lits_of(s, i);
-    size_t at = lits.n;
-    for (int32_t k = 0; ok && k < x[1] + 2; k++) ok = gr_push32(&lits, x[k]);
-    s->at[m] = at;
+    size_t len = (size_t)x[1] + 2;
+    memcpy(lits.a + lits.n, x, len * sizeof *x);
+    s->at[m] = lits.n;
+    lits.n += len;
     s->origin[m] = s->origin[i];
     s->alive[m++] = 1;
   }
-  if (!ok) { free(lits.a); return 0; }
   free(s->lits.a);
   s->lits = lits;
   s->n = m;
@@ -675,7 +688,7 @@ uint64_t gr_components(const dl_ground *g)
 int gr_simplify(dl_ground *g)
 {
   double t0 = gr_now();
-  simp s = { .g = g };
+  simp s = { .g = g, .ix_edits = UINT64_MAX };
   g->stats.simplify_before = gr_components(g);
   for (uint32_t i = 0; i < g->n_rules; i++)  /* kept counts instances after pruning */
     if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
