@@ -17,11 +17,7 @@ static int run_check(cli_ctx *c)
   cli_stats st = { 0 };
   int ok = cli_load(c, c->args[0]) != NULL;
   st.kib_load = cli_peak_kib();
-  if (cli_given(c, "--stats") && c->loaded[0] && c->loaded[0]->prog) {
-    cli_report(c);
-    cli_report_end(c);
-    cli_print_stats(c->loaded[0], NULL, &st);
-  }
+  cli_stats_finish(c, NULL, &st);
   return ok ? CLI_OK : CLI_INPUT;
 }
 

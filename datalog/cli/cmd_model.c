@@ -70,11 +70,7 @@ static int run_model(cli_ctx *c)
   dl_loaded *l = cli_load(c, c->args[0]);
   st.kib_load = cli_peak_kib();
   int ok = l && cli_show_check(c, l->prog) && evaluate(c, l->prog, max_terms, &e, &st) && write_model(c, l->prog, e, &st);
-  if (cli_given(c, "--stats") && c->loaded[0] && c->loaded[0]->prog) {
-    cli_report(c);
-    cli_report_end(c);
-    cli_print_stats(c->loaded[0], e, &st);
-  }
+  cli_stats_finish(c, e, &st);
   dl_eval_destroy(e);
   return ok ? CLI_OK : CLI_INPUT;
 }

@@ -29,11 +29,7 @@ static int run_print(cli_ctx *c)
     ok = out && cli_close_output(c, out, dl_output_program(out, l->prog, formats[cli_choice(c, "--format", 0)]));
     st.t_output = cli_now() - t0;
   }
-  if (cli_given(c, "--stats") && c->loaded[0] && c->loaded[0]->prog) {
-    cli_report(c);
-    cli_report_end(c);
-    cli_print_stats(c->loaded[0], NULL, &st);
-  }
+  cli_stats_finish(c, NULL, &st);
   return ok ? CLI_OK : CLI_INPUT;
 }
 

@@ -1,10 +1,12 @@
 /* stats.c: --stats (stats.h). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "datalog/cli/stats.h"
+#include "datalog/cli/cli.h"
 #include "lexer.h"
 
 double cli_now(void)
@@ -113,3 +115,12 @@ void cli_print_stats(const dl_loaded *l, const dl_eval *e, const cli_stats *s)
           s->kib_load / 1024.0, (s->kib_eval ? s->kib_eval : s->kib_load) / 1024.0, cli_peak_kib() / 1024.0);
 }
 
+
+void cli_stats_finish(cli_ctx *c, const dl_eval *e, const cli_stats *s)
+{
+  assert(c && s);
+  if (!cli_given(c, "--stats") || !c->loaded[0] || !c->loaded[0]->prog) return;
+  cli_report(c);
+  cli_report_end(c);
+  cli_print_stats(c->loaded[0], e, s);
+}

@@ -22,4 +22,10 @@ long cli_peak_kib(void);
  * NULL, of its evaluation. */
 void cli_print_stats(const dl_loaded *l, const dl_eval *e, const cli_stats *s);
 
+struct cli_ctx;
+/* The end of model, print and check under --stats: when it was given and the
+ * first file loaded, the diagnostics so far, then the statistics (of e too
+ * when it is not NULL).  Nothing otherwise. */
+void cli_stats_finish(struct cli_ctx *c, const dl_eval *e, const cli_stats *s);
+
 #endif
