@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "datalog/cli/cli.h"
+#include "datalog/cli/progress.h"
 #include "datalog/cli/stats.h"
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/domains.h"
@@ -86,32 +88,53 @@ static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, 
   dl_buf_free(&b);
 }
 
+/* The progress line of grounding (dl_ground_options.progress). */
+static void ground_progress(void *ctx, const dl_ground_progress *g)
+{
+  char detail[96];
+  if (g->rules_total)
+    snprintf(detail, sizeof detail, "rule %u of %u, %llu ground rules", g->rules_done, g->rules_total,
+             (unsigned long long)g->instances);
+  else
+    snprintf(detail, sizeof detail, "%llu ground rules", (unsigned long long)g->instances);
+  cli_progress_say(ctx, g->phase, detail);
+}
+
 static int run_ground(cli_ctx *c)
 {
   uint64_t limit;
   if (!max_instances(c, &limit)) return CLI_USAGE;
   dl_ground_phases ph = { 0, 0, 0, 0 };
+  cli_progress progress;
+  cli_progress_begin(&progress, "ground");
+  progress.off = cli_choice(c, "--stats-format", 0) == 1;  /* stderr is for the JSON */
   double t0 = cli_now();
   dl_loaded *l = cli_load(c, c->args[0]);
   if (!l) return CLI_INPUT;
   double t1 = cli_now();
   ph.parse = t1 - t0;
   dl_guard_soft(1);
+  cli_progress_say(&progress, "domains", NULL);
   dl_domains *d = dl_domains_build(l->prog, c->diag);
   double t2 = cli_now();
   ph.domains = t2 - t1;
   dl_reduce_options ro = { cli_choice(c, "--from", 0) == 1 ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP, c->max_atoms,
                            dl_guard_cancel_flag(), 0 };
+  cli_progress_say(&progress, "reduce (G+)", NULL);
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
   ph.reduce = cli_now() - t2;
   dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
                            .no_factor = cli_given(c, "--no-factor"), .no_split = cli_given(c, "--no-split"),
                            .no_simplify = cli_given(c, "--no-simplify"), .max_instances = limit,
-                           .cancel = dl_guard_cancel_flag() };
+                           .cancel = dl_guard_cancel_flag(), .progress = ground_progress,
+                           .progress_ctx = &progress };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
   dl_guard_soft(0);
   dl_reduction_destroy(r);
+  if (isatty(STDOUT_FILENO)) cli_progress_end(&progress);  /* the ground game goes to the same screen */
+  else if (g) cli_progress_say(&progress, "write", NULL);
   int ok = g && !dl_guard_signal() && write_ground(c, g);
+  cli_progress_end(&progress);
   if (g && cli_given(c, "--stats")) {
     cli_report(c);
     print_stats(c, g, l->prog, &ph);
@@ -133,7 +156,9 @@ const cli_command cli_cmd_ground = {
            "into pieces (variable elimination), instantiates supporting\n"
            "predicates only where their users ask (demand), and keeps only what legal,\n"
            "next, goal and terminal need (role, init, base and input stay as facts;\n"
-           "base and input come from G+ when the game has none).",
+           "base and input come from G+ when the game has none).  A run longer than a\n"
+           "second shows its phase on stderr: one line rewritten on a terminal, a line\n"
+           "per phase elsewhere (none with --stats-format json).",
   .options = ground_options,
   .run = run_ground,
 };

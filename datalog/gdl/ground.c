@@ -875,6 +875,14 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   return ok;
 }
 
+/* Tells opt->progress, when there is one, that grounding is at phase. */
+static void report_progress(const dl_ground *g, const char *phase, uint32_t done, uint32_t total)
+{
+  if (!g->opt->progress) return;
+  dl_ground_progress p = { phase, done, total, g->n_rules };
+  g->opt->progress(g->opt->progress_ctx, &p);
+}
+
 static int instantiate_rule(dl_ground *g, uint32_t ri)
 {
   const dl_program *p = g->game;
@@ -892,7 +900,9 @@ static int instantiate(dl_ground *g)
   uint32_t n = p->n_preds;
   uint32_t *users = calloc(n + 1, sizeof *users);
   uint8_t *selfrec = calloc(n + 1, 1), *done = calloc(n + 1, 1);
+  uint32_t rules_done = 0;
   int ok = users && selfrec && done;
+  report_progress(g, "instantiate", 0, p->ast->n_rules);
   for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) {
     uint32_t h = p->head_pred[r];
     for (uint32_t k = 0; g->dynamic[h] && k < p->ast->rules[r].n_body; k++) {
@@ -921,7 +931,10 @@ static int instantiate(dl_ground *g)
       g->demand[next] = NULL;
     }
     for (uint32_t r = 0; ok && r < p->ast->n_rules; r++)
-      if (p->head_pred[r] == next) ok = instantiate_rule(g, r);
+      if (p->head_pred[r] == next) {
+        ok = instantiate_rule(g, r);
+        report_progress(g, "instantiate", ++rules_done, p->ast->n_rules);
+      }
     if (!ok) break;
     done[next] = 1;
     ix_relation_destroy(g->demand[next]);
@@ -962,8 +975,13 @@ dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, cons
   g->terms = game->terms;
   g->rstats = calloc(game->ast->n_rules + 1, sizeof *g->rstats);
   int ok = g->rstats ? classify_predicates(g) : gr_oom(g);
-  ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g) && gr_prune(g) &&
-       (opt->no_simplify || g->n_rules > GR_SIMPLIFY_MAX_RULES || gr_simplify(g)) && gr_count_figures(g);
+  report_progress(g, "statics", 0, 0);
+  ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g);
+  report_progress(g, "prune", 0, 0);
+  ok = ok && gr_prune(g);
+  int simplify = !opt->no_simplify && g->n_rules <= GR_SIMPLIFY_MAX_RULES;
+  if (simplify) report_progress(g, "simplify", 0, 0);
+  ok = ok && (!simplify || gr_simplify(g)) && gr_count_figures(g);
   dl_eval_destroy(g->statics);
   g->statics = NULL;
   for (uint32_t q = 0; g->demand && q < game->n_preds; q++) ix_relation_destroy(g->demand[q]);

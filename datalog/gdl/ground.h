@@ -66,6 +66,14 @@ typedef enum dl_atom_role {
 /* The name of a role: "fluent", "move", ..., "other". */
 const char *dl_atom_role_name(dl_atom_role role);
 
+/* Where grounding is, for a progress line. */
+typedef struct dl_ground_progress {
+  const char *phase;      /* "statics", "instantiate", "prune" or "simplify" */
+  uint32_t rules_done;    /* instantiate: the game's rules done so far */
+  uint32_t rules_total;   /* instantiate: the game's rules */
+  uint64_t instances;     /* ground rules made so far */
+} dl_ground_progress;
+
 typedef struct dl_ground_options {
   int no_prune;                   /* keep every instance (no pruning) */
   int demand;                     /* instantiate supporting rules on demand only */
@@ -74,6 +82,10 @@ typedef struct dl_ground_options {
   int no_simplify;                /* no simplification after pruning (ground_simplify.c) */
   uint64_t max_instances;         /* stop beyond this many rule instances; 0: no limit */
   volatile sig_atomic_t *cancel;  /* may be NULL */
+  /* When not NULL, called at the start of each phase and after each rule
+   * instantiated, with progress_ctx; the library itself never prints. */
+  void (*progress)(void *ctx, const dl_ground_progress *p);
+  void *progress_ctx;
 } dl_ground_options;
 
 /* Figures of one rule of the game. */
