@@ -88,18 +88,6 @@ static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, 
   dl_buf_free(&b);
 }
 
-/* The progress line of grounding (dl_ground_options.progress). */
-static void ground_progress(void *ctx, const dl_ground_progress *g)
-{
-  char detail[96];
-  if (g->rules_total)
-    snprintf(detail, sizeof detail, "rule %u of %u, %llu ground rules", g->rules_done, g->rules_total,
-             (unsigned long long)g->instances);
-  else
-    snprintf(detail, sizeof detail, "%llu ground rules", (unsigned long long)g->instances);
-  cli_progress_say(ctx, g->phase, detail);
-}
-
 static int run_ground(cli_ctx *c)
 {
   uint64_t limit;
@@ -126,7 +114,7 @@ static int run_ground(cli_ctx *c)
   dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
                            .no_factor = cli_given(c, "--no-factor"), .no_split = cli_given(c, "--no-split"),
                            .no_simplify = cli_given(c, "--no-simplify"), .max_instances = limit,
-                           .cancel = dl_guard_cancel_flag(), .progress = ground_progress,
+                           .cancel = dl_guard_cancel_flag(), .progress = cli_progress_ground,
                            .progress_ctx = &progress };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
   dl_guard_soft(0);

@@ -35,6 +35,18 @@ void cli_progress_say(cli_progress *p, const char *phase, const char *detail)
   p->shown = p->tty;
 }
 
+void cli_progress_ground(void *ctx, const dl_ground_progress *g)
+{
+  assert(ctx && g);
+  char detail[96];
+  if (g->rules_total)
+    snprintf(detail, sizeof detail, "rule %u of %u, %llu ground rules", g->rules_done, g->rules_total,
+             (unsigned long long)g->instances);
+  else
+    snprintf(detail, sizeof detail, "%llu ground rules", (unsigned long long)g->instances);
+  cli_progress_say(ctx, g->phase, detail);
+}
+
 void cli_progress_end(cli_progress *p)
 {
   assert(p);

@@ -6,6 +6,8 @@
 #ifndef GDLOG_CLI_PROGRESS_H
 #define GDLOG_CLI_PROGRESS_H
 
+#include "datalog/gdl/ground.h"
+
 typedef struct cli_progress {
   const char *command;  /* "ground" */
   double start, last;   /* when the run began, when the line was last written */
@@ -22,6 +24,9 @@ void cli_progress_begin(cli_progress *p, const char *command);
 /* Says that the run is at phase (at most 31 bytes), with detail (may be
  * NULL), when the rules above let it. */
 void cli_progress_say(cli_progress *p, const char *phase, const char *detail);
+
+/* A dl_ground_options.progress for grounding: ctx is a cli_progress. */
+void cli_progress_ground(void *ctx, const dl_ground_progress *g);
 
 /* Clears the terminal's line, if one is shown. */
 void cli_progress_end(cli_progress *p);
