@@ -700,11 +700,66 @@ static int split_shared_moves(build *b, rule_set *r)
   return ok ? 1 : cc_oom(b);
 }
 
+/* Literal l with its atom, when an alias, replaced by what it stands for. */
+static int32_t resolve_alias(const build *b, const int32_t *alias, int32_t l)
+{
+  uint32_t a = (uint32_t)(l > 0 ? l : -l);
+  if (a > b->n_atoms || !alias[a]) return l;
+  return l > 0 ? alias[a] : -alias[a];
+}
+
+/* An atom of no keyword with one rule of one literal (aux_0(1) :- not N8)
+ * is that literal: what reads it reads the literal (one gate fewer to
+ * flip), and its rule goes (its gate stays, false and unread).  A chain
+ * of them is followed to its end; a cycle of them keeps one. */
+static int drop_aliases(build *b, rule_set *r)
+{
+  uint32_t n = b->n_atoms, *rules = calloc(n + 1, sizeof *rules);
+  int32_t *alias = calloc(n + 1, sizeof *alias);
+  if (!rules || !alias) {
+    free(rules), free(alias);
+    return cc_oom(b);
+  }
+  for (uint32_t i = 0; i < r->n; i++) rules[r->head[i]]++;
+  for (uint32_t i = 0; i < r->n; i++) {
+    uint32_t h = r->head[i];
+    if (rules[h] == 1 && r->start[i + 1] - r->start[i] == 1 && !b->has_fact[h] &&
+        dl_ground_atom_role(b->g, h) == DL_ATOM_OTHER)
+      alias[h] = r->lits[r->start[i]];
+  }
+  for (uint32_t k = 0; k < b->c->n_roles; k++) {
+    uint32_t a = (uint32_t)(b->role_lit[k] > 0 ? b->role_lit[k] : -b->role_lit[k]);
+    if (a && a <= n) alias[a] = 0;  /* the turn's gate is read by its atom */
+  }
+  for (uint32_t h = 1; h <= n; h++) {
+    if (!alias[h]) continue;
+    int32_t l = alias[h];
+    for (uint32_t steps = 0; l != resolve_alias(b, alias, l) && steps <= n; steps++) {
+      l = resolve_alias(b, alias, l);
+      if ((uint32_t)(l > 0 ? l : -l) == h) break;
+    }
+    alias[h] = (uint32_t)(l > 0 ? l : -l) == h || l != resolve_alias(b, alias, l) ? 0 : l;
+  }
+  uint32_t kept = 0, at = 0;
+  for (uint32_t i = 0; i < r->n; i++) {
+    uint32_t s = r->start[i], e = r->start[i + 1];
+    if (alias[r->head[i]]) continue;
+    r->head[kept] = r->head[i];
+    for (uint32_t j = s; j < e; j++) r->lits[at++] = resolve_alias(b, alias, r->lits[j]);
+    r->start[++kept] = at;
+  }
+  r->n = kept, r->n_lits = at;
+  for (uint32_t j = 0; j < (b->n_any ? b->any_start[b->n_any] : 0); j++)
+    b->any_atoms[j] = resolve_alias(b, alias, b->any_atoms[j]);
+  free(rules), free(alias);
+  return 1;
+}
+
 int cc_lower_rules(build *b, rule_set *out)
 {
   rule_set r1 = { 0 }, r0 = { 0 }, r3 = { 0 };
   int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && split_shared_moves(b, &r0) &&
-              share_rules(b, &r0, &r3, NULL) && hoist_legal(b, &r3, out);
+              share_rules(b, &r0, &r3, NULL) && hoist_legal(b, &r3, out) && drop_aliases(b, out);
   cc_rule_set_free(&r1);
   cc_rule_set_free(&r0);
   cc_rule_set_free(&r3);
