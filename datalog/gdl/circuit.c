@@ -65,13 +65,28 @@ void cc_queue(dl_circuit *c, uint32_t g)
 
 static void pass_gate(dl_circuit *c, uint32_t g);
 
-/* Adds d (+1 or -1; -d on a negated wire) to the counters of g's outputs
- * outside block `own` (0: none), queueing the outputs whose value flips
- * (passing on at once those with no other input: their value is final). */
+/* Adds dd to the counter of gate t (not in a block), queueing it when its
+ * value flips (passing it on at once when it has no other input: its
+ * value is final). */
+static inline void feed_gate(dl_circuit *c, uint32_t t, uint32_t dd)
+{
+  uint32_t *net = c->net, before = net[t], after = before + dd;
+  net[t] = after;
+  if ((before ^ after) & TOP) {
+    if (net[t + NET_OUTS] & 2) {
+      pass_gate(c, t);
+      return;
+    }
+    c->queue[t >> 6] |= (uint64_t)1 << (t & 63);
+    c->queue_sum[t >> 12] |= (uint64_t)1 << ((t >> 6) & 63);
+  }
+}
+
+/* Adds d (+1 or -1; -d on a negated wire) to the counters of g's live
+ * outputs outside block `own` (0: none), queueing those whose value flips. */
 static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t own)
 {
   uint32_t *net = c->net;
-  uint64_t *queue = c->queue, *sum = c->queue_sum;
   for (uint32_t i = cc_first_out(net, g), end = i + (net[g + NET_OUTS] >> 2); i < end; i++) {
     uint32_t o = net[i], t = o >> 2, dd = (o & 2) ? 0u - d : d;
     if (o & 1) {
@@ -80,16 +95,7 @@ static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t 
       cc_queue(c, t);
       continue;
     }
-    uint32_t before = net[t], after = before + dd;
-    net[t] = after;
-    if ((before ^ after) & TOP) {
-      if (net[t + NET_OUTS] & 2) {
-        pass_gate(c, t);
-        continue;
-      }
-      queue[t >> 6] |= (uint64_t)1 << (t & 63);
-      sum[t >> 12] |= (uint64_t)1 << ((t >> 6) & 63);
-    }
+    feed_gate(c, t, dd);
   }
 }
 
@@ -213,7 +219,19 @@ int dl_circuit_terminal(const dl_circuit *c) { return c->terminal_count > 0; }
 
 /* Brings the goal-only gates up to date (they wait for a goal to be
  * asked). */
-static void settle_goals(dl_circuit *c) { cc_propagate(c, c->net_words); }
+static void settle_goals(dl_circuit *c)
+{
+  uint32_t *net = c->net;
+  cc_propagate(c, c->goal_start);
+  for (uint32_t k = 0; k < c->n_feeders; k++) {
+    uint32_t g = c->feeder_gate[k], v = net[g + NET_INFO] >> 31;
+    if (v == c->feeder_seen[k]) continue;
+    c->feeder_seen[k] = (uint8_t)v;
+    uint32_t d = v ? 1u : UINT32_MAX, i = cc_first_out(net, g) + (net[g + NET_OUTS] >> 2);
+    for (uint32_t end = i + c->feeder_outs[k]; i < end; i++) feed_gate(c, net[i] >> 2, (net[i] & 2) ? 0u - d : d);
+  }
+  cc_propagate(c, c->net_words);
+}
 
 int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value)
 {
@@ -353,7 +371,8 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->fluent_term, c->fluent_gate, c->init, c->cur, c->next_bits, c->scratch, c->move_role,
                 c->move_gate, c->role_start, c->move_term, c->legal_list, c->legal_n, c->legal_pos,
                 c->role_gate, c->legal_ng, c->role_gate_neg, c->move_gated, c->legal_out,
-                c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum };
+                c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum,
+                c->feeder_gate, c->feeder_outs, c->feeder_seen };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(c);
 }

@@ -358,9 +358,11 @@ static int wire_rules(build *b)
     }
     uint32_t need = kind == 2 ? b->c->n_roles : kind >= 3 ? kind - 1 : kind ? n : 1;  /* true inputs it needs */
     b->any_gate[k] = new_gate(b, b->any_kind[k] ? KIND_AND : KIND_OR, TOP - need, 0);
-    for (uint32_t j = b->any_start[k]; ok && j < b->any_start[k + 1]; j++)
-      ok = add_edge(b, lit_gate(b, b->any_atoms[j]), b->any_gate[k], b->any_atoms[j] < 0);
   }
+  /* wired once every shared gate has its gate: one may read a later one */
+  for (uint32_t k = 0; ok && k < b->n_any; k++)
+    for (uint32_t j = b->any_start[k]; ok && b->any_kind[k] != ANY_DEAD && j < b->any_start[k + 1]; j++)
+      ok = add_edge(b, lit_gate(b, b->any_atoms[j]), b->any_gate[k], b->any_atoms[j] < 0);
   for (uint32_t i = 0; ok && i < r2.n; i++) {
     uint32_t h = r2.head[i], n = r2.start[i + 1] - r2.start[i];
     const int32_t *body = r2.lits + r2.start[i];

@@ -17,10 +17,15 @@ enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
  *   net[g + NET_COUNTER]  threshold offset + true inputs; value = top bit
  *   net[g + NET_INFO]     keyword hook (0, or kind << 28 | index) | the
  *                         value its outputs have seen << 31
- *   net[g + NET_OUTS]     its number of outputs << 2 | it has one input
- *                         (outside a block) << 1 | in a cyclic block
+ *   net[g + NET_OUTS]     its number of live outputs << 2 | it has one
+ *                         input (outside a block) << 1 | in a cyclic block
  *   (in a block: net[g + 3] its block number + 1)
- *   then its outputs: target << 2 | negated << 1 | target in a block.
+ *   then its outputs: target << 2 | negated << 1 | target in a block, the
+ *   live ones first; a gate before goal_start that feeds goal-only gates
+ *   (a feeder) has those outputs after its live ones, fed only when a goal
+ *   is asked and its value differs from what they last saw (the goal-only
+ *   gates of othello's piece count read every cell: fed at every change,
+ *   they took most of a playout).
  * Records follow a topological order of the cyclic blocks and other gates
  * (a gate's inputs come before it, but in its own block): first the gates
  * that do not depend on a move, then from cone_start those that do, then
@@ -48,6 +53,11 @@ struct dl_circuit {
   uint32_t *gate_atom;   /* the atom a gate stands for, 0 for a rule's AND */
   /* The circuit (gates are offsets in net from here on) */
   uint32_t *net, net_words, cone_start, goal_start;
+  /* Feeders, in order: the gate, its outputs to goal-only gates (after its
+   * live ones), the value those saw. */
+  uint32_t n_feeders;
+  uint32_t *feeder_gate, *feeder_outs;
+  uint8_t *feeder_seen;
   /* Gates to look at: bit g of queue[g / 64] (a gate whose counter's value
    * flipped, a block one of whose inputs changed: its first member), bit w
    * of queue_sum[w / 64] when queue[w] is not 0.  Propagation takes them in

@@ -371,8 +371,12 @@ static int block_lists(build *b)
 int cc_settle(build *b)
 {
   dl_circuit *c = b->c;
-  for (uint32_t g = 0; g < c->net_words; g = cc_first_out(c->net, g) + (c->net[g + NET_OUTS] >> 2))
+  for (uint32_t g = 0, k = 0; g < c->net_words;) {
     if ((c->net[g + NET_OUTS] & 1) || (c->net[g] & TOP)) cc_queue(c, g);
+    uint32_t next = cc_first_out(c->net, g) + (c->net[g + NET_OUTS] >> 2);
+    if (k < c->n_feeders && c->feeder_gate[k] == g) next += c->feeder_outs[k++];
+    g = next;
+  }
   cc_propagate(c, c->net_words);
   dl_circuit_set_state(c, c->init);
   return 1;
@@ -393,6 +397,32 @@ static void count_stats(dl_circuit *c)
   s->moves = c->n_moves;
   s->roles = c->n_roles;
   s->state_words = c->words;
+}
+
+/* The feeders (see dl_circuit): gates before goal_start with outputs to
+ * goal-only gates, in order, their dense numbers (pack_net renames them);
+ * 1, or 0 when out of memory. */
+static int count_feeders(dl_circuit *c)
+{
+  uint32_t n = 0;
+  for (int fill = 0; fill < 2; fill++) {
+    if (fill) {
+      c->feeder_gate = malloc(((size_t)n + 1) * sizeof *c->feeder_gate);
+      c->feeder_outs = malloc(((size_t)n + 1) * sizeof *c->feeder_outs);
+      c->feeder_seen = calloc((size_t)n + 1, 1);  /* every source starts false */
+      if (!c->feeder_gate || !c->feeder_outs || !c->feeder_seen) return 0;
+      c->n_feeders = n;
+      n = 0;
+    }
+    for (uint32_t g = 0; g < c->goal_start; g++) {
+      uint32_t m = 0;
+      for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) m += c->outs[i] >> 2 >= c->goal_start;
+      if (!m) continue;
+      if (fill) c->feeder_gate[n] = g, c->feeder_outs[n] = m;
+      n++;
+    }
+  }
+  return 1;
 }
 
 /* Packs the gates into their records (see circuit_impl.h), renames every
@@ -429,13 +459,23 @@ static int pack_net(build *b)
     return cc_oom(b);
   }
   for (uint32_t e = 0; e < c->n_edges; e++) fanin[c->outs[e] >> 2]++;
-  for (uint32_t g = 0; g < c->n_gates; g++) {
-    uint32_t *r = c->net + off[g], n = c->out_start[g + 1] - c->out_start[g], q = c->block[g] ? 4 : 3;
+  if (!count_feeders(c)) {
+    free(off), free(fanin);
+    return cc_oom(b);
+  }
+  for (uint32_t g = 0, k = 0; g < c->n_gates; g++) {
+    uint32_t *r = c->net + off[g], q = c->block[g] ? 4 : 3, live = 0;
     r[NET_COUNTER] = c->counter[g];
     r[NET_INFO] = c->hook[g] & ~HAS_OUTPUTS;
-    r[NET_OUTS] = n << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
+    for (int goal = 0; goal < 2; goal++)  /* live outputs, then a feeder's to goal-only gates */
+      for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
+        if ((g < c->goal_start && c->outs[i] >> 2 >= c->goal_start) == goal) {
+          r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
+          live += !goal;
+        }
+    r[NET_OUTS] = live << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
     if (c->block[g]) r[3] = c->block[g];
-    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
+    if (k < c->n_feeders && c->feeder_gate[k] == g) c->feeder_gate[k++] = off[g];
   }
   for (uint32_t f = 0; f < c->n_fluents; f++)
     if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = off[c->fluent_gate[f]];
@@ -454,7 +494,8 @@ static int pack_net(build *b)
   c->kind = NULL;
   size_t w = c->words ? c->words : 1;
   c->stats.bytes = sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
-                   (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9;
+                   (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
+                   (size_t)c->n_feeders * 9;
   return 1;
 }
 

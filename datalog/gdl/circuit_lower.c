@@ -463,7 +463,9 @@ static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_
   return 1;
 }
 
-static int share_rules(build *b, const rule_set *in, rule_set *out)
+/* Shares the rules of every head (share_head), or of the heads `only`
+ * marks (others copied) when only is not NULL. */
+static int share_rules(build *b, const rule_set *in, rule_set *out, const uint8_t *only)
 {
   if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
   uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
@@ -480,7 +482,13 @@ static int share_rules(build *b, const rule_set *in, rule_set *out)
   }
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     uint32_t n = start[a + 1] - start[a];
-    if (n) ok = share_head(b, in, idx + start[a], n, out, used, buf, refs, tmp);
+    if (!n) continue;
+    if (!only || only[a]) ok = share_head(b, in, idx + start[a], n, out, used, buf, refs, tmp);
+    else
+      for (uint32_t k = 0; ok && k < n; k++) {
+        uint32_t i = idx[start[a] + k];
+        ok = cc_rule_set_add(out, a, in->lits + in->start[i], in->start[i + 1] - in->start[i]);
+      }
   }
   free(start), free(idx), free(used), free(buf), free(refs), free(tmp), free(fill);
   return ok ? 1 : cc_oom(b);
@@ -509,56 +517,132 @@ static int32_t common_literal(build *b, const rule_set *in, uint32_t r, idmap *m
   return best != NONE && count[best] >= 4 ? lit : 0;
 }
 
-/* Per role, the legal atoms whose every rule has the role's most common
- * literal L (a turn: true(control(r))) lose L: they flip only when the rest
- * changes, and are counted while L holds (gate_open).  A legal atom some
- * rule reads (terminal :- not anylegalmove, anylegalmove :- legal(r, m))
- * keeps L: its gate is read as the atom's value, which must be L & rest. */
-static int hoist_legal(build *b, const rule_set *in, rule_set *out)
+/* Per role r, the legal atoms whose every rule has the role's most common
+ * literal L (a turn: true(control(r))), L not itself a legal atom: into
+ * b->role_lit and b->gated; per gated atom its L in lit_of. */
+static int choose_gated(build *b, const rule_set *in, int32_t *lit_of)
 {
-  if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
   uint32_t roles = b->c->n_roles, legal_lits = 0;
   for (uint32_t i = 0; i < in->n; i++)
     if (dl_ground_atom_role(b->g, in->head[i]) == DL_ATOM_LEGAL) legal_lits += in->start[i + 1] - in->start[i];
   b->role_lit = calloc(roles, sizeof *b->role_lit);
   b->gated = calloc(b->n_atoms + 1, 1);
-  uint8_t *all = malloc(b->n_atoms + 1), *read = calloc(b->n_atoms + 1, 1);
+  uint8_t *all = malloc(b->n_atoms + 1);
   uint32_t *count = malloc(((size_t)legal_lits + 1) * sizeof *count);
-  int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
   idmap m = { 0, 0, 0 };
-  int ok = b->role_lit && b->gated && all && read && count && tmp && idmap_init(&m, legal_lits);
-  for (uint32_t j = 0; ok && j < in->n_lits; j++) {
-    uint32_t a = (uint32_t)(in->lits[j] > 0 ? in->lits[j] : -in->lits[j]);
-    if (a <= b->n_atoms) read[a] = 1;
-  }
+  int ok = b->role_lit && b->gated && all && count && idmap_init(&m, legal_lits);
   for (uint32_t r = 0; ok && r < roles; r++) {
     int32_t lit = common_literal(b, in, r, &m, count);
-    if (!lit) continue;
+    uint32_t la = (uint32_t)(lit > 0 ? lit : -lit);
+    if (!lit || (la <= b->n_atoms && dl_ground_atom_role(b->g, la) == DL_ATOM_LEGAL)) continue;
     memset(all, 0, b->n_atoms + 1);
     for (uint32_t i = 0; i < in->n; i++) all[in->head[i]] = 1;
     for (uint32_t i = 0; i < in->n; i++) {
       uint32_t h = in->head[i];
       if (dl_ground_atom_role(b->g, h) != DL_ATOM_LEGAL ||
-          cc_role_index(b->c, cc_arg(b->c->terms, dl_ground_atom_term(b->g, h), 0)) != r || !has_lit(in, i, lit) ||
-          read[h])
+          cc_role_index(b->c, cc_arg(b->c->terms, dl_ground_atom_term(b->g, h), 0)) != r || !has_lit(in, i, lit))
         all[h] = 0;
     }
     uint32_t gated = 0;
     for (uint32_t a = 1; a <= b->n_atoms; a++) gated += all[a];
     if (gated < 2) continue;
     b->role_lit[r] = lit;
-    for (uint32_t a = 1; a <= b->n_atoms; a++) b->gated[a] |= all[a];
-  }
-  for (uint32_t i = 0; ok && i < in->n; i++) {
-    uint32_t h = in->head[i], n = 0;
-    int32_t lit = b->gated[h] ? b->role_lit[cc_role_index(b->c, cc_arg(b->c->terms, dl_ground_atom_term(b->g, h), 0))] : 0;
-    for (uint32_t j = in->start[i]; j < in->start[i + 1]; j++)
-      if (in->lits[j] != lit) tmp[n++] = in->lits[j];
-    if (n == 0) b->has_fact[h] = 1;
-    else ok = cc_rule_set_add(out, h, tmp, n);
+    for (uint32_t a = 1; a <= b->n_atoms; a++)
+      if (all[a]) b->gated[a] = 1, lit_of[a] = lit;
   }
   idmap_free(&m);
-  free(all), free(read), free(count), free(tmp);
+  free(all), free(count);
+  return ok;
+}
+
+/* The literal of the shared AND gate "gated atom a and its L" (*cache
+ * when set): the value a had before it lost L. */
+static int with_lit(build *b, uint32_t a, int32_t l, int32_t *cache)
+{
+  if (*cache) return 1;
+  int32_t s[2] = { (int32_t)a < l ? (int32_t)a : l, (int32_t)a < l ? l : (int32_t)a };
+  uint32_t id;
+  if (!node(b, 1, s, 2, &id)) return 0;
+  *cache = (int32_t)(b->any_base + 1 + id);
+  return 1;
+}
+
+/* The shared gates made before (k < n_any) that read a gated atom a read
+ * "a and L" instead.  Only ORs and ANDs can (the others count moves); the
+ * gate "a and L" itself keeps a. */
+static int gated_in_nodes(build *b, const int32_t *lit_of, int32_t *and_of)
+{
+  for (uint32_t k = 0, n_any = b->n_any; k < n_any; k++) {
+    if (b->any_kind[k] > 1) continue;
+    for (uint32_t j = b->any_start[k]; j < b->any_start[k + 1]; j++) {
+      int32_t l = b->any_atoms[j];
+      uint32_t a = (uint32_t)(l > 0 ? l : -l);
+      if (a > b->n_atoms || !b->gated[a]) continue;
+      if (!with_lit(b, a, lit_of[a], &and_of[a])) return 0;
+      if ((uint32_t)and_of[a] == b->any_base + 1 + k) continue;
+      b->any_atoms[j] = l > 0 ? and_of[a] : -and_of[a];
+    }
+  }
+  return 1;
+}
+
+/* Rule i of in without its head's L (hl: 0 when not gated), its reads of
+ * gated atoms turned into reads of their value with L: a positive one
+ * adds L to the rule, a negative one reads "not (a and L)"; a head gated
+ * by the same L reads them as they are (it counts only while L holds).
+ * Into out[0 .. *n); *added when some L was added. */
+static int rewrite_body(build *b, const rule_set *in, uint32_t i, int32_t hl, const int32_t *lit_of,
+                        int32_t *and_of, int32_t *out, uint32_t *n, int *added)
+{
+  uint32_t s = in->start[i], e = in->start[i + 1], k = 0;
+  for (uint32_t j = s; j < e; j++)
+    if (in->lits[j] != hl) out[k++] = in->lits[j];
+  for (uint32_t j = 0, k0 = k; j < k0; j++) {
+    int32_t l = out[j];
+    uint32_t a = (uint32_t)(l > 0 ? l : -l);
+    if (a > b->n_atoms || !b->gated[a] || lit_of[a] == hl) continue;
+    if (l < 0) {
+      if (!with_lit(b, a, lit_of[a], &and_of[a])) return 0;
+      out[j] = -and_of[a];
+      continue;
+    }
+    int have = 0;
+    for (uint32_t q = 0; q < k; q++) have |= out[q] == lit_of[a];
+    if (!have) out[k++] = lit_of[a], *added = 1;
+  }
+  *n = k;
+  return 1;
+}
+
+/* Per role, the legal atoms whose every rule has the role's most common
+ * literal L (a turn: true(control(r))) lose L: they flip only when the rest
+ * changes, and are counted while L holds (gate_open).  What reads such an
+ * atom reads it with L again (rewrite_body, gated_in_nodes: terminal :- not
+ * anylegalmove, anylegalmove :- legal(r, m) must see L & rest); the heads
+ * whose rules got L have it shared out again (anylegalmove :- L, OR(rests)). */
+static int hoist_legal(build *b, const rule_set *in, rule_set *out)
+{
+  uint32_t longest = 1;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (in->start[i + 1] - in->start[i] > longest) longest = in->start[i + 1] - in->start[i];
+  int32_t *lit_of = calloc(b->n_atoms + 1, sizeof *lit_of), *and_of = calloc(b->n_atoms + 1, sizeof *and_of);
+  int32_t *tmp = malloc(2 * ((size_t)longest + 1) * sizeof *tmp);
+  uint8_t *touched = calloc(b->n_atoms + 1, 1);
+  rule_set mid = { 0 };
+  int ok = lit_of && and_of && tmp && touched && rule_set_reserve(&mid, in->n, in->n_lits) &&
+           choose_gated(b, in, lit_of) && gated_in_nodes(b, lit_of, and_of);
+  for (uint32_t i = 0; ok && i < in->n; i++) {
+    uint32_t h = in->head[i], n = 0;
+    int added = 0;
+    ok = rewrite_body(b, in, i, b->gated[h] ? lit_of[h] : 0, lit_of, and_of, tmp, &n, &added);
+    touched[h] |= (uint8_t)added;
+    if (!ok) break;
+    if (n == 0) b->has_fact[h] = 1;
+    else ok = cc_rule_set_add(&mid, h, tmp, n);
+  }
+  ok = ok && share_rules(b, &mid, out, touched);
+  cc_rule_set_free(&mid);
+  free(lit_of), free(and_of), free(tmp), free(touched);
   return ok ? 1 : cc_oom(b);
 }
 
@@ -616,11 +700,66 @@ static int split_shared_moves(build *b, rule_set *r)
   return ok ? 1 : cc_oom(b);
 }
 
+/* Literal l with its atom, when an alias, replaced by what it stands for. */
+static int32_t resolve_alias(const build *b, const int32_t *alias, int32_t l)
+{
+  uint32_t a = (uint32_t)(l > 0 ? l : -l);
+  if (a > b->n_atoms || !alias[a]) return l;
+  return l > 0 ? alias[a] : -alias[a];
+}
+
+/* An atom of no keyword with one rule of one literal (aux_0(1) :- not N8)
+ * is that literal: what reads it reads the literal (one gate fewer to
+ * flip), and its rule goes (its gate stays, false and unread).  A chain
+ * of them is followed to its end; a cycle of them keeps one. */
+static int drop_aliases(build *b, rule_set *r)
+{
+  uint32_t n = b->n_atoms, *rules = calloc(n + 1, sizeof *rules);
+  int32_t *alias = calloc(n + 1, sizeof *alias);
+  if (!rules || !alias) {
+    free(rules), free(alias);
+    return cc_oom(b);
+  }
+  for (uint32_t i = 0; i < r->n; i++) rules[r->head[i]]++;
+  for (uint32_t i = 0; i < r->n; i++) {
+    uint32_t h = r->head[i];
+    if (rules[h] == 1 && r->start[i + 1] - r->start[i] == 1 && !b->has_fact[h] &&
+        dl_ground_atom_role(b->g, h) == DL_ATOM_OTHER)
+      alias[h] = r->lits[r->start[i]];
+  }
+  for (uint32_t k = 0; k < b->c->n_roles; k++) {
+    uint32_t a = (uint32_t)(b->role_lit[k] > 0 ? b->role_lit[k] : -b->role_lit[k]);
+    if (a && a <= n) alias[a] = 0;  /* the turn's gate is read by its atom */
+  }
+  for (uint32_t h = 1; h <= n; h++) {
+    if (!alias[h]) continue;
+    int32_t l = alias[h];
+    for (uint32_t steps = 0; l != resolve_alias(b, alias, l) && steps <= n; steps++) {
+      l = resolve_alias(b, alias, l);
+      if ((uint32_t)(l > 0 ? l : -l) == h) break;
+    }
+    alias[h] = (uint32_t)(l > 0 ? l : -l) == h || l != resolve_alias(b, alias, l) ? 0 : l;
+  }
+  uint32_t kept = 0, at = 0;
+  for (uint32_t i = 0; i < r->n; i++) {
+    uint32_t s = r->start[i], e = r->start[i + 1];
+    if (alias[r->head[i]]) continue;
+    r->head[kept] = r->head[i];
+    for (uint32_t j = s; j < e; j++) r->lits[at++] = resolve_alias(b, alias, r->lits[j]);
+    r->start[++kept] = at;
+  }
+  r->n = kept, r->n_lits = at;
+  for (uint32_t j = 0; j < (b->n_any ? b->any_start[b->n_any] : 0); j++)
+    b->any_atoms[j] = resolve_alias(b, alias, b->any_atoms[j]);
+  free(rules), free(alias);
+  return 1;
+}
+
 int cc_lower_rules(build *b, rule_set *out)
 {
   rule_set r1 = { 0 }, r0 = { 0 }, r3 = { 0 };
   int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && split_shared_moves(b, &r0) &&
-              share_rules(b, &r0, &r3) && hoist_legal(b, &r3, out);
+              share_rules(b, &r0, &r3, NULL) && hoist_legal(b, &r3, out) && drop_aliases(b, out);
   cc_rule_set_free(&r1);
   cc_rule_set_free(&r0);
   cc_rule_set_free(&r3);
