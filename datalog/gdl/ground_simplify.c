@@ -18,7 +18,11 @@
  *    (a new supporting atom simp_N) is shared by every head whose group has
  *    the same literals l1..lk, and is made only when that lowers the count;
  *  - duplicate rules, and rules whose body contains another rule's body for
- *    the same head (for heads with few rules), go.
+ *    the same head (for heads with few rules), go;
+ *  - shared bodies: h :- B becomes h :- b when b (supporting or legal) has
+ *    the one rule b :- B, or b :- B & c where the input literal c stands
+ *    beside the supporting atom h in every rule that reads h (then h & c is
+ *    all its readers see).
  *
  * Atoms of the game's keywords (true, does, legal, next, goal, terminal,
  * role, init, base, input) keep their identity; only supporting atoms are
@@ -583,6 +587,128 @@ static int subsumed(simp *s)
   return ok;
 }
 
+/* ---- shared bodies ----------------------------------------------------------------------------- */
+
+/* An atom whose one rule has two or more literals, by the hash of that body. */
+typedef struct sole { uint64_t hash; uint32_t atom, rule; } sole;
+
+static uint64_t body_hash(const int32_t *body, uint32_t n)
+{
+  uint64_t h = mix(0xcbf29ce484222325ULL, (int32_t)n);
+  for (uint32_t k = 0; k < n; k++) h = mix(h, body[k]);
+  return h;
+}
+
+/* The atoms a rule may read in place of its body: supporting and legal
+ * atoms (legal may stand in a body; next, goal and terminal may not). */
+static int may_share(const simp *s, uint32_t a)
+{
+  uint8_t r = s->g->atom_role[a];
+  return r == DL_ATOM_OTHER || r == DL_ATOM_LEGAL;
+}
+
+/* The table of sole bodies, sorted by hash (atoms in order within a hash). */
+static sole *sole_bodies(const simp *s, uint32_t *n)
+{
+  sole *t = malloc((s->g->n_atoms + 1) * sizeof *t);
+  if (!t) return NULL;
+  *n = 0;
+  for (uint32_t a = 1; a <= s->ix_atoms; a++) {
+    if (s->nrules[a] != 1 || !may_share(s, a)) continue;
+    const int32_t *x = lits_of(s, s->rule1[a]);
+    if (x[1] >= 2) t[(*n)++] = (sole){ body_hash(x + 2, (uint32_t)x[1]), a, s->rule1[a] };
+  }
+  if (!dl_sort_by_key64(t, *n, sizeof *t, offsetof(sole, hash))) return free(t), NULL;
+  return t;
+}
+
+/* The first atom of t whose sole body is body[0..n); 0 when none. */
+static uint32_t find_sole(const simp *s, const sole *t, uint32_t nt, const int32_t *body, uint32_t n)
+{
+  uint64_t h = body_hash(body, n);
+  uint32_t lo = 0, hi = nt;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (t[mid].hash < h) lo = mid + 1;
+    else hi = mid;
+  }
+  for (; lo < nt && t[lo].hash == h; lo++) {
+    const int32_t *x = lits_of(s, t[lo].rule);
+    if ((uint32_t)x[1] == n && memcmp(x + 2, body, n * sizeof *body) == 0) return t[lo].atom;
+  }
+  return 0;
+}
+
+static int has_literal(const int32_t *x, int32_t l)
+{
+  for (int32_t k = 0; k < x[1]; k++)
+    if (x[2 + k] == l) return 1;
+  return 0;
+}
+
+/* A positive input literal (true or does) in every rule that uses supporting
+ * atom a, so that a's rules may take it into their bodies; 0 when none. */
+static int32_t context_of(const simp *s, uint32_t a)
+{
+  uint32_t u0 = s->ustart[a], u1 = s->ustart[a + 1];
+  if (u0 == u1 || u1 - u0 > 256) return 0;
+  const int32_t *x = lits_of(s, s->uitem[u0]);
+  for (int32_t k = 0; k < x[1]; k++) {
+    int32_t c = x[2 + k];
+    if (c < 0 || !gr_is_input(s->g->atom_role[c])) continue;
+    uint32_t u = u0 + 1;
+    while (u < u1 && has_literal(lits_of(s, s->uitem[u]), c)) u++;
+    if (u == u1) return c;
+  }
+  return 0;
+}
+
+/* The atom whose sole body is rule x's body, or (x's head supporting, with
+ * a context c) x's body and c; 0 when none.  Never x's head, nor an atom
+ * whose body holds the head. */
+static uint32_t shared_atom(simp *s, const sole *t, uint32_t nt, const int32_t *x)
+{
+  uint32_t h = (uint32_t)x[0], n = (uint32_t)x[1];
+  uint32_t b = find_sole(s, t, nt, x + 2, n);
+  if (!b && is_support(s, h)) {
+    int32_t c = context_of(s, h);
+    if (!c || has_literal(x, c)) return 0;
+    s->tmp.n = 0;
+    for (uint32_t k = 0; k < n; k++)
+      if (!gr_push32(&s->tmp, x[2 + k])) return 0;
+    if (!gr_push32(&s->tmp, c)) return 0;
+    n = (uint32_t)s->tmp.n;
+    if (!gr_normalize_body(s->tmp.a, &n)) return 0;
+    b = find_sole(s, t, nt, s->tmp.a, n);
+  }
+  if (!b || b == h) return 0;
+  const int32_t *y = lits_of(s, s->rule1[b]);
+  return has_literal(y, (int32_t)h) || has_literal(y, -(int32_t)h) ? 0 : b;
+}
+
+/* h :- B, where another atom b has the one rule b :- B (or b :- B & c, c
+ * in every rule that uses the supporting atom h), becomes h :- b: one
+ * conjunction fewer.  Of atoms with the same sole body, the first stands for
+ * the others and keeps its rule, so no two come to read each other. */
+static int shared_bodies(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  uint32_t nt;
+  sole *t = sole_bodies(s, &nt);
+  if (!t) return 0;
+  uint32_t n0 = s->n;
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < n0; i++) {
+    if (!s->alive[i] || lits_of(s, i)[1] < 2) continue;
+    int32_t b = (int32_t)shared_atom(s, t, nt, lits_of(s, i));
+    if (!b) continue;
+    kill_rule(s, i);
+    ok = add_rule(s, lits_of(s, i)[0], &b, 1, s->origin[i]);
+  }
+  free(t);
+  return ok;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------------- */
 
 /* Drops dead rules from the store. */
@@ -659,7 +785,7 @@ static int factor_again(simp *s)
 static int round_of(simp *s)
 {
   return drop_unused(s) && constants(s) && aliases(s) && drop_unused(s) && merges(s) && pack(s) && inlines(s) &&
-         pack(s) && subsumed(s) && pack(s) && factor_again(s) && pack(s);
+         pack(s) && subsumed(s) && pack(s) && shared_bodies(s) && pack(s) && factor_again(s) && pack(s);
 }
 
 uint64_t gr_components(const dl_ground *g)
