@@ -20,9 +20,9 @@
  *  - duplicate rules, and rules whose body contains another rule's body for
  *    the same head (for heads with few rules), go;
  *  - shared bodies: h :- B becomes h :- b when b (supporting or legal) has
- *    the one rule b :- B, or b :- B & c where the input literal c stands
- *    beside the supporting atom h in every rule that reads h (then h & c is
- *    all its readers see).
+ *    the one rule b :- B & c, where the input literal c stands beside the
+ *    supporting atom h in every rule that reads h (h & c is all its readers
+ *    see), unless b's predicate reads h's.
  *
  * Atoms of the game's keywords (true, does, legal, next, goal, terminal,
  * role, init, base, input) keep their identity; only supporting atoms are
@@ -663,48 +663,131 @@ static int32_t context_of(const simp *s, uint32_t a)
   return 0;
 }
 
-/* The atom whose sole body is rule x's body, or (x's head supporting, with
- * a context c) x's body and c; 0 when none.  Never x's head, nor an atom
- * whose body holds the head. */
-static uint32_t shared_atom(simp *s, const sole *t, uint32_t nt, const int32_t *x)
+/* The predicates of the ground game and what their rules read, so that
+ * sharing makes no predicate depend on itself (GDL wants a ground game
+ * stratified by predicates, not only by atoms: checkers-mustjump has legal :-
+ * not hasjump, and hasjump reading legal atoms would close a cycle). */
+typedef struct pgraph {
+  Pvoid_t ids;     /* JudyL: functor, arity and role of an atom -> predicate + 1 */
+  Pvoid_t edges;   /* Judy1: p << 32 | q, a rule of p reads q */
+  uint32_t *pred;  /* per atom */
+  uint32_t n;      /* predicates */
+  uint8_t *seen;   /* per predicate, for reaches() */
+  uint32_t *stack;
+} pgraph;
+
+static void pgraph_free(pgraph *pg)
 {
-  uint32_t h = (uint32_t)x[0], n = (uint32_t)x[1];
-  uint32_t b = find_sole(s, t, nt, x + 2, n);
-  if (!b && is_support(s, h)) {
-    int32_t c = context_of(s, h);
-    if (!c || has_literal(x, c)) return 0;
-    s->tmp.n = 0;
-    for (uint32_t k = 0; k < n; k++)
-      if (!gr_push32(&s->tmp, x[2 + k])) return 0;
-    if (!gr_push32(&s->tmp, c)) return 0;
-    n = (uint32_t)s->tmp.n;
-    if (!gr_normalize_body(s->tmp.a, &n)) return 0;
-    b = find_sole(s, t, nt, s->tmp.a, n);
-  }
-  if (!b || b == h) return 0;
-  const int32_t *y = lits_of(s, s->rule1[b]);
-  return has_literal(y, (int32_t)h) || has_literal(y, -(int32_t)h) ? 0 : b;
+  Word_t bytes;
+  JLFA(bytes, pg->ids);
+  J1FA(bytes, pg->edges);
+  free(pg->pred);
+  free(pg->seen);
+  free(pg->stack);
+  (void)bytes;
 }
 
-/* h :- B, where another atom b has the one rule b :- B (or b :- B & c, c
- * in every rule that uses the supporting atom h), becomes h :- b: one
- * conjunction fewer.  Of atoms with the same sole body, the first stands for
- * the others and keeps its rule, so no two come to read each other. */
+static uint64_t pred_key(const dl_ground *g, uint32_t a)
+{
+  dl_tid t = g->atom_term[a];
+  return (uint64_t)dl_terms_functor(g->terms, t) << 32 | (uint64_t)dl_terms_arity(g->terms, t) << 8 | g->atom_role[a];
+}
+
+static int add_edge(pgraph *pg, uint32_t p, uint32_t q)
+{
+  int rc;
+  J1S(rc, pg->edges, (Word_t)p << 32 | q);
+  return rc != JERR;
+}
+
+/* Builds the graph of the alive rules; 0 when out of memory. */
+static int pgraph_build(const simp *s, pgraph *pg)
+{
+  const dl_ground *g = s->g;
+  memset(pg, 0, sizeof *pg);
+  pg->pred = malloc((g->n_atoms + 1) * sizeof *pg->pred);
+  if (!pg->pred) return 0;
+  for (uint32_t a = 1; a <= g->n_atoms; a++) {
+    Word_t *v;
+    JLI(v, pg->ids, (Word_t)pred_key(g, a));
+    if (v == PJERR) return 0;
+    if (!*v) *v = ++pg->n;
+    pg->pred[a] = (uint32_t)*v - 1;
+  }
+  pg->seen = calloc(pg->n + 1, 1);
+  pg->stack = malloc((pg->n + 1) * sizeof *pg->stack);
+  if (!pg->seen || !pg->stack) return 0;
+  for (uint32_t i = 0; i < s->n; i++) {
+    if (!s->alive[i]) continue;
+    const int32_t *x = lits_of(s, i);
+    for (int32_t k = 0; k < x[1]; k++)
+      if (!add_edge(pg, pg->pred[x[0]], pg->pred[absl(x[2 + k])])) return 0;
+  }
+  return 1;
+}
+
+/* Whether predicate p reads predicate q, through any number of rules. */
+static int reaches(pgraph *pg, uint32_t p, uint32_t q)
+{
+  memset(pg->seen, 0, pg->n + 1);
+  uint32_t sn = 0;
+  pg->stack[sn++] = p;
+  pg->seen[p] = 1;
+  int found = 0;
+  while (sn && !found) {
+    uint32_t u = pg->stack[--sn];
+    Word_t e = (Word_t)u << 32;
+    for (int rc = Judy1First(pg->edges, &e, PJE0); rc == 1 && e >> 32 == u; rc = Judy1Next(pg->edges, &e, PJE0)) {
+      uint32_t v = (uint32_t)e;
+      if (v == q) found = 1;
+      if (!pg->seen[v]) pg->seen[v] = 1, pg->stack[sn++] = v;
+    }
+  }
+  return found;
+}
+
+/* For a rule x of a supporting atom with a context c: the atom whose sole
+ * body is x's body and c; 0 when none.  Never an atom of x's head's
+ * predicate, nor one whose predicate reads it (the edge is then added). */
+static uint32_t shared_atom(simp *s, pgraph *pg, const sole *t, uint32_t nt, const int32_t *x)
+{
+  uint32_t h = (uint32_t)x[0], n = (uint32_t)x[1];
+  int32_t c = is_support(s, h) ? context_of(s, h) : 0;
+  if (!c || has_literal(x, c)) return 0;
+  s->tmp.n = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (!gr_push32(&s->tmp, x[2 + k])) return 0;
+  if (!gr_push32(&s->tmp, c)) return 0;
+  n = (uint32_t)s->tmp.n;
+  if (!gr_normalize_body(s->tmp.a, &n)) return 0;
+  uint32_t b = find_sole(s, t, nt, s->tmp.a, n);
+  if (!b || b == h) return 0;
+  uint32_t ph = pg->pred[h], pb = pg->pred[b];
+  if (ph == pb || reaches(pg, pb, ph)) return 0;
+  return add_edge(pg, ph, pb) ? b : 0;
+}
+
+/* h :- B, where h is a supporting atom read only beside the input literal c
+ * and another atom b has the one rule b :- B & c, becomes h :- b: one
+ * conjunction fewer (h's readers see h & c, the same either way).  Sharing
+ * bodies without a context cost othello components (factoring then finds
+ * less), so it is not done. */
 static int shared_bodies(simp *s)
 {
   if (!index_rules(s)) return 0;
   uint32_t nt;
   sole *t = sole_bodies(s, &nt);
-  if (!t) return 0;
+  pgraph pg;
+  int ok = t && pgraph_build(s, &pg);
   uint32_t n0 = s->n;
-  int ok = 1;
   for (uint32_t i = 0; ok && i < n0; i++) {
     if (!s->alive[i] || lits_of(s, i)[1] < 2) continue;
-    int32_t b = (int32_t)shared_atom(s, t, nt, lits_of(s, i));
+    int32_t b = (int32_t)shared_atom(s, &pg, t, nt, lits_of(s, i));
     if (!b) continue;
     kill_rule(s, i);
     ok = add_rule(s, lits_of(s, i)[0], &b, 1, s->origin[i]);
   }
+  if (t) pgraph_free(&pg);
   free(t);
   return ok;
 }
