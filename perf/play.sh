@@ -97,6 +97,7 @@ for entry in $GAMES; do
         if [ -z "$gerr" ]; then
             timeout "$LIMIT" "$GDLOG" play "$KIF/$g.kif" --time "$T" --seed "$i" --format json > "$OUT/g$i.json" 2> "$OUT/err"
             rc=$?
+            grep -v "^gdlog play: [0-9.]* s, " "$OUT/err" > "$OUT/err1"; mv "$OUT/err1" "$OUT/err"  # not the progress lines
             if [ $rc -eq 124 ]; then gerr="no result within $LIMIT s"; elif [ $rc -ne 0 ]; then gerr="error: $(one_line "$OUT/err")"; fi
             [ -n "$gerr" ] && rm -f "$OUT"/g*.json
         fi
