@@ -747,9 +747,10 @@ static int reaches(pgraph *pg, uint32_t p, uint32_t q)
 }
 
 /* For a rule x of a supporting atom with a context c: the atom whose sole
- * body is x's body and c; 0 when none.  Never an atom of x's head's
+ * body is x's body and c; 0 when none.  Never an atom whose value changed
+ * in this sweep (its table entry is stale), nor an atom of x's head's
  * predicate, nor one whose predicate reads it (the edge is then added). */
-static uint32_t shared_atom(simp *s, pgraph *pg, const sole *t, uint32_t nt, const int32_t *x)
+static uint32_t shared_atom(simp *s, pgraph *pg, const sole *t, uint32_t nt, const uint8_t *changed, const int32_t *x)
 {
   uint32_t h = (uint32_t)x[0], n = (uint32_t)x[1];
   int32_t c = is_support(s, h) ? context_of(s, h) : 0;
@@ -761,7 +762,7 @@ static uint32_t shared_atom(simp *s, pgraph *pg, const sole *t, uint32_t nt, con
   n = (uint32_t)s->tmp.n;
   if (!gr_normalize_body(s->tmp.a, &n)) return 0;
   uint32_t b = find_sole(s, t, nt, s->tmp.a, n);
-  if (!b || b == h) return 0;
+  if (!b || b == h || changed[b] == 1) return 0;
   uint32_t ph = pg->pred[h], pb = pg->pred[b];
   if (ph == pb || reaches(pg, pb, ph)) return 0;
   return add_edge(pg, ph, pb) ? b : 0;
@@ -778,16 +779,23 @@ static int shared_bodies(simp *s)
   uint32_t nt;
   sole *t = sole_bodies(s, &nt);
   pgraph pg;
-  int ok = t && pgraph_build(s, &pg);
+  /* per atom: 1 its value changed (h & c now), 2 a rule reads it in place of
+   * a body; neither may then be the other in this sweep */
+  uint8_t *role = calloc(s->g->n_atoms + 1, 1);
+  int ok = t && pgraph_build(s, &pg) && role;
   uint32_t n0 = s->n;
   for (uint32_t i = 0; ok && i < n0; i++) {
-    if (!s->alive[i] || lits_of(s, i)[1] < 2) continue;
-    int32_t b = (int32_t)shared_atom(s, &pg, t, nt, lits_of(s, i));
+    int32_t h = lits_of(s, i)[0];
+    if (!s->alive[i] || lits_of(s, i)[1] < 2 || role[h] == 2) continue;
+    int32_t b = (int32_t)shared_atom(s, &pg, t, nt, role, lits_of(s, i));
     if (!b) continue;
+    role[h] = 1;
+    role[b] = 2;
     kill_rule(s, i);
-    ok = add_rule(s, lits_of(s, i)[0], &b, 1, s->origin[i]);
+    ok = add_rule(s, h, &b, 1, s->origin[i]);
   }
   if (t) pgraph_free(&pg);
+  free(role);
   free(t);
   return ok;
 }
