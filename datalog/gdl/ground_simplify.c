@@ -746,26 +746,47 @@ static int reaches(pgraph *pg, uint32_t p, uint32_t q)
   return found;
 }
 
-/* For a rule x of a supporting atom with a context c: the atom whose sole
- * body is x's body and c; 0 when none.  Never an atom whose value changed
- * in this sweep (its table entry is stale), nor an atom of x's head's
- * predicate, nor one whose predicate reads it (the edge is then added). */
-static uint32_t shared_atom(simp *s, pgraph *pg, const sole *t, uint32_t nt, const uint8_t *changed, const int32_t *x)
+/* The state of one sweep of shared_bodies.  The table and the graph are
+ * made when a rule first needs them (most games have no context to use). */
+typedef struct sharing {
+  sole *table;     /* sole_bodies, or NULL */
+  uint32_t n_table;
+  pgraph pg;
+  uint8_t *mark;   /* per atom: 1 its value changed (h & c now), 2 a rule reads
+                    * it in place of a body; neither may then be the other */
+} sharing;
+
+static int sharing_ready(const simp *s, sharing *sh)
+{
+  if (sh->table) return 1;
+  sh->table = sole_bodies(s, &sh->n_table);
+  return sh->table && pgraph_build(s, &sh->pg);
+}
+
+/* For a rule x of a supporting atom with a context c: *b, the atom whose
+ * sole body is x's body and c, or 0 when none.  Never an atom whose value
+ * changed in this sweep (its table entry is stale), nor an atom of x's
+ * head's predicate, nor one whose predicate reads it (the edge is then
+ * added).  0 when out of memory. */
+static int shared_atom(simp *s, sharing *sh, const int32_t *x, uint32_t *b)
 {
   uint32_t h = (uint32_t)x[0], n = (uint32_t)x[1];
   int32_t c = is_support(s, h) ? context_of(s, h) : 0;
-  if (!c || has_literal(x, c)) return 0;
+  *b = 0;
+  if (!c || has_literal(x, c)) return 1;
   s->tmp.n = 0;
   for (uint32_t k = 0; k < n; k++)
     if (!gr_push32(&s->tmp, x[2 + k])) return 0;
-  if (!gr_push32(&s->tmp, c)) return 0;
+  if (!gr_push32(&s->tmp, c) || !sharing_ready(s, sh)) return 0;
   n = (uint32_t)s->tmp.n;
-  if (!gr_normalize_body(s->tmp.a, &n)) return 0;
-  uint32_t b = find_sole(s, t, nt, s->tmp.a, n);
-  if (!b || b == h || changed[b] == 1) return 0;
-  uint32_t ph = pg->pred[h], pb = pg->pred[b];
-  if (ph == pb || reaches(pg, pb, ph)) return 0;
-  return add_edge(pg, ph, pb) ? b : 0;
+  if (!gr_normalize_body(s->tmp.a, &n)) return 1;
+  uint32_t a = find_sole(s, sh->table, sh->n_table, s->tmp.a, n);
+  if (!a || a == h || sh->mark[a] == 1) return 1;
+  uint32_t ph = sh->pg.pred[h], pa = sh->pg.pred[a];
+  if (ph == pa || reaches(&sh->pg, pa, ph)) return 1;
+  if (!add_edge(&sh->pg, ph, pa)) return 0;
+  *b = a;
+  return 1;
 }
 
 /* h :- B, where h is a supporting atom read only beside the input literal c
@@ -776,27 +797,23 @@ static uint32_t shared_atom(simp *s, pgraph *pg, const sole *t, uint32_t nt, con
 static int shared_bodies(simp *s)
 {
   if (!index_rules(s)) return 0;
-  uint32_t nt;
-  sole *t = sole_bodies(s, &nt);
-  pgraph pg;
-  /* per atom: 1 its value changed (h & c now), 2 a rule reads it in place of
-   * a body; neither may then be the other in this sweep */
-  uint8_t *role = calloc(s->g->n_atoms + 1, 1);
-  int ok = t && pgraph_build(s, &pg) && role;
+  sharing sh = { .mark = calloc(s->g->n_atoms + 1, 1) };
+  int ok = sh.mark != NULL;
   uint32_t n0 = s->n;
   for (uint32_t i = 0; ok && i < n0; i++) {
     int32_t h = lits_of(s, i)[0];
-    if (!s->alive[i] || lits_of(s, i)[1] < 2 || role[h] == 2) continue;
-    int32_t b = (int32_t)shared_atom(s, &pg, t, nt, role, lits_of(s, i));
-    if (!b) continue;
-    role[h] = 1;
-    role[b] = 2;
+    uint32_t b;
+    if (!s->alive[i] || lits_of(s, i)[1] < 2 || sh.mark[h] == 2) continue;
+    ok = shared_atom(s, &sh, lits_of(s, i), &b);
+    if (!ok || !b) continue;
+    sh.mark[h] = 1;
+    sh.mark[b] = 2;
     kill_rule(s, i);
-    ok = add_rule(s, h, &b, 1, s->origin[i]);
+    ok = add_rule(s, h, (const int32_t[]){ (int32_t)b }, 1, s->origin[i]);
   }
-  if (t) pgraph_free(&pg);
-  free(role);
-  free(t);
+  pgraph_free(&sh.pg);
+  free(sh.table);
+  free(sh.mark);
   return ok;
 }
 
