@@ -26,6 +26,11 @@ static const cli_option play_options[] = {
   { .name = "--max-depth", .value = "N",
     .help = "a playout longer than N joint moves is an error (default\n"
             "1000000)" },
+  { .name = "--goal-default", .value = "V",
+    .help = "a role with no goal value in a terminal state scores V\n"
+            "(0..100) instead of being an error; the playouts where that\n"
+            "happened are counted in the report (chess.kif has no goal\n"
+            "at its move limit).  Several goal values stay an error" },
   { .name = "--trace", .excludes = "--format",
     .help = "print each state of each playout (true, legal, goal,\n"
             "terminal, does atoms in KIF) instead of the figures" },
@@ -52,6 +57,8 @@ typedef struct play_run {
   uint64_t playouts, states;
   uint32_t min_depth, max_seen;
   double *goal_sum;        /* per role */
+  int32_t goal_default;    /* with --goal-default (else -1): the goal of a role that has none */
+  uint64_t defaulted;      /* playouts where a role had no goal and scored goal_default */
 } play_run;
 
 static double cpu_now(void)
@@ -79,6 +86,12 @@ static int read_options(cli_ctx *c, play_run *r)
   if (!number_option(c, "--seed", 1, &r->seed)) return cli_usage(c, "--seed needs a number");
   if (!number_option(c, "--max-depth", 1000000, &r->max_depth) || r->max_depth > UINT32_MAX)
     return cli_usage(c, "--max-depth needs a number below 2^32");
+  uint64_t v;
+  if (!number_option(c, "--goal-default", 0, &v) || v > 100)
+    return cli_usage(c, "--goal-default needs a goal value from 0 to 100");
+  r->goal_default = cli_given(c, "--goal-default") ? (int32_t)v : -1;
+  if (r->goal_default >= 0 && cli_choice(c, "--backend", 0) == 1)
+    return cli_usage(c, "--goal-default needs the circuit backend");
   if (cli_given(c, "--demand") && cli_choice(c, "--backend", 0) != 1)
     return cli_usage(c, "--demand needs --backend rules");
   const char *t = cli_value(c, "--time");
@@ -126,6 +139,23 @@ static void report_playout(cli_ctx *c, const dl_circuit *k, dl_playout p, uint64
   dl_buf_free(&name);
 }
 
+/* After a playout that ended with a role without exactly one goal value:
+ * with --goal-default, fills goals when no role has several values and
+ * counts the playout as defaulted.  1 when the playout counts. */
+static int default_goals(const play_run *r, dl_circuit *k, int32_t *goals, dl_playout *p)
+{
+  if (r->goal_default < 0) return 0;
+  for (uint32_t q = 0; q < dl_circuit_role_count(k); q++)
+    if (!dl_circuit_goal(k, q, &goals[q])) {
+      if (goals[q] < 0) {  /* several values */
+        p->role = q;
+        return 0;
+      }
+      goals[q] = r->goal_default;
+    }
+  return 1;
+}
+
 /* Runs the playouts; 0 after reporting an error. */
 static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
 {
@@ -146,6 +176,10 @@ static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
   for (uint64_t i = 0; i < r->n && ok; i++) {
     if ((i & 15) == 0 && ((r->time_limit > 0 && cli_now() - t0 >= r->time_limit) || dl_guard_signal())) break;
     dl_playout p = dl_circuit_playout(k, start, &rng, (uint32_t)r->max_depth, goals);
+    if (p.status == DL_PLAYOUT_BAD_GOAL && default_goals(r, k, goals, &p)) {
+      p.status = DL_PLAYOUT_OK;
+      r->defaulted++;
+    }
     if (p.status != DL_PLAYOUT_OK) {
       report_playout(c, k, p, i);
       ok = 0;
@@ -206,7 +240,11 @@ static void report_json(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
     json_term(b, dl_circuit_terms(k), dl_circuit_role_term(k, q));
     dl_buf_addf(b, ": %.4f", r->goal_sum[q] / n);
   }
-  dl_buf_addz(b, "}}\n");
+  dl_buf_addz(b, "}");
+  if (r->goal_default >= 0)
+    dl_buf_addf(b, ", \"goal_default\": %d, \"goal_defaulted\": %llu", r->goal_default,
+                (unsigned long long)r->defaulted);
+  dl_buf_addz(b, "}\n");
 }
 
 static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_buf *b)
@@ -233,6 +271,9 @@ static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
     dl_output_term(b, dl_circuit_terms(k), dl_circuit_role_term(k, q), DL_FMT_INFIX);
     dl_buf_addf(b, " mean %.2f\n", r->goal_sum[q] / n);
   }
+  if (r->goal_default >= 0)
+    dl_buf_addf(b, "goal       none in %llu of %llu playouts, scored %d (--goal-default)\n",
+                (unsigned long long)r->defaulted, (unsigned long long)r->playouts, r->goal_default);
 }
 
 /* ---- --trace ---- */

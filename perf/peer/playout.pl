@@ -2,14 +2,16 @@
 % by perf/peer/kif2pl.py, the peer of `gdlog play` (perf/play.sh, issue 13).
 %
 %   swipl -O perf/peer/playout.pl -- GAME.pl [--time SEC] [--random N] [--seed S]
-%         [--max-depth D]
+%         [--max-depth D] [--goal-default V]
 %
 % Runs random playouts from the initial state, for SEC seconds (checked
 % before each playout) or N playouts (default 1000, at most N with --time):
 % in each state, unless terminal, every role in order picks one of its legal
 % moves (duplicates removed) uniformly at random; the joint move is asserted
 % as g_does/2, the next state is the set of g_next/1 answers, and it replaces
-% g_true/1.  At the end of a playout each role must have exactly one goal.
+% g_true/1.  At the end of a playout each role must have exactly one goal
+% (with --goal-default V, as gdlog play's: a role with none scores V, and
+% goal_defaulted counts those playouts).
 % Prints one JSON line with the fields of `gdlog play --format json` that
 % mean the same: playouts, states (each playout counts its states, the
 % initial one included), seconds, cpu_seconds, playouts_per_second,
@@ -23,9 +25,9 @@
 
 main :-
     current_prolog_flag(argv, Argv),
-    (   Argv = [Game|Opts], options(Opts, o(0, none, 1, 10000), o(T, N0, Seed, MaxDepth))
-    ->  true
-    ;   format(user_error, "usage: swipl -O playout.pl -- GAME.pl [--time SEC] [--random N] [--seed S] [--max-depth D]~n", []),
+    (   Argv = [Game|Opts], options(Opts, o(0, none, 1, 10000, none), o(T, N0, Seed, MaxDepth, GD))
+    ->  nb_setval(goal_default, GD), nb_setval(goal_defaulted, 0)
+    ;   format(user_error, "usage: swipl -O playout.pl -- GAME.pl [--time SEC] [--random N] [--seed S] [--max-depth D] [--goal-default V]~n", []),
         halt(2)
     ),
     (   N0 == none -> ( T > 0 -> N = inf ; N = 1000 ) ; N = N0 ),
@@ -48,10 +50,11 @@ main :-
     report(Game, Seed, P, S, Min, Max, Secs, Cpu, LoadS, Roles, Sums).
 
 options([], O, O).
-options(['--time', V|R], o(_, N, S, D), O) :- !, atom_number(V, T), T > 0, options(R, o(T, N, S, D), O).
-options(['--random', V|R], o(T, _, S, D), O) :- !, atom_number(V, N), integer(N), N >= 0, options(R, o(T, N, S, D), O).
-options(['--seed', V|R], o(T, N, _, D), O) :- !, atom_number(V, S), integer(S), options(R, o(T, N, S, D), O).
-options(['--max-depth', V|R], o(T, N, S, _), O) :- !, atom_number(V, D), integer(D), options(R, o(T, N, S, D), O).
+options(['--time', V|R], o(_, N, S, D, G), O) :- !, atom_number(V, T), T > 0, options(R, o(T, N, S, D, G), O).
+options(['--random', V|R], o(T, _, S, D, G), O) :- !, atom_number(V, N), integer(N), N >= 0, options(R, o(T, N, S, D, G), O).
+options(['--seed', V|R], o(T, N, _, D, G), O) :- !, atom_number(V, S), integer(S), options(R, o(T, N, S, D, G), O).
+options(['--max-depth', V|R], o(T, N, S, _, G), O) :- !, atom_number(V, D), integer(D), options(R, o(T, N, S, D, G), O).
+options(['--goal-default', V|R], o(T, N, S, D, _), O) :- !, atom_number(V, G), integer(G), options(R, o(T, N, S, D, G), O).
 
 run(I, N, T, W0, MaxDepth, Roles, Init, Acc0, Acc) :-
     (   ( N \== inf, I >= N )
@@ -70,7 +73,12 @@ run(I, N, T, W0, MaxDepth, Roles, Init, Acc0, Acc) :-
 playout(I, Roles, Init, MaxDepth, Depth, Goals) :-
     set_state(Init),
     walk(I, 0, MaxDepth, Roles, Depth),
-    maplist(goal_of(I), Roles, Goals).
+    nb_setval(defaulted_now, false),
+    maplist(goal_of(I), Roles, Goals),
+    (   nb_getval(defaulted_now, true)
+    ->  nb_getval(goal_defaulted, K0), K1 is K0 + 1, nb_setval(goal_defaulted, K1)
+    ;   true
+    ).
 
 walk(I, D, MaxDepth, Roles, Depth) :-
     (   user:g_terminal
@@ -109,6 +117,8 @@ goal_of(I, R, V) :-
     sort(Vs0, Vs),
     (   Vs = [A], atom_number(A, V)
     ->  true
+    ;   Vs == [], nb_getval(goal_default, D), D \== none
+    ->  V = D, nb_setval(defaulted_now, true)
     ;   format(user_error, "playout ~w: role ~q has no goal value or several: ~q~n", [I, R, Vs]),
         halt(1)
     ).
@@ -126,7 +136,12 @@ report(Game, Seed, P, S, Min, Max, Secs, Cpu, LoadS, Roles, Sums) :-
            [Pps, Sps, Mean, MinD, Max]),
     format(" \"load_seconds\": ~6f, \"goals\": {", [LoadS]),
     foldl(goal_json(D), Roles, Sums, "", _),
-    format("}}~n").
+    format("}"),
+    nb_getval(goal_default, GD),
+    (   GD == none -> true
+    ;   nb_getval(goal_defaulted, K), format(", \"goal_default\": ~w, \"goal_defaulted\": ~w", [GD, K])
+    ),
+    format("}~n").
 
 goal_json(D, R, Sum, Sep, ", ") :-
     format(atom(Name), "~w", [R]),
