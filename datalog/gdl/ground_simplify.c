@@ -554,6 +554,36 @@ static int subset(const int32_t *a, int32_t na, const int32_t *b, int32_t nb)
   return 1;
 }
 
+/* A 64-bit signature of a body: a body holds another only when its
+ * signature holds the other's. */
+static uint64_t body_signature(const int32_t *body, int32_t n)
+{
+  uint64_t sig = 0;
+  for (int32_t k = 0; k < n; k++) sig |= (uint64_t)1 << (((uint32_t)body[k] * 0x9e3779b1u) >> 26);
+  return sig;
+}
+
+/* Kills each of the n (at most SUBSUME_MAX) rules item[] of one head whose
+ * body holds the body of another one of them. */
+static void kill_subsumed(simp *s, const uint32_t *item, uint32_t n)
+{
+  uint64_t sig[SUBSUME_MAX];
+  for (uint32_t u = 0; u < n; u++) {
+    const int32_t *x = lits_of(s, item[u]);
+    sig[u] = body_signature(x + 2, x[1]);
+  }
+  for (uint32_t u = 0; u < n; u++) {
+    uint32_t i = item[u];
+    const int32_t *x = lits_of(s, i);
+    for (uint32_t w = 0; w < n && s->alive[i]; w++) {
+      uint32_t j = item[w];
+      if (j == i || !s->alive[j] || (sig[w] & ~sig[u])) continue;
+      const int32_t *y = lits_of(s, j);
+      if (y[1] < x[1] && subset(y + 2, y[1], x + 2, x[1])) kill_rule(s, i);
+    }
+  }
+}
+
 /* Bodies are sorted; a rule whose body holds another body of its head goes
  * (of two equal rules, the later one). */
 static int subsumed(simp *s)
@@ -572,17 +602,7 @@ static int subsumed(simp *s)
   free(order);
   for (uint32_t a = 1; ok && a <= s->ix_atoms; a++) {
     uint32_t n = s->hstart[a + 1] - s->hstart[a];
-    if (n < 2 || n > SUBSUME_MAX) continue;
-    for (uint32_t u = s->hstart[a]; u < s->hstart[a + 1]; u++) {
-      uint32_t i = s->hitem[u];
-      if (!s->alive[i]) continue;
-      const int32_t *x = lits_of(s, i);
-      for (uint32_t w = s->hstart[a]; w < s->hstart[a + 1] && s->alive[i]; w++) {
-        uint32_t j = s->hitem[w];
-        const int32_t *y = lits_of(s, j);
-        if (j != i && s->alive[j] && y[1] < x[1] && subset(y + 2, y[1], x + 2, x[1])) kill_rule(s, i);
-      }
-    }
+    if (n >= 2 && n <= SUBSUME_MAX) kill_subsumed(s, s->hitem + s->hstart[a], n);
   }
   return ok;
 }
