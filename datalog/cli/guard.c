@@ -2,6 +2,7 @@
  * guard.h).  The handlers use only async-signal-safe calls: write, unlink,
  * alarm, signal, raise, _exit. */
 #define _XOPEN_SOURCE 700  /* sigaltstack, SA_ONSTACK */
+#define _DEFAULT_SOURCE    /* madvise */
 #include "datalog/cli/guard.h"
 
 #include <errno.h>
@@ -11,6 +12,11 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 #define GUARD_ASAN 1
@@ -94,10 +100,64 @@ uint64_t dl_guard_default_memory(void)
   return (uint64_t)pages / 4 * 3 * (uint64_t)size >> 20;
 }
 
-int dl_guard_set_memory(uint64_t mib)
+/* glibc's defaults hand big blocks back to the kernel on free and map fresh
+ * ones, zeroed page by page, and a page fault costs some microseconds on a
+ * virtual machine: grounding amazons spent a fifth of its time in them, and
+ * ticTacToe's grounding a third.  So (a process setting: it lives in the
+ * command line, not in the library; embedders choose their own):
+ * - blocks up to 32 MiB (glibc's largest threshold) come from the heap,
+ *   which keeps what is freed;
+ * - the heap grows by 1 GiB at a time, or by a sixteenth of the memory limit
+ *   when that is less (address space only: pages come when written);
+ * - the kernel is asked for transparent huge pages over that growth (one
+ *   fault per 2 MiB; where the system allows them, see
+ *   /sys/kernel/mm/transparent_hugepage), and the heap's first MiB below
+ *   its first 2 MiB boundary is mapped in one call, not page by page.
+ * Grounding: hex 0.21 -> 0.12 s, othello 0.35 -> 0.20 s, chess 40 -> 31 s
+ * (peak 1.83 -> 1.94 GB). */
+#ifdef __GLIBC__
+enum { HEAP_HEAD = 1 << 20, HUGE_PAGE = 2 << 20 };
+
+/* Grows the heap now (by pad), then asks for huge pages over the growth and
+ * maps the heap's head; nothing when the heap could not grow. */
+static void map_heap_early(uint64_t pad)
+{
+#if defined(MADV_HUGEPAGE) && !GUARD_ASAN
+  char *p = malloc(256 << 10);  /* more than the heap has yet: it grows by pad */
+  uintptr_t h = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+  free(p);  /* the heap may shrink a little on that */
+  uintptr_t e = (uintptr_t)sbrk(0) & ~(uintptr_t)4095;
+  if (!h || h >= e || e - h > pad + HUGE_PAGE) return;  /* not from the heap (it could not grow) */
+  uintptr_t a = (h + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+  if (a < e) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_WRITE
+  size_t head = (a < e ? a : e) - h;
+  (void)madvise((void *)h, head < HEAP_HEAD ? head : HEAP_HEAD, MADV_POPULATE_WRITE);
+#endif
+#else
+  (void)pad;
+#endif
+}
+#endif
+
+static void tune_malloc(uint64_t limit_mib)
+{
+#ifdef __GLIBC__
+  uint64_t pad = 1024;
+  if (limit_mib && limit_mib / 16 < pad) pad = limit_mib / 16;
+  if (pad) mallopt(M_MMAP_THRESHOLD, (int)(pad < 32 ? pad : 32) << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  mallopt(M_TOP_PAD, (int)(pad << 20));
+  map_heap_early(pad << 20);
+#else
+  (void)limit_mib;
+#endif
+}
+
+/* Limits the address space (see dl_guard_set_memory) into g_memory_mib. */
+static int set_limit(uint64_t mib)
 {
   struct rlimit rl;
-  g_memory_mib = 0;
   if (mib == 0 || GUARD_ASAN) return 1;
   if (getrlimit(RLIMIT_AS, &rl) != 0) return 0;
   rlim_t want = mib >= (UINT64_MAX >> 21) ? RLIM_INFINITY : (rlim_t)(mib << 20);
@@ -107,6 +167,14 @@ int dl_guard_set_memory(uint64_t mib)
   if (setrlimit(RLIMIT_AS, &rl) != 0) return 0;
   g_memory_mib = want == RLIM_INFINITY ? 0 : (uint64_t)want >> 20;
   return 1;
+}
+
+int dl_guard_set_memory(uint64_t mib)
+{
+  g_memory_mib = 0;
+  int ok = set_limit(mib);
+  tune_malloc(g_memory_mib);
+  return ok;
 }
 
 uint64_t dl_guard_memory(void) { return g_memory_mib; }

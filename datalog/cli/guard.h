@@ -21,7 +21,9 @@ void dl_guard_install(void);
 uint64_t dl_guard_default_memory(void);
 
 /* Limits the address space to mib MiB (0: no limit); never raises the
- * limit the process already has.  Returns 0 when it could not apply it. */
+ * limit the process already has.  Also tunes glibc's malloc for a process
+ * that grounds (see guard.c), within that limit.  Returns 0 when it could
+ * not apply the limit. */
 int dl_guard_set_memory(uint64_t mib);
 
 /* The memory limit in force in MiB, 0 when none. */

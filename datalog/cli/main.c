@@ -2,9 +2,6 @@
  * to one of them (cli.h; each command is a file cmd_NAME.c). */
 #include <stdio.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "datalog/cli/cli.h"
 
@@ -28,23 +25,8 @@
 CLI_COMMANDS(CLI_DECLARE)
 static const cli_command *const commands[] = { CLI_COMMANDS(CLI_ENTRY) NULL };
 
-/* glibc's defaults hand big blocks back to the kernel on free and map fresh
- * ones, zeroed page by page: grounding amazons spent a fifth of its time in
- * page faults.  Blocks up to 32 MiB (glibc's largest threshold) now come from
- * the heap, which keeps what is freed.  A process setting, so it lives here,
- * not in the library; embedders choose their own. */
-static void tune_malloc(void)
-{
-#ifdef __GLIBC__
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  mallopt(M_TOP_PAD, 64 << 20);
-#endif
-}
-
 int main(int argc, char **argv)
 {
-  tune_malloc();
   if (argc < 2) {
     cli_help(stderr, NULL, commands);
     return CLI_USAGE;
