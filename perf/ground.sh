@@ -10,10 +10,11 @@
 #     2. gringo --text FULL.lp, FULL.lp = gdlog print --format asp GAME, the
 #        facts of stage 1, and {true(X)} :- gp_true(X). {does(R,A)} :- gp_does(R,A).
 #     gringo's time is stage 1 + stage 2.
-# Each command runs once untimed, then RUNS times (default 3); the best wall
-# time of each is kept.  Prints a markdown table with the ratio gringo/gdlog
-# per game and the median ratio over the games both finished; gdlog's ground
-# size (rules, atoms, propnet components) comes from `gdlog ground --stats`.
+# Each command runs once untimed, then RUNS times (default 3), each as a
+# process of its own (perf/best_time.py); the best wall time of each is
+# kept.  Prints a markdown table with the ratio gringo/gdlog per game and
+# the median ratio over the games both finished; gdlog's ground size
+# (rules, atoms, propnet components) comes from `gdlog ground --stats`.
 # A run that passes SECONDS (default 600) counts as unfinished.
 # Games: GAMES (names in ../shared/games/kif; chess is tests/games/chess.kif).
 set -u
@@ -42,18 +43,12 @@ game_file() {
 }
 
 # best_time CMD...: the best wall time in seconds of RUNS runs (after one
-# untimed run), or "unfinished" when a run fails or passes T seconds.
+# untimed run), or "unfinished" when a run fails or passes T seconds.  Each
+# run is the command's own process, started by perf/best_time.py: timeout(1)
+# and a shell in between added about 4 ms to every run (a third of a small
+# game's grounding, twice that to gringo's two stages).
 best_time() {
-    timeout "$T" "$@" > /dev/null 2>&1 || { echo unfinished; return; }
-    local best="" t0 t1 d
-    for _ in $(seq "$RUNS"); do
-        t0=$EPOCHREALTIME
-        timeout "$T" "$@" > /dev/null 2>&1 || { echo unfinished; return; }
-        t1=$EPOCHREALTIME
-        d=$(echo "$t1 - $t0" | bc -l)
-        if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
-    done
-    printf '%.4f\n' "$best"
+    python3 "$HERE/best_time.py" "$RUNS" "$T" "$@"
 }
 
 # gringo_stages GAME: writes $W/gp.lp and $W/full.lp for the two stages.
