@@ -187,6 +187,20 @@ static int write_program(cli_ctx *c, const dl_reduction *r)
   return f && cli_close_output(c, f, dl_output_program(f, dl_reduction_program(r), formats[cli_choice(c, "--program", 0)]));
 }
 
+/* The predicates of G+ that --print leaves out (*skip: 1 to leave out):
+ * those --show does not name, and the auxiliary ones. */
+static int reduction_skip(cli_ctx *c, const dl_reduction *r, uint8_t **skip)
+{
+  const dl_program *p = dl_reduction_program(r);
+  if (!cli_show_skip(c, p, skip)) return 0;
+  if (!*skip && !(*skip = calloc(p->n_preds + 1, 1))) {
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    return 0;
+  }
+  for (uint32_t q = 0; q < p->n_preds; q++) (*skip)[q] |= (uint8_t)dl_reduction_auxiliary(r, q);
+  return 1;
+}
+
 /* Writes the report in b, then (--print) the instances straight from the
  * relations: chess's 11 M are 446 MB of text. */
 static int write_reduction(cli_ctx *c, const dl_reduction *r, const dl_buf *b)
@@ -194,7 +208,7 @@ static int write_reduction(cli_ctx *c, const dl_reduction *r, const dl_buf *b)
   int json = cli_choice(c, "--format", 0) == 1;
   dl_format fmt = cli_choice(c, "--print-format", 0) == 1 ? DL_FMT_KIF : DL_FMT_INFIX;
   uint8_t *skip;
-  if (!cli_show_skip(c, dl_reduction_program(r), &skip)) return 0;
+  if (!reduction_skip(c, r, &skip)) return 0;
   FILE *f = cli_open_output(c);
   int ok = f && (b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len) &&
            (!cli_given(c, "--print") || write_instances(f, r, json, fmt, skip));

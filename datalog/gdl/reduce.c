@@ -1,10 +1,21 @@
 /* reduce.c: the G+ reduction (see reduce.h).  G+ is built as a new rule set
  * that shares the game's syntax trees: each rule is copied with its negative
  * literals left out, and marked trusted because G+ breaks GDL's keyword
- * rules on purpose (true and does get rules). */
+ * rules on purpose (true and does get rules).
+ *
+ * A rule whose body falls into parts that share no variable, as hex's
+ *   next(connected(K,M,N)) :- transfer(E) & true(connected(E,M,N)) & true(step(K))
+ * derives the product of its parts' projections onto the head.  Evaluated
+ * as it stands, each new step K joins transfer and connected again: 544,401
+ * derivations for 6,642 atoms.  So each part with a variable outside the
+ * head becomes an auxiliary predicate of its head variables (hidden: not a
+ * game predicate), here aux(M,N) :- transfer(E) & true(connected(E,M,N)),
+ * and the rule reads aux(M,N) & true(step(K)).  The game predicates' sets
+ * stay the same: the rule's instances are the same product. */
 #include "datalog/gdl/reduce.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +30,9 @@ struct dl_reduction {
   ast_program *ast;       /* G+ of the last run */
   dl_program *prog;
   dl_eval *eval;
+  dl_sym *aux;            /* the auxiliary predicates of the last run (gplus_N) */
+  uint32_t n_aux, cap_aux;
+  uint8_t *aux_pred;      /* per predicate of prog: 1 for an auxiliary one */
   ix_relation **empty;    /* per game predicate missing from G+: an empty relation */
   uint64_t *counts;       /* per run, per game predicate */
   uint32_t n_runs;
@@ -37,10 +51,179 @@ static double now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- independent parts of a body --------------------------------------------- */
+
+static void mark_vars(const ast_term *t, uint8_t *mark)
+{
+  if (t->kind == AST_VAR) mark[t->value] = 1;
+  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) mark_vars(t->args[i], mark);
+}
+
+static void literal_vars(const dl_literal *l, uint8_t *mark)
+{
+  if (l->atom) mark_vars(l->atom, mark);
+  if (l->a) mark_vars(l->a, mark);
+  if (l->b) mark_vars(l->b, mark);
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t k)
+{
+  while (parent[k] != k) k = parent[k] = parent[parent[k]];
+  return k;
+}
+
+/* The parts of a rule's body: literals joined by shared variables. */
+typedef struct parts {
+  uint32_t *root;        /* per literal, a literal of its part (the same for all) */
+  uint8_t *in_head;      /* per variable: it occurs in the head */
+  uint8_t *mark;         /* per variable: scratch */
+} parts;
+
+/* Fills p->root for rule r: union-find over shared variables. */
+static void find_parts(const dl_rule *r, parts *p, uint32_t *first)
+{
+  for (uint32_t v = 0; v < r->n_vars; v++) first[v] = UINT32_MAX;
+  for (uint32_t k = 0; k < r->n_body; k++) {
+    p->root[k] = k;
+    memset(p->mark, 0, r->n_vars + 1);
+    literal_vars(&r->body[k], p->mark);
+    for (uint32_t v = 0; v < r->n_vars; v++) {
+      if (!p->mark[v]) continue;
+      if (first[v] == UINT32_MAX) first[v] = k;
+      else p->root[find_root(p->root, k)] = find_root(p->root, first[v]);
+    }
+  }
+  for (uint32_t k = 0; k < r->n_body; k++) p->root[k] = find_root(p->root, k);
+}
+
+/* Whether part `root` of rule r has a variable outside the head; p->mark
+ * then holds the part's variables.  Its own rule is safe: each of its
+ * variables occurs in a positive atom of the rule, which shares it, so is
+ * in the part. */
+static int part_factorable(const dl_rule *r, const parts *p, uint32_t root)
+{
+  memset(p->mark, 0, r->n_vars + 1);
+  for (uint32_t k = 0; k < r->n_body; k++)
+    if (p->root[k] == root) literal_vars(&r->body[k], p->mark);
+  for (uint32_t v = 0; v < r->n_vars; v++)
+    if (p->mark[v] && !p->in_head[v]) return 1;
+  return 0;
+}
+
+/* A fresh name for an auxiliary predicate, kept in r->aux: gplus_N, with
+ * underscores in front while the game has a predicate of that name. */
+static dl_sym aux_symbol(dl_reduction *r)
+{
+  if (r->n_aux == r->cap_aux) {
+    uint32_t cap = r->cap_aux ? 2 * r->cap_aux : 16;
+    dl_sym *a = realloc(r->aux, cap * sizeof *a);
+    if (!a) return DL_NO_SYM;
+    r->aux = a;
+    r->cap_aux = cap;
+  }
+  char name[64];
+  int n = snprintf(name, sizeof name, "gplus_%u", r->n_aux);
+  dl_sym s = dl_terms_symbol(r->terms, name, (size_t)n);
+  while (s != DL_NO_SYM && dl_program_pred(r->game, s) != DL_NO_PRED && n + 1 < (int)sizeof name) {
+    memmove(name + 1, name, (size_t)n + 1);
+    name[0] = '_';
+    s = dl_terms_symbol(r->terms, name, (size_t)++n);
+  }
+  if (s != DL_NO_SYM) r->aux[r->n_aux++] = s;
+  return s;
+}
+
+/* The atom sym(V...) over the part's variables in p->mark that are in the
+ * head, at offset off. */
+static ast_term *aux_atom(dl_arena *a, dl_sym sym, const dl_rule *r, const parts *p, uint32_t off)
+{
+  uint32_t n = 0;
+  for (uint32_t v = 0; v < r->n_vars; v++) n += p->mark[v] && p->in_head[v];
+  ast_term *x = dl_arena_alloc(a, sizeof *x);
+  ast_term **args = n ? dl_arena_alloc(a, n * sizeof *args) : NULL;
+  if (!x || (n && !args)) return NULL;
+  *x = (ast_term){ n ? AST_FUN : AST_SYM, off, sym, n, args };
+  n = 0;
+  for (uint32_t v = 0; v < r->n_vars; v++) {
+    if (!p->mark[v] || !p->in_head[v]) continue;
+    if (!(args[n] = dl_arena_alloc(a, sizeof *args[n]))) return NULL;
+    *args[n++] = (ast_term){ AST_VAR, off, v, 0, NULL };
+  }
+  return x;
+}
+
+/* Whether body literal k of rule is the first positive atom of its part,
+ * one with variables. */
+static int first_atom_of_part(const dl_rule *rule, const uint32_t *root, uint32_t k)
+{
+  uint8_t mark[rule->n_vars + 1];
+  memset(mark, 0, rule->n_vars + 1);
+  if (rule->body[k].kind != DL_POS) return 0;
+  mark_vars(rule->body[k].atom, mark);
+  if (!memchr(mark, 1, rule->n_vars)) return 0;
+  for (uint32_t i = 0; i < k; i++)
+    if (root[i] == root[k] && rule->body[i].kind == DL_POS) return 0;
+  return 1;
+}
+
+/* Makes the auxiliary predicate of part `root` of rule: its atom into
+ * *atom, its rule (the part's literals) added to ast.  p->mark holds the
+ * part's variables (part_factorable). */
+static int factor_part(dl_reduction *red, ast_program *ast, const dl_rule *rule, const parts *p, uint32_t root,
+                       ast_term **atom)
+{
+  dl_sym sym = aux_symbol(red);
+  dl_rule aux = *rule;
+  aux.head = *atom = sym == DL_NO_SYM ? NULL : aux_atom(ast->arena, sym, rule, p, rule->body[root].off);
+  aux.body = dl_arena_alloc(ast->arena, rule->n_body * sizeof *aux.body);
+  if (!aux.head || !aux.body) return 0;
+  aux.n_body = 0;
+  for (uint32_t k = 0; k < rule->n_body; k++)
+    if (p->root[k] == root) aux.body[aux.n_body++] = rule->body[k];
+  return ast_program_add_rule(ast, &aux);
+}
+
+/* Factors the parts of rule (its body is its own copy) that have a
+ * variable outside the head, when the body has two parts or more with a
+ * positive atom (see the top of the file): each such part's literals give
+ * way to its auxiliary atom, where its first literal stood. */
+static int factor_parts(dl_reduction *red, ast_program *ast, dl_rule *rule)
+{
+  uint32_t nb = rule->n_body, nv = rule->n_vars, with_atom = 0;
+  if (nb < 2 || nv == 0) return 1;
+  uint32_t root[nb], first[nv];
+  uint8_t in_head[nv + 1], mark[nv + 1];
+  parts p = { root, in_head, mark };
+  memset(in_head, 0, nv + 1);
+  mark_vars(rule->head, in_head);
+  find_parts(rule, &p, first);
+  for (uint32_t k = 0; k < nb; k++) with_atom += first_atom_of_part(rule, root, k);
+  if (with_atom < 2) return 1;
+  ast_term *atom[nb];
+  for (uint32_t k = 0; k < nb; k++) {
+    atom[k] = NULL;
+    if (root[k] == k && part_factorable(rule, &p, k) && !factor_part(red, ast, rule, &p, k, &atom[k])) return 0;
+  }
+  uint32_t kept = 0;
+  uint8_t placed[nb];
+  memset(placed, 0, nb);
+  for (uint32_t k = 0; k < nb; k++) {
+    uint32_t r = root[k];
+    if (!atom[r]) rule->body[kept++] = rule->body[k];
+    else if (!placed[r]) {
+      placed[r] = 1;
+      rule->body[kept++] = (dl_literal){ DL_POS, rule->body[k].off, atom[r], NULL, NULL };
+    }
+  }
+  rule->n_body = kept;
+  return 1;
+}
+
 /* ---- building G+ ------------------------------------------------------------- */
 
-/* Appends the game's rules without their negative literals. */
-static int add_positive_rules(ast_program *ast, const dl_program *game)
+/* Appends the game's rules without their negative literals, each with its
+ * independent parts factored (factor: 0 to leave them). */
+static int add_positive_rules(dl_reduction *red, ast_program *ast, const dl_program *game, int factor)
 {
   for (uint32_t i = 0; i < game->ast->n_rules; i++) {
     dl_rule r = game->ast->rules[i];
@@ -52,7 +235,7 @@ static int add_positive_rules(ast_program *ast, const dl_program *game)
     r.body = body;
     r.n_body = n;
     r.trusted = 1;
-    if (!ast_program_add_rule(ast, &r)) return 0;
+    if ((factor && !factor_parts(red, ast, &r)) || !ast_program_add_rule(ast, &r)) return 0;
   }
   return 1;
 }
@@ -99,9 +282,22 @@ static void drop_run(dl_reduction *r)
   dl_eval_destroy(r->eval);
   dl_program_destroy(r->prog);
   ast_program_destroy(r->ast);
+  free(r->aux_pred);
   r->eval = NULL;
   r->prog = NULL;
   r->ast = NULL;
+  r->aux_pred = NULL;
+}
+
+/* Fills r->aux_pred for the program just built. */
+static int mark_aux_preds(dl_reduction *r)
+{
+  if (!(r->aux_pred = calloc(r->prog->n_preds + 1, 1))) return 0;
+  for (uint32_t i = 0; i < r->n_aux; i++) {
+    uint32_t q = dl_program_pred(r->prog, r->aux[i]);
+    if (q != DL_NO_PRED) r->aux_pred[q] = 1;
+  }
+  return 1;
 }
 
 static dl_sym sym(const dl_reduction *r, const char *z) { return dl_terms_symbol(r->terms, z, strlen(z)); }
@@ -114,13 +310,14 @@ static int run(dl_reduction *r, const facts *t, const facts *dz, const dl_reduce
 {
   double t0 = now();
   drop_run(r);
-  if (!(r->ast = ast_program_create()) || !add_positive_rules(r->ast, r->game)) return 0;
+  r->n_aux = 0;
+  if (!(r->ast = ast_program_create()) || !add_positive_rules(r, r->ast, r->game, !o->build_only)) return 0;
   if (!t && !add_lfp_rules(r, diag)) return 0;
   for (size_t i = 0; t && i < t->n; i++)
     if (!add_fact(r, sym(r, "true"), 1, &t->a[i])) return 0;
   for (size_t i = 0; dz && i < dz->n; i++)
     if (!add_fact(r, sym(r, "does"), 2, &dz->a[2 * i])) return 0;
-  if (!(r->prog = dl_program_build(r->ast, r->terms, diag))) return 0;
+  if (!(r->prog = dl_program_build(r->ast, r->terms, diag)) || !mark_aux_preds(r)) return 0;
   if (o->build_only) return 1;
   dl_eval_options eo = { o->max_atoms, o->cancel };
   if (!(r->eval = dl_eval_create(r->prog, &eo, diag)) || !dl_eval_run(r->eval)) return 0;
@@ -268,6 +465,7 @@ void dl_reduction_destroy(dl_reduction *r)
   for (uint32_t i = 0; r->empty && i < r->game->n_preds; i++) ix_relation_destroy(r->empty[i]);
   free(r->empty);
   free(r->counts);
+  free(r->aux);
   free(r);
 }
 
@@ -290,6 +488,19 @@ const dl_program *dl_reduction_program(const dl_reduction *r) { return r->prog; 
 
 const dl_eval *dl_reduction_eval(const dl_reduction *r) { return r->eval; }
 
-uint64_t dl_reduction_atoms(const dl_reduction *r) { return r->eval ? dl_eval_get_stats(r->eval).atoms : 0; }
+int dl_reduction_auxiliary(const dl_reduction *r, uint32_t q)
+{
+  assert(r->prog && q < r->prog->n_preds);
+  return r->aux_pred[q];
+}
+
+uint64_t dl_reduction_atoms(const dl_reduction *r)
+{
+  if (!r->eval) return 0;
+  uint64_t n = dl_eval_get_stats(r->eval).atoms;
+  for (uint32_t q = 0; q < r->prog->n_preds; q++)
+    if (r->aux_pred[q]) n -= ix_relation_size(dl_eval_relation(r->eval, q));
+  return n;
+}
 
 double dl_reduction_seconds(const dl_reduction *r) { return r->seconds; }

@@ -68,7 +68,13 @@ const ix_relation *dl_reduction_relation(const dl_reduction *r, uint32_t pred);
 const dl_program *dl_reduction_program(const dl_reduction *r);
 const dl_eval *dl_reduction_eval(const dl_reduction *r);
 
-/* Atoms of the last run, and seconds of all runs. */
+/* Whether predicate q of dl_reduction_program is an auxiliary one (a
+ * part of a rule's body that shares no variable with the rest, made a
+ * predicate of its own: see reduce.c), not one of the game's. */
+int dl_reduction_auxiliary(const dl_reduction *r, uint32_t q);
+
+/* Atoms of the last run (of the game's predicates), and seconds of all
+ * runs. */
 uint64_t dl_reduction_atoms(const dl_reduction *r);
 double dl_reduction_seconds(const dl_reduction *r);
 
