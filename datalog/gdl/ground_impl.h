@@ -116,11 +116,13 @@ int gr_split(dl_ground *g, const gr_rule *gr, const gr_lit_stats *st, double est
 /* ground_prune.c */
 int32_t *gr_rule_lits(const dl_ground *g, uint32_t i);
 int gr_prune(dl_ground *g);
+/* The ground game's propnet components (ground.h) into *count; 0 when out
+ * of memory. */
+int gr_components(const dl_ground *g, uint64_t *count);
 int gr_count_figures(dl_ground *g);
 int gr_compact(dl_ground *g, const uint8_t *alive);
 
 /* ground_simplify.c */
-uint64_t gr_components(const dl_ground *g);
 int gr_simplify(dl_ground *g);
 
 #endif

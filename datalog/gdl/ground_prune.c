@@ -305,33 +305,42 @@ static int is_fact_role(dl_atom_role r)
   return r == DL_ATOM_ROLE || r == DL_ATOM_INIT || r == DL_ATOM_BASE || r == DL_ATOM_INPUT;
 }
 
-int gr_count_figures(dl_ground *g)
+int gr_components(const dl_ground *g, uint64_t *count)
 {
-  dl_ground_stats *s = &g->stats;
   uint32_t *rules_of = calloc(g->n_atoms + 1, sizeof *rules_of);
   uint8_t *neg = calloc(g->n_atoms + 1, 1);
-  if (!rules_of || !neg) { free(rules_of); free(neg); return gr_oom(g); }
-  uint64_t big_rules = 0;
+  if (!rules_of || !neg) { free(rules_of); free(neg); return 0; }
+  uint64_t c = 0;
   for (uint32_t i = 0; i < g->n_rules; i++) {
     const int32_t *x = gr_rule_lits(g, i);
     rules_of[x[0]]++;
+    c += x[1] >= 2;
+    for (int32_t k = 0; k < x[1]; k++)
+      if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
+  }
+  for (uint32_t a = 1; a <= g->n_atoms; a++) {
+    if (is_fact_role(g->atom_role[a])) continue;
+    c += 1 + (rules_of[a] >= 2) + neg[a] + (g->atom_role[a] == DL_ATOM_NEXT);
+  }
+  free(rules_of);
+  free(neg);
+  *count = c;
+  return 1;
+}
+
+int gr_count_figures(dl_ground *g)
+{
+  dl_ground_stats *s = &g->stats;
+  for (uint32_t i = 0; i < g->n_rules; i++) {
+    const int32_t *x = gr_rule_lits(g, i);
     if (x[1] == 0) s->facts++;
     else s->rules++;
     s->literals += (uint64_t)x[1];
-    if (x[1] >= 2) big_rules++;
-    for (int32_t k = 0; k < x[1]; k++)
-      if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
     if (!g->kept_counted && g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
   }
   s->atoms = g->n_atoms;
-  s->components = big_rules;
-  for (uint32_t a = 1; a <= g->n_atoms; a++) {
-    if (is_fact_role(g->atom_role[a])) continue;
-    s->components += 1 + (rules_of[a] >= 2) + neg[a] + (g->atom_role[a] == DL_ATOM_NEXT);
-  }
+  if (!gr_components(g, &s->components)) return gr_oom(g);
   s->bytes = g->lits.cap * sizeof(int32_t) + (size_t)g->cap_rules * (sizeof(size_t) + sizeof(uint32_t)) +
              (size_t)g->cap_atoms * (sizeof(dl_tid) + 1);
-  free(rules_of);
-  free(neg);
   return 1;
 }

@@ -916,34 +916,11 @@ static int round_of(simp *s)
          pack(s) && subsumed(s) && pack(s) && shared_bodies(s) && pack(s) && factor_again(s) && pack(s);
 }
 
-uint64_t gr_components(const dl_ground *g)
-{
-  uint32_t *rules_of = calloc(g->n_atoms + 1, sizeof *rules_of);
-  uint8_t *neg = calloc(g->n_atoms + 1, 1);
-  if (!rules_of || !neg) { free(rules_of); free(neg); return 0; }
-  uint64_t c = 0;
-  for (uint32_t i = 0; i < g->n_rules; i++) {
-    const int32_t *x = gr_rule_lits(g, i);
-    rules_of[x[0]]++;
-    c += x[1] >= 2;
-    for (int32_t k = 0; k < x[1]; k++)
-      if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
-  }
-  for (uint32_t a = 1; a <= g->n_atoms; a++) {
-    dl_atom_role r = (dl_atom_role)g->atom_role[a];
-    if (r == DL_ATOM_ROLE || r == DL_ATOM_INIT || r == DL_ATOM_BASE || r == DL_ATOM_INPUT) continue;
-    c += 1 + (rules_of[a] >= 2) + neg[a] + (r == DL_ATOM_NEXT);
-  }
-  free(rules_of);
-  free(neg);
-  return c;
-}
-
 int gr_simplify(dl_ground *g)
 {
   double t0 = gr_now();
   simp s = { .g = g, .ix_edits = UINT64_MAX };
-  g->stats.simplify_before = gr_components(g);
+  if (!gr_components(g, &g->stats.simplify_before)) return gr_oom(g);
   for (uint32_t i = 0; i < g->n_rules; i++)  /* kept counts instances after pruning */
     if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
   g->kept_counted = 1;
