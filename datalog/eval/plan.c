@@ -65,13 +65,6 @@ static int all_bound(const ast_term *t, const uint8_t *bound)
   return 1;
 }
 
-/* Sets flags[v] for every variable v of t. */
-static void mark_vars(const ast_term *t, uint8_t *flags)
-{
-  if (t->kind == AST_VAR) flags[t->value] = 1;
-  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) mark_vars(t->args[i], flags);
-}
-
 /* Does t hold a variable that is neither bound nor in the head? */
 static int has_existential(const ast_term *t, const uint8_t *bound, const uint8_t *in_head)
 {
@@ -201,7 +194,7 @@ static void take(chooser *ch, uint32_t lit, uint8_t source, uint64_t skip, doubl
   if (skip) ch->projected[lit] = 1;
   else ch->placed[lit] = 1;
   for (uint32_t i = 0; i < ast_atom_arity(l->atom); i++)
-    if (!(skip >> i & 1)) mark_vars(atom_arg(l->atom, i), ch->bound);
+    if (!(skip >> i & 1)) ast_mark_vars(atom_arg(l->atom, i), ch->bound);
   if (!ch->cut) ch->rows *= est;
   ch->cost += ch->rows;
   ch->cut = ch->cut || all_bound(ch->rule->head, ch->bound);
@@ -318,7 +311,7 @@ static uint32_t choose_order(const pl_context *c, uint32_t r, int delta_at, int 
   memset(in_head, 0, sizeof in_head);
   memset(placed, 0, sizeof placed);
   memset(projected, 0, sizeof projected);
-  mark_vars(rule->head, in_head);
+  ast_mark_vars(rule->head, in_head);
   chooser ch = { c, rule, c->prog->lit_pred[r], delta_at, bound, in_head, placed, projected, picks, 0, 1, 0, 0 };
   ch.cut = all_bound(rule->head, bound);
   if (delta_at >= 0)
@@ -338,9 +331,9 @@ static int has_existentials(const dl_rule *rule)
   uint8_t in_head[rule->n_vars + 1], in_body[rule->n_vars + 1];
   memset(in_head, 0, sizeof in_head);
   memset(in_body, 0, sizeof in_body);
-  mark_vars(rule->head, in_head);
+  ast_mark_vars(rule->head, in_head);
   for (uint32_t k = 0; k < rule->n_body; k++)
-    if (rule->body[k].kind == DL_POS) mark_vars(rule->body[k].atom, in_body);
+    if (rule->body[k].kind == DL_POS) ast_mark_vars(rule->body[k].atom, in_body);
   for (uint32_t v = 0; v < rule->n_vars; v++)
     if (in_body[v] && !in_head[v]) return 1;
   return 0;

@@ -581,19 +581,6 @@ static int descend(join *j, uint32_t s)
   return ok;
 }
 
-static void mark_term_vars(const ast_term *p, uint8_t *mark)
-{
-  if (p->kind == AST_VAR) mark[p->value] = 1;
-  for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++) mark_term_vars(p->args[i], mark);
-}
-
-static void literal_vars(const dl_literal *l, uint8_t *mark)
-{
-  if (l->atom) mark_term_vars(l->atom, mark);
-  if (l->a) mark_term_vars(l->a, mark);
-  if (l->b) mark_term_vars(l->b, mark);
-}
-
 static uint32_t find_root(uint32_t *parent, uint32_t k)
 {
   while (parent[k] != k) k = parent[k] = parent[parent[k]];
@@ -679,7 +666,7 @@ static int determined_by_head(const join *j, uint32_t *parent, uint32_t root, co
   if (ok) memcpy(known, head, nv + 1);
   ok = ok && close_known(j, parent, root, known);
   for (uint32_t k = 0; ok && k < j->r->n_body; k++)
-    if (find_root(parent, k) == root) literal_vars(&j->r->body[k], mark);
+    if (find_root(parent, k) == root) ast_literal_mark_vars(&j->r->body[k], mark);
   int all = 1;
   for (uint32_t v = 0; ok && v < nv; v++) all &= !mark[v] || known[v];
   free(known);
@@ -702,14 +689,14 @@ static int plan_factors(join *j)
   uint32_t *parent = malloc((nb + 1) * sizeof *parent), *first = malloc((nv + 1) * sizeof *first);
   uint8_t *local = calloc(nb + 1, 1), *dyn = calloc(nb + 1, 1);
   int ok = head && mark && parent && first && local && dyn;
-  if (ok) mark_term_vars(r->head, head);
+  if (ok) ast_mark_vars(r->head, head);
   for (uint32_t v = 0; ok && v < nv; v++) first[v] = UINT32_MAX;
   for (uint32_t k = 0; ok && k < nb; k++) {
     parent[k] = k;
     j->comp[k] = -1;
     dyn[k] = gr_pred_dynamic(g, j->pc, j->gr->lit_pred[k]);
     memset(mark, 0, nv + 1);
-    literal_vars(&r->body[k], mark);
+    ast_literal_mark_vars(&r->body[k], mark);
     for (uint32_t v = 0; v < nv; v++) {
       if (!mark[v] || head[v]) continue;
       if (first[v] == UINT32_MAX) first[v] = k;
@@ -720,7 +707,7 @@ static int plan_factors(join *j)
   for (uint32_t k = 0; ok && k < nb; k++) {
     uint32_t root = find_root(parent, k);
     memset(mark, 0, nv + 1);
-    literal_vars(&r->body[k], mark);
+    ast_literal_mark_vars(&r->body[k], mark);
     for (uint32_t v = 0; v < nv; v++) local[root] |= mark[v] && !head[v];
     if (dyn[k]) dyn[root] = 2;  /* 2: the component has a dynamic literal */
   }
@@ -738,7 +725,7 @@ static int plan_factors(join *j)
     if (!f->iface || (f->sym = gr_aux_symbol(g)) == DL_NO_SYM) { ok = 0; break; }
     memset(mark, 0, nv + 1);
     for (uint32_t i = 0; i < nb; i++)
-      if (find_root(parent, i) == k) literal_vars(&r->body[i], mark), j->comp[i] = (int32_t)j->n_factors;
+      if (find_root(parent, i) == k) ast_literal_mark_vars(&r->body[i], mark), j->comp[i] = (int32_t)j->n_factors;
     for (uint32_t v = 0; v < nv; v++)
       if (mark[v] && head[v]) f->iface[f->n_iface++] = v;
     j->n_factors++;
@@ -760,10 +747,10 @@ static int instances_distinct(const join *j)
   const dl_rule *r = j->r;
   uint8_t *mark = calloc(r->n_vars + 1, 1);
   if (!mark) return 0;
-  mark_term_vars(r->head, mark);
+  ast_mark_vars(r->head, mark);
   for (uint32_t k = 0; k < r->n_body; k++)
     if (r->body[k].kind == DL_POS && j->comp[k] < 0 && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]))
-      literal_vars(&r->body[k], mark);
+      ast_literal_mark_vars(&r->body[k], mark);
   uint32_t v = 0;
   while (v < r->n_vars && mark[v]) v++;
   free(mark);

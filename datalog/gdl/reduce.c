@@ -53,19 +53,6 @@ static double now(void)
 
 /* ---- independent parts of a body --------------------------------------------- */
 
-static void mark_vars(const ast_term *t, uint8_t *mark)
-{
-  if (t->kind == AST_VAR) mark[t->value] = 1;
-  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) mark_vars(t->args[i], mark);
-}
-
-static void literal_vars(const dl_literal *l, uint8_t *mark)
-{
-  if (l->atom) mark_vars(l->atom, mark);
-  if (l->a) mark_vars(l->a, mark);
-  if (l->b) mark_vars(l->b, mark);
-}
-
 static uint32_t find_root(uint32_t *parent, uint32_t k)
 {
   while (parent[k] != k) k = parent[k] = parent[parent[k]];
@@ -86,7 +73,7 @@ static void find_parts(const dl_rule *r, parts *p, uint32_t *first)
   for (uint32_t k = 0; k < r->n_body; k++) {
     p->root[k] = k;
     memset(p->mark, 0, r->n_vars + 1);
-    literal_vars(&r->body[k], p->mark);
+    ast_literal_mark_vars(&r->body[k], p->mark);
     for (uint32_t v = 0; v < r->n_vars; v++) {
       if (!p->mark[v]) continue;
       if (first[v] == UINT32_MAX) first[v] = k;
@@ -104,7 +91,7 @@ static int part_factorable(const dl_rule *r, const parts *p, uint32_t root)
 {
   memset(p->mark, 0, r->n_vars + 1);
   for (uint32_t k = 0; k < r->n_body; k++)
-    if (p->root[k] == root) literal_vars(&r->body[k], p->mark);
+    if (p->root[k] == root) ast_literal_mark_vars(&r->body[k], p->mark);
   for (uint32_t v = 0; v < r->n_vars; v++)
     if (p->mark[v] && !p->in_head[v]) return 1;
   return 0;
@@ -159,7 +146,7 @@ static int first_atom_of_part(const dl_rule *rule, const uint32_t *root, uint32_
   uint8_t mark[rule->n_vars + 1];
   memset(mark, 0, rule->n_vars + 1);
   if (rule->body[k].kind != DL_POS) return 0;
-  mark_vars(rule->body[k].atom, mark);
+  ast_mark_vars(rule->body[k].atom, mark);
   if (!memchr(mark, 1, rule->n_vars)) return 0;
   for (uint32_t i = 0; i < k; i++)
     if (root[i] == root[k] && rule->body[i].kind == DL_POS) return 0;
@@ -195,7 +182,7 @@ static int factor_parts(dl_reduction *red, ast_program *ast, dl_rule *rule)
   uint8_t in_head[nv + 1], mark[nv + 1];
   parts p = { root, in_head, mark };
   memset(in_head, 0, nv + 1);
-  mark_vars(rule->head, in_head);
+  ast_mark_vars(rule->head, in_head);
   find_parts(rule, &p, first);
   for (uint32_t k = 0; k < nb; k++) with_atom += first_atom_of_part(rule, root, k);
   if (with_atom < 2) return 1;

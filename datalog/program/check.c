@@ -8,12 +8,6 @@
 
 /* ---- safety --------------------------------------------------------------- */
 
-static void mark_vars(const ast_term *t, uint8_t *bound)
-{
-  if (t->kind == AST_VAR) bound[t->value] = 1;
-  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) mark_vars(t->args[i], bound);
-}
-
 /* Reports the variables of t that are not bound (once per variable). */
 static size_t report_unbound(const dl_program *p, const dl_rule *r, const ast_term *t,
                              uint8_t *bound, const char *where, dl_diag *diag)
@@ -35,7 +29,7 @@ static size_t check_rule_safety(const dl_program *p, const dl_rule *r, uint8_t *
 {
   memset(bound, 0, r->n_vars + 1);
   for (uint32_t k = 0; k < r->n_body; k++)
-    if (r->body[k].kind == DL_POS) mark_vars(r->body[k].atom, bound);
+    if (r->body[k].kind == DL_POS) ast_mark_vars(r->body[k].atom, bound);
   size_t n = report_unbound(p, r, r->head, bound, "in the head", diag);
   for (uint32_t k = 0; k < r->n_body; k++) {
     const dl_literal *l = &r->body[k];

@@ -1,6 +1,7 @@
 /* ast.c: program containers (see ast.h). */
 #include "datalog/read/ast.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 ast_program *ast_program_create(void)
@@ -48,4 +49,19 @@ int ast_program_add_rule(ast_program *p, const dl_rule *r)
   }
   p->rules[p->n_rules++] = *r;
   return 1;
+}
+
+void ast_mark_vars(const ast_term *t, uint8_t *mark)
+{
+  assert(t && mark);
+  if (t->kind == AST_VAR) mark[t->value] = 1;
+  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) ast_mark_vars(t->args[i], mark);
+}
+
+void ast_literal_mark_vars(const dl_literal *l, uint8_t *mark)
+{
+  assert(l && mark);
+  if (l->atom) ast_mark_vars(l->atom, mark);
+  if (l->a) ast_mark_vars(l->a, mark);
+  if (l->b) ast_mark_vars(l->b, mark);
 }

@@ -104,4 +104,11 @@ static inline dl_sym ast_atom_pred(const ast_term *a) { return a->value; }
 /* The arity of an atom: 0 for AST_SYM. */
 static inline uint32_t ast_atom_arity(const ast_term *a) { return a->kind == AST_FUN ? a->n : 0; }
 
+/* Sets mark[v] to 1 for every variable v of term t (mark has room for its
+ * clause's variables). */
+void ast_mark_vars(const ast_term *t, uint8_t *mark);
+
+/* Sets mark[v] to 1 for every variable v of body literal l. */
+void ast_literal_mark_vars(const dl_literal *l, uint8_t *mark);
+
 #endif
