@@ -192,11 +192,19 @@ typedef struct factor {
 
 /* A body literal's last decision and the values of its variables then:
  * the outer loops of a join bind the same values many times over. */
+/* The answers of a literal (or the head) for recent values of its
+ * variables: a direct-mapped cache of MEMO_SLOTS slots (one when it has no
+ * variable).  Within a join the answer depends on those values only, and
+ * an inner loop repeats them: breakthrough's frame rule meets each of its
+ * 192 true(cellHolds(..)) atoms once per does atom. */
+enum { MEMO_SLOTS = 1024 };
+
 typedef struct memo {
   uint32_t *vars, nv;
-  dl_tid *vals;
-  int valid, holds;
-  int32_t lit;
+  uint32_t mask;          /* slots - 1 */
+  dl_tid *vals;           /* per slot, the nv values */
+  uint8_t *state;         /* per slot: 0 empty, else 1 + holds */
+  int32_t *lit;           /* per slot */
 } memo;
 
 typedef struct join {
@@ -219,8 +227,8 @@ typedef struct join {
   factor *factors;
   uint32_t n_factors;
   int distinct;           /* two bindings never make the same ground rule */
-  memo *memos;            /* per body literal: its last decision */
-  memo head_memo;         /* the last head atom */
+  memo *memos;            /* per body literal: its recent decisions */
+  memo head_memo;         /* recent head atoms */
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -403,35 +411,46 @@ static int decide(join *j, uint32_t k, int32_t *lit)
   return 1;
 }
 
-/* 1 when memo m holds an answer and its variables still have its values. */
-static int memo_hit(const join *j, const memo *m)
+/* The slot of memo m for the current values of its variables. */
+static uint32_t memo_slot(const join *j, const memo *m)
 {
-  if (!m->valid) return 0;
-  uint32_t v = 0;
-  while (v < m->nv && j->bind[m->vars[v]] == m->vals[v]) v++;
-  return v == m->nv;
+  uint64_t h = 0;
+  for (uint32_t v = 0; v < m->nv; v++) h = (h ^ j->bind[m->vars[v]]) * 0x9e3779b97f4a7c15ULL;
+  return (uint32_t)(h >> 40) & m->mask;
 }
 
-/* Remembers holds and lit for the current values of m's variables. */
-static void memo_store(const join *j, memo *m, int holds, int32_t lit)
+/* 1 when slot s of memo m holds the answer for the current values. */
+static int memo_hit(const join *j, const memo *m, uint32_t s)
 {
-  for (uint32_t v = 0; v < m->nv; v++) m->vals[v] = j->bind[m->vars[v]];
-  m->valid = 1;
-  m->holds = holds;
-  m->lit = lit;
+  if (!m->state[s]) return 0;
+  const dl_tid *vals = m->vals + (size_t)s * m->nv;
+  for (uint32_t v = 0; v < m->nv; v++)
+    if (j->bind[m->vars[v]] != vals[v]) return 0;
+  return 1;
 }
 
-/* decide, or its last answer when the literal's variables have the same
- * values as then (decide depends on nothing else during a join). */
+/* Remembers holds and lit in slot s for the current values. */
+static void memo_store(const join *j, memo *m, uint32_t s, int holds, int32_t lit)
+{
+  dl_tid *vals = m->vals + (size_t)s * m->nv;
+  for (uint32_t v = 0; v < m->nv; v++) vals[v] = j->bind[m->vars[v]];
+  m->state[s] = (uint8_t)(1 + holds);
+  m->lit[s] = lit;
+}
+
+/* decide, or its answer for the same values of the literal's variables
+ * (decide depends on nothing else during a join; add_demand again would
+ * add nothing). */
 static int decide_memo(join *j, uint32_t k, int32_t *lit)
 {
   memo *m = &j->memos[k];
-  if (memo_hit(j, m)) {
-    *lit = m->lit;
-    return m->holds;
+  uint32_t s = memo_slot(j, m);
+  if (memo_hit(j, m, s)) {
+    *lit = m->lit[s];
+    return m->state[s] - 1;
   }
   int holds = decide(j, k, lit);
-  if (holds >= 0) memo_store(j, m, holds, *lit);
+  if (holds >= 0) memo_store(j, m, s, holds, *lit);
   return holds;
 }
 
@@ -440,11 +459,23 @@ static int memo_init(memo *m, uint32_t n_vars, uint8_t *seen, const ast_term *co
 {
   memset(seen, 0, n_vars + 1);
   m->vars = malloc((n_vars + 1) * sizeof *m->vars);
-  m->vals = malloc((n_vars + 1) * sizeof *m->vals);
-  if (!m->vars || !m->vals) return 0;
+  if (!m->vars) return 0;
   for (uint32_t i = 0; i < n; i++)
     if (t[i]) collect_vars(t[i], seen, m->vars, &m->nv);
-  return 1;
+  uint32_t slots = m->nv ? MEMO_SLOTS : 1;
+  m->mask = slots - 1;
+  m->vals = malloc(((size_t)slots * m->nv + 1) * sizeof *m->vals);
+  m->state = calloc(slots, 1);
+  m->lit = malloc(slots * sizeof *m->lit);
+  return m->vals && m->state && m->lit;
+}
+
+static void memo_free(memo *m)
+{
+  free(m->vars);
+  free(m->vals);
+  free(m->state);
+  free(m->lit);
 }
 
 /* Makes the memos of the body literals and of the head. */
@@ -466,10 +497,9 @@ static int make_memos(join *j)
 
 static void free_memos(join *j)
 {
-  for (uint32_t k = 0; j->memos && k < j->r->n_body; k++) free(j->memos[k].vars), free(j->memos[k].vals);
+  for (uint32_t k = 0; j->memos && k < j->r->n_body; k++) memo_free(&j->memos[k]);
   free(j->memos);
-  free(j->head_memo.vars);
-  free(j->head_memo.vals);
+  memo_free(&j->head_memo);
 }
 
 /* The auxiliary atom of factored component c under the binding, with its
@@ -494,7 +524,8 @@ static int32_t head_atom(join *j, uint32_t h)
   const ast_term *a = j->r->head;
   memo *m = &j->head_memo;
   int piece = h >= g->game->n_preds;
-  if (!piece && memo_hit(j, m)) return m->lit;
+  uint32_t s = memo_slot(j, m);
+  if (!piece && memo_hit(j, m, s)) return m->lit[s];
   if (!ground_args(j, a)) return 0;
   if (piece) {
     int is_new;
@@ -504,7 +535,7 @@ static int32_t head_atom(join *j, uint32_t h)
   dl_tid t = gr_atom_term(g, ast_atom_pred(a), atom_arity(a), j->args);
   int32_t head = t == DL_NO_TERM ? 0 : gr_atom_id(g, t, piece ? DL_ATOM_OTHER : g->pred_role[h]);
   if (head && piece) g->atom_aux[head] = 1;
-  if (head) memo_store(j, m, 1, head);
+  if (head) memo_store(j, m, s, 1, head);
   return head;
 }
 
