@@ -355,11 +355,14 @@ void gdlog_close(gdlog_game *g)
   free(g);
 }
 
-/* Whether g is ready for questions (opened without error). */
-static inline int ready(const gdlog_game *g)
+#ifndef NDEBUG
+/* Whether g is ready for questions (opened without error); read only by
+ * assert (clang warns of an unused function in a release build). */
+static int ready(const gdlog_game *g)
 {
   return g && (g->sm || g->circuit) && g->role_names;
 }
+#endif
 
 gdlog_backend gdlog_backend_of(const gdlog_game *g)
 {
