@@ -12,7 +12,6 @@
 #include "datalog/gdl/ground_impl.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,8 +189,6 @@ typedef struct factor {
   uint32_t *iface, n_iface;  /* the head variables it has */
 } factor;
 
-/* A body literal's last decision and the values of its variables then:
- * the outer loops of a join bind the same values many times over. */
 /* The answers of a literal (or the head) for recent values of its
  * variables: a direct-mapped cache of MEMO_SLOTS slots (one when it has no
  * variable).  Within a join the answer depends on those values only, and
@@ -619,18 +616,7 @@ static uint32_t find_root(uint32_t *parent, uint32_t k)
 }
 
 /* A fresh predicate name for an auxiliary atom (a factor or a piece). */
-dl_sym gr_aux_symbol(dl_ground *g)
-{
-  char name[64];
-  int n = snprintf(name, sizeof name, "aux_%u", g->n_aux++);
-  dl_sym s = dl_terms_symbol(g->terms, name, (size_t)n);
-  while (s != DL_NO_SYM && dl_program_pred(g->game, s) != DL_NO_PRED && n + 1 < (int)sizeof name) {
-    memmove(name + 1, name, (size_t)n + 1);
-    name[0] = '_';
-    s = dl_terms_symbol(g->terms, name, (size_t)++n);
-  }
-  return s;
-}
+dl_sym gr_aux_symbol(dl_ground *g) { return dl_program_fresh_symbol(g->game, "aux", g->n_aux++); }
 
 /* 1 when, in relation r, the columns of mask a determine column b: no two
  * tuples agree on a and differ on b.  0 also when out of memory (*ok = 0). */

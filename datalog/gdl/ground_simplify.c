@@ -32,7 +32,6 @@
 #include "datalog/gdl/ground_impl.h"
 
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,14 +117,7 @@ static int32_t new_atom(simp *s)
 {
   dl_ground *g = s->g;
   if (!gr_reserve_atom(g)) return 0;
-  char name[64];
-  int n = snprintf(name, sizeof name, "simp_%u", s->n_new++);
-  dl_sym sym = dl_terms_symbol(g->terms, name, (size_t)n);
-  while (sym != DL_NO_SYM && dl_program_pred(g->game, sym) != DL_NO_PRED && n + 1 < (int)sizeof name) {
-    memmove(name + 1, name, (size_t)n + 1);
-    name[0] = '_';
-    sym = dl_terms_symbol(g->terms, name, (size_t)++n);
-  }
+  dl_sym sym = dl_program_fresh_symbol(g->game, "simp", s->n_new++);
   dl_tid t = sym == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(g->terms, sym);
   if (t == DL_NO_TERM) return 0;
   uint32_t id = ++g->n_atoms;

@@ -15,7 +15,6 @@
 #include "datalog/gdl/reduce.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -108,14 +107,7 @@ static dl_sym aux_symbol(dl_reduction *r)
     r->aux = a;
     r->cap_aux = cap;
   }
-  char name[64];
-  int n = snprintf(name, sizeof name, "gplus_%u", r->n_aux);
-  dl_sym s = dl_terms_symbol(r->terms, name, (size_t)n);
-  while (s != DL_NO_SYM && dl_program_pred(r->game, s) != DL_NO_PRED && n + 1 < (int)sizeof name) {
-    memmove(name + 1, name, (size_t)n + 1);
-    name[0] = '_';
-    s = dl_terms_symbol(r->terms, name, (size_t)++n);
-  }
+  dl_sym s = dl_program_fresh_symbol(r->game, "gplus", r->n_aux);
   if (s != DL_NO_SYM) r->aux[r->n_aux++] = s;
   return s;
 }

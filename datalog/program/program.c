@@ -247,3 +247,17 @@ void dl_program_destroy(dl_program *p)
   st_strata_destroy(p->strata);
   free(p);
 }
+
+dl_sym dl_program_fresh_symbol(const dl_program *p, const char *prefix, uint32_t n)
+{
+  assert(p && prefix);
+  char name[64];
+  int len = snprintf(name, sizeof name, "%s_%u", prefix, n);
+  dl_sym s = dl_terms_symbol(p->terms, name, (size_t)len);
+  while (s != DL_NO_SYM && dl_program_pred(p, s) != DL_NO_PRED && len + 1 < (int)sizeof name) {
+    memmove(name + 1, name, (size_t)len + 1);
+    name[0] = '_';
+    s = dl_terms_symbol(p->terms, name, (size_t)++len);
+  }
+  return s;
+}

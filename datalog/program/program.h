@@ -72,6 +72,11 @@ void dl_program_destroy(dl_program *p);
 /* The predicate named sym, or DL_NO_PRED.  p is not NULL. */
 uint32_t dl_program_pred(const dl_program *p, dl_sym sym);
 
+/* A symbol for a new predicate: PREFIX_N (prefix and n), with underscores
+ * in front while p has a predicate of that name; DL_NO_SYM when out of
+ * memory.  Interned in p->terms. */
+dl_sym dl_program_fresh_symbol(const dl_program *p, const char *prefix, uint32_t n);
+
 /* The distinct predicates of the nodes of component c; their count in *n.
  * p is stratified, c < p->strata->n_sccs, n is not NULL. */
 const uint32_t *dl_program_component_preds(const dl_program *p, uint32_t c, uint32_t *n);
