@@ -133,31 +133,113 @@ static uint64_t key_at(const char *e, size_t key_offset)
   return k;
 }
 
-int dl_sort_by_key64(void *base, size_t n, size_t size, size_t key_offset)
+/* ---- stable sort by a 64-bit key ------------------------------------------------------------- */
+
+typedef struct keyed {
+  size_t size, key_offset;
+} keyed;
+
+static uint64_t key_of(const keyed *k, const char *base, size_t i) { return key_at(base + i * k->size, k->key_offset); }
+
+/* Stable insertion sort of base[0..n) by key: short buckets. */
+static void insert_by_key(const keyed *k, char *base, size_t n)
 {
-  assert((base || n == 0) && key_offset + sizeof(uint64_t) <= size);
-  if (n < 2) return 1;
-  char *scratch = malloc(n * size), *src = base, *dst = scratch;
-  if (!scratch) return 0;
-  size_t count[256];
-  for (unsigned shift = 0; shift < 64; shift += 8) {
-    memset(count, 0, sizeof count);
-    for (size_t i = 0; i < n; i++) count[key_at(src + i * size, key_offset) >> shift & 255]++;
-    if (count[key_at(src, key_offset) >> shift & 255] == n) continue;  /* one bucket: the pass moves nothing */
-    for (size_t b = 0, sum = 0; b < 256; b++) {
-      size_t c = count[b];
-      count[b] = sum;
-      sum += c;
-    }
-    for (size_t i = 0; i < n; i++) {
-      const char *e = src + i * size;
-      memcpy(dst + count[key_at(e, key_offset) >> shift & 255]++ * size, e, size);
-    }
+  char tmp[DL_SORT_MAX_SIZE];
+  for (size_t i = 1; i < n; i++) {
+    uint64_t key = key_of(k, base, i);
+    size_t j = i;
+    while (j > 0 && key_of(k, base, j - 1) > key) j--;
+    if (j == i) continue;
+    memcpy(tmp, base + i * k->size, k->size);
+    memmove(base + (j + 1) * k->size, base + j * k->size, (i - j) * k->size);
+    memcpy(base + j * k->size, tmp, k->size);
+  }
+}
+
+/* One stable counting pass on the key's bits [shift, shift + bits): moves
+ * src[0..n) to their buckets in dst.  next[] holds each bucket's start and
+ * ends holding its end.  Inlined with a constant size, the copies compile
+ * to moves. */
+static inline void scatter(const char *src, char *dst, size_t n, size_t size, size_t key_offset, unsigned shift,
+                           uint64_t mask, size_t *next)
+{
+  for (size_t i = 0; i < n; i++) {
+    const char *e = src + i * size;
+    memcpy(dst + next[key_at(e, key_offset) >> shift & mask]++ * size, e, size);
+  }
+}
+
+static void scatter_any(const keyed *k, const char *src, char *dst, size_t n, unsigned shift, uint64_t mask,
+                        size_t *next)
+{
+  switch (k->size) {
+  case 8: scatter(src, dst, n, 8, k->key_offset, shift, mask, next); return;
+  case 16: scatter(src, dst, n, 16, k->key_offset, shift, mask, next); return;
+  case 24: scatter(src, dst, n, 24, k->key_offset, shift, mask, next); return;
+  default: scatter(src, dst, n, k->size, k->key_offset, shift, mask, next);
+  }
+}
+
+/* Turns counts into starts; returns 1 when one bucket holds all n. */
+static int starts_of(size_t *count, size_t buckets, size_t n)
+{
+  for (size_t b = 0, sum = 0; b < buckets; b++) {
+    size_t c = count[b];
+    if (c == n) return 1;
+    count[b] = sum;
+    sum += c;
+  }
+  return 0;
+}
+
+/* LSD radix sort of a[0..n) on the key's bits below top, a byte a pass,
+ * with b[0..n) as scratch; the result is in a. */
+static void sort_low_bits(const keyed *k, char *a, char *b, size_t n, unsigned top)
+{
+  char *src = a, *dst = b;
+  for (unsigned shift = 0; shift < top; shift += 8) {
+    size_t count[256] = { 0 };
+    for (size_t i = 0; i < n; i++) count[key_of(k, src, i) >> shift & 255]++;
+    if (starts_of(count, 256, n)) continue;  /* one bucket: the pass moves nothing */
+    scatter_any(k, src, dst, n, shift, 255, count);
     char *t = src;
     src = dst;
     dst = t;
   }
-  if (src != base) memcpy(base, src, n * size);
+  if (src != a) memcpy(a, src, n * k->size);
+}
+
+enum { SHORT_BUCKET = 32 };
+
+/* MSD on the key's top bits (about n/4 buckets, so that they are short),
+ * then each bucket on its own: by insertion when short, else by LSD radix on
+ * the bits below.  Equal keys keep their order at every step. */
+int dl_sort_by_key64(void *base, size_t n, size_t size, size_t key_offset)
+{
+  assert((base || n == 0) && key_offset + sizeof(uint64_t) <= size && size <= DL_SORT_MAX_SIZE);
+  keyed k = { size, key_offset };
+  if (n <= SHORT_BUCKET) return insert_by_key(&k, base, n), 1;
+  unsigned bits = 8;
+  while (bits < 16 && ((size_t)4 << bits) < n) bits++;
+  unsigned shift = 64 - bits;
+  size_t buckets = (size_t)1 << bits;
+  char *scratch = malloc(n * size);
+  size_t *start = malloc((buckets + 1) * sizeof *start), *next = malloc(buckets * sizeof *next);
+  if (!scratch || !start || !next) return free(scratch), free(start), free(next), 0;
+  memset(next, 0, buckets * sizeof *next);
+  for (size_t i = 0; i < n; i++) next[key_of(&k, base, i) >> shift]++;
+  starts_of(next, buckets, n + 1);  /* n + 1: never one bucket, every start is set */
+  memcpy(start, next, buckets * sizeof *start);
+  start[buckets] = n;
+  scatter_any(&k, base, scratch, n, shift, buckets - 1, next);
+  for (size_t b = 0; b < buckets; b++) {
+    size_t lo = start[b], m = start[b + 1] - lo;
+    if (m <= SHORT_BUCKET) insert_by_key(&k, scratch + lo * size, m);
+    else sort_low_bits(&k, scratch + lo * size, (char *)base + lo * size, m, shift);
+  }
+  memcpy(base, scratch, n * size);
   free(scratch);
+  free(start);
+  free(next);
   return 1;
 }
