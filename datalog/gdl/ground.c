@@ -204,6 +204,14 @@ typedef struct memo {
   int32_t *lit;           /* per slot */
 } memo;
 
+/* What the first enumeration of the block factor (see plan_block) made for
+ * one value of its head variables. */
+typedef struct block_rec {
+  int32_t atom;           /* its auxiliary atom; 0: no instance; -1: an instance of no literal */
+  uint64_t candidates;    /* its bindings */
+  uint64_t made;          /* its instances */
+} block_rec;
+
 typedef struct join {
   dl_ground *g;
   const gr_rule *gr;
@@ -226,6 +234,15 @@ typedef struct join {
   int distinct;           /* two bindings never make the same ground rule */
   memo *memos;            /* per body literal: its recent decisions */
   memo head_memo;         /* recent head atoms */
+  /* The block factor: its steps come last (from block_from on), and it is
+     enumerated once per value of its head variables (see enter_block). */
+  int32_t block_comp;     /* -1: none */
+  uint32_t block_from;
+  int in_block;           /* descend is in a first enumeration */
+  block_rec cur;          /* what that enumeration made so far */
+  Pvoid_t block_seen;     /* JudyL: the factor's atom term -> 1 + index in recs */
+  block_rec *recs;
+  uint32_t n_recs, cap_recs;
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -313,18 +330,53 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int lit)
   return ix_relation_flush(st->rel, NULL);
 }
 
+/* 1 when step st joins a literal of factor c. */
+static int in_factor(const join *j, const step *st, int32_t c)
+{
+  return c >= 0 && st->lit >= 0 && j->comp[st->lit] == c;
+}
+
+/* The block factor: the first factor with steps whose head variables the
+ * other steps bind.  Its steps can then come last, and run once per value
+ * of those variables (enter_block).  -1: none (or out of memory). */
+static int32_t plan_block(const join *j)
+{
+  uint8_t *bound = malloc(j->r->n_vars + 1);
+  int32_t block = -1;
+  for (uint32_t c = 0; bound && block < 0 && c < j->n_factors; c++) {
+    memset(bound, 0, j->r->n_vars + 1);
+    uint32_t inside = 0, i = 0;
+    for (uint32_t s = 0; s < j->n_steps; s++) {
+      const step *st = &j->steps[s];
+      if (in_factor(j, st, (int32_t)c)) inside++;
+      else for (uint32_t k = 0; k < st->nv; k++) bound[st->vars[k]] = 1;
+    }
+    const factor *f = &j->factors[c];
+    while (i < f->n_iface && bound[f->iface[i]]) i++;
+    if (inside && i == f->n_iface) block = (int32_t)c;
+  }
+  free(bound);
+  return block;
+}
+
 /* Orders the steps greedily: next the one with the fewest estimated tuples
- * given the variables bound before it (all columns bound: a lookup). */
+ * given the variables bound before it (all columns bound: a lookup); the
+ * block factor's steps last. */
 static int plan(join *j)
 {
   uint8_t *bound = calloc(j->r->n_vars + 1, 1);
   if (!bound) return 0;
   j->estimate = 1;
+  j->block_comp = plan_block(j);
+  uint32_t n_main = 0;
+  for (uint32_t s = 0; s < j->n_steps; s++) n_main += !in_factor(j, &j->steps[s], j->block_comp);
+  j->block_from = j->block_comp >= 0 ? n_main : UINT32_MAX;
   for (uint32_t s = 0; s < j->n_steps; s++) {
-    uint32_t best = s;
+    uint32_t best = UINT32_MAX;
     double best_est = 0;
     for (uint32_t c = s; c < j->n_steps; c++) {
       const step *st = &j->steps[c];
+      if (s < n_main && in_factor(j, st, j->block_comp)) continue;
       double est = (double)ix_relation_size(st->rel);
       int all = 1;
       for (uint32_t k = 0; k < st->nv; k++) {
@@ -334,7 +386,7 @@ static int plan(join *j)
         } else all = 0;
       }
       if (all) est = -1;
-      if (c == s || est < best_est) best = c, best_est = est;
+      if (best == UINT32_MAX || est < best_est) best = c, best_est = est;
     }
     step t = j->steps[s];
     j->steps[s] = j->steps[best];
@@ -546,30 +598,54 @@ static int make_head(join *j, uint32_t h, uint32_t n)
   return j->distinct ? gr_add_rule(g, head, j->body, n, j->gr->origin) : gr_add_rule_once(g, head, j->body, n, j->gr->origin);
 }
 
-/* A complete binding: decides the literals that can be decided and makes
- * the instance (its factored components as auxiliary rules).  Returns 0
- * on failure (reported). */
-static int leaf(join *j)
+/* 1 unless the user interrupted (then reported). */
+static int go_on(join *j)
+{
+  if (!j->g->opt->cancel || !*j->g->opt->cancel) return 1;
+  dl_diag_report(j->g->diag, DL_ERROR, NULL, 0, "interrupted");
+  return !(j->g->failed = 1);
+}
+
+enum { NO_COMP = -2 };  /* no literal's component */
+
+/* Decides the body literals that are in component c (in_c) or are not
+ * (!in_c; c = NO_COMP: all): 1 when they all hold, 0 when one is false, -1
+ * when out of memory. */
+static int decide_lits(join *j, int32_t c, int in_c)
+{
+  for (uint32_t k = 0; k < j->r->n_body; k++) {
+    if ((j->comp[k] == c) != in_c) continue;
+    int holds = decide_memo(j, k, &j->lits[k]);
+    if (holds <= 0) return holds;
+  }
+  return 1;
+}
+
+/* The decided literals of factor c into j->cbody; returns their number. */
+static uint32_t factor_body(join *j, int32_t c)
+{
+  uint32_t m = 0;
+  for (uint32_t k = 0; k < j->r->n_body; k++)
+    if (j->lits[k] && j->comp[k] == c) j->cbody[m++] = j->lits[k];
+  return m;
+}
+
+/* Makes the instance of the decided literals (its factors' rules, then its
+ * rule), which stands for count instances.  When the rule has a block
+ * factor, its atom is block (-1: none, the factor holds).  0 on failure
+ * (reported). */
+static int make_instance(join *j, int32_t block, uint64_t count)
 {
   dl_ground *g = j->g;
-  const dl_rule *r = j->r;
-  j->candidates++;
-  if (g->opt->cancel && *g->opt->cancel) {
-    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "interrupted");
-    return !(g->failed = 1);
-  }
-  for (uint32_t k = 0; k < r->n_body; k++) {
-    int holds = decide_memo(j, k, &j->lits[k]);
-    if (holds < 0) return gr_oom(g);
-    if (!holds) return 1;
-  }
   uint32_t n = 0;
-  for (uint32_t k = 0; k < r->n_body; k++)
+  for (uint32_t k = 0; k < j->r->n_body; k++)
     if (j->lits[k] && j->comp[k] < 0) j->body[n++] = j->lits[k];
   for (uint32_t c = 0; c < j->n_factors; c++) {
-    uint32_t m = 0;
-    for (uint32_t k = 0; k < r->n_body; k++)
-      if (j->lits[k] && j->comp[k] == (int32_t)c) j->cbody[m++] = j->lits[k];
+    if ((int32_t)c == j->block_comp) {
+      if (block > 0) j->body[n++] = block;
+      continue;
+    }
+    uint32_t m = factor_body(j, (int32_t)c);
     if (m == 0) continue;
     if (!gr_normalize_body(j->cbody, &m)) return 1;
     int32_t a = add_factor(j, c, j->cbody, m);
@@ -577,10 +653,9 @@ static int leaf(join *j)
     j->body[n++] = a;
   }
   if (!gr_normalize_body(j->body, &n)) return 1;
-  uint32_t h = j->gr->head_pred;
-  if (!make_head(j, h, n)) return gr_oom(g);
-  j->instances++;
-  if (g->opt->max_instances && ++g->instances > g->opt->max_instances) {
+  if (!make_head(j, j->gr->head_pred, n)) return gr_oom(g);
+  j->instances += count;
+  if (g->opt->max_instances && (g->instances += count) > g->opt->max_instances) {
     dl_diag_report(g->diag, DL_ERROR, NULL, 0, "more than %llu rule instances",
                    (unsigned long long)g->opt->max_instances);
     return !(g->failed = 1);
@@ -588,10 +663,94 @@ static int leaf(join *j)
   return 1;
 }
 
+/* A complete binding: decides the literals that can be decided and makes
+ * the instance.  Returns 0 on failure (reported). */
+static int leaf(join *j)
+{
+  j->candidates++;
+  if (!go_on(j)) return 0;
+  int holds = decide_lits(j, NO_COMP, 0);
+  if (holds < 0) return gr_oom(j->g);
+  return !holds || make_instance(j, 0, 1);
+}
+
+/* A complete binding in a first enumeration of the block factor: the
+ * factor's instance (its rule), recorded in j->cur. */
+static int leaf_factor(join *j)
+{
+  j->candidates++;
+  if (!go_on(j)) return 0;
+  int holds = decide_lits(j, j->block_comp, 1);
+  if (holds <= 0) return holds == 0 || gr_oom(j->g);
+  uint32_t m = factor_body(j, j->block_comp);
+  if (m && !gr_normalize_body(j->cbody, &m)) return 1;
+  int32_t a = m ? add_factor(j, (uint32_t)j->block_comp, j->cbody, m) : -1;
+  if (!a) return gr_oom(j->g);
+  if (a < 0 || !j->cur.atom) j->cur.atom = a;  /* an instance of no literal: the factor holds */
+  j->cur.made++;
+  return 1;
+}
+
+static int descend(join *j, uint32_t s);
+
+/* Remembers rec for the block factor's atom term t. */
+static int push_rec(join *j, block_rec rec, dl_tid t)
+{
+  if (j->n_recs == j->cap_recs) {
+    uint32_t cap = j->cap_recs ? 2 * j->cap_recs : 64;
+    block_rec *r = realloc(j->recs, cap * sizeof *r);
+    if (!r) return 0;
+    j->recs = r;
+    j->cap_recs = cap;
+  }
+  PWord_t pv = (PWord_t)JudyLIns(&j->block_seen, (Word_t)t, PJE0);
+  if (pv == PJERR) return 0;
+  j->recs[j->n_recs++] = rec;
+  *pv = j->n_recs;
+  return 1;
+}
+
+/* Step s, the block factor's first.  The factor shares only its head
+ * variables with the rest of the body, and the steps before s bind them:
+ * its instances for their values are made by the first enumeration for
+ * those values, and recalled afterwards.  Then the rule's instance, with
+ * the factor's atom: breakthrough's frame rule enumerates its moves once
+ * per cell, not once per cell and piece. */
+static int enter_block(join *j, uint32_t s)
+{
+  dl_ground *g = j->g;
+  const factor *f = &j->factors[j->block_comp];
+  for (uint32_t i = 0; i < f->n_iface; i++) j->args[i] = j->bind[f->iface[i]];
+  dl_tid t = gr_atom_term(g, f->sym, f->n_iface, j->args);
+  if (t == DL_NO_TERM) return gr_oom(g);
+  if (!go_on(j)) return 0;
+  PWord_t pv = (PWord_t)JudyLGet(j->block_seen, (Word_t)t, PJE0);
+  block_rec rec;
+  if (pv) {
+    rec = j->recs[*pv - 1];
+    j->candidates += rec.candidates;
+  } else {
+    uint64_t before = j->candidates;
+    j->cur = (block_rec){ 0, 0, 0 };
+    j->in_block = 1;
+    int ok = descend(j, s);
+    j->in_block = 0;
+    rec = j->cur;
+    rec.candidates = j->candidates - before;
+    if (!ok) return 0;
+    if (!push_rec(j, rec, t)) return gr_oom(g);
+  }
+  if (!rec.atom) return 1;
+  int holds = decide_lits(j, j->block_comp, 0);
+  if (holds < 0) return gr_oom(g);
+  return !holds || make_instance(j, rec.atom, rec.made);
+}
+
 /* Binds the variables of steps s.. in every way the relations allow. */
 static int descend(join *j, uint32_t s)
 {
-  if (s == j->n_steps) return leaf(j);
+  if (s == j->n_steps) return j->in_block ? leaf_factor(j) : leaf(j);
+  if (s == j->block_from && !j->in_block) return enter_block(j, s);
   const step *st = &j->steps[s];
   ix_val key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
   for (uint32_t k = 0; k < st->nv; k++) key[k] = j->bind[st->vars[k]];
@@ -835,6 +994,8 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   j.gr = gr;
   j.pc = pc;
   j.r = r;
+  j.block_comp = -1;
+  j.block_from = UINT32_MAX;
   j.steps = calloc(r->n_body + 1, sizeof *j.steps);
   j.bind = malloc((r->n_vars + 1) * sizeof *j.bind);
   j.trail = malloc((r->n_vars + 1) * sizeof *j.trail);
@@ -868,6 +1029,8 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   for (uint32_t c = 0; j.factors && c <= r->n_body; c++) free(j.factors[c].iface);
   free(j.factors);
   free_memos(&j);
+  JudyLFreeArray(&j.block_seen, PJE0);
+  free(j.recs);
   free(j.lits);
   free(j.comp);
   free(j.cbody);
