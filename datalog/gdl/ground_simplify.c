@@ -31,6 +31,7 @@
  * states and joint moves. */
 #include "datalog/gdl/ground_impl.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +78,10 @@ static int is_support(const simp *s, uint32_t a) { return s->g->atom_role[a] == 
 
 /* ---- rules and atoms --------------------------------------------------------------------------- */
 
-/* Adds rule head :- body[0..n) (normalized; a contradictory body adds nothing). */
-static int add_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
+/* Appends rule head :- body[0..n), whose body is normalized (sorted, each
+ * literal once) and not s->tmp's storage. */
+static int push_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
 {
-  s->tmp.n = 0;
-  for (uint32_t k = 0; k < n; k++)
-    if (!gr_push32(&s->tmp, body[k])) return 0;
-  if (!gr_normalize_body(s->tmp.a, &n)) return 1;
   if (s->n == s->cap) {
     uint32_t cap = s->cap ? 2 * s->cap : 1024;
     size_t *at = realloc(s->at, cap * sizeof *at);
@@ -101,8 +99,17 @@ static int add_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint
   s->alive[s->n++] = 1;
   if (!gr_push32(&s->lits, head) || !gr_push32(&s->lits, (int32_t)n)) return 0;
   for (uint32_t k = 0; k < n; k++)
-    if (!gr_push32(&s->lits, s->tmp.a[k])) return 0;
+    if (!gr_push32(&s->lits, body[k])) return 0;
   return 1;
+}
+
+/* Adds rule head :- body[0..n) (normalized; a contradictory body adds nothing). */
+static int add_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
+{
+  s->tmp.n = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (!gr_push32(&s->tmp, body[k])) return 0;
+  return !gr_normalize_body(s->tmp.a, &n) || push_rule(s, head, s->tmp.a, n, origin);
 }
 
 static void kill_rule(simp *s, uint32_t i)
@@ -856,12 +863,17 @@ static int pack(simp *s)
   return 1;
 }
 
+/* The pruned rules of g: their bodies are normalized already (gr_compact
+ * renumbers atoms in their order, which keeps bodies sorted). */
 static int load(simp *s)
 {
   dl_ground *g = s->g;
   for (uint32_t i = 0; i < g->n_rules; i++) {
     const int32_t *x = gr_rule_lits(g, i);
-    if (!add_rule(s, x[0], x + 2, (uint32_t)x[1], g->rule_origin[i])) return 0;
+#ifndef NDEBUG
+    for (int32_t k = 1; k < x[1]; k++) assert(x[1 + k] < x[2 + k]);
+#endif
+    if (!push_rule(s, x[0], x + 2, (uint32_t)x[1], g->rule_origin[i])) return 0;
   }
   return 1;
 }
