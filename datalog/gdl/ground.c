@@ -359,57 +359,85 @@ static int32_t plan_block(const join *j)
   return block;
 }
 
-/* Orders the steps greedily: next the one with the fewest estimated tuples
- * given the variables bound before it (all columns bound: a lookup); the
- * block factor's steps last. */
-static int plan(join *j)
+/* The rows step st yields per binding of the variables in bound[]. */
+static double step_rows(const step *st, const uint8_t *bound)
 {
-  uint8_t *bound = calloc(j->r->n_vars + 1, 1);
-  if (!bound) return 0;
-  j->estimate = 1;
-  j->block_comp = plan_block(j);
-  uint32_t n_main = 0;
-  for (uint32_t s = 0; s < j->n_steps; s++) n_main += !in_factor(j, &j->steps[s], j->block_comp);
-  j->block_from = j->block_comp >= 0 ? n_main : UINT32_MAX;
-  for (uint32_t s = 0; s < j->n_steps; s++) {
+  double rows = (double)ix_relation_size(st->rel);
+  for (uint32_t k = 0; k < st->nv; k++)
+    if (bound[st->vars[k]]) {
+      uint32_t v = ix_relation_column_values(st->rel, k);
+      rows /= v ? v : 1;
+    }
+  return rows;
+}
+
+static int all_bound(const step *st, const uint8_t *bound)
+{
+  for (uint32_t k = 0; k < st->nv; k++)
+    if (!bound[st->vars[k]]) return 0;
+  return 1;
+}
+
+/* Orders the steps greedily into order[]: next the one with the fewest
+ * estimated rows given the variables bound before it (all bound: a
+ * lookup, first), the steps of factor block (when >= 0) after all others.
+ * Returns the estimated candidates; bound[] is scratch. */
+static double greedy_order(const join *j, int32_t block, uint32_t *order, uint8_t *bound)
+{
+  uint32_t n = j->n_steps, n_main = 0;
+  memset(bound, 0, j->r->n_vars + 1);
+  for (uint32_t s = 0; s < n; s++) order[s] = s, n_main += !in_factor(j, &j->steps[s], block);
+  double estimate = 1;
+  for (uint32_t s = 0; s < n; s++) {
     uint32_t best = UINT32_MAX;
     double best_est = 0;
-    for (uint32_t c = s; c < j->n_steps; c++) {
-      const step *st = &j->steps[c];
-      if (s < n_main && in_factor(j, st, j->block_comp)) continue;
-      double est = (double)ix_relation_size(st->rel);
-      int all = 1;
-      for (uint32_t k = 0; k < st->nv; k++) {
-        if (bound[st->vars[k]]) {
-          uint32_t v = ix_relation_column_values(st->rel, k);
-          est /= v ? v : 1;
-        } else all = 0;
-      }
-      if (all) est = -1;
+    for (uint32_t c = s; c < n; c++) {
+      const step *st = &j->steps[order[c]];
+      if (s < n_main && in_factor(j, st, block)) continue;
+      double est = all_bound(st, bound) ? -1 : step_rows(st, bound);
       if (best == UINT32_MAX || est < best_est) best = c, best_est = est;
     }
-    step t = j->steps[s];
-    j->steps[s] = j->steps[best];
-    j->steps[best] = t;
+    uint32_t t = order[s];
+    order[s] = order[best];
+    order[best] = t;
+    const step *st = &j->steps[order[s]];
+    estimate *= step_rows(st, bound);
+    for (uint32_t k = 0; k < st->nv; k++) bound[st->vars[k]] = 1;
+  }
+  return estimate;
+}
+
+/* Orders the steps (greedy_order) and readies their indexes.  The estimate,
+ * which decides splitting, is the order's without a block factor. */
+static int plan(join *j)
+{
+  uint32_t n = j->n_steps;
+  uint8_t *bound = malloc(j->r->n_vars + 1);
+  uint32_t *order = malloc((n + 1) * sizeof *order);
+  step *steps = malloc((n + 1) * sizeof *steps);
+  int ok = bound && order && steps;
+  if (ok) {
+    j->estimate = greedy_order(j, -1, order, bound);
+    j->block_comp = plan_block(j);
+    if (j->block_comp >= 0) greedy_order(j, j->block_comp, order, bound);
+    for (uint32_t s = 0; s < n; s++) steps[s] = j->steps[order[s]];
+    memcpy(j->steps, steps, n * sizeof *steps);
+    memset(bound, 0, j->r->n_vars + 1);
+  }
+  for (uint32_t s = 0; ok && s < n; s++) {
     step *st = &j->steps[s];
     st->mask = 0;
     st->n_bound = 0;
-    double rows = (double)ix_relation_size(st->rel);
     for (uint32_t k = 0; k < st->nv; k++)
-      if (bound[st->vars[k]]) {
-        st->mask |= (uint64_t)1 << k, st->n_bound++;
-        uint32_t v = ix_relation_column_values(st->rel, k);
-        rows /= v ? v : 1;
-      }
-    j->estimate *= rows;
-    if (st->n_bound < st->nv && !ix_relation_index(st->rel, st->mask, &st->index)) {
-      free(bound);
-      return 0;
-    }
+      if (bound[st->vars[k]]) st->mask |= (uint64_t)1 << k, st->n_bound++;
+    if (in_factor(j, st, j->block_comp) && j->block_from == UINT32_MAX) j->block_from = s;
+    ok = st->n_bound == st->nv || ix_relation_index(st->rel, st->mask, &st->index);
     for (uint32_t k = 0; k < st->nv; k++) bound[st->vars[k]] = 1;
   }
   free(bound);
-  return 1;
+  free(order);
+  free(steps);
+  return ok;
 }
 
 /* Grounds the arguments of atom a into j->args. */
