@@ -68,6 +68,10 @@ typedef struct simp {
   uint64_t edits;            /* changes to rules or atoms so far */
   uint64_t ix_edits;         /* edits when the index was built (UINT64_MAX: none built) */
   uint32_t dead;             /* rules killed since the last pack */
+  /* heads whose rules changed since the last subsumed() (all, at first) */
+  uint8_t *dirty;
+  uint32_t dirty_cap;
+  int all_dirty;
 } simp;
 
 static int32_t *lits_of(const simp *s, uint32_t i) { return &s->lits.a[s->at[i]]; }
@@ -77,6 +81,27 @@ static uint32_t absl(int32_t l) { return (uint32_t)(l < 0 ? -l : l); }
 static int is_support(const simp *s, uint32_t a) { return s->g->atom_role[a] == DL_ATOM_OTHER; }
 
 /* ---- rules and atoms --------------------------------------------------------------------------- */
+
+/* Notes that the rules of head changed (see subsumed). */
+static void touch(simp *s, int32_t head)
+{
+  uint32_t a = (uint32_t)head;
+  if (s->all_dirty) return;
+  if (a >= s->dirty_cap) {
+    uint32_t cap = a + 1 > 2 * s->dirty_cap ? a + 1 : 2 * s->dirty_cap;
+    uint8_t *d = realloc(s->dirty, cap);
+    if (!d) {  /* then every head counts as changed */
+      s->all_dirty = 1;
+      return;
+    }
+    memset(d + s->dirty_cap, 0, cap - s->dirty_cap);
+    s->dirty = d;
+    s->dirty_cap = cap;
+  }
+  s->dirty[a] = 1;
+}
+
+static int is_dirty(const simp *s, uint32_t a) { return s->all_dirty || (a < s->dirty_cap && s->dirty[a]); }
 
 /* Appends rule head :- body[0..n), whose body is normalized (sorted, each
  * literal once) and not s->tmp's storage. */
@@ -94,6 +119,7 @@ static int push_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uin
     s->cap = cap;
   }
   s->edits++;
+  touch(s, head);
   s->at[s->n] = s->lits.n;
   s->origin[s->n] = origin;
   s->alive[s->n++] = 1;
@@ -114,7 +140,9 @@ static int add_rule(simp *s, int32_t head, const int32_t *body, uint32_t n, uint
 
 static void kill_rule(simp *s, uint32_t i)
 {
-  if (s->alive[i]) s->alive[i] = 0, s->changed = 1, s->kills++, s->dead++, s->edits++;
+  if (!s->alive[i]) return;
+  s->alive[i] = 0, s->changed = 1, s->kills++, s->dead++, s->edits++;
+  touch(s, lits_of(s, i)[0]);
 }
 
 /* A new supporting atom simp_N, an atom of its own predicate (so that what
@@ -243,7 +271,7 @@ static int fold_constants(simp *s, int *more)
       if ((l > 0 && s->fact[a]) || (l < 0 && is_false)) { *more = 1; continue; }
       x[2 + m++] = l;
     }
-    if (s->alive[i] && m != x[1]) x[1] = m, s->changed = 1, s->edits++;
+    if (s->alive[i] && m != x[1]) x[1] = m, s->changed = 1, s->edits++, touch(s, x[0]);
   }
   /* a supporting fact left unused goes with drop_unused */
   return 1;
@@ -285,6 +313,7 @@ static int aliases(simp *s)
     if (!replaced) continue;
     s->changed = 1;
     s->edits++;
+    touch(s, x[0]);
     uint32_t n = (uint32_t)x[1];
     if (!gr_normalize_body(x + 2, &n)) kill_rule(s, i);
     else x[1] = (int32_t)n;
@@ -584,7 +613,8 @@ static void kill_subsumed(simp *s, const uint32_t *item, uint32_t n)
 }
 
 /* Bodies are sorted; a rule whose body holds another body of its head goes
- * (of two equal rules, the later one). */
+ * (of two equal rules, the later one).  Only heads whose rules changed since
+ * the last time are looked at: removing rules makes no rule subsumed. */
 static int subsumed(simp *s)
 {
   if (!index_rules(s)) return 0;
@@ -592,7 +622,7 @@ static int subsumed(simp *s)
   uint32_t m = 0;
   int ok = order != NULL;
   for (uint32_t i = 0; ok && i < s->n; i++)
-    if (s->alive[i]) order[m].hash = view_hash(lits_of(s, i), -1), order[m].skip = 0, order[m++].rule = i;
+    if (s->alive[i] && is_dirty(s, (uint32_t)lits_of(s, i)[0])) order[m].hash = view_hash(lits_of(s, i), -1), order[m].skip = 0, order[m++].rule = i;
   ok = ok && dl_sort_by_key64(order, m, sizeof *order, offsetof(view, hash));  /* stable: the later of two equal rules goes */
   for (uint32_t e = 1; ok && e < m; e++) {
     const int32_t *x = lits_of(s, order[e - 1].rule), *y = lits_of(s, order[e].rule);
@@ -601,7 +631,11 @@ static int subsumed(simp *s)
   free(order);
   for (uint32_t a = 1; ok && a <= s->ix_atoms; a++) {
     uint32_t n = s->hstart[a + 1] - s->hstart[a];
-    if (n >= 2 && n <= SUBSUME_MAX) kill_subsumed(s, s->hitem + s->hstart[a], n);
+    if (n >= 2 && n <= SUBSUME_MAX && is_dirty(s, a)) kill_subsumed(s, s->hitem + s->hstart[a], n);
+  }
+  if (ok) {
+    s->all_dirty = 0;
+    if (s->dirty) memset(s->dirty, 0, s->dirty_cap);
   }
   return ok;
 }
@@ -923,7 +957,7 @@ static int round_of(simp *s)
 int gr_simplify(dl_ground *g)
 {
   double t0 = gr_now();
-  simp s = { .g = g, .ix_edits = UINT64_MAX };
+  simp s = { .g = g, .ix_edits = UINT64_MAX, .all_dirty = 1 };
   if (!gr_components(g, &g->stats.simplify_before)) return gr_oom(g);
   for (uint32_t i = 0; i < g->n_rules; i++)  /* kept counts instances after pruning */
     if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
@@ -946,6 +980,7 @@ int gr_simplify(dl_ground *g)
   free(s.origin);
   free(s.alive);
   free(s.tmp.a);
+  free(s.dirty);
   g->stats.simplify_seconds = gr_now() - t0;
   return ok || gr_oom(g);
 }
