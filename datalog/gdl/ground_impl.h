@@ -1,5 +1,5 @@
-/* ground_impl.h: private to ground.c, ground_prune.c and ground_simplify.c: the grounder's
- * state, and the helpers both files use.  Not part of the interface. */
+/* ground_impl.h: private to the grounder's files (ground*.c): the
+ * grounder's state, and the helpers they share.  Not part of the interface. */
 #ifndef DATALOG_GDL_GROUND_IMPL_H
 #define DATALOG_GDL_GROUND_IMPL_H
 
@@ -102,6 +102,8 @@ int gr_normalize_body(int32_t *body, uint32_t *n);
 /* ground.c */
 int gr_is_input(dl_atom_role r);
 int gr_is_goal_role(dl_atom_role r);
+
+/* ground_join.c */
 int gr_pred_dynamic(const dl_ground *g, const gr_pieces *pc, uint32_t q);
 dl_sym gr_aux_symbol(dl_ground *g);
 /* Instantiates one rule or piece; pieces (pc) are never split again. */

@@ -12,7 +12,7 @@
  *
  * Which variable goes first: the one whose bucket has the smallest
  * estimated join (sizes and distinct values of the literals' relations,
- * as the planner of ground.c estimates them).  A bucket must be safe: the
+ * as the planner of ground_join.c estimates them).  A bucket must be safe: the
  * variables of its negative and (in)equality literals occur in a positive
  * one.  The split is made when the pieces are estimated at less than a
  * quarter of the original join. */
