@@ -11,7 +11,8 @@
 # a ground game, else the rules; all: GAME's rules, and the ground game's
 # rules and circuit).  EQUIV_GAMES, when set, lists the games to run (names
 # without .kif); else every game of GAME_DIR.  EQUIV_STRICT=1 makes every
-# game that is not ok (over budget, an error) fail the run too.
+# game that is not ok (over budget, an error) fail the run too.  EQUIV_CIRCUIT
+# is equiv's --circuit (auto, eager or lazy; default auto).
 #
 # One line per game:
 #   ok      NAME  the summary of equiv
@@ -35,6 +36,7 @@ budget=${EQUIV_BUDGET:-60}
 playouts=${EQUIV_PLAYOUTS:-2}
 seed=${EQUIV_SEED:-1}
 backend=${EQUIV_BACKEND:-auto}
+circuit=${EQUIV_CIRCUIT:-auto}
 if [ ! -d "$dir" ]; then
   echo "skip: no game directory $dir"
   exit 77
@@ -73,7 +75,7 @@ for game in "${games[@]}"; do
     if [ $rc = 1 ]; then report error "$name" "ground: $(grep -m1 'error' "$tmp/err")"; continue; fi
     if [ $rc != 0 ]; then report CRASH "$name" "ground exited with $rc"; continue; fi
   fi
-  timeout -k 10 "$budget" "$gdlog" equiv "$game" "$other" --playouts "$playouts" --seed "$seed" --backend "$backend" >"$tmp/out" 2>"$tmp/err"
+  timeout -k 10 "$budget" "$gdlog" equiv "$game" "$other" --playouts "$playouts" --seed "$seed" --backend "$backend" --circuit "$circuit" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   if [ $rc = 0 ]; then
     report ok "$name" "$(sed 's/^equiv: [^:]*: //' "$tmp/out")"

@@ -55,6 +55,9 @@ static const cli_option equiv_option_table[] = {
             "(its grounding compiled: datalog/gdl/circuit.h), all (both:\n"
             "GAME's rules, OTHER's rules and OTHER's circuit compared), or\n"
             "auto (default): circuit when OTHER is ground, else rules" },
+  { .name = "--circuit", .value = "M", .choices = "auto|eager|lazy",
+    .help = "how the circuit evaluates (gdlog play --help): auto\n"
+            "(default), eager or lazy" },
   CLI_OPT_SYNTAX,
   CLI_OPT_END
 };
@@ -62,6 +65,7 @@ static const cli_option equiv_option_table[] = {
 typedef struct equiv_options {
   uint64_t playouts, seed, max_depth, max_atoms;
   int backend;
+  dl_circuit_mode circuit;
 } equiv_options;
 
 /* ---- a deterministic generator (splitmix64), no global state ------------------ */
@@ -629,7 +633,7 @@ static int build_circuit(equiv *q, side *s)
   s->ground = red ? dl_ground_build(p, red, &go, s->diag) : NULL;
   dl_guard_soft(0);
   dl_reduction_destroy(red);
-  s->circuit = s->ground && !dl_guard_signal() ? dl_circuit_create(s->ground, s->diag) : NULL;
+  s->circuit = s->ground && !dl_guard_signal() ? dl_circuit_create_mode(s->ground, q->opt.circuit, s->diag) : NULL;
   s->build_seconds = cli_now() - t0;
   if (!s->circuit) return 0;
   s->terms = dl_circuit_terms(s->circuit);
@@ -772,6 +776,7 @@ static int run_equiv(cli_ctx *c)
   q.c = c;
   q.opt.max_atoms = c->max_atoms;
   q.opt.backend = cli_choice(c, "--backend", BACKEND_AUTO);
+  q.opt.circuit = (dl_circuit_mode[]){ DL_CIRCUIT_AUTO, DL_CIRCUIT_EAGER, DL_CIRCUIT_LAZY }[cli_choice(c, "--circuit", 0)];
   if (!count_option(c, "--playouts", 10, &q.opt.playouts) || !count_option(c, "--seed", 1, &q.opt.seed) ||
       !count_option(c, "--max-depth", 10000, &q.opt.max_depth))
     return CLI_USAGE;

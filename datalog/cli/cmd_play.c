@@ -39,6 +39,11 @@ static const cli_option play_options[] = {
     .help = "circuit (default: the ground game compiled) or rules\n"
             "(the evaluator over the rules, demand-driven where that\n"
             "pays; for games that do not ground)" },
+  { .name = "--circuit", .value = "M", .choices = "auto|eager|lazy",
+    .help = "how the circuit evaluates the gates that only legal moves,\n"
+            "goals and terminal need: kept up to date at every change\n"
+            "(eager), computed when asked for the current state only\n"
+            "(lazy: chess's check tests), or as gdlog chooses (auto)" },
   { .name = "--demand", .value = "D", .choices = "auto|on|off",
     .help = "with --backend rules: evaluate the rules demand-driven\n"
             "(their magic-set rewriting: only what legal, next, goal\n"
@@ -94,6 +99,8 @@ static int read_options(cli_ctx *c, play_run *r)
     return cli_usage(c, "--goal-default needs the circuit backend");
   if (cli_given(c, "--demand") && cli_choice(c, "--backend", 0) != 1)
     return cli_usage(c, "--demand needs --backend rules");
+  if (cli_given(c, "--circuit") && cli_choice(c, "--backend", 0) == 1)
+    return cli_usage(c, "--circuit needs the circuit backend");
   const char *t = cli_value(c, "--time");
   if (t) {
     char *end;
@@ -232,9 +239,10 @@ static void report_json(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
              " \"circuit_bytes\": %zu,\n",
           r->ground_s, r->compile_s, s.state_words * 8, s.bytes);
   dl_buf_addf(b, " \"gates\": %u, \"and\": %u, \"or\": %u, \"inputs\": %u, \"wires\": %u, \"negated_wires\": %u,"
-             " \"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u,\n \"goals\": {",
+             " \"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u,"
+             " \"lazy_gates\": %u, \"lazy_wires\": %u,\n \"goals\": {",
           s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
-          s.fluents, s.moves);
+          s.fluents, s.moves, s.lazy_gates, s.lazy_wires);
   for (uint32_t q = 0; q < s.roles; q++) {
     if (q) dl_buf_addz(b, ", ");
     json_term(b, dl_circuit_terms(k), dl_circuit_role_term(k, q));
@@ -258,6 +266,8 @@ static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
              " %zu bytes\n",
           s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
           s.bytes);
+  if (s.lazy_gates)
+    dl_buf_addf(b, "lazy       %u gates, %u wires evaluated when asked (--circuit lazy)\n", s.lazy_gates, s.lazy_wires);
   dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
           s.state_words * 8, s.moves);
   dl_buf_addf(b, "playouts   %llu in %.3f s: %.0f playouts/s, %.0f states/s\n", (unsigned long long)r->playouts,
@@ -494,7 +504,8 @@ static int run_play(cli_ctx *c)
   dl_domains *d = NULL;
   dl_ground *g = build_ground(c, &d);
   double t1 = cli_now();
-  dl_circuit *k = g ? dl_circuit_create(g, c->diag) : NULL;
+  static const dl_circuit_mode modes[] = { DL_CIRCUIT_AUTO, DL_CIRCUIT_EAGER, DL_CIRCUIT_LAZY };
+  dl_circuit *k = g ? dl_circuit_create_mode(g, modes[cli_choice(c, "--circuit", 0)], c->diag) : NULL;
   r.ground_s = t1 - t0;
   r.compile_s = cli_now() - t1;
   int ok = k != NULL;

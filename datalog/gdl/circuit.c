@@ -186,6 +186,7 @@ int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
     c->cur[w] = state[w];
   }
   cc_propagate(c, c->cone_start);
+  if (c->lazy) cc_lazy_new_state(c);
   return 1;
 }
 
@@ -199,9 +200,26 @@ static inline int gate_open(const dl_circuit *c, uint32_t r)
   return (int)((c->net[g + NET_INFO] >> 31) ^ c->role_gate_neg[r]);
 }
 
+/* Role r's legal moves with lazy ones: the eager ones, then the lazy ones,
+ * into legal_out (made once per state). */
+static uint32_t legal_with_lazy(dl_circuit *c, uint32_t r, const uint32_t **moves)
+{
+  uint32_t *out = c->legal_out + c->role_start[r];
+  *moves = out;
+  if (c->legal_epoch[r] == c->epoch) return c->legal_count[r];
+  int open = gate_open(c, r);
+  uint32_t n0 = c->legal_n[r], ng = c->legal_ng[r] && open ? c->legal_ng[r] : 0;
+  memcpy(out, c->legal_list + c->role_start[r], n0 * sizeof *out);
+  memcpy(out + n0, c->legal_list + c->role_start[r + 1] - ng, ng * sizeof *out);
+  c->legal_count[r] = cc_lazy_moves(c, r, open, out, n0 + ng);
+  c->legal_epoch[r] = c->epoch;
+  return c->legal_count[r];
+}
+
 uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves)
 {
   assert(c && r < c->n_roles && moves);
+  if (c->lazy) return legal_with_lazy(c, r, moves);
   uint32_t n0 = c->legal_n[r], ng = c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0;
   const uint32_t *base = c->legal_list + c->role_start[r], *gated = c->legal_list + c->role_start[r + 1] - ng;
   if (!ng || !n0) {
@@ -215,7 +233,13 @@ uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves)
   return n0 + ng;
 }
 
-int dl_circuit_terminal(const dl_circuit *c) { return c->terminal_count > 0; }
+int dl_circuit_terminal(const dl_circuit *c)
+{
+  assert(c);
+  /* Lazy gates keep their values per state: logically const, as
+   * dl_circuit_goal. */
+  return c->terminal_count > 0 || (c->lazy && cc_lazy_terminal((dl_circuit *)c));
+}
 
 /* Brings the goal-only gates up to date (they wait for a goal to be
  * asked). */
@@ -241,11 +265,13 @@ int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value)
    * dl_circuit_create, never defined const, so writing through it is
    * defined. */
   settle_goals((dl_circuit *)c);
-  if (c->goal_count[r] != 1) {
-    *value = -c->goal_count[r];
+  int32_t count = c->goal_count[r], sum = c->goal_sum[r];
+  if (c->lazy) cc_lazy_goals((dl_circuit *)c, r, &count, &sum);
+  if (count != 1) {
+    *value = -count;
     return 0;
   }
-  *value = c->goal_sum[r];
+  *value = sum;
   return 1;
 }
 
@@ -292,12 +318,51 @@ uint32_t dl_rng_below(dl_rng *rng, uint32_t n)
   return (uint32_t)(((dl_rng_next(rng) >> 32) * (uint64_t)n) >> 32);
 }
 
+static dl_playout playout_goals(dl_circuit *c, dl_playout p, int32_t *goals)
+{
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (!dl_circuit_goal(c, r, &goals[r])) {
+      p.status = DL_PLAYOUT_BAD_GOAL;
+      p.role = r;
+      return p;
+    }
+  return p;
+}
+
+/* dl_circuit_playout from the current state, with lazy gates. */
+static dl_playout lazy_playout(dl_circuit *c, dl_rng *rng, uint32_t max_depth, int32_t *goals)
+{
+  dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
+  while (!dl_circuit_terminal(c)) {
+    if (p.depth >= max_depth) {
+      p.status = DL_PLAYOUT_TOO_DEEP;
+      return p;
+    }
+    for (uint32_t r = 0; r < c->n_roles; r++) {
+      const uint32_t *moves;
+      uint32_t n = legal_with_lazy(c, r, &moves);
+      if (!n) {
+        p.status = DL_PLAYOUT_NO_LEGAL;
+        p.role = r;
+        return p;
+      }
+      c->joint[r] = moves[n == 1 ? 0 : dl_rng_below(rng, n)];
+    }
+    set_moves(c, c->joint);
+    memcpy(c->scratch, c->next_bits, c->words * sizeof *c->scratch);
+    dl_circuit_set_state(c, c->scratch);
+    p.depth++;
+  }
+  return playout_goals(c, p, goals);
+}
+
 dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
                               int32_t *goals)
 {
   assert(c && start && rng && goals);
   dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
   dl_circuit_set_state(c, start);
+  if (c->lazy) return lazy_playout(c, rng, max_depth, goals);
   while (c->terminal_count <= 0) {
     if (p.depth >= max_depth) {
       p.status = DL_PLAYOUT_TOO_DEEP;
@@ -318,13 +383,7 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
     dl_circuit_set_state(c, c->scratch);
     p.depth++;
   }
-  for (uint32_t r = 0; r < c->n_roles; r++)
-    if (!dl_circuit_goal(c, r, &goals[r])) {
-      p.status = DL_PLAYOUT_BAD_GOAL;
-      p.role = r;
-      return p;
-    }
-  return p;
+  return playout_goals(c, p, goals);
 }
 
 /* ---------------------------------------------------------------------
@@ -372,7 +431,9 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->move_gate, c->role_start, c->move_term, c->legal_list, c->legal_n, c->legal_pos,
                 c->role_gate, c->legal_ng, c->role_gate_neg, c->move_gated, c->legal_out,
                 c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum,
-                c->feeder_gate, c->feeder_outs, c->feeder_seen };
+                c->feeder_gate, c->feeder_outs, c->feeder_seen, c->lz_start, c->lz_in, c->lz_need,
+                c->lz_memo, c->lz_stack, c->move_lazy, c->lzm_start, c->lzm_moves, c->legal_epoch,
+                c->legal_count, c->lz_goal, c->lz_terminal };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(c);
 }

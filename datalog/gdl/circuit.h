@@ -48,14 +48,26 @@ typedef struct dl_circuit_stats {
   uint32_t cyclic_blocks;      /* strongly connected components with a cycle */
   uint32_t cyclic_gates;       /* gates in them */
   uint32_t fluents, moves, roles, state_words;
+  uint32_t lazy_gates, lazy_wires; /* evaluated on demand (DL_CIRCUIT_LAZY) */
   size_t bytes;                /* memory of the circuit */
 } dl_circuit_stats;
+
+/* How the gates that only legal moves, goals and terminal need are
+ * evaluated: EAGER keeps them up to date with the rest (differentially,
+ * the goal-only ones when a goal is asked); LAZY computes them when asked,
+ * for the current state only, stopping an AND at its first false input
+ * and an OR at its first true one (chess: millions of check tests flip
+ * at every move, and a state asks for a few dozen); AUTO chooses. */
+typedef enum dl_circuit_mode { DL_CIRCUIT_AUTO, DL_CIRCUIT_EAGER, DL_CIRCUIT_LAZY } dl_circuit_mode;
+
+/* As dl_circuit_create_mode with DL_CIRCUIT_AUTO. */
+dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag);
 
 /* Compiles ground game g.  Returns the circuit, positioned on the initial
  * state with no move, or NULL after reporting to diag (no role, a goal
  * value that is not an integer, recursion through negation, out of
  * memory).  Legal and goal atoms of a term that is no role are left out.  g must outlive the circuit. */
-dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag);
+dl_circuit *dl_circuit_create_mode(const dl_ground *g, dl_circuit_mode mode, dl_diag *diag);
 
 /* Frees the circuit; NULL is allowed. */
 void dl_circuit_destroy(dl_circuit *c);

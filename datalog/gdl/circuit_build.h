@@ -87,6 +87,7 @@ typedef struct build {
   uint32_t *src, *dst;     /* edges */
   uint32_t n_edges, cap_edges;
   uint32_t cap_gates;
+  dl_circuit_mode mode;            /* AUTO is decided in cc_layout */
 } build;
 
 /* Rules as they are wired: a literal is an atom literal (+a, -a) or, beyond
@@ -119,5 +120,10 @@ int cc_lower_rules(build *b, rule_set *out);
 int cc_layout(build *b);
 /* Brings every gate to its value, then sets the initial state. */
 int cc_settle(build *b);
+
+/* circuit_lazy.c */
+/* The lazy part of the circuit from its gates g0 .. n_gates (dense, their
+ * wires still in out_start/outs; off: the offsets of the eager gates). */
+int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0);
 
 #endif

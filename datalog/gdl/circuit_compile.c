@@ -405,6 +405,11 @@ static void free_build(build *b)
 
 dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag)
 {
+  return dl_circuit_create_mode(g, DL_CIRCUIT_AUTO, diag);
+}
+
+dl_circuit *dl_circuit_create_mode(const dl_ground *g, dl_circuit_mode mode, dl_diag *diag)
+{
   assert(g && diag);
   dl_circuit *c = calloc(1, sizeof *c);
   if (!c) {
@@ -418,6 +423,7 @@ dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag)
   b.c = c;
   b.g = g;
   b.diag = diag;
+  b.mode = mode;
   b.n_atoms = dl_ground_atom_count(g);
   b.n_rules = dl_ground_rule_count(g);
   int ok = scan_rules(&b) && collect_roles(&b) && alloc_gates(&b) && wire_rules(&b) && collect_fluents(&b) &&

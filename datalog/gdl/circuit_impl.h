@@ -93,6 +93,23 @@ struct dl_circuit {
   int32_t *goal_value;
   int32_t *goal_count, *goal_sum;
   int32_t terminal_count;
+  /* The lazy gates (circuit_lazy.c; none in DL_CIRCUIT_EAGER): dense
+   * numbers x < n_lazy in topological order, no records in net.  Inputs
+   * lz_in[lz_start[x] .. lz_start[x + 1]): a lazy gate's number << 2 | 2 |
+   * negated, or an eager gate's offset << 2 | negated, eager ones first;
+   * lz_need[x]: the true inputs it needs; its value in the current state:
+   * lz_memo[x] = epoch << 1 | value when computed since the state was set. */
+  int lazy;                         /* built with DL_CIRCUIT_LAZY */
+  uint32_t n_lazy, epoch;
+  uint32_t *lz_start, *lz_in, *lz_need, *lz_memo, *lz_stack;
+  uint32_t n_lazy_moves;
+  uint32_t *move_lazy;              /* per move: its legal gate's lazy number, or NONE */
+  uint32_t *lzm_start, *lzm_moves;  /* lazy moves per role r and fluent f (bucket r * (n_fluents + 1) + f;
+                                     * f = n_fluents: needing none) */
+  uint32_t *legal_epoch, *legal_count;  /* a role's legal moves in legal_out, made at that epoch */
+  uint32_t n_lz_goal, n_lz_terminal;
+  uint32_t *lz_goal;                /* pairs: lazy gate, goal index */
+  uint32_t *lz_terminal;
   dl_circuit_stats stats;
 };
 
@@ -101,5 +118,16 @@ struct dl_circuit {
 void cc_queue(dl_circuit *c, uint32_t g);
 /* Passes on the changes of the queued gates below limit, in order. */
 void cc_propagate(dl_circuit *c, uint32_t limit);
+
+/* Lazy gates (circuit_lazy.c). */
+/* Forgets the lazy values: the state changed. */
+void cc_lazy_new_state(dl_circuit *c);
+/* Whether a lazy terminal gate holds. */
+int cc_lazy_terminal(dl_circuit *c);
+/* Adds role r's true lazy goal atoms to *count and their values to *sum. */
+void cc_lazy_goals(dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum);
+/* Appends to out[n ..] role r's lazy moves that are legal (gated ones only
+ * when open); returns the new length. */
+uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n);
 
 #endif

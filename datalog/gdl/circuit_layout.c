@@ -134,10 +134,11 @@ static int hooks_in_cone(const dl_circuit *c, const uint8_t *cone)
 
 /* The gates that only goals need: outside the move cone and any cyclic
  * block, no input, no hook but a goal's, not a role's turn gate, and every
- * output one of them (Sancho's "goal-only" part of the net).  Marked 2 in
- * cls (1: the move cone, 0: the rest); returns their number, or NONE when
- * out of memory. */
-static uint32_t goal_only(const dl_circuit *c, uint8_t *cls)
+ * output one of them (Sancho's "goal-only" part of the net); with lazy,
+ * those that only goals, legal moves and terminal need.  Marked 2 in cls
+ * (1: the move cone, 0: the rest); returns their number, or NONE when out
+ * of memory. */
+static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy)
 {
   size_t n = (size_t)c->n_gates + 1;
   uint32_t *pending = malloc(n * 4), *in_start = calloc(n + 1, 4), *ins = malloc(((size_t)c->n_edges + 1) * 4);
@@ -149,7 +150,8 @@ static uint32_t goal_only(const dl_circuit *c, uint8_t *cls)
   }
   for (uint32_t g = 0; g < c->n_gates; g++) {
     uint32_t kind = (c->hook[g] >> 28) & 7;
-    ok[g] = !cls[g] && !c->block[g] && c->kind[g] != KIND_INPUT && (kind == 0 || kind == HOOK_GOAL);
+    ok[g] = !cls[g] && !c->block[g] && c->kind[g] != KIND_INPUT &&
+            (kind == 0 || kind == HOOK_GOAL || (lazy && (kind == HOOK_LEGAL || kind == HOOK_TERMINAL)));
     pending[g] = c->out_start[g + 1] - c->out_start[g];
     for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) in_start[(c->outs[i] >> 1) + 1]++;
   }
@@ -170,6 +172,41 @@ static uint32_t goal_only(const dl_circuit *c, uint8_t *cls)
   }
   free(pending), free(in_start), free(ins), free(todo), free(ok);
   return count;
+}
+
+/* Wires into the gates marked 2 in cls. */
+static uint64_t wires_into(const dl_circuit *c, const uint8_t *cls)
+{
+  uint64_t n = 0;
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) n += cls[c->outs[i] >> 1] == 2;
+  return n;
+}
+
+/* DL_CIRCUIT_AUTO: lazy when the gates that only legal moves (and goals
+ * and terminal) need, beyond the goal-only ones, have LAZY_WIRES wires or
+ * more per move.  A legality test that big is a search (chess: is the king
+ * attacked after this move, 2,900 wires per move); kept up to date for
+ * every move it costs more than asking it for the few moves of the pieces
+ * on the board.  The other games of perf/play.sh have 5 to 70 and are
+ * faster eager (2x to 4x).  1, 0, or -1 when out of memory. */
+enum { LAZY_WIRES = 500 };
+
+static int prefer_lazy(const dl_circuit *c, const uint8_t *cls)
+{
+  uint8_t *tmp = malloc((size_t)c->n_gates + 1);
+  uint64_t w[2] = { 0, 0 };
+  if (!tmp) return -1;
+  for (int lazy = 0; lazy < 2; lazy++) {
+    memcpy(tmp, cls, (size_t)c->n_gates + 1);
+    if (goal_only(c, tmp, lazy) == NONE) {
+      free(tmp);
+      return -1;
+    }
+    w[lazy] = wires_into(c, tmp);
+  }
+  free(tmp);
+  return w[1] - w[0] >= (uint64_t)LAZY_WIRES * (c->n_moves ? c->n_moves : 1);
 }
 
 /* Kahn's order of the components (a block, or one gate; component id: the
@@ -308,7 +345,12 @@ static int order_gates(build *b)
   order o = { calloc(nc, 4), calloc((size_t)c->n_blocks + 2, 4), malloc(((size_t)c->n_gates + 1) * 4),
               malloc(3 * nc * 4), malloc(((size_t)c->n_gates + 1) * 4), move_cone(c), { 0, 0, 0 }, 0 };
   int ok = o.indeg && o.bstart && o.bmem && o.fifo && o.perm && o.cone;
-  uint32_t n_goal = ok ? goal_only(c, o.cone) : NONE;
+  if (ok && b->mode == DL_CIRCUIT_AUTO) {
+    int lazy = prefer_lazy(c, o.cone);
+    ok = lazy >= 0;
+    b->mode = lazy > 0 ? DL_CIRCUIT_LAZY : DL_CIRCUIT_EAGER;
+  }
+  uint32_t n_goal = ok ? goal_only(c, o.cone, b->mode == DL_CIRCUIT_LAZY) : NONE;
   ok = ok && n_goal != NONE;
   if (ok) {
     /* members of block k at bmem[bstart[k] .. bstart[k + 1]) */
@@ -432,10 +474,13 @@ static int pack_net(build *b)
   dl_circuit *c = b->c;
   uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
   if (!off) return cc_oom(b);
+  int lazy = b->mode == DL_CIRCUIT_LAZY;  /* the gates from goal_start have no record */
   uint64_t words = 0;
   for (uint32_t g = 0; g < c->n_gates; g++) {
     off[g] = (uint32_t)words;
+    if (lazy && g >= c->goal_start) continue;
     words += 3 + (c->block[g] != 0) + (c->out_start[g + 1] - c->out_start[g]);
+    for (uint32_t i = c->out_start[g]; lazy && i < c->out_start[g + 1]; i++) words -= c->outs[i] >> 2 >= c->goal_start;
     if (words >= (1u << 29)) {
       free(off);
       dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
@@ -459,15 +504,15 @@ static int pack_net(build *b)
     return cc_oom(b);
   }
   for (uint32_t e = 0; e < c->n_edges; e++) fanin[c->outs[e] >> 2]++;
-  if (!count_feeders(c)) {
+  if (!lazy && !count_feeders(c)) {
     free(off), free(fanin);
     return cc_oom(b);
   }
-  for (uint32_t g = 0, k = 0; g < c->n_gates; g++) {
+  for (uint32_t g = 0, k = 0; g < (lazy ? c->goal_start : c->n_gates); g++) {
     uint32_t *r = c->net + off[g], q = c->block[g] ? 4 : 3, live = 0;
     r[NET_COUNTER] = c->counter[g];
     r[NET_INFO] = c->hook[g] & ~HAS_OUTPUTS;
-    for (int goal = 0; goal < 2; goal++)  /* live outputs, then a feeder's to goal-only gates */
+    for (int goal = 0; goal < 2 - lazy; goal++)  /* live outputs, then a feeder's to goal-only gates */
       for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
         if ((g < c->goal_start && c->outs[i] >> 2 >= c->goal_start) == goal) {
           r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
@@ -476,6 +521,10 @@ static int pack_net(build *b)
     r[NET_OUTS] = live << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
     if (c->block[g]) r[3] = c->block[g];
     if (k < c->n_feeders && c->feeder_gate[k] == g) c->feeder_gate[k++] = off[g];
+  }
+  if (lazy && !cc_lazy_build(b, off, c->goal_start)) {
+    free(off), free(fanin);
+    return 0;
   }
   for (uint32_t f = 0; f < c->n_fluents; f++)
     if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = off[c->fluent_gate[f]];
@@ -496,6 +545,9 @@ static int pack_net(build *b)
   c->stats.bytes = sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
                    (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
                    (size_t)c->n_feeders * 9;
+  if (lazy)
+    c->stats.bytes += ((size_t)c->n_lazy * 3 + c->lz_start[c->n_lazy] + (size_t)c->n_moves * 2 +
+                       (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves) * 4;
   return 1;
 }
 

@@ -1,7 +1,9 @@
 /* test_circuit.c: the circuit of small games: legal moves, next states,
  * goals and terminal, recursion through a cycle that loses its support
  * (a cyclic block must not keep itself true), and the errors of the state
- * machine contract (no legal move, no goal value). */
+ * machine contract (no legal move, no goal value); each with the lazy gates
+ * of DL_CIRCUIT_LAZY too, and the two modes against each other on every
+ * state of random playouts. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +43,9 @@ static void game_free(game *x)
   dl_diag_destroy(x->diag);
 }
 
+/* The mode the tests compile with (main runs them in each). */
+static dl_circuit_mode mode = DL_CIRCUIT_EAGER;
+
 /* Loads the infix program text (through a temporary file) up to its circuit. */
 static int game_make(game *x, const char *text)
 {
@@ -60,7 +65,7 @@ static int game_make(game *x, const char *text)
   dl_ground_options go = { .demand = 1 };
   x->g = r ? dl_ground_build(x->l->prog, r, &go, x->diag) : NULL;
   dl_reduction_destroy(r);
-  x->c = x->g ? dl_circuit_create(x->g, x->diag) : NULL;
+  x->c = x->g ? dl_circuit_create_mode(x->g, mode, x->diag) : NULL;
   remove(path);
   for (size_t i = 0; i < dl_diag_count(x->diag); i++) {
     char *m = dl_diag_render(dl_diag_message(x->diag, i));
@@ -244,11 +249,157 @@ static void test_errors(void)
   game_free(&x);
 }
 
+/* Two kings on a line of five cells: a king steps to a free cell that the
+ * other king does not touch, and a king that cannot move loses (chess's
+ * check test and stalemate, in small: legal moves read a negated derived
+ * predicate, terminal and goals read whether a role has a legal move). */
+static const char kings_game[] =
+  "role(w). role(b).\n"
+  "init(at(w,1)). init(at(b,5)). init(control(w)). init(step(0)).\n"
+  "adj(1,2). adj(2,3). adj(3,4). adj(4,5). adj(2,1). adj(3,2). adj(4,3). adj(5,4).\n"
+  "succ(0,1). succ(1,2). succ(2,3). succ(3,4). succ(4,5). succ(5,6).\n"
+  "opp(w,b). opp(b,w).\n"
+  "attacked(R,X) :- opp(R,S) & true(at(S,Y)) & adj(Y,X).\n"
+  "occupied(X) :- true(at(R,X)).\n"
+  "legal(R,go(X)) :- true(control(R)) & true(at(R,Y)) & adj(Y,X) & ~attacked(R,X) & ~occupied(X).\n"
+  "legal(R,noop) :- opp(R,S) & true(control(S)).\n"
+  "can_move(R) :- legal(R,go(X)).\n"
+  "stuck(R) :- true(control(R)) & ~can_move(R).\n"
+  "next(at(R,X)) :- does(R,go(X)).\n"
+  "next(at(R,X)) :- true(at(R,X)) & does(R,noop).\n"
+  "next(control(S)) :- true(control(R)) & opp(R,S).\n"
+  "next(step(N)) :- true(step(M)) & succ(M,N).\n"
+  "terminal :- stuck(R).\n"
+  "terminal :- true(step(6)).\n"
+  "goal(R,0) :- stuck(R).\n"
+  "goal(R,100) :- opp(R,S) & stuck(S).\n"
+  "goal(R,50) :- role(R) & ~stuck(w) & ~stuck(b).\n";
+
+static void set_fluents(const dl_circuit *c, uint64_t *s, const char *const *fluents, int n)
+{
+  memset(s, 0, dl_circuit_state_words(c) * 8);
+  for (uint32_t f = 0; f < dl_circuit_fluent_count(c); f++)
+    for (int i = 0; i < n; i++)
+      if (same_term(c, dl_circuit_fluent_term(c, f), fluents[i])) s[f >> 6] |= (uint64_t)1 << (f & 63);
+}
+
+static void test_kings(void)
+{
+  game x;
+  CHECK("kings game compiles", game_make(&x, kings_game));
+  if (!x.c) {
+    game_free(&x);
+    return;
+  }
+  dl_circuit *c = x.c;
+  CHECK("lazy gates only in lazy mode", (dl_circuit_get_stats(c).lazy_gates > 0) == (mode == DL_CIRCUIT_LAZY));
+  uint32_t w = dl_circuit_state_words(c), joint[2];
+  uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8);
+  const uint32_t *moves;
+  dl_circuit_initial(c, s0);
+  CHECK("initial: w's one move is go(2)", dl_circuit_set_state(c, s0) && dl_circuit_legal(c, 0, &moves) == 1 &&
+                                             moves[0] == role_move(c, 0, "go(2)"));
+  CHECK("initial: b's one move is noop", dl_circuit_legal(c, 1, &moves) == 1 && moves[0] == role_move(c, 1, "noop"));
+  CHECK("initial: not terminal", !dl_circuit_terminal(c));
+  joint[0] = role_move(c, 0, "go(2)"), joint[1] = role_move(c, 1, "noop");
+  CHECK("w to 2", dl_circuit_next(c, joint, s1) && holds(c, s1, "at(w,2)") == 1 && holds(c, s1, "at(w,1)") == 0 &&
+                      holds(c, s1, "control(b)") == 1);
+  CHECK("after w to 2: b's one move is go(4)", dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 1, &moves) == 1 &&
+                                                  moves[0] == role_move(c, 1, "go(4)"));
+  const char *const stuck[] = { "at(w,1)", "at(b,3)", "control(w)", "step(0)" };
+  set_fluents(c, s1, stuck, 4);
+  int32_t v0 = -1, v1 = -1;
+  CHECK("w at 1, b at 3: w is stuck, terminal", dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 0, &moves) == 0 &&
+                                                   dl_circuit_terminal(c));
+  CHECK("w at 1, b at 3: w 0, b 100", dl_circuit_goal(c, 0, &v0) && v0 == 0 && dl_circuit_goal(c, 1, &v1) && v1 == 100);
+  CHECK("back to the initial state: not terminal, goals 50",
+        dl_circuit_set_state(c, s0) && !dl_circuit_terminal(c) && dl_circuit_goal(c, 0, &v0) && v0 == 50);
+  free(s0), free(s1);
+  game_free(&x);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Role r's legal moves in c, sorted, into out; their number. */
+static uint32_t sorted_legal(dl_circuit *c, uint32_t r, uint32_t *out)
+{
+  const uint32_t *moves;
+  uint32_t n = dl_circuit_legal(c, r, &moves);
+  memcpy(out, moves, n * sizeof *out);
+  qsort(out, n, sizeof *out, cmp_u32);
+  return n;
+}
+
+/* The same ground game compiled eager and lazy, stepped together through
+ * random playouts: the same legal moves, terminal, goals and next state in
+ * every state.  Returns the states compared, 0 at the first difference. */
+static uint32_t modes_agree(const dl_ground *g, uint64_t seed, int playouts)
+{
+  dl_diag *diag = dl_diag_create();
+  dl_circuit *e = dl_circuit_create_mode(g, DL_CIRCUIT_EAGER, diag), *l = dl_circuit_create_mode(g, DL_CIRCUIT_LAZY, diag);
+  uint32_t w = e && l ? dl_circuit_state_words(e) : 0, n = e ? dl_circuit_move_count(e) : 0, roles = e ? dl_circuit_role_count(e) : 0;
+  uint64_t *s = calloc(w + 1, 8), *t = calloc(w + 1, 8), *u = calloc(w + 1, 8);
+  uint32_t *a = calloc(n + 1, 4), *b = calloc(n + 1, 4), *joint = calloc(roles + 1, 4), states = 0;
+  int ok = e && l && s && t && u && a && b && joint;
+  dl_rng rng;
+  dl_rng_seed(&rng, seed);
+  for (int p = 0; ok && p < playouts; p++) {
+    dl_circuit_initial(e, s);
+    for (int depth = 0; ok && depth < 1000; depth++, states++) {
+      dl_circuit_set_state(e, s), dl_circuit_set_state(l, s);
+      ok = dl_circuit_terminal(e) == dl_circuit_terminal(l);
+      for (uint32_t r = 0; ok && r < roles; r++) {
+        int32_t ve, vl;
+        int ge = dl_circuit_goal(e, r, &ve), gl = dl_circuit_goal(l, r, &vl);
+        uint32_t na = sorted_legal(e, r, a), nb = sorted_legal(l, r, b);
+        ok = ge == gl && ve == vl && na == nb && memcmp(a, b, na * sizeof *a) == 0;
+        if (ok && na) joint[r] = a[dl_rng_below(&rng, na)];
+        else if (ok && !dl_circuit_terminal(e)) ok = 0;  /* no legal move: the game is not valid */
+      }
+      if (!ok || dl_circuit_terminal(e)) break;
+      dl_circuit_next(e, joint, t), dl_circuit_next(l, joint, u);
+      ok = memcmp(t, u, w * 8) == 0;
+      memcpy(s, t, w * 8);
+    }
+  }
+  free(s), free(t), free(u), free(a), free(b), free(joint);
+  dl_circuit_destroy(e), dl_circuit_destroy(l), dl_diag_destroy(diag);
+  return ok ? states : 0;
+}
+
+static void test_modes_agree(void)
+{
+  static const char *const games[] = { kings_game, turn_game, cycle_game };
+  for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+    game x;
+    if (!game_make(&x, games[i])) {
+      CHECK("game for the modes compiles", 0);
+      game_free(&x);
+      continue;
+    }
+    uint32_t states = modes_agree(x.g, 11 + i, 60);
+    char what[80];
+    snprintf(what, sizeof what, "eager and lazy agree on game %zu (%u states)", i, states);
+    CHECK(what, states > 60);
+    game_free(&x);
+  }
+}
+
 int main(void)
 {
-  test_cycle();
-  test_turns();
-  test_errors();
+  for (int lazy = 0; lazy < 2; lazy++) {
+    mode = lazy ? DL_CIRCUIT_LAZY : DL_CIRCUIT_EAGER;
+    printf("-- %s\n", lazy ? "lazy" : "eager");
+    test_cycle();
+    test_turns();
+    test_errors();
+    test_kings();
+  }
+  test_modes_agree();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

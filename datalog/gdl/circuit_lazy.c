@@ -1,0 +1,334 @@
+/* circuit_lazy.c: the lazy part of a circuit (see circuit.h,
+ * DL_CIRCUIT_LAZY): the gates that only legal moves, goals and terminal
+ * need, evaluated on demand for the current state instead of kept up to
+ * date at every change.
+ *
+ * Chess shows why.  Its legality test asks, for every move, whether the
+ * king would stand attacked after it: a few million gates, most of which
+ * flip when any piece moves.  Kept up to date, they cost 2 ms a state.
+ * Asked for, only the moves of the pieces on the board are tested, and a
+ * test reads only the rays through the king's square: the AND of a rule
+ * stops at its first false input, the OR of an atom at its first true one.
+ *
+ * A lazy gate reads its inputs in order: eager gates first (their value is
+ * settled), then lazy gates by the size of what they read.  Its value is
+ * kept until the state changes (an epoch stamp per gate).  The legal moves
+ * of a role are tested only when a fluent they need holds: each lazy move
+ * is filed under one fluent its every rule requires (the one the fewest
+ * other moves require), or under none. */
+#include "datalog/gdl/circuit_build.h"
+
+#include <assert.h>
+
+enum { REQ = 4 };  /* fluents kept per gate while filing the moves */
+#define COST_MAX 0x7fffffffu
+
+/* Input code of gate s for a lazy gate (see dl_circuit.lz_in). */
+static uint32_t input_code(uint32_t s, uint32_t g0, const uint32_t *off, uint32_t neg)
+{
+  return s >= g0 ? (s - g0) << 2 | 2 | neg : off[s] << 2 | neg;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The inputs of every lazy gate (lz_start, lz_in, lz_need); 1, or 0 when
+ * out of memory. */
+static int lazy_inputs(dl_circuit *c, const uint32_t *off, uint32_t g0)
+{
+  uint32_t n = c->n_lazy;
+  c->lz_start = calloc((size_t)n + 2, sizeof *c->lz_start);
+  c->lz_need = malloc(((size_t)n + 1) * sizeof *c->lz_need);
+  if (!c->lz_start || !c->lz_need) return 0;
+  for (uint32_t s = 0; s < c->n_gates; s++)
+    for (uint32_t i = c->out_start[s]; i < c->out_start[s + 1]; i++)
+      if (c->outs[i] >> 2 >= g0) c->lz_start[(c->outs[i] >> 2) - g0 + 1]++;
+  for (uint32_t x = 0; x < n; x++) c->lz_start[x + 1] += c->lz_start[x];
+  c->lz_in = malloc(((size_t)c->lz_start[n] + 1) * sizeof *c->lz_in);
+  uint32_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+  if (!c->lz_in || !fill) {
+    free(fill);
+    return 0;
+  }
+  memcpy(fill, c->lz_start, (size_t)n * sizeof *fill);
+  for (uint32_t x = 0; x < n; x++) c->lz_need[x] = TOP - c->counter[g0 + x];
+  for (uint32_t s = 0; s < c->n_gates; s++)
+    for (uint32_t i = c->out_start[s]; i < c->out_start[s + 1]; i++) {
+      uint32_t t = c->outs[i] >> 2, neg = (c->outs[i] >> 1) & 1;
+      if (t < g0) continue;
+      c->lz_in[fill[t - g0]++] = input_code(s, g0, off, neg);
+      c->lz_need[t - g0] += neg;  /* the compiler counted a negated wire as true */
+    }
+  free(fill);
+  return 1;
+}
+
+/* Orders each lazy gate's inputs: eager ones first, then lazy ones by the
+ * number of gates they read (their cost), and sets the depth of the
+ * evaluation stack.  Lazy gates are in topological order. */
+static int order_inputs(dl_circuit *c)
+{
+  uint32_t n = c->n_lazy, longest = 0;
+  uint32_t *cost = malloc(((size_t)n + 1) * sizeof *cost), *depth = calloc((size_t)n + 1, sizeof *depth);
+  uint64_t *keys = NULL;
+  size_t cap = 0;
+  int ok = cost && depth;
+  for (uint32_t x = 0; ok && x < n; x++) {
+    uint32_t a = c->lz_start[x], e = c->lz_start[x + 1];
+    uint64_t sum = 1;
+    if (e - a > cap) {
+      cap = (e - a) * 2;
+      uint64_t *k = realloc(keys, cap * sizeof *k);
+      if (!k) ok = 0;
+      else keys = k;
+    }
+    for (uint32_t i = a; ok && i < e; i++) {
+      uint32_t in = c->lz_in[i], key = 0;
+      if (in & 2) {
+        assert(in >> 2 < x);
+        key = cost[in >> 2];
+        if (depth[in >> 2] + 1 > depth[x]) depth[x] = depth[in >> 2] + 1;
+      }
+      sum += key;
+      keys[i - a] = (uint64_t)key << 32 | in;
+    }
+    if (!ok) break;
+    cost[x] = sum > COST_MAX ? COST_MAX : (uint32_t)sum;
+    if (depth[x] > longest) longest = depth[x];
+    qsort(keys, e - a, sizeof *keys, cmp_u64);
+    for (uint32_t i = a; i < e; i++) c->lz_in[i] = (uint32_t)keys[i - a];
+  }
+  free(cost), free(depth), free(keys);
+  c->lz_stack = ok ? malloc(((size_t)longest + 2) * 3 * sizeof *c->lz_stack) : NULL;
+  c->lz_memo = ok ? calloc((size_t)n + 1, sizeof *c->lz_memo) : NULL;
+  c->epoch = 1;
+  return c->lz_stack && c->lz_memo;
+}
+
+/* The lazy gates with a hook: legal moves (move_lazy), goals, terminal. */
+static int lazy_hooks(dl_circuit *c, uint32_t g0)
+{
+  c->move_lazy = malloc(((size_t)c->n_moves + 1) * sizeof *c->move_lazy);
+  c->lz_goal = malloc(((size_t)c->n_lazy + 1) * 2 * sizeof *c->lz_goal);
+  c->lz_terminal = malloc(((size_t)c->n_lazy + 1) * sizeof *c->lz_terminal);
+  if (!c->move_lazy || !c->lz_goal || !c->lz_terminal) return 0;
+  memset(c->move_lazy, 0xff, ((size_t)c->n_moves + 1) * sizeof *c->move_lazy);
+  for (uint32_t x = 0; x < c->n_lazy; x++) {
+    uint32_t h = c->hook[g0 + x] & ~HAS_OUTPUTS, i = h & 0x0fffffffu;
+    switch ((h >> 28) & 7) {
+    case HOOK_LEGAL:
+      c->move_lazy[i] = x;
+      c->n_lazy_moves++;
+      break;
+    case HOOK_GOAL:
+      c->lz_goal[2 * c->n_lz_goal] = x;
+      c->lz_goal[2 * c->n_lz_goal++ + 1] = i;
+      break;
+    case HOOK_TERMINAL:
+      c->lz_terminal[c->n_lz_terminal++] = x;
+      break;
+    default:
+      assert(h == 0);
+      break;
+    }
+  }
+  return 1;
+}
+
+/* Fluents every true value of the gate needs: at most REQ of them, a
+ * subset (that is all the filing needs: any needed fluent will do). */
+typedef struct req {
+  uint32_t f[REQ];
+} req;
+
+static void req_add(req *r, uint32_t f)
+{
+  for (int k = 0; k < REQ; k++) {
+    if (r->f[k] == f) return;
+    if (r->f[k] == NONE) {
+      r->f[k] = f;
+      return;
+    }
+  }
+}
+
+static void req_meet(req *r, const req *o)
+{
+  req m;
+  memset(&m, 0xff, sizeof m);
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    for (int j = 0; j < REQ && o->f[j] != NONE; j++)
+      if (r->f[k] == o->f[j]) req_add(&m, r->f[k]);
+  *r = m;
+}
+
+/* The fluents each lazy gate needs (an AND: those of its positive inputs;
+ * an OR: those all its inputs need; other thresholds: none). */
+static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_fluent)
+{
+  req *q = malloc(((size_t)c->n_lazy + 1) * sizeof *q);
+  if (!q) return NULL;
+  for (uint32_t x = 0; x < c->n_lazy; x++) {
+    uint32_t a = c->lz_start[x], e = c->lz_start[x + 1], need = c->lz_need[x];
+    memset(&q[x], 0xff, sizeof q[x]);
+    if (need == 0 || (need > 1 && need < e - a)) continue;
+    for (uint32_t i = a; i < e; i++) {
+      uint32_t in = c->lz_in[i];
+      req one;
+      memset(&one, 0xff, sizeof one);
+      if ((in & 3) == 2) one = q[in >> 2];
+      else if (!(in & 3)) one.f[0] = gate_fluent[in >> 2];
+      if (need > 1) {
+        for (int k = 0; k < REQ && one.f[k] != NONE; k++) req_add(&q[x], one.f[k]);
+      } else if (i == a) q[x] = one;
+      else req_meet(&q[x], &one);
+    }
+  }
+  return q;
+}
+
+/* Files each lazy move under the fluent of its needed ones that the fewest
+ * moves of its role need (n_fluents: under none). */
+static int file_moves(dl_circuit *c, const req *q)
+{
+  uint32_t nf = c->n_fluents + 1, nb = c->n_roles * nf;
+  uint32_t *count = calloc((size_t)nb + 1, sizeof *count), *bucket = malloc(((size_t)c->n_moves + 1) * 4);
+  c->lzm_start = calloc((size_t)nb + 2, sizeof *c->lzm_start);
+  c->lzm_moves = malloc(((size_t)c->n_lazy_moves + 1) * sizeof *c->lzm_moves);
+  if (!count || !bucket || !c->lzm_start || !c->lzm_moves) {
+    free(count), free(bucket);
+    return 0;
+  }
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    for (int k = 0; c->move_lazy[m] != NONE && k < REQ && q[c->move_lazy[m]].f[k] != NONE; k++)
+      count[c->move_role[m] * nf + q[c->move_lazy[m]].f[k]]++;
+  for (uint32_t m = 0; m < c->n_moves; m++) {
+    if (c->move_lazy[m] == NONE) continue;
+    const req *r = &q[c->move_lazy[m]];
+    uint32_t base = c->move_role[m] * nf, best = c->n_fluents;
+    for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+      if (best == c->n_fluents || count[base + r->f[k]] < count[base + best]) best = r->f[k];
+    bucket[m] = base + best;
+    c->lzm_start[base + best + 1]++;
+  }
+  for (uint32_t k = 0; k < nb; k++) c->lzm_start[k + 1] += c->lzm_start[k];
+  memcpy(count, c->lzm_start, (size_t)nb * sizeof *count);
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_lazy[m] != NONE) c->lzm_moves[count[bucket[m]]++] = m;
+  free(count), free(bucket);
+  return 1;
+}
+
+int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
+{
+  dl_circuit *c = b->c;
+  c->lazy = 1;
+  c->n_lazy = c->n_gates - g0;
+  uint32_t *gate_fluent = malloc(((size_t)off[g0] + 1) * sizeof *gate_fluent);  /* by offset: f or NONE */
+  req *q = NULL;
+  int ok = gate_fluent && lazy_inputs(c, off, g0) && order_inputs(c) && lazy_hooks(c, g0);
+  if (ok) {
+    memset(gate_fluent, 0xff, ((size_t)off[g0] + 1) * sizeof *gate_fluent);
+    for (uint32_t f = 0; f < c->n_fluents; f++)
+      if (c->fluent_gate[f] != NONE) gate_fluent[off[c->fluent_gate[f]]] = f;
+    q = needed_fluents(c, gate_fluent);
+    ok = q && file_moves(c, q);
+  }
+  ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
+  ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
+  free(gate_fluent), free(q);
+  if (ok) {
+    c->stats.lazy_gates = c->n_lazy;
+    c->stats.lazy_wires = c->lz_start[c->n_lazy];
+  }
+  return ok ? 1 : cc_oom(b);
+}
+
+/* ---------------------------------------------------------------------
+ * Evaluation */
+
+void cc_lazy_new_state(dl_circuit *c)
+{
+  if (++c->epoch < 0x7fffffffu) return;
+  memset(c->lz_memo, 0, ((size_t)c->n_lazy + 1) * sizeof *c->lz_memo);
+  memset(c->legal_epoch, 0, c->n_roles * sizeof *c->legal_epoch);
+  c->epoch = 1;
+}
+
+/* The value of lazy gate x in the current state.  Iterative: a frame is
+ * (gate, next input, true inputs so far); an input not yet known is
+ * pushed, and read again once known. */
+static uint32_t lazy_value(dl_circuit *c, uint32_t x)
+{
+  const uint32_t *net = c->net, *in = c->lz_in, *start = c->lz_start, *need = c->lz_need;
+  uint32_t *memo = c->lz_memo, *st = c->lz_stack, sp, ep = c->epoch << 1, v = 0;
+  if ((memo[x] & ~1u) == ep) return memo[x] & 1;
+  st[0] = x, st[1] = start[x], st[2] = 0, sp = 3;
+  while (sp) {
+    uint32_t g = st[sp - 3], i = st[sp - 2], n = st[sp - 1], e = start[g + 1], k = need[g];
+    v = n >= k;
+    while (!v && n + (e - i) >= k) {
+      uint32_t w = in[i], b;
+      if (w & 2) {
+        uint32_t m = memo[w >> 2];
+        if ((m & ~1u) != ep) break;
+        b = m & 1;
+      } else b = net[(w >> 2) + NET_INFO] >> 31;
+      n += b ^ (w & 1);
+      i++;
+      v = n >= k;
+    }
+    if (!v && n + (e - i) >= k) {  /* an input to evaluate first */
+      st[sp - 2] = i, st[sp - 1] = n;
+      uint32_t y = in[i] >> 2;
+      st[sp] = y, st[sp + 1] = start[y], st[sp + 2] = 0, sp += 3;
+      continue;
+    }
+    memo[g] = ep | v;
+    sp -= 3;
+  }
+  return v;
+}
+
+int cc_lazy_terminal(dl_circuit *c)
+{
+  for (uint32_t k = 0; k < c->n_lz_terminal; k++)
+    if (lazy_value(c, c->lz_terminal[k])) return 1;
+  return 0;
+}
+
+void cc_lazy_goals(dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum)
+{
+  for (uint32_t k = 0; k < c->n_lz_goal; k++) {
+    uint32_t i = c->lz_goal[2 * k + 1];
+    if (c->goal_role[i] != r || !lazy_value(c, c->lz_goal[2 * k])) continue;
+    ++*count;
+    *sum += c->goal_value[i];
+  }
+}
+
+/* Appends to out the lazy moves of the bucket that hold. */
+static uint32_t test_bucket(dl_circuit *c, uint32_t bkt, int open, uint32_t *out, uint32_t n)
+{
+  for (uint32_t k = c->lzm_start[bkt]; k < c->lzm_start[bkt + 1]; k++) {
+    uint32_t m = c->lzm_moves[k];
+    if (c->move_gated[m] && !open) continue;
+    if (lazy_value(c, c->move_lazy[m])) out[n++] = m;
+  }
+  return n;
+}
+
+uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n)
+{
+  uint32_t nf = c->n_fluents + 1, base = r * nf;
+  if (c->lzm_start[base + nf] == c->lzm_start[base]) return n;
+  for (uint32_t w = 0; w < c->words; w++)
+    for (uint64_t bits = c->cur[w]; bits; bits &= bits - 1) {
+      uint32_t f = w << 6 | (uint32_t)__builtin_ctzll(bits);
+      n = test_bucket(c, base + f, open, out, n);
+    }
+  return test_bucket(c, base + c->n_fluents, open, out, n);
+}
