@@ -24,6 +24,10 @@
  * again from its inputs outside the block, blocks in topological order.
  * Recursion through negation in the ground game is rejected.
  *
+ * With DL_CIRCUIT_LAZY (see dl_circuit_mode) the gates that only legal
+ * moves, goals and terminal need are not kept up to date: they are
+ * evaluated when asked, for the current state (circuit_lazy.c).
+ *
  * After dl_circuit_create nothing allocates: states are caller buffers of
  * dl_circuit_state_words 64-bit words (bit f of word f/64 is fluent f), move
  * lists are owned by the circuit. */

@@ -98,7 +98,7 @@ static int order_inputs(dl_circuit *c)
     if (!ok) break;
     cost[x] = sum > COST_MAX ? COST_MAX : (uint32_t)sum;
     if (depth[x] > longest) longest = depth[x];
-    qsort(keys, e - a, sizeof *keys, cmp_u64);
+    if (e - a > 1) qsort(keys, e - a, sizeof *keys, cmp_u64);
     for (uint32_t i = a; i < e; i++) c->lz_in[i] = (uint32_t)keys[i - a];
   }
   free(cost), free(depth), free(keys);

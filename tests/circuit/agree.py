@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """agree.py: checks the circuit of a game (gdlog play) against the game.
 
-usage: agree.py GDLOG GAME [--playouts N] [--seed S] [--max-depth D]
+usage: agree.py GDLOG GAME [--playouts N] [--seed S] [--max-depth D] [--circuit M]
 
 Runs `gdlog play GAME --trace`: N random playouts on the circuit, each
 state printed with its true, legal, goal and terminal atoms and the joint
@@ -98,7 +98,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     gdlog, game = argv[1], argv[2]
-    opts = {"--playouts": "2", "--seed": "1", "--max-depth": "1000"}
+    opts = {"--playouts": "2", "--seed": "1", "--max-depth": "1000", "--circuit": "auto"}
     rest = argv[3:]
     for i in range(0, len(rest) - 1, 2):
         if rest[i] not in opts:
@@ -107,7 +107,7 @@ def main(argv):
         opts[rest[i]] = rest[i + 1]
     try:
         trace = run([gdlog, "play", game, "--trace", "--random", opts["--playouts"], "--seed", opts["--seed"],
-                     "--max-depth", opts["--max-depth"]])
+                     "--max-depth", opts["--max-depth"], "--circuit", opts["--circuit"]])
         playouts = parse_trace(trace)
         problems, states = [], 0
         with tempfile.TemporaryDirectory() as tmp:
