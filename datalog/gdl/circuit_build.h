@@ -125,5 +125,9 @@ int cc_settle(build *b);
 /* The lazy part of the circuit from its gates g0 .. n_gates (dense, their
  * wires still in out_start/outs; off: the offsets of the eager gates). */
 int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0);
+/* For DL_CIRCUIT_AUTO, on a lazy circuit set to its initial state: whether
+ * its lazy moves are filed well enough for lazy gates to pay (a state
+ * tests at most LAZY_TESTED percent of them). */
+int cc_lazy_pays(const dl_circuit *c);
 
 #endif

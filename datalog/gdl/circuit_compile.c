@@ -408,9 +408,8 @@ dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag)
   return dl_circuit_create_mode(g, DL_CIRCUIT_AUTO, diag);
 }
 
-dl_circuit *dl_circuit_create_mode(const dl_ground *g, dl_circuit_mode mode, dl_diag *diag)
+static dl_circuit *compile(const dl_ground *g, dl_circuit_mode mode, dl_diag *diag)
 {
-  assert(g && diag);
   dl_circuit *c = calloc(1, sizeof *c);
   if (!c) {
     dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory compiling the circuit");
@@ -435,4 +434,13 @@ dl_circuit *dl_circuit_create_mode(const dl_ground *g, dl_circuit_mode mode, dl_
     return NULL;
   }
   return c;
+}
+
+dl_circuit *dl_circuit_create_mode(const dl_ground *g, dl_circuit_mode mode, dl_diag *diag)
+{
+  assert(g && diag);
+  dl_circuit *c = compile(g, mode, diag);
+  if (mode != DL_CIRCUIT_AUTO || !c || !c->lazy || cc_lazy_pays(c)) return c;
+  dl_circuit_destroy(c);  /* the size said lazy, the filing of the moves says no */
+  return compile(g, DL_CIRCUIT_EAGER, diag);
 }

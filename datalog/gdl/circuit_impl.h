@@ -102,6 +102,7 @@ struct dl_circuit {
   int lazy;                         /* built with DL_CIRCUIT_LAZY */
   uint32_t n_lazy, epoch;
   uint32_t *lz_start, *lz_in, *lz_need, *lz_memo, *lz_stack;
+  uint8_t *role_all_gated;          /* per role: every lazy move of the role is gated */
   uint32_t n_lazy_moves;
   uint32_t *move_lazy;              /* per move: its legal gate's lazy number, or NONE */
   uint32_t *lzm_start, *lzm_moves;  /* lazy moves per role r and fluent f (bucket r * (n_fluents + 1) + f;

@@ -546,7 +546,7 @@ static int pack_net(build *b)
                    (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
                    (size_t)c->n_feeders * 9;
   if (lazy)
-    c->stats.bytes += ((size_t)c->n_lazy * 3 + c->lz_start[c->n_lazy] + (size_t)c->n_moves * 2 +
+    c->stats.bytes += ((size_t)c->n_lazy * 3 + c->stats.lazy_wires + (size_t)c->n_moves * 2 +
                        (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves) * 4;
   return 1;
 }

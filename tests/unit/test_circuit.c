@@ -340,8 +340,10 @@ static uint32_t sorted_legal(dl_circuit *c, uint32_t r, uint32_t *out)
 static uint32_t modes_agree(const dl_ground *g, uint64_t seed, int playouts)
 {
   dl_diag *diag = dl_diag_create();
-  dl_circuit *e = dl_circuit_create_mode(g, DL_CIRCUIT_EAGER, diag), *l = dl_circuit_create_mode(g, DL_CIRCUIT_LAZY, diag);
-  uint32_t w = e && l ? dl_circuit_state_words(e) : 0, n = e ? dl_circuit_move_count(e) : 0, roles = e ? dl_circuit_role_count(e) : 0;
+  dl_circuit *e = dl_circuit_create_mode(g, DL_CIRCUIT_EAGER, diag);
+  dl_circuit *l = dl_circuit_create_mode(g, DL_CIRCUIT_LAZY, diag);
+  uint32_t w = e && l ? dl_circuit_state_words(e) : 0, n = e ? dl_circuit_move_count(e) : 0;
+  uint32_t roles = e ? dl_circuit_role_count(e) : 0;
   uint64_t *s = calloc(w + 1, 8), *t = calloc(w + 1, 8), *u = calloc(w + 1, 8);
   uint32_t *a = calloc(n + 1, 4), *b = calloc(n + 1, 4), *joint = calloc(roles + 1, 4), states = 0;
   int ok = e && l && s && t && u && a && b && joint;
