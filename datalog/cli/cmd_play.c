@@ -267,7 +267,8 @@ static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
           s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
           s.bytes);
   if (s.lazy_gates)
-    dl_buf_addf(b, "lazy       %u gates, %u wires evaluated when asked (--circuit lazy)\n", s.lazy_gates, s.lazy_wires);
+    dl_buf_addf(b, "lazy       %u gates, %u wires: evaluated when asked, not kept up to date\n", s.lazy_gates,
+                s.lazy_wires);
   dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
           s.state_words * 8, s.moves);
   dl_buf_addf(b, "playouts   %llu in %.3f s: %.0f playouts/s, %.0f states/s\n", (unsigned long long)r->playouts,
