@@ -286,41 +286,90 @@ static int domain_size(const dl_program *game)
   return size;
 }
 
-/* The derivations of the model of the initial state under prog, within
- * max_atoms atoms; UINT64_MAX when it fails (its messages are not kept). */
-static uint64_t trial_cost(dl_sm *sm, const dl_program *prog, uint64_t max_atoms, uint64_t *atoms)
+/* One model of the trial: e restarted (unless fresh) for new true atoms
+ * (state not NULL) or for a new joint move only, then seeded with state
+ * and joint (either may be NULL) and run.  Adds its derivations to *cost
+ * and raises *atoms to its size.  1, or 0 when it fails. */
+static int trial_run(dl_sm *sm, dl_eval *e, int fresh, const dl_sm_list *state, const dl_tid *joint, uint64_t *cost,
+                     uint64_t *atoms)
+{
+  uint32_t inputs[2], n = 0;
+  if (state && sm->pred[K_TRUE] != DL_NO_PRED) inputs[n++] = sm->pred[K_TRUE];
+  if (sm->pred[K_DOES] != DL_NO_PRED) inputs[n++] = sm->pred[K_DOES];
+  int ok = fresh || dl_eval_restart(e, inputs, n);
+  for (uint32_t i = 0; ok && state && sm->pred[K_TRUE] != DL_NO_PRED && i < state->n; i++)
+    ok = dl_eval_seed(e, sm->pred[K_TRUE], &state->ids[i]);
+  for (uint32_t r = 0; ok && joint && sm->pred[K_DOES] != DL_NO_PRED && r < sm->roles.n; r++) {
+    dl_tid tuple[2] = { sm->roles.ids[r], joint[r] };
+    ok = dl_eval_seed(e, sm->pred[K_DOES], tuple);
+  }
+  ok = ok && dl_eval_run(e);
+  if (!ok) return 0;
+  dl_eval_stats st = dl_eval_get_stats(e);
+  *cost += st.derivations;
+  if (st.atoms > *atoms) *atoms = st.atoms;
+  return 1;
+}
+
+enum { TRIAL_MOVES = 4 };
+
+/* The derivations of a walk under sm->prog (its keywords in sm->pred), as
+ * the machine computes it: one evaluator, restarted for each state and
+ * each joint move (what does not depend on them is kept); from the
+ * initial state, up to TRIAL_MOVES joint moves of each role's first legal
+ * move, each model within max_atoms atoms (0: none).  The largest model's
+ * atoms in *atoms.  UINT64_MAX when a model fails (its messages are not
+ * kept) or memory runs out.  The initial state alone misjudges checkers:
+ * its model takes the rewriting 2,051 derivations and the rules as they
+ * are 6,040, most of them the board's geometry, which a restart keeps. */
+static uint64_t trial_cost(dl_sm *sm, uint64_t max_atoms, uint64_t *atoms)
 {
   dl_diag *scratch = dl_diag_create();
   dl_eval_options opt = { max_atoms, sm->opt.cancel };
-  dl_eval *e = scratch ? dl_eval_create(prog, &opt, scratch) : NULL;
-  dl_sym s = dl_terms_symbol(sm->terms, "true", 4);
-  uint32_t t = s == DL_NO_SYM ? DL_NO_PRED : dl_program_pred(prog, s);
-  int ok = e != NULL;
-  for (uint32_t i = 0; ok && t != DL_NO_PRED && i < sm->initial.n; i++) ok = dl_eval_seed(e, t, &sm->initial.ids[i]);
-  ok = ok && dl_eval_run(e);
-  dl_eval_stats st = ok ? dl_eval_get_stats(e) : (dl_eval_stats){ 0 };
+  dl_eval *e = scratch ? dl_eval_create(sm->prog, &opt, scratch) : NULL;
+  dl_sm_list state = { 0 }, moves = { 0 };
+  dl_tid *joint = malloc((sm->roles.n + 1) * sizeof *joint);
+  uint64_t cost = 0;
+  int ok = e && joint;
+  *atoms = 0;
+  for (uint32_t i = 0; ok && i < sm->initial.n; i++) ok = dl_sm_list_push(&state, sm->initial.ids[i]);
+  for (int k = 0; ok && k < TRIAL_MOVES; k++) {
+    int more = (ok = trial_run(sm, e, k == 0, &state, NULL, &cost, atoms)) && !is_terminal(sm, e);
+    for (uint32_t r = 0; more && r < sm->roles.n; r++) {
+      more = (ok = collect(sm, e, K_LEGAL, sm->roles.ids[r], 1, &moves)) && moves.n > 0;
+      if (more) joint[r] = moves.ids[0];
+    }
+    if (!more) break;
+    ok = trial_run(sm, e, 0, NULL, joint, &cost, atoms) && collect(sm, e, K_NEXT, DL_NO_TERM, 0, &state);
+  }
   dl_eval_destroy(e);
+  dl_sm_list_free(&state);
+  dl_sm_list_free(&moves);
+  free(joint);
   dl_diag_destroy(scratch);
-  *atoms = st.atoms;
-  return ok ? st.derivations : UINT64_MAX;
+  return ok ? cost : UINT64_MAX;
 }
 
 /* For a game whose domains are huge but finite: whether the rules as they
- * are (game) derive at most twice as much as the rewriting in the model of
- * the initial state; then the machine goes back to them.  0 when out of
+ * are (game) derive at most twice as much as the rewriting over a short
+ * walk (trial_cost); then the machine goes back to them.  0 when out of
  * memory (reported). */
 static int maybe_plain(dl_sm *sm, const dl_program *game)
 {
-  uint64_t atoms, cost = trial_cost(sm, sm->prog, 0, &atoms);
+  uint64_t atoms, cost = trial_cost(sm, 0, &atoms);
   if (cost == UINT64_MAX) return 1;
   uint64_t limit = 16 * atoms > 100000 ? 16 * atoms : 100000, plain_atoms;
-  uint64_t plain = trial_cost(sm, game, limit, &plain_atoms);
-  if (plain == UINT64_MAX || plain > 2 * cost) return 1;
+  const dl_program *rewritten = sm->prog;
+  sm->prog = game;
+  uint64_t plain = find_keywords(sm) ? trial_cost(sm, limit, &plain_atoms) : UINT64_MAX;
+  if (plain == UINT64_MAX || plain > 2 * cost) {
+    sm->prog = rewritten;
+    return find_keywords(sm);
+  }
   drop_model(sm);  /* the rewriting's, before the rewriting goes */
   dl_magic_destroy(sm->magic);
   sm->magic = NULL;
-  sm->prog = game;
-  return find_keywords(sm);
+  return 1;
 }
 
 /* Evaluates the magic-set rewriting of the game for the keywords it has

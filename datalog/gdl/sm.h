@@ -60,10 +60,12 @@ typedef struct dl_sm_stats {
  * need, so that games with an infinite or huge full model play.  AUTO
  * rewrites when the domain analysis (datalog/gdl/domains.h) gives some
  * predicate an infinite domain; when the largest domain is finite but has
- * more than DL_SM_DEMAND_ATOMS instances, it rewrites unless the model of
- * the initial state takes the rules as they are at most twice as many
- * derivations as the rewriting (deterministic: counts, not time); else it
- * evaluates the rules as they are. */
+ * more than DL_SM_DEMAND_ATOMS instances, it rewrites unless a walk of a
+ * few joint moves from the initial state (each role's first legal move,
+ * evaluated as the machine does, restarting one evaluator) takes the rules
+ * as they are at most twice as many derivations as the rewriting
+ * (deterministic: counts, not time); else it evaluates the rules as they
+ * are. */
 typedef enum dl_sm_demand {
   DL_SM_DEMAND_AUTO = 0,
   DL_SM_DEMAND_OFF,
