@@ -147,6 +147,21 @@ static int keywords_recomputed(const dl_sm *sm)
   return 0;
 }
 
+/* Seeds e with true(t) for each t of state[0..n) (none when state is
+ * NULL) and, when joint is not NULL, does(role i, joint[i]) for each role.
+ * 1, or 0 when out of memory. */
+static int seed(const dl_sm *sm, dl_eval *e, const dl_tid *state, uint32_t n, const dl_tid *joint)
+{
+  int ok = 1;
+  for (uint32_t i = 0; ok && state && i < n && sm->pred[K_TRUE] != DL_NO_PRED; i++)
+    ok = dl_eval_seed(e, sm->pred[K_TRUE], &state[i]);
+  for (uint32_t r = 0; ok && joint && r < sm->roles.n && sm->pred[K_DOES] != DL_NO_PRED; r++) {
+    dl_tid tuple[2] = { sm->roles.ids[r], joint[r] };
+    ok = dl_eval_seed(e, sm->pred[K_DOES], tuple);
+  }
+  return ok;
+}
+
 /* Makes sm->model the model of the game with true(t) for each t of
  * state[0..n) and, when joint is not NULL, does(role i, joint[i]) for each
  * role.  same_state: the model holds state already (only the moves
@@ -157,14 +172,7 @@ static int compute_model(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_ti
   int fresh = sm->model == NULL;
   if (!ready_model(sm, same_state && !fresh)) return 0;
   dl_eval *e = sm->model;
-  int ok = 1;
-  for (uint32_t i = 0; ok && (fresh || !same_state) && i < n && sm->pred[K_TRUE] != DL_NO_PRED; i++)
-    ok = dl_eval_seed(e, sm->pred[K_TRUE], &state[i]);
-  for (uint32_t r = 0; ok && joint && r < sm->roles.n && sm->pred[K_DOES] != DL_NO_PRED; r++) {
-    dl_tid tuple[2] = { sm->roles.ids[r], joint[r] };
-    ok = dl_eval_seed(e, sm->pred[K_DOES], tuple);
-  }
-  ok = ok && dl_eval_run(e);
+  int ok = seed(sm, e, fresh || !same_state ? state : NULL, n, joint) && dl_eval_run(e);
   sm->stats.models++;
   sm->stats.seconds += seconds_of(CLOCK_MONOTONIC) - t0;
   sm->stats.cpu_seconds += seconds_of(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -296,14 +304,8 @@ static int trial_run(dl_sm *sm, dl_eval *e, int fresh, const dl_sm_list *state, 
   uint32_t inputs[2], n = 0;
   if (state && sm->pred[K_TRUE] != DL_NO_PRED) inputs[n++] = sm->pred[K_TRUE];
   if (sm->pred[K_DOES] != DL_NO_PRED) inputs[n++] = sm->pred[K_DOES];
-  int ok = fresh || dl_eval_restart(e, inputs, n);
-  for (uint32_t i = 0; ok && state && sm->pred[K_TRUE] != DL_NO_PRED && i < state->n; i++)
-    ok = dl_eval_seed(e, sm->pred[K_TRUE], &state->ids[i]);
-  for (uint32_t r = 0; ok && joint && sm->pred[K_DOES] != DL_NO_PRED && r < sm->roles.n; r++) {
-    dl_tid tuple[2] = { sm->roles.ids[r], joint[r] };
-    ok = dl_eval_seed(e, sm->pred[K_DOES], tuple);
-  }
-  ok = ok && dl_eval_run(e);
+  const dl_tid *ids = state ? state->ids : NULL;
+  int ok = (fresh || dl_eval_restart(e, inputs, n)) && seed(sm, e, ids, state ? state->n : 0, joint) && dl_eval_run(e);
   if (!ok) return 0;
   dl_eval_stats st = dl_eval_get_stats(e);
   *cost += st.derivations;
