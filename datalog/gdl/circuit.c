@@ -318,42 +318,21 @@ uint32_t dl_rng_below(dl_rng *rng, uint32_t n)
   return (uint32_t)(((dl_rng_next(rng) >> 32) * (uint64_t)n) >> 32);
 }
 
-static dl_playout playout_goals(dl_circuit *c, dl_playout p, int32_t *goals)
+/* A uniformly random legal move of role r in the current state into *m;
+ * 0 when r has none.  Eager: read off the role's lists, no copy. */
+static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m)
 {
-  for (uint32_t r = 0; r < c->n_roles; r++)
-    if (!dl_circuit_goal(c, r, &goals[r])) {
-      p.status = DL_PLAYOUT_BAD_GOAL;
-      p.role = r;
-      return p;
-    }
-  return p;
-}
-
-/* dl_circuit_playout from the current state, with lazy gates. */
-static dl_playout lazy_playout(dl_circuit *c, dl_rng *rng, uint32_t max_depth, int32_t *goals)
-{
-  dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
-  while (!dl_circuit_terminal(c)) {
-    if (p.depth >= max_depth) {
-      p.status = DL_PLAYOUT_TOO_DEEP;
-      return p;
-    }
-    for (uint32_t r = 0; r < c->n_roles; r++) {
-      const uint32_t *moves;
-      uint32_t n = legal_with_lazy(c, r, &moves);
-      if (!n) {
-        p.status = DL_PLAYOUT_NO_LEGAL;
-        p.role = r;
-        return p;
-      }
-      c->joint[r] = moves[n == 1 ? 0 : dl_rng_below(rng, n)];
-    }
-    set_moves(c, c->joint);
-    memcpy(c->scratch, c->next_bits, c->words * sizeof *c->scratch);
-    dl_circuit_set_state(c, c->scratch);
-    p.depth++;
+  if (c->lazy) {
+    const uint32_t *moves;
+    uint32_t n = legal_with_lazy(c, r, &moves);
+    if (n) *m = moves[n == 1 ? 0 : dl_rng_below(rng, n)];
+    return n != 0;
   }
-  return playout_goals(c, p, goals);
+  uint32_t n0 = c->legal_n[r], n = n0 + (c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0);
+  if (!n) return 0;
+  uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
+  *m = k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
+  return 1;
 }
 
 dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
@@ -362,28 +341,29 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
   assert(c && start && rng && goals);
   dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
   dl_circuit_set_state(c, start);
-  if (c->lazy) return lazy_playout(c, rng, max_depth, goals);
-  while (c->terminal_count <= 0) {
+  while (!dl_circuit_terminal(c)) {
     if (p.depth >= max_depth) {
       p.status = DL_PLAYOUT_TOO_DEEP;
       return p;
     }
-    for (uint32_t r = 0; r < c->n_roles; r++) {
-      uint32_t n0 = c->legal_n[r], n = n0 + (c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0);
-      if (!n) {
+    for (uint32_t r = 0; r < c->n_roles; r++)
+      if (!random_move(c, r, rng, &c->joint[r])) {
         p.status = DL_PLAYOUT_NO_LEGAL;
         p.role = r;
         return p;
       }
-      uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
-      c->joint[r] = k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
-    }
     set_moves(c, c->joint);
     memcpy(c->scratch, c->next_bits, c->words * sizeof *c->scratch);
     dl_circuit_set_state(c, c->scratch);
     p.depth++;
   }
-  return playout_goals(c, p, goals);
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (!dl_circuit_goal(c, r, &goals[r])) {
+      p.status = DL_PLAYOUT_BAD_GOAL;
+      p.role = r;
+      return p;
+    }
+  return p;
 }
 
 /* ---------------------------------------------------------------------
