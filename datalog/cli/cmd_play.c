@@ -240,9 +240,9 @@ static void report_json(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
           r->ground_s, r->compile_s, s.state_words * 8, s.bytes);
   dl_buf_addf(b, " \"gates\": %u, \"and\": %u, \"or\": %u, \"inputs\": %u, \"wires\": %u, \"negated_wires\": %u,"
              " \"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u,"
-             " \"lazy_gates\": %u, \"lazy_wires\": %u,\n \"goals\": {",
+             " \"lazy_gates\": %u, \"lazy_wires\": %u, \"lazy_next_rules\": %u,\n \"goals\": {",
           s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
-          s.fluents, s.moves, s.lazy_gates, s.lazy_wires);
+          s.fluents, s.moves, s.lazy_gates, s.lazy_wires, s.lazy_next_rules);
   for (uint32_t q = 0; q < s.roles; q++) {
     if (q) dl_buf_addz(b, ", ");
     json_term(b, dl_circuit_terms(k), dl_circuit_role_term(k, q));
@@ -267,8 +267,8 @@ static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
           s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks, s.cyclic_gates,
           s.bytes);
   if (s.lazy_gates)
-    dl_buf_addf(b, "lazy       %u gates, %u wires: evaluated when asked, not kept up to date\n", s.lazy_gates,
-                s.lazy_wires);
+    dl_buf_addf(b, "lazy       %u gates, %u wires: evaluated when asked, not kept up to date; %u next rules\n",
+                s.lazy_gates, s.lazy_wires, s.lazy_next_rules);
   dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
           s.state_words * 8, s.moves);
   dl_buf_addf(b, "playouts   %llu in %.3f s: %.0f playouts/s, %.0f states/s\n", (unsigned long long)r->playouts,

@@ -288,11 +288,18 @@ static void set_moves(dl_circuit *c, const uint32_t *joint)
   cc_propagate(c, c->goal_start);
 }
 
+/* The next state for joint move joint into next. */
+static void next_state(dl_circuit *c, const uint32_t *joint, uint64_t *next)
+{
+  set_moves(c, joint);
+  memcpy(next, c->next_bits, c->words * sizeof *next);
+  if (c->lazy) cc_lazy_next(c, joint, next);
+}
+
 int dl_circuit_next(dl_circuit *c, const uint32_t *joint, uint64_t *next)
 {
   assert(c && joint && next);
-  set_moves(c, joint);
-  memcpy(next, c->next_bits, c->words * sizeof *next);
+  next_state(c, joint, next);
   return 1;
 }
 
@@ -352,8 +359,7 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
         p.role = r;
         return p;
       }
-    set_moves(c, c->joint);
-    memcpy(c->scratch, c->next_bits, c->words * sizeof *c->scratch);
+    next_state(c, c->joint, c->scratch);
     dl_circuit_set_state(c, c->scratch);
     p.depth++;
   }
@@ -413,7 +419,7 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum,
                 c->feeder_gate, c->feeder_outs, c->feeder_seen, c->lz_start, c->lz_in, c->lz_need,
                 c->lz_memo, c->lz_stack, c->role_all_gated, c->move_lazy, c->lzm_start, c->lzm_moves,
-                c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal };
+                c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal, c->sk_start, c->sk_list };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(c);
 }

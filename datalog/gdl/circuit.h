@@ -53,6 +53,7 @@ typedef struct dl_circuit_stats {
   uint32_t cyclic_gates;       /* gates in them */
   uint32_t fluents, moves, roles, state_words;
   uint32_t lazy_gates, lazy_wires; /* evaluated on demand (DL_CIRCUIT_LAZY) */
+  uint32_t lazy_next_rules;    /* of them, rules of next atoms (evaluated when a move is made) */
   size_t bytes;                /* memory of the circuit */
 } dl_circuit_stats;
 

@@ -98,9 +98,11 @@ struct dl_circuit {
    * lz_in[lz_start[x] .. lz_start[x + 1]): a lazy gate's number << 2 | 2 |
    * negated, or an eager gate's offset << 2 | negated, eager ones first;
    * lz_need[x]: the true inputs it needs; its value in the current state:
-   * lz_memo[x] = epoch << 1 | value when computed since the state was set. */
+   * lz_memo[x] = epoch << 1 | value when computed since the state was set.
+   * The lazy gates from lz_cone0 on are in the move cone (they read a
+   * move): their stamp is mepoch, the number of the last cc_lazy_next. */
   int lazy;                         /* built with DL_CIRCUIT_LAZY */
-  uint32_t n_lazy, epoch;
+  uint32_t n_lazy, epoch, lz_cone0, mepoch;
   uint32_t *lz_start, *lz_in, *lz_need, *lz_memo, *lz_stack;
   uint8_t *role_all_gated;          /* per role: every lazy move of the role is gated */
   uint32_t n_lazy_moves;
@@ -108,6 +110,11 @@ struct dl_circuit {
   uint32_t *lzm_start, *lzm_moves;  /* lazy moves per role r and fluent f (bucket r * (n_fluents + 1) + f;
                                      * f = n_fluents: needing none) */
   uint32_t *legal_epoch, *legal_count;  /* a role's legal moves in legal_out, made at that epoch */
+  /* Lazy next rules (sinks): pairs (lazy gate, the fluent it makes true)
+   * filed by a key their truth needs: fluent f, n_fluents + move m, or
+   * n_fluents + n_moves (none): sk_list[2 * (sk_start[k] .. sk_start[k + 1])) */
+  uint32_t n_sinks;
+  uint32_t *sk_start, *sk_list;
   uint32_t n_lz_goal, n_lz_terminal;
   uint32_t *lz_goal;                /* pairs: lazy gate, goal index */
   uint32_t *lz_terminal;
@@ -130,5 +137,8 @@ void cc_lazy_goals(dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum);
 /* Appends to out[n ..] role r's lazy moves that are legal (gated ones only
  * when open); returns the new length. */
 uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n);
+/* Adds to next the fluents that the lazy next rules make true for joint
+ * move joint, the circuit's current one (set and propagated). */
+void cc_lazy_next(dl_circuit *c, const uint32_t *joint, uint64_t *next);
 
 #endif

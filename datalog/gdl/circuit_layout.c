@@ -132,13 +132,36 @@ static int hooks_in_cone(const dl_circuit *c, const uint8_t *cone)
   return 0;
 }
 
+/* Keeps eager (ok 0) the gates that read moves only (an "any of these
+ * moves" gate; chess's "a piece moves from this square"): kept up to
+ * date, a move changes a few of them; asked for, one reads every move.
+ * tmp: room for a number per gate.  1, or 0 when out of memory. */
+static int keep_move_only(const dl_circuit *c, const uint32_t *in_start, uint32_t *tmp, uint8_t *ok)
+{
+  uint32_t *todo = malloc(((size_t)c->n_gates + 1) * sizeof *todo), nt = 0;
+  if (!todo) return 0;
+  for (uint32_t g = 0; g < c->n_gates; g++) tmp[g] = in_start[g + 1] - in_start[g];
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_gate[m] != NONE) todo[nt++] = c->move_gate[m];
+  while (nt) {
+    uint32_t g = todo[--nt];
+    ok[g] = 0;
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
+      if (!--tmp[c->outs[i] >> 1]) todo[nt++] = c->outs[i] >> 1;
+  }
+  free(todo);
+  return 1;
+}
+
 /* The gates that only goals need: outside the move cone and any cyclic
  * block, no input, no hook but a goal's, not a role's turn gate, and every
  * output one of them (Sancho's "goal-only" part of the net); with lazy,
- * those that only goals, legal moves and terminal need.  Marked 2 in cls
- * (1: the move cone, 0: the rest); returns their number, or NONE when out
- * of memory. */
-static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy)
+ * those that only goals, legal moves and terminal need; with sinks (not
+ * NULL) too, the next rules cut off their heads (cut_next_rules) and what
+ * only they need, in the move cone or not, but for the gates that read
+ * moves only.  Marked 2 in cls, or 3 in the move cone (1: the move cone,
+ * 0: the rest); returns their number, or NONE when out of memory. */
+static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy, const uint8_t *sinks)
 {
   size_t n = (size_t)c->n_gates + 1;
   uint32_t *pending = malloc(n * 4), *in_start = calloc(n + 1, 4), *ins = malloc(((size_t)c->n_edges + 1) * 4);
@@ -150,9 +173,10 @@ static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy)
   }
   for (uint32_t g = 0; g < c->n_gates; g++) {
     uint32_t kind = (c->hook[g] >> 28) & 7;
-    ok[g] = !cls[g] && !c->block[g] && c->kind[g] != KIND_INPUT &&
-            (kind == 0 || kind == HOOK_GOAL || (lazy && (kind == HOOK_LEGAL || kind == HOOK_TERMINAL)));
     pending[g] = c->out_start[g + 1] - c->out_start[g];
+    ok[g] = (sinks || !cls[g]) && !c->block[g] && c->kind[g] != KIND_INPUT &&
+            (kind == 0 || kind == HOOK_GOAL || (lazy && (kind == HOOK_LEGAL || kind == HOOK_TERMINAL)) ||
+             (sinks && sinks[g]));
     for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) in_start[(c->outs[i] >> 1) + 1]++;
   }
   for (uint32_t r = 0; r < c->n_roles; r++)
@@ -161,11 +185,15 @@ static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy)
   memcpy(todo, in_start, n * 4);
   for (uint32_t g = 0; g < c->n_gates; g++)
     for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) ins[todo[c->outs[i] >> 1]++] = g;
+  if (sinks && !keep_move_only(c, in_start, todo, ok)) {
+    free(pending), free(in_start), free(ins), free(todo), free(ok);
+    return NONE;
+  }
   for (uint32_t g = 0; g < c->n_gates; g++)
     if (ok[g] && !pending[g]) todo[nt++] = g;
   while (nt) {
     uint32_t t = todo[--nt];
-    cls[t] = 2;
+    cls[t] = (uint8_t)(2 + cls[t]);
     count++;
     for (uint32_t i = in_start[t]; i < in_start[t + 1]; i++)
       if (!--pending[ins[i]] && ok[ins[i]]) todo[nt++] = ins[i];
@@ -174,12 +202,12 @@ static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy)
   return count;
 }
 
-/* Wires into the gates marked 2 in cls. */
+/* Wires into the gates marked lazy (2 or 3) in cls. */
 static uint64_t wires_into(const dl_circuit *c, const uint8_t *cls)
 {
   uint64_t n = 0;
   for (uint32_t g = 0; g < c->n_gates; g++)
-    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) n += cls[c->outs[i] >> 1] == 2;
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) n += cls[c->outs[i] >> 1] >= 2;
   return n;
 }
 
@@ -199,7 +227,7 @@ static int prefer_lazy(const dl_circuit *c, const uint8_t *cls)
   if (!tmp) return -1;
   for (int lazy = 0; lazy < 2; lazy++) {
     memcpy(tmp, cls, (size_t)c->n_gates + 1);
-    if (goal_only(c, tmp, lazy) == NONE) {
+    if (goal_only(c, tmp, lazy, NULL) == NONE) {
       free(tmp);
       return -1;
     }
@@ -211,11 +239,14 @@ static int prefer_lazy(const dl_circuit *c, const uint8_t *cls)
 
 /* Kahn's order of the components (a block, or one gate; component id: the
  * gate's, n_gates + block for a block): the gates outside the move cone,
- * then the move cone's, then the goal-only gates (cls: 0, 1, 2). */
+ * then the move cone's, then the lazy (or goal-only) ones outside it and
+ * those in it (cls: 0, 1, 2, 3). */
+enum { CLASSES = 4 };
+
 typedef struct order {
   uint32_t *indeg, *bstart, *bmem, *fifo, *perm;
   uint8_t *cone;
-  uint32_t tail[3], placed;
+  uint32_t tail[CLASSES], placed;
 } order;
 
 static uint32_t comp_of(const dl_circuit *c, uint32_t g) { return c->block[g] ? c->n_gates + c->block[g] - 1 : g; }
@@ -226,10 +257,10 @@ static uint32_t comp_key(const dl_circuit *c, const order *o, uint32_t x)
   return x < c->n_gates ? x : o->bmem[o->bstart[x - c->n_gates]];
 }
 
-/* Ready components: a min-heap on their first gate per class (0: outside
- * the move cone, 1: in it, 2: goal-only), so the order keeps the
- * compiler's where it can.  (A gate's inputs are of its class or a lower
- * one: taking the classes in turn keeps the order topological.) */
+/* Ready components: a min-heap on their first gate per class, so the
+ * order keeps the compiler's where it can.  (A gate's inputs are of its
+ * class or a lower one, and never of class 1 for class 2: taking the
+ * classes in turn keeps the order topological.) */
 static void push(const dl_circuit *c, order *o, uint32_t q, uint32_t x)
 {
   uint32_t *h = o->fifo + q * ((size_t)c->n_gates + c->n_blocks), i = o->tail[q]++, kx = comp_key(c, o, x);
@@ -284,7 +315,9 @@ static void kahn(dl_circuit *c, order *o)
     if (o->indeg[x]) continue;
     push(c, o, o->cone[comp_key(c, o, x)], x);
   }
-  while (o->tail[0] || o->tail[1] || o->tail[2]) place(c, o, pop(c, o, o->tail[0] ? 0 : o->tail[1] ? 1 : 2));
+  for (uint32_t q = 0; q < CLASSES;)
+    if (o->tail[q]) place(c, o, pop(c, o, q));
+    else q++;
 }
 
 /* Renumbers the gates in order (perm: old number -> new). */
@@ -335,22 +368,78 @@ static int renumber(build *b, const uint32_t *perm)
   return layout_edges(b);
 }
 
+/* DL_CIRCUIT_LAZY: the rules of next atoms to evaluate when a move is
+ * made (sinks), for the fluents of the state and the moves they need
+ * (circuit_lazy.c), instead of keeping them up to date: what only they
+ * read leaves the propagation.  Chess's check rules read, for every square
+ * a piece moves from, whether a rook's or a bishop's ray to the king
+ * crosses it: kept up to date, those rays were a third of a playout.
+ * A sink is an AND outside any block with no hook, its only wire to the
+ * OR of a next atom, or a next atom's own AND without outputs; frame rules
+ * (they read their own fluent) stay: a state changes few fluents, so
+ * propagation meets few of them, while asked for, every fluent of every
+ * state asks its frame.  Cuts a sink's wire to its head (the head's hook
+ * goes on the sink) and returns the sinks marked 1, or NULL when out of
+ * memory. */
+static uint8_t *cut_next_rules(build *b)
+{
+  dl_circuit *c = b->c;
+  uint8_t *sink = calloc((size_t)c->n_gates + 1, 1);
+  uint32_t *head = malloc(((size_t)c->n_gates + 1) * sizeof *head);  /* the next fluent of a candidate */
+  if (!sink || !head) {
+    free(sink), free(head);
+    return NULL;
+  }
+  memset(head, 0xff, ((size_t)c->n_gates + 1) * sizeof *head);
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    uint32_t outs = c->out_start[g + 1] - c->out_start[g], t = outs == 1 ? c->outs[c->out_start[g]] >> 1 : NONE;
+    if (c->kind[g] != KIND_AND || c->block[g]) continue;
+    if (!outs && (c->hook[g] >> 28 & 7) == HOOK_NEXT) head[g] = c->hook[g] & 0x0fffffffu;
+    else if (t != NONE && !(c->outs[c->out_start[g]] & 1) && c->gate_atom[g] == 0 && !c->hook[g] &&
+             c->kind[t] == KIND_OR && !c->block[t] && (c->hook[t] >> 28 & 7) == HOOK_NEXT)
+      head[g] = c->hook[t] & 0x0fffffffu;
+  }
+  for (uint32_t g = 0; g < c->n_gates; g++) sink[g] = head[g] != NONE;
+  for (uint32_t e = 0; e < b->n_edges; e++) {  /* a frame rule reads its own fluent */
+    uint32_t t = b->dst[e] >> 1;
+    if (head[t] != NONE && !(b->dst[e] & 1) && c->fluent_gate[head[t]] == b->src[e]) sink[t] = 0;
+  }
+  uint32_t kept = 0;
+  for (uint32_t e = 0; e < b->n_edges; e++) {
+    uint32_t s = b->src[e];
+    if (sink[s] && (c->hook[s] >> 28 & 7) != HOOK_NEXT) c->hook[s] = (uint32_t)HOOK_NEXT << 28 | head[s];
+    else b->src[kept] = s, b->dst[kept++] = b->dst[e];
+  }
+  b->n_edges = kept;
+  free(head);
+  free(c->out_start), free(c->outs);
+  c->out_start = NULL, c->outs = NULL;
+  if (layout_edges(b)) return sink;
+  free(sink);
+  return NULL;
+}
+
 /* Numbers the gates in a topological order of their components (see
  * dl_circuit), a block's members consecutive, the move cone after the
- * rest, the goal-only gates last; sets cone_start and goal_start. */
+ * rest, the lazy (or goal-only) gates last, those in the move cone from
+ * lz_cone0; sets cone_start and goal_start. */
 static int order_gates(build *b)
 {
   dl_circuit *c = b->c;
   size_t nc = (size_t)c->n_gates + c->n_blocks + 1;
   order o = { calloc(nc, 4), calloc((size_t)c->n_blocks + 2, 4), malloc(((size_t)c->n_gates + 1) * 4),
-              malloc(3 * nc * 4), malloc(((size_t)c->n_gates + 1) * 4), move_cone(c), { 0, 0, 0 }, 0 };
+              malloc(CLASSES * nc * 4), malloc(((size_t)c->n_gates + 1) * 4), move_cone(c), { 0 }, 0 };
   int ok = o.indeg && o.bstart && o.bmem && o.fifo && o.perm && o.cone;
   if (ok && b->mode == DL_CIRCUIT_AUTO) {
     int lazy = prefer_lazy(c, o.cone);
     ok = lazy >= 0;
     b->mode = lazy > 0 ? DL_CIRCUIT_LAZY : DL_CIRCUIT_EAGER;
   }
-  uint32_t n_goal = ok ? goal_only(c, o.cone, b->mode == DL_CIRCUIT_LAZY) : NONE;
+  int lazy = b->mode == DL_CIRCUIT_LAZY;
+  uint8_t *sink = ok && lazy ? cut_next_rules(b) : NULL;
+  ok = ok && (!lazy || sink);
+  uint32_t n_goal = ok ? goal_only(c, o.cone, lazy, sink) : NONE;
+  free(sink);
   ok = ok && n_goal != NONE;
   if (ok) {
     /* members of block k at bmem[bstart[k] .. bstart[k + 1]) */
@@ -361,9 +450,10 @@ static int order_gates(build *b)
       if (c->block[g]) o.bmem[o.bstart[c->block[g]]++] = g;
     kahn(c, &o);
     assert(o.placed == c->n_gates);
-    uint32_t in_cone = 0;
-    for (uint32_t g = 0; g < c->n_gates; g++) in_cone += o.cone[g] == 1;
+    uint32_t in_cone = 0, lazy_in_cone = 0;
+    for (uint32_t g = 0; g < c->n_gates; g++) in_cone += o.cone[g] == 1, lazy_in_cone += o.cone[g] == 3;
     c->goal_start = c->n_gates - n_goal;
+    c->lz_cone0 = c->n_gates - lazy_in_cone;
     c->cone_start = hooks_in_cone(c, o.cone) ? c->goal_start : c->goal_start - in_cone;
   }
   ok = ok && renumber(b, o.perm);
@@ -547,7 +637,8 @@ static int pack_net(build *b)
                    (size_t)c->n_feeders * 9;
   if (lazy)
     c->stats.bytes += ((size_t)c->n_lazy * 3 + c->stats.lazy_wires + (size_t)c->n_moves * 2 +
-                       (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves) * 4;
+                       (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves + c->n_fluents + c->n_moves +
+                       2 * (size_t)c->n_sinks) * 4;
   return 1;
 }
 

@@ -67,15 +67,15 @@ static int lazy_inputs(dl_circuit *c, const uint32_t *off, uint32_t g0)
 }
 
 /* Orders each lazy gate's inputs: eager ones first, then lazy ones by the
- * number of gates they read (their cost), and sets the depth of the
- * evaluation stack.  Lazy gates are in topological order. */
-static int order_inputs(dl_circuit *c)
+ * number of gates they read (their cost, into cost[x]), and sets the depth
+ * of the evaluation stack.  Lazy gates are in topological order. */
+static int order_inputs(dl_circuit *c, uint32_t *cost)
 {
   uint32_t n = c->n_lazy, longest = 0;
-  uint32_t *cost = malloc(((size_t)n + 1) * sizeof *cost), *depth = calloc((size_t)n + 1, sizeof *depth);
+  uint32_t *depth = calloc((size_t)n + 1, sizeof *depth);
   uint64_t *keys = NULL;
   size_t cap = 0;
-  int ok = cost && depth;
+  int ok = depth != NULL;
   for (uint32_t x = 0; ok && x < n; x++) {
     uint32_t a = c->lz_start[x], e = c->lz_start[x + 1];
     uint64_t sum = 1;
@@ -101,20 +101,22 @@ static int order_inputs(dl_circuit *c)
     if (e - a > 1) qsort(keys, e - a, sizeof *keys, cmp_u64);
     for (uint32_t i = a; i < e; i++) c->lz_in[i] = (uint32_t)keys[i - a];
   }
-  free(cost), free(depth), free(keys);
+  free(depth), free(keys);
   c->lz_stack = ok ? malloc(((size_t)longest + 2) * 3 * sizeof *c->lz_stack) : NULL;
   c->lz_memo = ok ? calloc((size_t)n + 1, sizeof *c->lz_memo) : NULL;
   c->epoch = 1;
   return c->lz_stack && c->lz_memo;
 }
 
-/* The lazy gates with a hook: legal moves (move_lazy), goals, terminal. */
+/* The lazy gates with a hook: legal moves (move_lazy), goals, terminal,
+ * next rules (sk_list, pairs not yet filed). */
 static int lazy_hooks(dl_circuit *c, uint32_t g0)
 {
   c->move_lazy = malloc(((size_t)c->n_moves + 1) * sizeof *c->move_lazy);
   c->lz_goal = malloc(((size_t)c->n_lazy + 1) * 2 * sizeof *c->lz_goal);
   c->lz_terminal = malloc(((size_t)c->n_lazy + 1) * sizeof *c->lz_terminal);
-  if (!c->move_lazy || !c->lz_goal || !c->lz_terminal) return 0;
+  c->sk_list = malloc(((size_t)c->n_lazy + 1) * 2 * sizeof *c->sk_list);
+  if (!c->move_lazy || !c->lz_goal || !c->lz_terminal || !c->sk_list) return 0;
   memset(c->move_lazy, 0xff, ((size_t)c->n_moves + 1) * sizeof *c->move_lazy);
   for (uint32_t x = 0; x < c->n_lazy; x++) {
     uint32_t h = c->hook[g0 + x] & ~HAS_OUTPUTS, i = h & 0x0fffffffu;
@@ -130,6 +132,10 @@ static int lazy_hooks(dl_circuit *c, uint32_t g0)
     case HOOK_TERMINAL:
       c->lz_terminal[c->n_lz_terminal++] = x;
       break;
+    case HOOK_NEXT:
+      c->sk_list[2 * c->n_sinks] = x;
+      c->sk_list[2 * c->n_sinks++ + 1] = i;
+      break;
     default:
       assert(h == 0);
       break;
@@ -138,8 +144,9 @@ static int lazy_hooks(dl_circuit *c, uint32_t g0)
   return 1;
 }
 
-/* Fluents every true value of the gate needs: at most REQ of them, a
- * subset (that is all the filing needs: any needed fluent will do). */
+/* Fluents (f < n_fluents) and moves (n_fluents + m) every true value of
+ * the gate needs: at most REQ of them, a subset (that is all the filing
+ * needs: any needed one will do). */
 typedef struct req {
   uint32_t f[REQ];
 } req;
@@ -167,7 +174,7 @@ static void req_meet(req *r, const req *o)
 
 /* The fluents each lazy gate needs (an AND: those of its positive inputs;
  * an OR: those all its inputs need; other thresholds: none). */
-static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_fluent)
+static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_key)
 {
   req *q = malloc(((size_t)c->n_lazy + 1) * sizeof *q);
   if (!q) return NULL;
@@ -180,7 +187,7 @@ static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_fluent)
       req one;
       memset(&one, 0xff, sizeof one);
       if ((in & 3) == 2) one = q[in >> 2];
-      else if (!(in & 3)) one.f[0] = gate_fluent[in >> 2];
+      else if (!(in & 3)) one.f[0] = gate_key[in >> 2];
       if (need > 1) {
         for (int k = 0; k < REQ && one.f[k] != NONE; k++) req_add(&q[x], one.f[k]);
       } else if (i == a) q[x] = one;
@@ -204,13 +211,14 @@ static int file_moves(dl_circuit *c, const req *q)
   }
   for (uint32_t m = 0; m < c->n_moves; m++)
     for (int k = 0; c->move_lazy[m] != NONE && k < REQ && q[c->move_lazy[m]].f[k] != NONE; k++)
-      count[c->move_role[m] * nf + q[c->move_lazy[m]].f[k]]++;
+      if (q[c->move_lazy[m]].f[k] < c->n_fluents) count[c->move_role[m] * nf + q[c->move_lazy[m]].f[k]]++;
   for (uint32_t m = 0; m < c->n_moves; m++) {
     if (c->move_lazy[m] == NONE) continue;
     const req *r = &q[c->move_lazy[m]];
     uint32_t base = c->move_role[m] * nf, best = c->n_fluents;
     for (int k = 0; k < REQ && r->f[k] != NONE; k++)
-      if (best == c->n_fluents || count[base + r->f[k]] < count[base + best]) best = r->f[k];
+      if (r->f[k] < c->n_fluents && (best == c->n_fluents || count[base + r->f[k]] < count[base + best]))
+        best = r->f[k];
     bucket[m] = base + best;
     c->lzm_start[base + best + 1]++;
   }
@@ -227,27 +235,83 @@ static int file_moves(dl_circuit *c, const req *q)
   return 1;
 }
 
+/* Files each next rule (sink) under the key of its needed ones that the
+ * fewest rules need (n_fluents + n_moves: under none), the cheapest first
+ * in a key (cost: what order_inputs measured): once one rule has made its
+ * fluent true, the others are not asked. */
+typedef struct sink_entry {
+  uint64_t order;  /* key << 32 | cost */
+  uint32_t x, f;
+} sink_entry;
+
+static int cmp_sink(const void *a, const void *b)
+{
+  const sink_entry *p = a, *q = b;
+  if (p->order != q->order) return p->order < q->order ? -1 : 1;
+  return (p->x > q->x) - (p->x < q->x);
+}
+
+static int file_sinks(dl_circuit *c, const req *q, const uint32_t *cost)
+{
+  uint32_t nk = c->n_fluents + c->n_moves + 1, none = nk - 1, n = c->n_sinks;
+  uint32_t *count = calloc((size_t)nk + 1, sizeof *count);
+  sink_entry *e = malloc(((size_t)n + 1) * sizeof *e);
+  c->sk_start = calloc((size_t)nk + 2, sizeof *c->sk_start);
+  if (!count || !e || !c->sk_start) {
+    free(count), free(e);
+    return 0;
+  }
+  for (uint32_t s = 0; s < n; s++)
+    for (int k = 0; k < REQ && q[c->sk_list[2 * s]].f[k] != NONE; k++) count[q[c->sk_list[2 * s]].f[k]]++;
+  for (uint32_t s = 0; s < n; s++) {
+    uint32_t x = c->sk_list[2 * s], key = none;
+    for (int k = 0; k < REQ && q[x].f[k] != NONE; k++)
+      if (key == none || count[q[x].f[k]] < count[key]) key = q[x].f[k];
+    e[s] = (sink_entry){ (uint64_t)key << 32 | cost[x], x, c->sk_list[2 * s + 1] };
+    c->sk_start[key + 1]++;
+  }
+  for (uint32_t k = 0; k < nk; k++) c->sk_start[k + 1] += c->sk_start[k];
+  qsort(e, n, sizeof *e, cmp_sink);
+  for (uint32_t s = 0; s < n; s++) c->sk_list[2 * s] = e[s].x, c->sk_list[2 * s + 1] = e[s].f;
+  free(count), free(e);
+  return 1;
+}
+
+/* The key of each eager gate that is a fluent's or a move's input, by
+ * offset (NONE for the others). */
+static uint32_t *input_keys(const dl_circuit *c, const uint32_t *off, uint32_t g0)
+{
+  uint32_t *key = malloc(((size_t)off[g0] + 1) * sizeof *key);
+  if (!key) return NULL;
+  memset(key, 0xff, ((size_t)off[g0] + 1) * sizeof *key);
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_gate[m] != NONE && c->move_gate[m] < g0) key[off[c->move_gate[m]]] = c->n_fluents + m;
+  for (uint32_t f = 0; f < c->n_fluents; f++)
+    if (c->fluent_gate[f] != NONE) key[off[c->fluent_gate[f]]] = f;
+  return key;
+}
+
 int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
 {
   dl_circuit *c = b->c;
   c->lazy = 1;
   c->n_lazy = c->n_gates - g0;
-  uint32_t *gate_fluent = malloc(((size_t)off[g0] + 1) * sizeof *gate_fluent);  /* by offset: f or NONE */
+  c->lz_cone0 -= g0;
+  c->mepoch = 1;
+  uint32_t *gate_key = input_keys(c, off, g0), *cost = malloc(((size_t)c->n_lazy + 1) * sizeof *cost);
   req *q = NULL;
-  int ok = gate_fluent && lazy_inputs(c, off, g0) && order_inputs(c) && lazy_hooks(c, g0);
+  int ok = gate_key && cost && lazy_inputs(c, off, g0) && order_inputs(c, cost) && lazy_hooks(c, g0);
   if (ok) {
-    memset(gate_fluent, 0xff, ((size_t)off[g0] + 1) * sizeof *gate_fluent);
-    for (uint32_t f = 0; f < c->n_fluents; f++)
-      if (c->fluent_gate[f] != NONE) gate_fluent[off[c->fluent_gate[f]]] = f;
-    q = needed_fluents(c, gate_fluent);
-    ok = q && file_moves(c, q);
+    q = needed_fluents(c, gate_key);
+    ok = q && file_moves(c, q) && file_sinks(c, q, cost);
   }
   ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
   ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
-  free(gate_fluent), free(q);
+  free(gate_key), free(cost), free(q);
   if (ok) {
     c->stats.lazy_gates = c->n_lazy;
     c->stats.lazy_wires = c->lz_start[c->n_lazy];
+    c->stats.lazy_next_rules = c->n_sinks;
   }
   return ok ? 1 : cc_oom(b);
 }
@@ -276,22 +340,30 @@ int cc_lazy_pays(const dl_circuit *c)
 /* ---------------------------------------------------------------------
  * Evaluation */
 
-void cc_lazy_new_state(dl_circuit *c)
+/* Forgets every lazy value and restarts the stamps (they would wrap). */
+static void restart_stamps(dl_circuit *c)
 {
-  if (++c->epoch < 0x7fffffffu) return;
   memset(c->lz_memo, 0, ((size_t)c->n_lazy + 1) * sizeof *c->lz_memo);
   memset(c->legal_epoch, 0, c->n_roles * sizeof *c->legal_epoch);
-  c->epoch = 1;
+  c->epoch = c->mepoch = 1;
 }
 
-/* The value of lazy gate x in the current state.  Iterative: a frame is
- * (gate, next input, true inputs so far); an input not yet known is
- * pushed, and read again once known. */
+void cc_lazy_new_state(dl_circuit *c)
+{
+  if (++c->epoch >= 0x7fffffffu) restart_stamps(c);
+}
+
+/* The stamp a value of lazy gate x computed now has. */
+static inline uint32_t stamp(const dl_circuit *c, uint32_t x) { return (x < c->lz_cone0 ? c->epoch : c->mepoch) << 1; }
+
+/* The value of lazy gate x in the current state (and move, for the gates
+ * of the move cone).  Iterative: a frame is (gate, next input, true inputs
+ * so far); an input not yet known is pushed, and read again once known. */
 static uint32_t lazy_value(dl_circuit *c, uint32_t x)
 {
   const uint32_t *net = c->net, *in = c->lz_in, *start = c->lz_start, *need = c->lz_need;
-  uint32_t *memo = c->lz_memo, *st = c->lz_stack, sp, ep = c->epoch << 1, v = 0;
-  if ((memo[x] & ~1u) == ep) return memo[x] & 1;
+  uint32_t *memo = c->lz_memo, *st = c->lz_stack, sp, v = 0;
+  if ((memo[x] & ~1u) == stamp(c, x)) return memo[x] & 1;
   st[0] = x, st[1] = start[x], st[2] = 0, sp = 3;
   while (sp) {
     uint32_t g = st[sp - 3], i = st[sp - 2], n = st[sp - 1], e = start[g + 1], k = need[g];
@@ -300,7 +372,7 @@ static uint32_t lazy_value(dl_circuit *c, uint32_t x)
       uint32_t w = in[i], b;
       if (w & 2) {
         uint32_t m = memo[w >> 2];
-        if ((m & ~1u) != ep) break;
+        if ((m & ~1u) != stamp(c, w >> 2)) break;
         b = m & 1;
       } else b = net[(w >> 2) + NET_INFO] >> 31;
       n += b ^ (w & 1);
@@ -313,7 +385,7 @@ static uint32_t lazy_value(dl_circuit *c, uint32_t x)
       st[sp] = y, st[sp + 1] = start[y], st[sp + 2] = 0, sp += 3;
       continue;
     }
-    memo[g] = ep | v;
+    memo[g] = stamp(c, g) | v;
     sp -= 3;
   }
   return v;
@@ -357,4 +429,25 @@ uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint3
       n = test_bucket(c, base + f, open, out, n);
     }
   return test_bucket(c, base + c->n_fluents, open, out, n);
+}
+
+/* ORs into next the fluents of the next rules filed under key k that hold
+ * (a fluent already true needs no rule). */
+static void sink_bucket(dl_circuit *c, uint32_t k, uint64_t *next)
+{
+  for (uint32_t i = c->sk_start[k]; i < c->sk_start[k + 1]; i++) {
+    uint32_t x = c->sk_list[2 * i], f = c->sk_list[2 * i + 1];
+    uint64_t bit = (uint64_t)1 << (f & 63);
+    if (!(next[f >> 6] & bit) && lazy_value(c, x)) next[f >> 6] |= bit;
+  }
+}
+
+void cc_lazy_next(dl_circuit *c, const uint32_t *joint, uint64_t *next)
+{
+  if (!c->n_sinks) return;
+  if (++c->mepoch >= 0x7fffffffu) restart_stamps(c);
+  for (uint32_t w = 0; w < c->words; w++)
+    for (uint64_t bits = c->cur[w]; bits; bits &= bits - 1) sink_bucket(c, w << 6 | (uint32_t)__builtin_ctzll(bits), next);
+  for (uint32_t r = 0; r < c->n_roles; r++) sink_bucket(c, c->n_fluents + joint[r], next);
+  sink_bucket(c, c->n_fluents + c->n_moves, next);
 }

@@ -318,6 +318,46 @@ static void test_kings(void)
   game_free(&x);
 }
 
+/* Next rules that read the move and the state, and are no frame (they do
+ * not read their own fluent): lazy, they are evaluated when the move is
+ * made, and what only they read (far) is lazy too. */
+static const char sink_game[] =
+  "role(w). role(b).\n"
+  "init(at(1)). cell(1). cell(2). cell(3).\n"
+  "legal(w,go(X)) :- cell(X).\n"
+  "legal(b,noop).\n"
+  "far(X) :- true(at(Y)) & cell(X) & distinct(X,Y).\n"
+  "next(at(X)) :- does(w,go(X)).\n"
+  "next(moved) :- does(w,go(X)) & far(X).\n"
+  "next(stay) :- does(w,go(X)) & true(at(X)).\n"
+  "terminal :- true(stay).\n"
+  "goal(w,100). goal(b,0).\n";
+
+static void test_sinks(void)
+{
+  game x;
+  CHECK("sink game compiles", game_make(&x, sink_game));
+  if (!x.c) {
+    game_free(&x);
+    return;
+  }
+  dl_circuit *c = x.c;
+  CHECK("lazy next rules only in lazy mode",
+        (dl_circuit_get_stats(c).lazy_next_rules > 0) == (mode == DL_CIRCUIT_LAZY));
+  uint32_t w = dl_circuit_state_words(c), joint[2] = { role_move(c, 0, "go(1)"), role_move(c, 1, "noop") };
+  uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8);
+  dl_circuit_initial(c, s0);
+  CHECK("go(1) from 1: stay", dl_circuit_set_state(c, s0) && dl_circuit_next(c, joint, s1) &&
+                                  holds(c, s1, "stay") == 1 && holds(c, s1, "moved") == 0 && holds(c, s1, "at(1)") == 1);
+  joint[0] = role_move(c, 0, "go(2)");  /* another move, the same state */
+  CHECK("then go(2) from 1: moved", dl_circuit_next(c, joint, s1) && holds(c, s1, "stay") == 0 &&
+                                        holds(c, s1, "moved") == 1 && holds(c, s1, "at(2)") == 1);
+  CHECK("go(2) from 2: stay", dl_circuit_set_state(c, s1) && dl_circuit_next(c, joint, s0) &&
+                                  holds(c, s0, "stay") == 1 && holds(c, s0, "moved") == 0);
+  free(s0), free(s1);
+  game_free(&x);
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -375,7 +415,7 @@ static uint32_t modes_agree(const dl_ground *g, uint64_t seed, int playouts)
 
 static void test_modes_agree(void)
 {
-  static const char *const games[] = { kings_game, turn_game, cycle_game };
+  static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     if (!game_make(&x, games[i])) {
@@ -400,6 +440,7 @@ int main(void)
     test_turns();
     test_errors();
     test_kings();
+    test_sinks();
   }
   test_modes_agree();
   printf("%d passed, %d failed\n", passed, failed);
