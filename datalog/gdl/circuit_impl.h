@@ -32,6 +32,7 @@ enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
  * from goal_start those that only goals need (evaluated when a goal is
  * asked: their queued gates wait till then). */
 enum { NET_COUNTER, NET_INFO, NET_OUTS };
+enum { LZ_MEMO, LZ_N, LZ_NEED, LZ_IN };
 
 static inline uint32_t cc_first_out(const uint32_t *net, uint32_t g) { return g + 3 + (net[g + NET_OUTS] & 1); }
 static inline uint32_t cc_block_of(const uint32_t *net, uint32_t g)
@@ -93,17 +94,25 @@ struct dl_circuit {
   int32_t *goal_value;
   int32_t *goal_count, *goal_sum;
   int32_t terminal_count;
-  /* The lazy gates (circuit_lazy.c; none in DL_CIRCUIT_EAGER): dense
-   * numbers x < n_lazy in topological order, no records in net.  Inputs
-   * lz_in[lz_start[x] .. lz_start[x + 1]): a lazy gate's number << 2 | 2 |
-   * negated, or an eager gate's offset << 2 | negated, eager ones first;
-   * lz_need[x]: the true inputs it needs; its value in the current state:
-   * lz_memo[x] = epoch << 1 | value when computed since the state was set.
-   * The lazy gates from lz_cone0 on are in the move cone (they read a
-   * move): their stamp is mepoch, the number of the last cc_lazy_next. */
+  /* The lazy gates (circuit_lazy.c; none in DL_CIRCUIT_EAGER): records in
+   * lz, no record in net, in topological order.  A gate is the offset r of
+   * its record:
+   *   lz[r + LZ_MEMO]  its value in the current state: stamp << 1 | value
+   *   lz[r + LZ_N]     its number of inputs
+   *   lz[r + LZ_NEED]  the true inputs it needs
+   *   then its inputs: a lazy gate's offset << 3 | 2, fluent f << 3 | 4,
+   *   or an eager gate's offset in net << 3, each | 1 when negated; eager
+   *   ones and fluents first, then lazy ones by the gates they read.
+   * The stamp is epoch (the state's number) for the gates before
+   * lz_cone0, mepoch (the number of the last cc_lazy_next) for those
+   * from it on, which are in the move cone (they read a move).  While
+   * compiling, lazy gates are dense numbers x with their inputs in
+   * lz_in[lz_start[x] .. lz_start[x + 1]) (a lazy one x << 2 | 2, an
+   * eager one offset << 2, | 1 when negated) and lz_need[x]. */
   int lazy;                         /* built with DL_CIRCUIT_LAZY */
-  uint32_t n_lazy, epoch, lz_cone0, mepoch;
-  uint32_t *lz_start, *lz_in, *lz_need, *lz_memo, *lz_stack;
+  uint32_t n_lazy, epoch, lz_cone0, mepoch, lz_words;
+  uint32_t *lz, *lz_stack;
+  uint32_t *lz_start, *lz_in, *lz_need;
   uint8_t *role_all_gated;          /* per role: every lazy move of the role is gated */
   uint32_t n_lazy_moves;
   uint32_t *move_lazy;              /* per move: its legal gate's lazy number, or NONE */

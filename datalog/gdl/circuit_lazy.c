@@ -103,9 +103,8 @@ static int order_inputs(dl_circuit *c, uint32_t *cost)
   }
   free(depth), free(keys);
   c->lz_stack = ok ? malloc(((size_t)longest + 2) * 3 * sizeof *c->lz_stack) : NULL;
-  c->lz_memo = ok ? calloc((size_t)n + 1, sizeof *c->lz_memo) : NULL;
   c->epoch = 1;
-  return c->lz_stack && c->lz_memo;
+  return c->lz_stack != NULL;
 }
 
 /* The lazy gates with a hook: legal moves (move_lazy), goals, terminal,
@@ -291,6 +290,52 @@ static uint32_t *input_keys(const dl_circuit *c, const uint32_t *off, uint32_t g
   return key;
 }
 
+/* The input code w (dense) in a record (see dl_circuit.lz). */
+static uint32_t record_code(const dl_circuit *c, uint32_t w, const uint32_t *rec, const uint32_t *gate_key)
+{
+  if (w & 2) return rec[w >> 2] << 3 | (w & 3);
+  uint32_t key = gate_key[w >> 2];
+  return key < c->n_fluents ? key << 3 | 4 | (w & 1) : (w >> 2) << 3 | (w & 1);
+}
+
+/* Packs the lazy gates into their records (dl_circuit.lz): a test reads a
+ * gate's value, its count and its first inputs in one place, and a
+ * fluent's value off the state.  Renames the gates by their offsets; frees
+ * the dense lists.  1, 0 when out of memory, -1 when too large. */
+static int pack_records(dl_circuit *c, const uint32_t *gate_key)
+{
+  uint32_t n = c->n_lazy, *rec = malloc(((size_t)n + 1) * sizeof *rec);
+  uint64_t words = 0;
+  if (!rec) return 0;
+  for (uint32_t x = 0; x < n; x++) rec[x] = (uint32_t)words, words += LZ_IN + c->lz_start[x + 1] - c->lz_start[x];
+  if (words >= (1u << 29)) {
+    free(rec);
+    return -1;
+  }
+  rec[n] = (uint32_t)words;
+  c->lz_words = (uint32_t)words;
+  c->lz = malloc((words + 1) * sizeof *c->lz);
+  if (!c->lz) {
+    free(rec);
+    return 0;
+  }
+  for (uint32_t x = 0; x < n; x++) {
+    uint32_t *r = c->lz + rec[x], a = c->lz_start[x], e = c->lz_start[x + 1];
+    r[LZ_MEMO] = 0, r[LZ_N] = e - a, r[LZ_NEED] = c->lz_need[x];
+    for (uint32_t i = a; i < e; i++) r[LZ_IN + i - a] = record_code(c, c->lz_in[i], rec, gate_key);
+  }
+  c->lz_cone0 = rec[c->lz_cone0];
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_lazy[m] != NONE) c->move_lazy[m] = rec[c->move_lazy[m]];
+  for (uint32_t k = 0; k < c->n_lz_goal; k++) c->lz_goal[2 * k] = rec[c->lz_goal[2 * k]];
+  for (uint32_t k = 0; k < c->n_lz_terminal; k++) c->lz_terminal[k] = rec[c->lz_terminal[k]];
+  for (uint32_t k = 0; k < c->n_sinks; k++) c->sk_list[2 * k] = rec[c->sk_list[2 * k]];
+  free(rec);
+  free(c->lz_start), free(c->lz_in), free(c->lz_need);
+  c->lz_start = c->lz_in = c->lz_need = NULL;
+  return 1;
+}
+
 int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
 {
   dl_circuit *c = b->c;
@@ -307,13 +352,15 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
   }
   ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
   ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
-  free(gate_key), free(cost), free(q);
   if (ok) {
     c->stats.lazy_gates = c->n_lazy;
     c->stats.lazy_wires = c->lz_start[c->n_lazy];
     c->stats.lazy_next_rules = c->n_sinks;
   }
-  return ok ? 1 : cc_oom(b);
+  int packed = ok ? pack_records(c, gate_key) : 0;
+  free(gate_key), free(cost), free(q);
+  if (packed < 0) dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
+  return packed > 0 ? 1 : packed < 0 ? 0 : cc_oom(b);
 }
 
 /* The lazy moves a state tests are those filed under its fluents or under
@@ -343,7 +390,7 @@ int cc_lazy_pays(const dl_circuit *c)
 /* Forgets every lazy value and restarts the stamps (they would wrap). */
 static void restart_stamps(dl_circuit *c)
 {
-  memset(c->lz_memo, 0, ((size_t)c->n_lazy + 1) * sizeof *c->lz_memo);
+  for (uint32_t r = 0; r < c->lz_words; r += LZ_IN + c->lz[r + LZ_N]) c->lz[r + LZ_MEMO] = 0;
   memset(c->legal_epoch, 0, c->n_roles * sizeof *c->legal_epoch);
   c->epoch = c->mepoch = 1;
 }
@@ -353,39 +400,41 @@ void cc_lazy_new_state(dl_circuit *c)
   if (++c->epoch >= 0x7fffffffu) restart_stamps(c);
 }
 
-/* The stamp a value of lazy gate x computed now has. */
-static inline uint32_t stamp(const dl_circuit *c, uint32_t x) { return (x < c->lz_cone0 ? c->epoch : c->mepoch) << 1; }
+/* The stamp a value of lazy gate r computed now has. */
+static inline uint32_t stamp(const dl_circuit *c, uint32_t r) { return (r < c->lz_cone0 ? c->epoch : c->mepoch) << 1; }
 
 /* The value of lazy gate x in the current state (and move, for the gates
  * of the move cone).  Iterative: a frame is (gate, next input, true inputs
  * so far); an input not yet known is pushed, and read again once known. */
 static uint32_t lazy_value(dl_circuit *c, uint32_t x)
 {
-  const uint32_t *net = c->net, *in = c->lz_in, *start = c->lz_start, *need = c->lz_need;
-  uint32_t *memo = c->lz_memo, *st = c->lz_stack, sp, v = 0;
-  if ((memo[x] & ~1u) == stamp(c, x)) return memo[x] & 1;
-  st[0] = x, st[1] = start[x], st[2] = 0, sp = 3;
+  const uint32_t *net = c->net;
+  const uint64_t *cur = c->cur;
+  uint32_t *lz = c->lz, *st = c->lz_stack, sp, v = 0;
+  if ((lz[x] & ~1u) == stamp(c, x)) return lz[x] & 1;
+  st[0] = x, st[1] = x + LZ_IN, st[2] = 0, sp = 3;
   while (sp) {
-    uint32_t g = st[sp - 3], i = st[sp - 2], n = st[sp - 1], e = start[g + 1], k = need[g];
+    uint32_t g = st[sp - 3], i = st[sp - 2], n = st[sp - 1], e = g + LZ_IN + lz[g + LZ_N], k = lz[g + LZ_NEED];
     v = n >= k;
     while (!v && n + (e - i) >= k) {
-      uint32_t w = in[i], b;
+      uint32_t w = lz[i], b;
       if (w & 2) {
-        uint32_t m = memo[w >> 2];
-        if ((m & ~1u) != stamp(c, w >> 2)) break;
+        uint32_t m = lz[w >> 3];
+        if ((m & ~1u) != stamp(c, w >> 3)) break;
         b = m & 1;
-      } else b = net[(w >> 2) + NET_INFO] >> 31;
+      } else if (w & 4) b = (uint32_t)(cur[w >> 9] >> (w >> 3 & 63)) & 1;
+      else b = net[(w >> 3) + NET_INFO] >> 31;
       n += b ^ (w & 1);
       i++;
       v = n >= k;
     }
     if (!v && n + (e - i) >= k) {  /* an input to evaluate first */
       st[sp - 2] = i, st[sp - 1] = n;
-      uint32_t y = in[i] >> 2;
-      st[sp] = y, st[sp + 1] = start[y], st[sp + 2] = 0, sp += 3;
+      uint32_t y = lz[i] >> 3;
+      st[sp] = y, st[sp + 1] = y + LZ_IN, st[sp + 2] = 0, sp += 3;
       continue;
     }
-    memo[g] = stamp(c, g) | v;
+    lz[g] = stamp(c, g) | v;
     sp -= 3;
   }
   return v;
