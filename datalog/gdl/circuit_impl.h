@@ -33,6 +33,8 @@ enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
  * asked: their queued gates wait till then). */
 enum { NET_COUNTER, NET_INFO, NET_OUTS };
 enum { LZ_MEMO, LZ_N, LZ_NEED, LZ_IN };
+enum { LZ_ANY_MAX = 8, LZ_ANY_MIN = 16 };  /* "any legal" gates: at most, and their fewest inputs */
+#define LZ_ANY 0x80000000u
 
 static inline uint32_t cc_first_out(const uint32_t *net, uint32_t g) { return g + 3 + (net[g + NET_OUTS] & 1); }
 static inline uint32_t cc_block_of(const uint32_t *net, uint32_t g)
@@ -112,6 +114,13 @@ struct dl_circuit {
   int lazy;                         /* built with DL_CIRCUIT_LAZY */
   uint32_t n_lazy, epoch, lz_cone0, mepoch, lz_words;
   uint32_t *lz, *lz_stack;
+  /* "Any of these legal moves" gates (an OR of lazy legal moves of one
+   * role, as chess's has_legal_move): record offset and role; per move,
+   * bit k of any_in when it is an input of gate k.  Their record's
+   * LZ_NEED is LZ_ANY | k: they are evaluated through the role's filed
+   * moves instead of input by input. */
+  uint32_t n_any, any_gate[LZ_ANY_MAX], any_role[LZ_ANY_MAX];
+  uint8_t *any_in;
   uint32_t *lz_start, *lz_in, *lz_need;
   uint8_t *role_all_gated;          /* per role: every lazy move of the role is gated */
   uint32_t n_lazy_moves;

@@ -102,7 +102,8 @@ static int order_inputs(dl_circuit *c, uint32_t *cost)
     for (uint32_t i = a; i < e; i++) c->lz_in[i] = (uint32_t)keys[i - a];
   }
   free(depth), free(keys);
-  c->lz_stack = ok ? malloc(((size_t)longest + 2) * 3 * sizeof *c->lz_stack) : NULL;
+  /* room for a test inside each "any legal" gate's (lazy_value_at) */
+  c->lz_stack = ok ? malloc(((size_t)longest + 2) * 3 * (LZ_ANY_MAX + 1) * sizeof *c->lz_stack) : NULL;
   c->epoch = 1;
   return c->lz_stack != NULL;
 }
@@ -290,6 +291,46 @@ static uint32_t *input_keys(const dl_circuit *c, const uint32_t *off, uint32_t g
   return key;
 }
 
+/* The role whose lazy legal moves are every input of lazy gate x, an OR
+ * of LZ_ANY_MIN inputs or more (move: per lazy gate, the move whose legal
+ * gate it is, or NONE); NONE when it is not such a gate. */
+static uint32_t any_legal_role(const dl_circuit *c, uint32_t x, const uint32_t *move)
+{
+  uint32_t a = c->lz_start[x], e = c->lz_start[x + 1], r = NONE;
+  if (c->lz_need[x] != 1 || e - a < LZ_ANY_MIN) return NONE;
+  for (uint32_t i = a; i < e; i++) {
+    uint32_t w = c->lz_in[i], m = (w & 3) == 2 ? move[w >> 2] : NONE;
+    if (m == NONE || (r != NONE && c->move_role[m] != r)) return NONE;
+    r = c->move_role[m];
+  }
+  return r;
+}
+
+/* Finds the "any legal" gates (see dl_circuit.any_gate; dense numbers
+ * until pack_records); 1, or 0 when out of memory. */
+static int find_any_legal(dl_circuit *c)
+{
+  uint32_t *move = malloc(((size_t)c->n_lazy + 1) * sizeof *move);
+  c->any_in = calloc((size_t)c->n_moves + 1, 1);
+  if (!move || !c->any_in) {
+    free(move);
+    return 0;
+  }
+  memset(move, 0xff, ((size_t)c->n_lazy + 1) * sizeof *move);
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_lazy[m] != NONE) move[c->move_lazy[m]] = m;
+  for (uint32_t x = 0; x < c->n_lazy && c->n_any < LZ_ANY_MAX; x++) {
+    uint32_t r = any_legal_role(c, x, move);
+    if (r == NONE) continue;
+    for (uint32_t i = c->lz_start[x]; i < c->lz_start[x + 1]; i++)
+      c->any_in[move[c->lz_in[i] >> 2]] |= (uint8_t)(1u << c->n_any);
+    c->any_gate[c->n_any] = x;
+    c->any_role[c->n_any++] = r;
+  }
+  free(move);
+  return 1;
+}
+
 /* The input code w (dense) in a record (see dl_circuit.lz). */
 static uint32_t record_code(const dl_circuit *c, uint32_t w, const uint32_t *rec, const uint32_t *gate_key)
 {
@@ -330,6 +371,10 @@ static int pack_records(dl_circuit *c, const uint32_t *gate_key)
   for (uint32_t k = 0; k < c->n_lz_goal; k++) c->lz_goal[2 * k] = rec[c->lz_goal[2 * k]];
   for (uint32_t k = 0; k < c->n_lz_terminal; k++) c->lz_terminal[k] = rec[c->lz_terminal[k]];
   for (uint32_t k = 0; k < c->n_sinks; k++) c->sk_list[2 * k] = rec[c->sk_list[2 * k]];
+  for (uint32_t k = 0; k < c->n_any; k++) {
+    c->any_gate[k] = rec[c->any_gate[k]];
+    c->lz[c->any_gate[k] + LZ_NEED] = LZ_ANY | k;
+  }
   free(rec);
   free(c->lz_start), free(c->lz_in), free(c->lz_need);
   c->lz_start = c->lz_in = c->lz_need = NULL;
@@ -348,7 +393,7 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
   int ok = gate_key && cost && lazy_inputs(c, off, g0) && order_inputs(c, cost) && lazy_hooks(c, g0);
   if (ok) {
     q = needed_fluents(c, gate_key);
-    ok = q && file_moves(c, q) && file_sinks(c, q, cost);
+    ok = q && file_moves(c, q) && file_sinks(c, q, cost) && find_any_legal(c);
   }
   ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
   ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
@@ -403,15 +448,19 @@ void cc_lazy_new_state(dl_circuit *c)
 /* The stamp a value of lazy gate r computed now has. */
 static inline uint32_t stamp(const dl_circuit *c, uint32_t r) { return (r < c->lz_cone0 ? c->epoch : c->mepoch) << 1; }
 
+static uint32_t any_legal_value(dl_circuit *c, uint32_t x, uint32_t *st);
+
 /* The value of lazy gate x in the current state (and move, for the gates
- * of the move cone).  Iterative: a frame is (gate, next input, true inputs
- * so far); an input not yet known is pushed, and read again once known. */
-static uint32_t lazy_value(dl_circuit *c, uint32_t x)
+ * of the move cone), with room for frames from st.  Iterative: a frame is
+ * (gate, next input, true inputs so far); an input not yet known is
+ * pushed, and read again once known. */
+static uint32_t lazy_value_at(dl_circuit *c, uint32_t x, uint32_t *st)
 {
   const uint32_t *net = c->net;
   const uint64_t *cur = c->cur;
-  uint32_t *lz = c->lz, *st = c->lz_stack, sp, v = 0;
+  uint32_t *lz = c->lz, sp, v = 0;
   if ((lz[x] & ~1u) == stamp(c, x)) return lz[x] & 1;
+  if (lz[x + LZ_NEED] & LZ_ANY) return any_legal_value(c, x, st);
   st[0] = x, st[1] = x + LZ_IN, st[2] = 0, sp = 3;
   while (sp) {
     uint32_t g = st[sp - 3], i = st[sp - 2], n = st[sp - 1], e = g + LZ_IN + lz[g + LZ_N], k = lz[g + LZ_NEED];
@@ -431,12 +480,40 @@ static uint32_t lazy_value(dl_circuit *c, uint32_t x)
     if (!v && n + (e - i) >= k) {  /* an input to evaluate first */
       st[sp - 2] = i, st[sp - 1] = n;
       uint32_t y = lz[i] >> 3;
-      st[sp] = y, st[sp + 1] = y + LZ_IN, st[sp + 2] = 0, sp += 3;
+      if (lz[y + LZ_NEED] & LZ_ANY) any_legal_value(c, y, st + sp);
+      else st[sp] = y, st[sp + 1] = y + LZ_IN, st[sp + 2] = 0, sp += 3;
       continue;
     }
     lz[g] = stamp(c, g) | v;
     sp -= 3;
   }
+  return v;
+}
+
+static uint32_t lazy_value(dl_circuit *c, uint32_t x) { return lazy_value_at(c, x, c->lz_stack); }
+
+/* Whether a move of bucket bkt that is an input of "any legal" gate k
+ * holds. */
+static uint32_t any_in_bucket(dl_circuit *c, uint32_t bkt, uint32_t k, uint32_t *st)
+{
+  for (uint32_t i = c->lzm_start[bkt]; i < c->lzm_start[bkt + 1]; i++) {
+    uint32_t m = c->lzm_moves[i];
+    if ((c->any_in[m] >> k & 1) && lazy_value_at(c, c->move_lazy[m], st)) return 1;
+  }
+  return 0;
+}
+
+/* The value of "any legal" gate x (see dl_circuit.any_gate): only the
+ * moves filed under a fluent of the state can hold (chess: the moves of
+ * the pieces on the board, not all 3,800 of a side). */
+static uint32_t any_legal_value(dl_circuit *c, uint32_t x, uint32_t *st)
+{
+  uint32_t k = c->lz[x + LZ_NEED] & ~LZ_ANY, nf = c->n_fluents + 1, base = c->any_role[k] * nf, v = 0;
+  for (uint32_t w = 0; !v && w < c->words; w++)
+    for (uint64_t bits = c->cur[w]; !v && bits; bits &= bits - 1)
+      v = any_in_bucket(c, base + (w << 6 | (uint32_t)__builtin_ctzll(bits)), k, st);
+  if (!v) v = any_in_bucket(c, base + c->n_fluents, k, st);
+  c->lz[x] = stamp(c, x) | v;
   return v;
 }
 

@@ -358,6 +358,44 @@ static void test_sinks(void)
   game_free(&x);
 }
 
+/* can_move: an OR of 20 legal moves of w, evaluated lazy through the
+ * moves filed under the fluents of the state (an "any legal" gate). */
+static const char any_game[] =
+  "role(w). role(b).\n"
+  "cell(1). cell(2). cell(3). cell(4). cell(5). cell(6). cell(7). cell(8). cell(9). cell(10).\n"
+  "cell(11). cell(12). cell(13). cell(14). cell(15). cell(16). cell(17). cell(18). cell(19). cell(20).\n"
+  "init(free(X)) :- cell(X). init(blocked(5)).\n"
+  "legal(w,take(X)) :- true(free(X)) & ~true(blocked(X)).\n"
+  "legal(b,noop).\n"
+  "can_move :- legal(w,take(X)).\n"
+  "next(free(X)) :- true(free(X)) & does(w,take(Y)) & distinct(X,Y).\n"
+  "next(blocked(X)) :- true(blocked(X)).\n"
+  "terminal :- ~can_move.\n"
+  "goal(w,100). goal(b,0).\n";
+
+static void test_any_legal(void)
+{
+  game x;
+  CHECK("any game compiles", game_make(&x, any_game));
+  if (!x.c) {
+    game_free(&x);
+    return;
+  }
+  dl_circuit *c = x.c;
+  uint64_t *s = calloc(dl_circuit_state_words(c), 8);
+  dl_circuit_initial(c, s);
+  CHECK("every cell free: not terminal", dl_circuit_set_state(c, s) && !dl_circuit_terminal(c));
+  const char *const one[] = { "free(17)", "blocked(5)" }, *const blocked[] = { "free(5)", "blocked(5)" };
+  set_fluents(c, s, one, 2);
+  CHECK("one free cell: not terminal", dl_circuit_set_state(c, s) && !dl_circuit_terminal(c));
+  set_fluents(c, s, blocked, 2);
+  CHECK("a free cell, blocked: terminal", dl_circuit_set_state(c, s) && dl_circuit_terminal(c));
+  set_fluents(c, s, NULL, 0);
+  CHECK("no free cell: terminal", dl_circuit_set_state(c, s) && dl_circuit_terminal(c));
+  free(s);
+  game_free(&x);
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -415,7 +453,7 @@ static uint32_t modes_agree(const dl_ground *g, uint64_t seed, int playouts)
 
 static void test_modes_agree(void)
 {
-  static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game };
+  static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     if (!game_make(&x, games[i])) {
@@ -441,6 +479,7 @@ int main(void)
     test_errors();
     test_kings();
     test_sinks();
+    test_any_legal();
   }
   test_modes_agree();
   printf("%d passed, %d failed\n", passed, failed);
