@@ -776,7 +776,7 @@ static int run_equiv(cli_ctx *c)
   q.c = c;
   q.opt.max_atoms = c->max_atoms;
   q.opt.backend = cli_choice(c, "--backend", BACKEND_AUTO);
-  q.opt.circuit = (dl_circuit_mode[]){ DL_CIRCUIT_AUTO, DL_CIRCUIT_EAGER, DL_CIRCUIT_LAZY }[cli_choice(c, "--circuit", 0)];
+  q.opt.circuit = (dl_circuit_mode)cli_choice(c, "--circuit", 0);
   if (!count_option(c, "--playouts", 10, &q.opt.playouts) || !count_option(c, "--seed", 1, &q.opt.seed) ||
       !count_option(c, "--max-depth", 10000, &q.opt.max_depth))
     return CLI_USAGE;

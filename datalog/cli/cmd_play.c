@@ -41,9 +41,10 @@ static const cli_option play_options[] = {
             "pays; for games that do not ground)" },
   { .name = "--circuit", .value = "M", .choices = "auto|eager|lazy",
     .help = "how the circuit evaluates the gates that only legal moves,\n"
-            "goals and terminal need: kept up to date at every change\n"
-            "(eager), computed when asked for the current state only\n"
-            "(lazy: chess's check tests), or as gdlog chooses (auto)" },
+            "goals, terminal and next rules other than frames need: kept\n"
+            "up to date at every change (eager), computed when asked for\n"
+            "the current state and move only (lazy: chess's check tests),\n"
+            "or as gdlog chooses (auto)" },
   { .name = "--demand", .value = "D", .choices = "auto|on|off",
     .help = "with --backend rules: evaluate the rules demand-driven\n"
             "(their magic-set rewriting: only what legal, next, goal\n"
@@ -505,8 +506,7 @@ static int run_play(cli_ctx *c)
   dl_domains *d = NULL;
   dl_ground *g = build_ground(c, &d);
   double t1 = cli_now();
-  static const dl_circuit_mode modes[] = { DL_CIRCUIT_AUTO, DL_CIRCUIT_EAGER, DL_CIRCUIT_LAZY };
-  dl_circuit *k = g ? dl_circuit_create_mode(g, modes[cli_choice(c, "--circuit", 0)], c->diag) : NULL;
+  dl_circuit *k = g ? dl_circuit_create_mode(g, (dl_circuit_mode)cli_choice(c, "--circuit", 0), c->diag) : NULL;
   r.ground_s = t1 - t0;
   r.compile_s = cli_now() - t1;
   int ok = k != NULL;

@@ -62,7 +62,9 @@ typedef struct dl_circuit_stats {
  * the goal-only ones when a goal is asked); LAZY computes them when asked,
  * for the current state only, stopping an AND at its first false input
  * and an OR at its first true one (chess: millions of check tests flip
- * at every move, and a state asks for a few dozen); AUTO chooses. */
+ * at every move, and a state asks for a few dozen), and the next rules
+ * that are no frame too, once a joint move is set; AUTO chooses.  (The
+ * order is that of gdlog's --circuit choices.) */
 typedef enum dl_circuit_mode { DL_CIRCUIT_AUTO, DL_CIRCUIT_EAGER, DL_CIRCUIT_LAZY } dl_circuit_mode;
 
 /* As dl_circuit_create_mode with DL_CIRCUIT_AUTO. */
