@@ -418,8 +418,9 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->role_gate, c->legal_ng, c->role_gate_neg, c->move_gated, c->legal_out,
                 c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum,
                 c->feeder_gate, c->feeder_outs, c->feeder_seen, c->lz_start, c->lz_in, c->lz_need,
-                c->lz, c->lz_stack, c->any_in, c->role_all_gated, c->move_lazy, c->lzm_start, c->lzm_moves,
-                c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal, c->sk_start, c->sk_list };
+                c->lz, c->lz_stack, c->any_in, c->true_list, c->role_all_gated, c->move_lazy, c->lzm_start,
+                c->lzm_moves, c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal, c->sk_start,
+                c->sk_list };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(c);
 }

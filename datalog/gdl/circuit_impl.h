@@ -128,6 +128,7 @@ struct dl_circuit {
   uint32_t *lzm_start, *lzm_moves;  /* lazy moves per role r and fluent f (bucket r * (n_fluents + 1) + f;
                                      * f = n_fluents: needing none) */
   uint32_t *legal_epoch, *legal_count;  /* a role's legal moves in legal_out, made at that epoch */
+  uint32_t *true_list, n_true, true_epoch;  /* the fluents of the state, listed at that epoch */
   /* Lazy next rules (sinks): pairs (lazy gate, the fluent it makes true)
    * filed by a key their truth needs: fluent f, n_fluents + move m, or
    * n_fluents + n_moves (none): sk_list[2 * (sk_start[k] .. sk_start[k + 1])) */

@@ -397,6 +397,7 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
   }
   ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
   ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
+  ok = ok && (c->true_list = malloc(((size_t)c->n_fluents + 1) * sizeof *c->true_list)) != NULL;
   if (ok) {
     c->stats.lazy_gates = c->n_lazy;
     c->stats.lazy_wires = c->lz_start[c->n_lazy];
@@ -437,7 +438,21 @@ static void restart_stamps(dl_circuit *c)
 {
   for (uint32_t r = 0; r < c->lz_words; r += LZ_IN + c->lz[r + LZ_N]) c->lz[r + LZ_MEMO] = 0;
   memset(c->legal_epoch, 0, c->n_roles * sizeof *c->legal_epoch);
+  c->true_epoch = 0;
   c->epoch = c->mepoch = 1;
+}
+
+/* The fluents of the current state into true_list (listed once per
+ * state); their number. */
+static uint32_t true_fluents(dl_circuit *c)
+{
+  if (c->true_epoch == c->epoch) return c->n_true;
+  uint32_t n = 0;
+  for (uint32_t w = 0; w < c->words; w++)
+    for (uint64_t bits = c->cur[w]; bits; bits &= bits - 1)
+      c->true_list[n++] = w << 6 | (uint32_t)__builtin_ctzll(bits);
+  c->n_true = n, c->true_epoch = c->epoch;
+  return n;
 }
 
 void cc_lazy_new_state(dl_circuit *c)
@@ -508,10 +523,8 @@ static uint32_t any_in_bucket(dl_circuit *c, uint32_t bkt, uint32_t k, uint32_t 
  * the pieces on the board, not all 3,800 of a side). */
 static uint32_t any_legal_value(dl_circuit *c, uint32_t x, uint32_t *st)
 {
-  uint32_t k = c->lz[x + LZ_NEED] & ~LZ_ANY, nf = c->n_fluents + 1, base = c->any_role[k] * nf, v = 0;
-  for (uint32_t w = 0; !v && w < c->words; w++)
-    for (uint64_t bits = c->cur[w]; !v && bits; bits &= bits - 1)
-      v = any_in_bucket(c, base + (w << 6 | (uint32_t)__builtin_ctzll(bits)), k, st);
+  uint32_t k = c->lz[x + LZ_NEED] & ~LZ_ANY, base = c->any_role[k] * (c->n_fluents + 1), v = 0;
+  for (uint32_t i = 0, n = true_fluents(c); !v && i < n; i++) v = any_in_bucket(c, base + c->true_list[i], k, st);
   if (!v) v = any_in_bucket(c, base + c->n_fluents, k, st);
   c->lz[x] = stamp(c, x) | v;
   return v;
@@ -549,11 +562,7 @@ uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint3
 {
   uint32_t nf = c->n_fluents + 1, base = r * nf;
   if (c->lzm_start[base + nf] == c->lzm_start[base] || (!open && c->role_all_gated[r])) return n;
-  for (uint32_t w = 0; w < c->words; w++)
-    for (uint64_t bits = c->cur[w]; bits; bits &= bits - 1) {
-      uint32_t f = w << 6 | (uint32_t)__builtin_ctzll(bits);
-      n = test_bucket(c, base + f, open, out, n);
-    }
+  for (uint32_t i = 0, nt = true_fluents(c); i < nt; i++) n = test_bucket(c, base + c->true_list[i], open, out, n);
   return test_bucket(c, base + c->n_fluents, open, out, n);
 }
 
@@ -572,8 +581,7 @@ void cc_lazy_next(dl_circuit *c, const uint32_t *joint, uint64_t *next)
 {
   if (!c->n_sinks) return;
   if (++c->mepoch >= 0x7fffffffu) restart_stamps(c);
-  for (uint32_t w = 0; w < c->words; w++)
-    for (uint64_t bits = c->cur[w]; bits; bits &= bits - 1) sink_bucket(c, w << 6 | (uint32_t)__builtin_ctzll(bits), next);
+  for (uint32_t i = 0, n = true_fluents(c); i < n; i++) sink_bucket(c, c->true_list[i], next);
   for (uint32_t r = 0; r < c->n_roles; r++) sink_bucket(c, c->n_fluents + joint[r], next);
   sink_bucket(c, c->n_fluents + c->n_moves, next);
 }

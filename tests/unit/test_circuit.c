@@ -348,7 +348,8 @@ static void test_sinks(void)
   uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8);
   dl_circuit_initial(c, s0);
   CHECK("go(1) from 1: stay", dl_circuit_set_state(c, s0) && dl_circuit_next(c, joint, s1) &&
-                                  holds(c, s1, "stay") == 1 && holds(c, s1, "moved") == 0 && holds(c, s1, "at(1)") == 1);
+                                  holds(c, s1, "stay") == 1 && holds(c, s1, "moved") == 0 &&
+                                  holds(c, s1, "at(1)") == 1);
   joint[0] = role_move(c, 0, "go(2)");  /* another move, the same state */
   CHECK("then go(2) from 1: moved", dl_circuit_next(c, joint, s1) && holds(c, s1, "stay") == 0 &&
                                         holds(c, s1, "moved") == 1 && holds(c, s1, "at(2)") == 1);
