@@ -197,6 +197,23 @@ static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_key)
   return q;
 }
 
+/* Counts in count[key] the needed keys below limit of r. */
+static void count_needed(const req *r, uint32_t limit, uint32_t *count)
+{
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    if (r->f[k] < limit) count[r->f[k]]++;
+}
+
+/* Of r's needed keys below limit, the one with the least count; limit
+ * when it has none. */
+static uint32_t rarest_needed(const req *r, uint32_t limit, const uint32_t *count)
+{
+  uint32_t best = limit;
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    if (r->f[k] < limit && (best == limit || count[r->f[k]] < count[best])) best = r->f[k];
+  return best;
+}
+
 /* Files each lazy move under the fluent of its needed ones that the fewest
  * moves of its role need (n_fluents: under none). */
 static int file_moves(dl_circuit *c, const req *q)
@@ -210,15 +227,10 @@ static int file_moves(dl_circuit *c, const req *q)
     return 0;
   }
   for (uint32_t m = 0; m < c->n_moves; m++)
-    for (int k = 0; c->move_lazy[m] != NONE && k < REQ && q[c->move_lazy[m]].f[k] != NONE; k++)
-      if (q[c->move_lazy[m]].f[k] < c->n_fluents) count[c->move_role[m] * nf + q[c->move_lazy[m]].f[k]]++;
+    if (c->move_lazy[m] != NONE) count_needed(&q[c->move_lazy[m]], c->n_fluents, count + c->move_role[m] * nf);
   for (uint32_t m = 0; m < c->n_moves; m++) {
     if (c->move_lazy[m] == NONE) continue;
-    const req *r = &q[c->move_lazy[m]];
-    uint32_t base = c->move_role[m] * nf, best = c->n_fluents;
-    for (int k = 0; k < REQ && r->f[k] != NONE; k++)
-      if (r->f[k] < c->n_fluents && (best == c->n_fluents || count[base + r->f[k]] < count[base + best]))
-        best = r->f[k];
+    uint32_t base = c->move_role[m] * nf, best = rarest_needed(&q[c->move_lazy[m]], c->n_fluents, count + base);
     bucket[m] = base + best;
     c->lzm_start[base + best + 1]++;
   }
@@ -261,12 +273,9 @@ static int file_sinks(dl_circuit *c, const req *q, const uint32_t *cost)
     free(count), free(e);
     return 0;
   }
-  for (uint32_t s = 0; s < n; s++)
-    for (int k = 0; k < REQ && q[c->sk_list[2 * s]].f[k] != NONE; k++) count[q[c->sk_list[2 * s]].f[k]]++;
+  for (uint32_t s = 0; s < n; s++) count_needed(&q[c->sk_list[2 * s]], none, count);
   for (uint32_t s = 0; s < n; s++) {
-    uint32_t x = c->sk_list[2 * s], key = none;
-    for (int k = 0; k < REQ && q[x].f[k] != NONE; k++)
-      if (key == none || count[q[x].f[k]] < count[key]) key = q[x].f[k];
+    uint32_t x = c->sk_list[2 * s], key = rarest_needed(&q[x], none, count);
     e[s] = (sink_entry){ (uint64_t)key << 32 | cost[x], x, c->sk_list[2 * s + 1] };
     c->sk_start[key + 1]++;
   }
@@ -284,8 +293,10 @@ static uint32_t *input_keys(const dl_circuit *c, const uint32_t *off, uint32_t g
   uint32_t *key = malloc(((size_t)off[g0] + 1) * sizeof *key);
   if (!key) return NULL;
   memset(key, 0xff, ((size_t)off[g0] + 1) * sizeof *key);
-  for (uint32_t m = 0; m < c->n_moves; m++)
-    if (c->move_gate[m] != NONE && c->move_gate[m] < g0) key[off[c->move_gate[m]]] = c->n_fluents + m;
+  for (uint32_t m = 0; m < c->n_moves; m++) {
+    assert(c->move_gate[m] == NONE || c->move_gate[m] < g0);  /* inputs are never lazy */
+    if (c->move_gate[m] != NONE) key[off[c->move_gate[m]]] = c->n_fluents + m;
+  }
   for (uint32_t f = 0; f < c->n_fluents; f++)
     if (c->fluent_gate[f] != NONE) key[off[c->fluent_gate[f]]] = f;
   return key;
