@@ -105,6 +105,8 @@ struct dl_circuit {
    *   then its inputs: a lazy gate's offset << 3 | 2, fluent f << 3 | 4,
    *   or an eager gate's offset in net << 3, each | 1 when negated; eager
    *   ones and fluents first, then lazy ones by the gates they read.
+   * Records lie in the order a test reads them (record_order in
+   * circuit_lazy.c), those of the move cone last.
    * The stamp is epoch (the state's number) for the gates before
    * lz_cone0, mepoch (the number of the last cc_lazy_next) for those
    * from it on, which are in the move cone (they read a move).  While
