@@ -387,7 +387,8 @@ static uint32_t *record_order(const dl_circuit *c)
   uint32_t *order = malloc(((size_t)n + 1) * sizeof *order), *st = malloc(((size_t)n + 1) * 2 * sizeof *st);
   uint32_t *out = malloc(((size_t)n + 1) * sizeof *out);
   if (placed && order && st && out) {
-    for (uint32_t i = 0; i < c->lzm_start[nb]; i++) place_reads(c, c->move_lazy[c->lzm_moves[i]], placed, order, &k, st);
+    for (uint32_t i = 0; i < c->lzm_start[nb]; i++)
+      place_reads(c, c->move_lazy[c->lzm_moves[i]], placed, order, &k, st);
     for (uint32_t i = 0; i < c->n_sinks; i++) place_reads(c, c->sk_list[2 * i], placed, order, &k, st);
     for (uint32_t i = 0; i < c->n_lz_goal; i++) place_reads(c, c->lz_goal[2 * i], placed, order, &k, st);
     for (uint32_t i = 0; i < c->n_lz_terminal; i++) place_reads(c, c->lz_terminal[i], placed, order, &k, st);
