@@ -75,6 +75,15 @@ static int game_make(game *x, const char *text)
   return x->c != NULL;
 }
 
+/* game_make checked as `what`; on failure frees x and returns 0. */
+static int game_open(game *x, const char *text, const char *what)
+{
+  CHECK(what, game_make(x, text));
+  if (x->c) return 1;
+  game_free(x);
+  return 0;
+}
+
 static int same_term(const dl_circuit *c, dl_tid t, const char *text)
 {
   dl_buf b = { 0 };
@@ -130,11 +139,7 @@ static const char cycle_game[] =
 static void test_cycle(void)
 {
   game x;
-  CHECK("cycle game compiles", game_make(&x, cycle_game));
-  if (!x.c) {
-    game_free(&x);
-    return;
-  }
+  if (!game_open(&x, cycle_game, "cycle game compiles")) return;
   dl_circuit *c = x.c;
   dl_circuit_stats st = dl_circuit_get_stats(c);
   CHECK("cycle game has a cyclic block", st.cyclic_blocks >= 1);
@@ -189,11 +194,7 @@ static const char turn_game[] =
 static void test_turns(void)
 {
   game x;
-  CHECK("turn game compiles", game_make(&x, turn_game));
-  if (!x.c) {
-    game_free(&x);
-    return;
-  }
+  if (!game_open(&x, turn_game, "turn game compiles")) return;
   dl_circuit *c = x.c;
   uint32_t w = dl_circuit_state_words(c), joint[2];
   uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8), *s2 = calloc(w, 8), *t = calloc(w, 8);
@@ -286,11 +287,7 @@ static void set_fluents(const dl_circuit *c, uint64_t *s, const char *const *flu
 static void test_kings(void)
 {
   game x;
-  CHECK("kings game compiles", game_make(&x, kings_game));
-  if (!x.c) {
-    game_free(&x);
-    return;
-  }
+  if (!game_open(&x, kings_game, "kings game compiles")) return;
   dl_circuit *c = x.c;
   CHECK("lazy gates only in lazy mode", (dl_circuit_get_stats(c).lazy_gates > 0) == (mode == DL_CIRCUIT_LAZY));
   uint32_t w = dl_circuit_state_words(c), joint[2];
@@ -336,11 +333,7 @@ static const char sink_game[] =
 static void test_sinks(void)
 {
   game x;
-  CHECK("sink game compiles", game_make(&x, sink_game));
-  if (!x.c) {
-    game_free(&x);
-    return;
-  }
+  if (!game_open(&x, sink_game, "sink game compiles")) return;
   dl_circuit *c = x.c;
   CHECK("lazy next rules only in lazy mode",
         (dl_circuit_get_stats(c).lazy_next_rules > 0) == (mode == DL_CIRCUIT_LAZY));
@@ -377,11 +370,7 @@ static const char any_game[] =
 static void test_any_legal(void)
 {
   game x;
-  CHECK("any game compiles", game_make(&x, any_game));
-  if (!x.c) {
-    game_free(&x);
-    return;
-  }
+  if (!game_open(&x, any_game, "any game compiles")) return;
   dl_circuit *c = x.c;
   uint64_t *s = calloc(dl_circuit_state_words(c), 8);
   dl_circuit_initial(c, s);
