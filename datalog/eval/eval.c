@@ -40,6 +40,7 @@ struct dl_eval {
   uint64_t *plan_inputs;    /*   plan in a recursive component's rounds, and what */
   uint8_t *plan_ok;         /*   it was chosen for (see get_plan) */
   int keep_plans;           /* restarted (dl_eval_restart): plans are kept across runs */
+  int hold_plans;           /* a component's two passes: the first pass's plans serve the second */
   uint8_t *rerun;           /* per component: run in the next run (NULL: all) */
   uint8_t *dirty;           /* per predicate: emptied by the last restart */
   uint32_t *all_start, *all_order;  /* every rule (subsumed too) by head component */
@@ -687,13 +688,19 @@ enum { PASS_ALL, PASS_PLAIN, PASS_SEARCHES };
  * rounds (delta_at >= 0), the version's last plan while what its order was
  * chosen for has not changed much (pl_plan_inputs): planning every version
  * every round costs more than a tenth of alexChess's G+.  Else a new plan,
- * built into *local for the first round and other components.  NULL when
- * out of memory. */
+ * built into *local for the first round and other components, but kept
+ * for a non-recursive component's second pass (hold_plans).  NULL when out
+ * of memory. */
 static pl_plan *get_plan(dl_eval *e, uint32_t r, int delta_at, pl_plan *local)
 {
   pl_context c = { e->prog, e->terms, e->rel, e->delta, e->in_scc };
-  if (delta_at < 0 && !e->keep_plans) return pl_plan_build(&c, r, delta_at, local) ? local : NULL;
   uint32_t v = e->version_at[r] + (uint32_t)delta_at + 1;
+  if (delta_at < 0 && !e->keep_plans) {
+    if (!e->hold_plans) return pl_plan_build(&c, r, delta_at, local) ? local : NULL;
+    /* the relations it reads are below the component: the plan stays valid */
+    if (!e->plan_ok[v]) e->plan_ok[v] = (uint8_t)pl_plan_build(&c, r, delta_at, &e->plans[v]);
+    return e->plan_ok[v] ? &e->plans[v] : NULL;
+  }
   /* a rule without variables is a list of lookups: its plan stays */
   int ground = e->keep_plans && e->prog->ast->rules[r].n_vars == 0;
   uint64_t inputs = ground ? 0 : pl_plan_inputs(&c, r, delta_at);
@@ -840,9 +847,13 @@ static int run_component(dl_eval *e, uint32_t c)
     for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++)
       reads_own |= recursive_atoms(e, e->rule_order[i]) > 0;
     e->stats.rounds++;
+    e->hold_plans = !reads_own;
     for (int pass = reads_own ? PASS_ALL : PASS_PLAIN; ok && pass <= (reads_own ? PASS_ALL : PASS_SEARCHES); pass++)
       for (uint32_t i = e->rule_start[c]; ok && i < e->rule_start[c + 1]; i++)
         ok = run_rule(e, e->rule_order[i], -1, reads_own ? EMIT_FRESH : EMIT_DIRECT, pass);
+    e->hold_plans = 0;
+    for (uint32_t i = e->rule_start[c]; !reads_own && !e->keep_plans && i < e->rule_start[c + 1]; i++)
+      drop_plans(e, e->rule_order[i]);
     /* staged tuples wait until the component is done: one sorted insert */
     for (uint32_t i = 0; ok && !reads_own && i < n_preds; i++) {
       flush_staged(e, preds[i], EMIT_DIRECT);

@@ -701,7 +701,6 @@ uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at)
     if (rule->body[k].kind != DL_POS) continue;
     const ix_relation *rel = c->rel[preds[k]];
     h = mix_in(h, size_class(ix_relation_size(rel)));
-    if ((int)k == delta_at) h = mix_in(h, size_class(c->delta[preds[k]].n));
     for (uint32_t i = 0; i < ix_relation_arity(rel); i++) h = mix_in(h, size_class(ix_relation_column_values(rel, i)));
   }
   return h;

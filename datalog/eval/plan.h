@@ -127,10 +127,12 @@ typedef struct pl_context {
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl);
 
 /* A summary of what pl_plan_build reads to choose the order of rule r's
- * version delta_at: the sizes of its relations, of the delta and of their
- * columns' values, each rounded to a power of sqrt(2).  A plan stays valid
- * for its version while sizes change; when the summary does not change, a
- * new one would most likely be the same. */
+ * version delta_at: the sizes of its relations and of their columns'
+ * values, each rounded to a power of sqrt(2).  A plan stays valid for its
+ * version while sizes change; when the summary does not change, a new one
+ * would most likely be the same.  The delta's size is left out: the delta
+ * is scanned first whatever its size, and it changes every round (leaving
+ * it out halved the plans built in checkers' G+, 2,234 -> 1,177). */
 uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at);
 
 /* Readies the indexes a plan built before reads (ix_relation_index_ready),
