@@ -253,7 +253,9 @@ ix_relation *ix_relation_create(uint32_t arity)
   r->arity = arity;
   r->cols = calloc(arity ? arity : 1, sizeof *r->cols);
   for (uint32_t c = 0; r->cols && c < arity; c++) r->cols[c].bits = 4;
-  if (!r->cols || !(r->indexes[0] = index_new(r, 0, 0))) {
+  r->cap_indexes = 4;
+  r->indexes = malloc((size_t)r->cap_indexes * sizeof *r->indexes);
+  if (!r->cols || !r->indexes || !(r->indexes[0] = index_new(r, 0, 0))) {
     ix_relation_destroy(r);
     return NULL;
   }
@@ -329,6 +331,7 @@ void ix_relation_destroy(ix_relation *r)
     index_clear(r->indexes[i], r->arity);
     free(r->indexes[i]);
   }
+  free(r->indexes);
   for (uint32_t c = 0; r->cols && c < r->arity; c++) colmap_free(&r->cols[c]);
   free(r->cols);
   free(r->staged);
@@ -947,6 +950,12 @@ int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct, 
       return 1;
     }
   if (r->n_indexes == MAX_INDEXES) return 0;
+  if (r->n_indexes == r->cap_indexes) {
+    ix_index **q = realloc(r->indexes, 2 * (size_t)r->cap_indexes * sizeof *q);
+    if (!q) return 0;
+    r->indexes = q;
+    r->cap_indexes *= 2;
+  }
   ix_index *ix = index_new(r, mask, distinct);
   uint32_t *all = NULL;
   if (!ix || !collect_codes(r, &all)) {
@@ -964,7 +973,7 @@ int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct, 
 
 size_t ix_relation_bytes(const ix_relation *r)
 {
-  size_t n = sizeof *r;
+  size_t n = sizeof *r + (size_t)r->cap_indexes * sizeof *r->indexes + (size_t)r->n_indexes * sizeof(ix_index);
   for (int i = 0; i < r->n_indexes; i++) {
     const ix_index *ix = r->indexes[i];
     if (r->arity) n += trie_bytes(ix->root, ix->n_chunks);

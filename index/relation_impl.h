@@ -5,7 +5,7 @@
 
 #include "index/relation.h"
 
-enum { PAGE_BITS = 10, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 256 };
+enum { PAGE_BITS = 8, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 256 };
 #define NO_CODE UINT32_MAX
 
 /* A column's dictionary: term id -> code (paged array), code -> term id. */
@@ -53,8 +53,8 @@ struct ix_relation {
   keybuf fresh;           /* keys a dense relation took in at staging, to report */
   uint64_t n_reported;    /* tuples it took in at staging and reported at once */
   colmap *cols;
-  ix_index *indexes[MAX_INDEXES];
-  int n_indexes;
+  ix_index **indexes;     /* [0] the primary one, then those asked for */
+  int n_indexes, cap_indexes;
 };
 
 static inline Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }

@@ -1,4 +1,4 @@
-/* sort.c: LSD radix sort (see sort.h). */
+/* sort.c: LSD radix sort (see sort.h), insertion sort for a few keys. */
 #include "index/sort.h"
 
 #include <assert.h>
@@ -32,10 +32,26 @@ static int scatter(const uint64_t *src, uint64_t *dst, uint64_t n, uint32_t shif
   return 1;
 }
 
+/* Below this many keys, an insertion sort is cheaper than clearing the counts. */
+enum { SMALL_SORT = 32 };
+
+static void insertion_sort(uint64_t *a, uint64_t n)
+{
+  for (uint64_t i = 1; i < n; i++) {
+    uint64_t x = a[i], j = i;
+    for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+    a[j] = x;
+  }
+}
+
 int ix_radix_sort(uint64_t *a, uint64_t n, uint32_t bits)
 {
   assert((a || n == 0) && bits <= 64);
   if (n < 2 || bits == 0) return 1;
+  if (n <= SMALL_SORT) {
+    insertion_sort(a, n);
+    return 1;
+  }
   uint32_t passes = (bits + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS;
   uint32_t width = (bits + passes - 1) / passes;
   uint64_t *tmp = malloc(n * sizeof *tmp);
