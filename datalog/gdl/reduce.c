@@ -11,7 +11,9 @@
  * head becomes an auxiliary predicate of its head variables (hidden: not a
  * game predicate), here aux(M,N) :- transfer(E) & true(connected(E,M,N)),
  * and the rule reads aux(M,N) & true(step(K)).  The game predicates' sets
- * stay the same: the rule's instances are the same product. */
+ * stay the same: the rule's instances are the same product.  A rule with
+ * no parts apart may have parts joined only by head variables, as a frame
+ * rule (see parts_to_factor): the same is done for those. */
 #include "datalog/gdl/reduce.h"
 
 #include <assert.h>
@@ -65,8 +67,9 @@ typedef struct parts {
   uint8_t *mark;         /* per variable: scratch */
 } parts;
 
-/* Fills p->root for rule r: union-find over shared variables. */
-static void find_parts(const dl_rule *r, parts *p, uint32_t *first)
+/* Fills p->root for rule r: union-find over shared variables, those of the
+ * head left out when heads_apart. */
+static void find_parts(const dl_rule *r, parts *p, uint32_t *first, int heads_apart)
 {
   for (uint32_t v = 0; v < r->n_vars; v++) first[v] = UINT32_MAX;
   for (uint32_t k = 0; k < r->n_body; k++) {
@@ -74,7 +77,7 @@ static void find_parts(const dl_rule *r, parts *p, uint32_t *first)
     memset(p->mark, 0, r->n_vars + 1);
     ast_literal_mark_vars(&r->body[k], p->mark);
     for (uint32_t v = 0; v < r->n_vars; v++) {
-      if (!p->mark[v]) continue;
+      if (!p->mark[v] || (heads_apart && p->in_head[v])) continue;
       if (first[v] == UINT32_MAX) first[v] = k;
       else p->root[find_root(p->root, k)] = find_root(p->root, first[v]);
     }
@@ -162,26 +165,79 @@ static int factor_part(dl_reduction *red, ast_program *ast, const dl_rule *rule,
   return ast_program_add_rule(ast, &aux);
 }
 
-/* Factors the parts of rule (its body is its own copy) that have a
- * variable outside the head, when the body has two parts or more with a
- * positive atom (see the top of the file): each such part's literals give
- * way to its auxiliary atom, where its first literal stood. */
-static int factor_parts(dl_reduction *red, ast_program *ast, dl_rule *rule)
+/* Whether every variable of part `root` of rule r that is in the head also
+ * occurs in a positive atom of the part: its own rule is then safe. */
+static int part_safe(const dl_rule *r, const parts *p, uint32_t root)
 {
-  uint32_t nb = rule->n_body, nv = rule->n_vars, with_atom = 0;
+  uint8_t bound[r->n_vars + 1];
+  memset(bound, 0, r->n_vars + 1);
+  for (uint32_t k = 0; k < r->n_body; k++)
+    if (p->root[k] == root && r->body[k].kind == DL_POS) ast_mark_vars(r->body[k].atom, bound);
+  memset(p->mark, 0, r->n_vars + 1);
+  for (uint32_t k = 0; k < r->n_body; k++)
+    if (p->root[k] == root) ast_literal_mark_vars(&r->body[k], p->mark);
+  for (uint32_t v = 0; v < r->n_vars; v++)
+    if (p->mark[v] && !bound[v]) return 0;
+  return 1;
+}
+
+/* Which parts to factor, by the parts of the body joined by any shared
+ * variable (see the top of the file): two or more with a positive atom.
+ * Else by the parts joined by variables outside the head, as a frame rule
+ *   next(cell(X,Y,P)) :- true(cell(X,Y,P)) & does(R,move(X1,Y1,X2,Y2))
+ *                        & different(X,Y,X1,Y1) & different(X,Y,X2,Y2)
+ * is: two or more parts with a dynamic literal (dyn[k], of a predicate
+ * that depends on true or does).  Each part then with a variable outside
+ * the head, and safe on its own, is factored: here aux(X,Y) :- does(..)
+ * & different(..) & different(..), derived once per cell, not once per
+ * cell and piece.  Returns 1 with root[] filled and want[root] set for the
+ * parts to factor, 0 when there are none. */
+static int parts_to_factor(const dl_rule *rule, parts *p, uint32_t *first, const uint8_t *dyn, uint8_t *want)
+{
+  uint32_t nb = rule->n_body, with_atom = 0, with_dyn = 0;
+  memset(want, 0, nb);
+  find_parts(rule, p, first, 0);
+  for (uint32_t k = 0; k < nb; k++) with_atom += first_atom_of_part(rule, p->root, k);
+  int heads_apart = with_atom < 2;
+  if (heads_apart) {
+    find_parts(rule, p, first, 1);
+    uint8_t part_dyn[nb];
+    memset(part_dyn, 0, nb);
+    for (uint32_t k = 0; k < nb; k++) part_dyn[p->root[k]] |= dyn[k];
+    for (uint32_t k = 0; k < nb; k++) with_dyn += p->root[k] == k && part_dyn[k];
+    if (with_dyn < 2) return 0;
+    for (uint32_t k = 0; k < nb; k++) want[k] = p->root[k] == k && part_dyn[k];
+  } else {
+    for (uint32_t k = 0; k < nb; k++) want[k] = p->root[k] == k;
+  }
+  int any = 0;
+  for (uint32_t k = 0; k < nb; k++) {
+    want[k] = want[k] && part_factorable(rule, p, k) && (!heads_apart || part_safe(rule, p, k));
+    any |= want[k];
+  }
+  return any;
+}
+
+/* Factors the parts of rule (its body is its own copy) that
+ * parts_to_factor picks: each such part's literals give way to its
+ * auxiliary atom, where its first literal stood.  dyn[k]: body literal k
+ * is dynamic. */
+static int factor_parts(dl_reduction *red, ast_program *ast, dl_rule *rule, const uint8_t *dyn)
+{
+  uint32_t nb = rule->n_body, nv = rule->n_vars;
   if (nb < 2 || nv == 0) return 1;
   uint32_t root[nb], first[nv];
-  uint8_t in_head[nv + 1], mark[nv + 1];
+  uint8_t in_head[nv + 1], mark[nv + 1], want[nb];
   parts p = { root, in_head, mark };
   memset(in_head, 0, nv + 1);
   ast_mark_vars(rule->head, in_head);
-  find_parts(rule, &p, first);
-  for (uint32_t k = 0; k < nb; k++) with_atom += first_atom_of_part(rule, root, k);
-  if (with_atom < 2) return 1;
+  if (!parts_to_factor(rule, &p, first, dyn, want)) return 1;
   ast_term *atom[nb];
   for (uint32_t k = 0; k < nb; k++) {
     atom[k] = NULL;
-    if (root[k] == k && part_factorable(rule, &p, k) && !factor_part(red, ast, rule, &p, k, &atom[k])) return 0;
+    if (!want[k]) continue;
+    part_factorable(rule, &p, k);  /* p.mark: the part's variables */
+    if (!factor_part(red, ast, rule, &p, k, &atom[k])) return 0;
   }
   uint32_t kept = 0;
   uint8_t placed[nb];
@@ -200,23 +256,55 @@ static int factor_parts(dl_reduction *red, ast_program *ast, dl_rule *rule)
 
 /* ---- building G+ ------------------------------------------------------------- */
 
+/* Per predicate of game: 1 when it is true or does, or depends on them.
+ * NULL when out of memory. */
+static uint8_t *dynamic_preds(const dl_program *game)
+{
+  uint8_t *dyn = calloc(game->n_preds + 1, 1);
+  if (!dyn) return NULL;
+  dl_sym t = dl_terms_symbol(game->terms, "true", 4), d = dl_terms_symbol(game->terms, "does", 4);
+  for (uint32_t i = 0; i < game->n_preds; i++)
+    dyn[i] = (game->preds[i].name == t && game->preds[i].arity == 1) ||
+             (game->preds[i].name == d && game->preds[i].arity == 2);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t r = 0; r < game->ast->n_rules; r++) {
+      uint32_t h = game->head_pred[r];
+      for (uint32_t k = 0; !dyn[h] && k < game->ast->rules[r].n_body; k++) {
+        uint32_t q = game->lit_pred[r][k];
+        if (q != DL_NO_PRED && dyn[q]) dyn[h] = 1, changed = 1;
+      }
+    }
+  }
+  return dyn;
+}
+
 /* Appends the game's rules without their negative literals, each with its
- * independent parts factored (factor: 0 to leave them). */
+ * parts factored (factor: 0 to leave them; see factor_parts). */
 static int add_positive_rules(dl_reduction *red, ast_program *ast, const dl_program *game, int factor)
 {
-  for (uint32_t i = 0; i < game->ast->n_rules; i++) {
+  uint8_t *dyn_pred = factor ? dynamic_preds(game) : NULL;
+  if (factor && !dyn_pred) return 0;
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < game->ast->n_rules; i++) {
     dl_rule r = game->ast->rules[i];
     dl_literal *body = dl_arena_alloc(ast->arena, (r.n_body + 1) * sizeof *body);
-    if (!body) return 0;
+    uint8_t dyn[r.n_body + 1];
+    if (!(ok = body != NULL)) break;
     uint32_t n = 0;
-    for (uint32_t k = 0; k < r.n_body; k++)
-      if (r.body[k].kind != DL_NEG) body[n++] = r.body[k];
+    for (uint32_t k = 0; k < r.n_body; k++) {
+      if (r.body[k].kind == DL_NEG) continue;
+      uint32_t q = game->lit_pred[i][k];
+      dyn[n] = factor && q != DL_NO_PRED && dyn_pred[q];
+      body[n++] = r.body[k];
+    }
     r.body = body;
     r.n_body = n;
     r.trusted = 1;
-    if ((factor && !factor_parts(red, ast, &r)) || !ast_program_add_rule(ast, &r)) return 0;
+    ok = (!factor || factor_parts(red, ast, &r, dyn)) && ast_program_add_rule(ast, &r);
   }
-  return 1;
+  free(dyn_pred);
+  return ok;
 }
 
 /* The syntax tree of ground term t. */

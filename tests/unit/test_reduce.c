@@ -1,6 +1,7 @@
 /* test_reduce.c: the G+ reduction's independent body parts (reduce.c).  A
  * rule whose body falls into parts that share no variable gets an
- * auxiliary predicate per part with a variable outside the head; the game's
+ * auxiliary predicate per part with a variable outside the head (and so
+ * does a frame rule's part joined to the rest by head variables only); the game's
  * predicates keep the same instances, the auxiliary ones stay hidden, their
  * names avoid the game's, and the derivations drop from the product of the
  * parts to their sum. */
@@ -135,9 +136,40 @@ static void test_hex_like(void)
   game_free(&x);
 }
 
+/* A frame rule: no part of its body is apart, but without its head's
+ * variables (X, P) true(cell(X,P)) is apart from does(p,move(Y)) &
+ * diff(X,Y); the second gets its predicate, so the moves are joined once
+ * per cell, not once per cell and piece, and the sets stay the same. */
+static void test_frame_like(void)
+{
+  char text[8192];
+  size_t n = (size_t)snprintf(text, sizeof text, "role(p).\n");
+  for (int x = 0; x < 10; x++) {
+    n += (size_t)snprintf(text + n, sizeof text - n, "square(c%d).\n", x);
+    for (int y = 0; y < 10; y++)
+      if (x != y) n += (size_t)snprintf(text + n, sizeof text - n, "diff(c%d,c%d).\n", x, y);
+    for (int k = 0; k < 5; k++) n += (size_t)snprintf(text + n, sizeof text - n, "init(cell(c%d,%d)).\n", x, k);
+  }
+  snprintf(text + n, sizeof text - n,
+           "legal(p,move(Y)) :- square(Y).\n"
+           "next(cell(X,P)) :- true(cell(X,P)) & does(p,move(Y)) & diff(X,Y).\n"
+           "terminal :- true(cell(c0,4)). goal(p,100).\n");
+  game x;
+  int ok = game_reduce(&x, text);
+  CHECK("frame-like: reduced", ok);
+  if (ok) {
+    char names[256];
+    CHECK("frame-like: one auxiliary predicate, for the moves", auxiliaries(&x, names, sizeof names) == 1);
+    CHECK("frame-like: next keeps the 50 cells", kept(&x, "next") == 50);
+    CHECK("frame-like: true keeps the 50 cells", kept(&x, "true") == 50);
+  }
+  game_free(&x);
+}
+
 int main(void)
 {
   test_parts();
+  test_frame_like();
   test_hex_like();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
