@@ -120,6 +120,22 @@ static int bucket(const splitter *s, uint32_t v, uint8_t *in, uint64_t *iface)
   return 1;
 }
 
+/* The distinct values of each variable in the bucket in[] into dv[] (the
+ * fewest any of its binding literals has), and their product over iface:
+ * at most that many tuples of the bucket's piece. */
+static double bucket_values(const splitter *s, const uint8_t *in, uint64_t iface, double *dv)
+{
+  double domain = 1;
+  for (uint32_t v = 0; v < s->nv; v++) {
+    dv[v] = 0;
+    for (uint32_t k = 0; k < s->n; k++)
+      if (in[k] && s->lits[k].binds && (s->lits[k].vars >> v & 1) && (dv[v] == 0 || s->lits[k].dv[v] < dv[v]))
+        dv[v] = s->lits[k].dv[v];
+    if (iface >> v & 1) domain *= dv[v] > 1 ? dv[v] : 1;
+  }
+  return domain;
+}
+
 /* Adds the piece aux(iface) :- bucket and puts its literal in place of
  * the bucket's.  Returns 0 when out of memory. */
 static int make_piece(splitter *s, const uint8_t *in, uint64_t iface, double cost)
@@ -144,14 +160,7 @@ static int make_piece(splitter *s, const uint8_t *in, uint64_t iface, double cos
     return 0;
   }
   uint8_t dynamic = 0;
-  double domain = 1;
-  for (uint32_t v = 0; v < s->nv; v++) {
-    dv[v] = 0;
-    for (uint32_t k = 0; k < s->n; k++)
-      if (in[k] && s->lits[k].binds && (s->lits[k].vars >> v & 1) && (dv[v] == 0 || s->lits[k].dv[v] < dv[v]))
-        dv[v] = s->lits[k].dv[v];
-    if (iface >> v & 1) domain *= dv[v] > 1 ? dv[v] : 1;
-  }
+  double domain = bucket_values(s, in, iface, dv);
   uint32_t m = 0;
   for (uint32_t k = 0; k < s->n; k++) {
     if (!in[k]) {
@@ -173,22 +182,30 @@ static int make_piece(splitter *s, const uint8_t *in, uint64_t iface, double cos
   return 1;
 }
 
-/* Eliminates variables while a safe bucket exists; the cheapest first. */
+/* Eliminates variables while a safe bucket exists; the cheapest first,
+ * counting the bucket's join and its piece's tuples, which the rest of the
+ * rule joins with: in hex's transfer(K) :- does(R,place(X,Y)) &
+ * true(owner(K,R)) & true(connected(K,M,N)) & adjacent(X,Y,M,N), once X,Y
+ * went into aux1(R,M,N), eliminating R would join as much as eliminating
+ * M,N, but leave aux2(K,M,N) (6,561 tuples) to join with connected, not
+ * aux2(K,R) (162) with owner. */
 static int eliminate(splitter *s)
 {
   uint8_t in[64], best_in[64];
+  double dv[64];
   for (;;) {
     uint64_t live = 0;
     for (uint32_t k = 0; k < s->n; k++) live |= s->lits[k].vars;
     int best = -1;
-    double best_cost = 0;
+    double best_cost = 0, best_rank = 0;
     uint64_t best_iface = 0;
     for (uint32_t v = 0; v < s->nv; v++) {
       uint64_t iface;
       if (!(live >> v & 1) || (s->head >> v & 1) || !bucket(s, v, in, &iface)) continue;
-      double cost = estimate(s, in);
-      if (best < 0 || cost < best_cost) {
-        best = (int)v, best_cost = cost, best_iface = iface;
+      double cost = estimate(s, in), tuples = bucket_values(s, in, iface, dv);
+      double rank = cost + (tuples < cost ? tuples : cost);
+      if (best < 0 || rank < best_rank) {
+        best = (int)v, best_cost = cost, best_rank = rank, best_iface = iface;
         memcpy(best_in, in, s->n);
       }
     }
