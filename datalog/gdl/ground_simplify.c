@@ -750,12 +750,22 @@ static int32_t context_of(const simp *s, uint32_t a)
  * not hasjump, and hasjump reading legal atoms would close a cycle). */
 typedef struct pgraph {
   Pvoid_t ids;     /* JudyL: functor, arity and role of an atom -> predicate + 1 */
-  Pvoid_t edges;   /* Judy1: p << 32 | q, a rule of p reads q */
+  Pvoid_t edges;   /* Judy1: p << 32 | q, a rule of p reads q; */
+  uint64_t *adj;   /*   or, up to REACH_MAX predicates, a bit set of w words per p */
   uint32_t *pred;  /* per atom */
   uint32_t n;      /* predicates */
   uint8_t *seen;   /* per predicate, for reaches() */
   uint32_t *stack;
+  /* What a predicate reaches, once asked (a bit set of w words per predicate;
+   * NULL for graphs of over REACH_MAX predicates): speedChess asks 7,528
+   * times, each a search of the graph before. */
+  uint64_t *reach;
+  uint32_t w;
+  uint32_t *known, n_known;  /* the predicates whose set is made */
+  uint8_t *is_known;
 } pgraph;
+
+enum { REACH_MAX = 4096 };
 
 static void pgraph_free(pgraph *pg)
 {
@@ -765,6 +775,10 @@ static void pgraph_free(pgraph *pg)
   free(pg->pred);
   free(pg->seen);
   free(pg->stack);
+  free(pg->adj);
+  free(pg->reach);
+  free(pg->known);
+  free(pg->is_known);
   (void)bytes;
 }
 
@@ -776,6 +790,10 @@ static uint64_t pred_key(const dl_ground *g, uint32_t a)
 
 static int add_edge(pgraph *pg, uint32_t p, uint32_t q)
 {
+  if (pg->adj) {
+    pg->adj[(size_t)p * pg->w + (q >> 6)] |= (uint64_t)1 << (q & 63);
+    return 1;
+  }
   int rc;
   J1S(rc, pg->edges, (Word_t)p << 32 | q);
   return rc != JERR;
@@ -798,6 +816,14 @@ static int pgraph_build(const simp *s, pgraph *pg)
   pg->seen = calloc(pg->n + 1, 1);
   pg->stack = malloc((pg->n + 1) * sizeof *pg->stack);
   if (!pg->seen || !pg->stack) return 0;
+  if (pg->n <= REACH_MAX) {
+    pg->w = (pg->n + 63) / 64;
+    pg->reach = malloc(((size_t)pg->n * pg->w + 1) * sizeof *pg->reach);
+    pg->known = malloc((pg->n + 1) * sizeof *pg->known);
+    pg->is_known = calloc(pg->n + 1, 1);
+    pg->adj = calloc((size_t)pg->n * pg->w + 1, sizeof *pg->adj);
+    if (!pg->reach || !pg->known || !pg->is_known || !pg->adj) return 0;
+  }
   for (uint32_t i = 0; i < s->n; i++) {
     if (!s->alive[i]) continue;
     const int32_t *x = lits_of(s, i);
@@ -807,24 +833,75 @@ static int pgraph_build(const simp *s, pgraph *pg)
   return 1;
 }
 
-/* Whether predicate p reads predicate q, through any number of rules. */
-static int reaches(pgraph *pg, uint32_t p, uint32_t q)
+static void visit(pgraph *pg, uint32_t v, uint32_t q, uint32_t *sn, int *found)
+{
+  if (v == q) *found = 1;
+  if (!pg->seen[v]) pg->seen[v] = 1, pg->stack[(*sn)++] = v;
+}
+
+/* Searches the graph from p, through one rule or more: stops at q (1), or
+ * at the end (0); the predicates met are marked in seen[]. */
+static int search(pgraph *pg, uint32_t p, uint32_t q)
 {
   memset(pg->seen, 0, pg->n + 1);
   uint32_t sn = 0;
   pg->stack[sn++] = p;
-  pg->seen[p] = 1;
   int found = 0;
   while (sn && !found) {
     uint32_t u = pg->stack[--sn];
-    Word_t e = (Word_t)u << 32;
-    for (int rc = Judy1First(pg->edges, &e, PJE0); rc == 1 && e >> 32 == u; rc = Judy1Next(pg->edges, &e, PJE0)) {
-      uint32_t v = (uint32_t)e;
-      if (v == q) found = 1;
-      if (!pg->seen[v]) pg->seen[v] = 1, pg->stack[sn++] = v;
+    if (pg->adj) {
+      for (uint32_t k = 0; k < pg->w; k++)
+        for (uint64_t b = pg->adj[(size_t)u * pg->w + k]; b; b &= b - 1)
+          visit(pg, k * 64 + (uint32_t)__builtin_ctzll(b), q, &sn, &found);
+      continue;
     }
+    Word_t e = (Word_t)u << 32;
+    for (int rc = Judy1First(pg->edges, &e, PJE0); rc == 1 && e >> 32 == u; rc = Judy1Next(pg->edges, &e, PJE0))
+      visit(pg, (uint32_t)e, q, &sn, &found);
   }
   return found;
+}
+
+static uint64_t *reach_set(pgraph *pg, uint32_t p) { return pg->reach + (size_t)p * pg->w; }
+
+/* Makes p's reach set when it is not made yet (pg->reach not NULL). */
+static void know(pgraph *pg, uint32_t p)
+{
+  if (pg->is_known[p]) return;
+  search(pg, p, UINT32_MAX);
+  uint64_t *r = reach_set(pg, p);
+  memset(r, 0, pg->w * sizeof *r);
+  for (uint32_t v = 0; v < pg->n; v++)
+    if (pg->seen[v]) r[v >> 6] |= (uint64_t)1 << (v & 63);
+  pg->is_known[p] = 1;
+  pg->known[pg->n_known++] = p;
+}
+
+/* Whether predicate p reads predicate q, through any number of rules. */
+static int reaches(pgraph *pg, uint32_t p, uint32_t q)
+{
+  if (!pg->reach) return search(pg, p, q);
+  know(pg, p);
+  return reach_set(pg, p)[q >> 6] >> (q & 63) & 1;
+}
+
+/* Adds the edge p -> q (a rule of p now reads q), and what it reaches to
+ * the reach sets made: those of p and of the predicates that reach p.
+ * 0 when out of memory. */
+static int add_read(pgraph *pg, uint32_t p, uint32_t q)
+{
+  if (!add_edge(pg, p, q)) return 0;
+  if (!pg->reach) return 1;
+  know(pg, q);
+  const uint64_t *rq = reach_set(pg, q);
+  for (uint32_t i = 0; i < pg->n_known; i++) {
+    uint32_t u = pg->known[i];
+    uint64_t *ru = reach_set(pg, u);
+    if (u != p && !(ru[p >> 6] >> (p & 63) & 1)) continue;
+    for (uint32_t k = 0; k < pg->w; k++) ru[k] |= rq[k];
+    ru[q >> 6] |= (uint64_t)1 << (q & 63);
+  }
+  return 1;
 }
 
 /* The state of one sweep of shared_bodies.  The table and the graph are
@@ -865,7 +942,7 @@ static int shared_atom(simp *s, sharing *sh, const int32_t *x, uint32_t *b)
   if (!a || a == h || sh->mark[a] == 1) return 1;
   uint32_t ph = sh->pg.pred[h], pa = sh->pg.pred[a];
   if (ph == pa || reaches(&sh->pg, pa, ph)) return 1;
-  if (!add_edge(&sh->pg, ph, pa)) return 0;
+  if (!add_read(&sh->pg, ph, pa)) return 0;
   *b = a;
   return 1;
 }
