@@ -211,23 +211,30 @@ static void sort_low_bits(const keyed *k, char *a, char *b, size_t n, unsigned t
 
 enum { SHORT_BUCKET = 32 };
 
-/* MSD on the key's top bits (about n/4 buckets, so that they are short),
- * then each bucket on its own: by insertion when short, else by LSD radix on
- * the bits below.  Equal keys keep their order at every step. */
+/* MSD on the top bits of those that vary (about n/4 buckets, so that they
+ * are short), then each bucket on its own: by insertion when short, else by
+ * LSD radix on the bits below.  Equal keys keep their order at every step.
+ * Bits above the highest that varies are the same in every key: keys whose
+ * top byte is constant (ground_prune.c's rule keys) would otherwise all
+ * fall into one bucket. */
 int dl_sort_by_key64(void *base, size_t n, size_t size, size_t key_offset)
 {
   assert((base || n == 0) && key_offset + sizeof(uint64_t) <= size && size <= DL_SORT_MAX_SIZE);
   keyed k = { size, key_offset };
   if (n <= SHORT_BUCKET) return insert_by_key(&k, base, n), 1;
-  unsigned bits = 8;
+  uint64_t varies = 0, first = key_of(&k, base, 0);
+  for (size_t i = 1; i < n; i++) varies |= key_of(&k, base, i) ^ first;
+  if (!varies) return 1;
+  unsigned top = 64 - (unsigned)__builtin_clzll(varies), bits = 8;
   while (bits < 16 && ((size_t)4 << bits) < n) bits++;
-  unsigned shift = 64 - bits;
+  if (bits > top) bits = top;
+  unsigned shift = top - bits;
   size_t buckets = (size_t)1 << bits;
   char *scratch = malloc(n * size);
   size_t *start = malloc((buckets + 1) * sizeof *start), *next = malloc(buckets * sizeof *next);
   if (!scratch || !start || !next) return free(scratch), free(start), free(next), 0;
   memset(next, 0, buckets * sizeof *next);
-  for (size_t i = 0; i < n; i++) next[key_of(&k, base, i) >> shift]++;
+  for (size_t i = 0; i < n; i++) next[key_of(&k, base, i) >> shift & (buckets - 1)]++;
   starts_of(next, buckets, n + 1);  /* n + 1: never one bucket, every start is set */
   memcpy(start, next, buckets * sizeof *start);
   start[buckets] = n;

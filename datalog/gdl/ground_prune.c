@@ -3,6 +3,7 @@
  * renumbered densely; then the figures of the ground game. */
 #include "datalog/gdl/ground_impl.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,57 +213,25 @@ static uint64_t rule_key(const int32_t *x)
   return n << 56 | l0 << 24 | l1 >> 8;
 }
 
-static int keyed_less(keyed a, keyed b) { return a.key < b.key || (a.key == b.key && a.rule < b.rule); }
-
-/* Sorts k[0..n) by key, then rule (no two alike): a quicksort with the
- * comparison inline, insertion sort below 17 elements. */
-static void sort_keyed(keyed *k, uint32_t n)
-{
-  while (n > 16) {
-    keyed p = k[n / 2], t;
-    uint32_t i = 0, j = n - 1;
-    for (;;) {
-      while (keyed_less(k[i], p)) i++;
-      while (keyed_less(p, k[j])) j--;
-      if (i >= j) break;
-      t = k[i], k[i] = k[j], k[j] = t;
-      i++, j--;
-    }
-    uint32_t left = j + 1;  /* k[0..left) <= p <= k[left..n): recurse on the smaller side */
-    if (left <= n - left) {
-      sort_keyed(k, left);
-      k += left;
-      n -= left;
-    } else {
-      sort_keyed(k + left, n - left);
-      n = left;
-    }
-  }
-  for (uint32_t i = 1; i < n; i++) {
-    keyed x = k[i];
-    uint32_t j = i;
-    for (; j > 0 && keyed_less(x, k[j - 1]); j--) k[j] = k[j - 1];
-    k[j] = x;
-  }
-}
-
-/* Sorts one head's rules order[0..n) by by_rule: by rule_key, then each
- * run of equal keys by by_rule.  Heads with many rules (breakthrough's
- * next(cellHolds(..)): about 150) made the comparison sort through a
- * function pointer a tenth of the grounding. */
-static void sort_head_rules(const dl_ground *g, uint32_t *order, uint32_t n, keyed *scratch)
+/* Sorts one head's rules order[0..n) (in rule order) by by_rule: stably by
+ * rule_key, then each run of equal keys by by_rule.  Heads with many rules
+ * (breakthrough's next(cellHolds(..)): about 150) made the comparison sort
+ * through a function pointer a tenth of the grounding.  0 when out of
+ * memory. */
+static int sort_head_rules(const dl_ground *g, uint32_t *order, uint32_t n, keyed *scratch)
 {
   if (n <= 16) {
     dl_sort(order, n, sizeof *order, by_rule, (void *)g);
-    return;
+    return 1;
   }
   for (uint32_t i = 0; i < n; i++) scratch[i] = (keyed){ rule_key(gr_rule_lits(g, order[i])), order[i] };
-  sort_keyed(scratch, n);
+  if (!dl_sort_by_key64(scratch, n, sizeof *scratch, offsetof(keyed, key))) return 0;
   for (uint32_t i = 0; i < n; i++) order[i] = scratch[i].rule;
   for (uint32_t a = 0, b; a < n; a = b) {
     for (b = a + 1; b < n && scratch[b].key == scratch[a].key; b++) {}
     if (b - a > 1) dl_sort(order + a, b - a, sizeof *order, by_rule, (void *)g);
   }
+  return 1;
 }
 
 /* Writes the alive rules to order[0..*n) as by_rule sorts them: bucketed
@@ -285,7 +254,7 @@ static int order_by_rule(const dl_ground *g, const uint8_t *alive, uint32_t *ord
   keyed *scratch = most > 16 ? malloc(most * sizeof *scratch) : NULL;
   int ok = most <= 16 || scratch;
   for (uint32_t a = 0, lo = 0; ok && a <= g->n_atoms; lo = start[a++])  /* start[a]: the end of head a's rules now */
-    if (start[a] - lo > 1) sort_head_rules(g, order + lo, start[a] - lo, scratch);
+    if (start[a] - lo > 1) ok = sort_head_rules(g, order + lo, start[a] - lo, scratch);
   free(scratch);
   free(start);
   return ok;

@@ -50,10 +50,11 @@ static int by_key_then_place(const void *a, const void *b)
 
 static uint64_t random64(void) { return (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand(); }
 
-static void check_key64(const char *what, size_t n, uint64_t modulus)
+/* Keys random (modulo modulus when not 0), with the bits of high set. */
+static void check_key64(const char *what, size_t n, uint64_t modulus, uint64_t high)
 {
   record *a = malloc((n + 1) * sizeof *a), *want = malloc((n + 1) * sizeof *want);
-  for (size_t i = 0; i < n; i++) a[i] = (record){ (uint32_t)i, modulus ? random64() % modulus : random64(), 7 };
+  for (size_t i = 0; i < n; i++) a[i] = (record){ (uint32_t)i, (modulus ? random64() % modulus : random64()) | high, 7 };
   memcpy(want, a, n * sizeof *a);
   qsort(want, n, sizeof *want, by_key_then_place);
   int ok = dl_sort_by_key64(a, n, sizeof *a, offsetof(record, key));
@@ -81,9 +82,10 @@ int main(void)
     free(a);
   }
   for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-    check_key64("random", sizes[k], 0);
-    check_key64("five keys, stable", sizes[k], 5);
-    check_key64("one key", sizes[k], 1);
+    check_key64("random", sizes[k], 0, 0);
+    check_key64("five keys, stable", sizes[k], 5, 0);
+    check_key64("one key", sizes[k], 1, 0);
+    check_key64("the top byte the same in all", sizes[k], (uint64_t)1 << 40, (uint64_t)0xab << 56);
   }
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
