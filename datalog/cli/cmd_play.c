@@ -51,6 +51,12 @@ static const cli_option play_options[] = {
             "and terminal need; on), as they are (off), or as gdlog\n"
             "chooses (auto, the default: demand-driven when the full\n"
             "model is infinite or huge)" },
+  { .name = "--lanes", .value = "L", .choices = "auto|64|1", .excludes = "--trace",
+    .help = "playouts run 64 at a time, one bit each in every gate's\n"
+            "word, every gate evaluated once per step (64: bit-parallel);\n"
+            "one at a time, only the gates that change evaluated (1:\n"
+            "differential); or 64 where the circuit allows it (auto:\n"
+            "every eager circuit whose legal moves read no move)" },
   CLI_OPT_SYNTAX,
   CLI_OPT_OUTPUT,
   CLI_OPT_END
@@ -65,6 +71,7 @@ typedef struct play_run {
   double *goal_sum;        /* per role */
   int32_t goal_default;    /* with --goal-default (else -1): the goal of a role that has none */
   uint64_t defaulted;      /* playouts where a role had no goal and scored goal_default */
+  uint32_t lanes;          /* 64: bit-parallel playouts, 1: one at a time */
 } play_run;
 
 static double cpu_now(void)
@@ -102,6 +109,8 @@ static int read_options(cli_ctx *c, play_run *r)
     return cli_usage(c, "--demand needs --backend rules");
   if (cli_given(c, "--circuit") && cli_choice(c, "--backend", 0) == 1)
     return cli_usage(c, "--circuit needs the circuit backend");
+  if (cli_given(c, "--lanes") && cli_choice(c, "--backend", 0) == 1)
+    return cli_usage(c, "--lanes needs the circuit backend");
   const char *t = cli_value(c, "--time");
   if (t) {
     char *end;
@@ -164,6 +173,83 @@ static int default_goals(const play_run *r, dl_circuit *k, int32_t *goals, dl_pl
   return 1;
 }
 
+/* Counts a finished playout. */
+static void count_playout(play_run *r, uint32_t depth, const int32_t *goals, uint32_t roles)
+{
+  r->playouts++;
+  r->states += depth + 1;
+  if (depth < r->min_depth) r->min_depth = depth;
+  if (depth > r->max_seen) r->max_seen = depth;
+  for (uint32_t q = 0; q < roles; q++) r->goal_sum[q] += goals[q];
+}
+
+/* ---- --lanes 64: bit-parallel playouts ---- */
+
+typedef struct wide_ctx {
+  cli_ctx *c;
+  dl_circuit *k;
+  play_run *r;
+  double t0;
+  uint64_t ended;          /* playouts reported, errors included */
+  int failed;
+} wide_ctx;
+
+/* With --goal-default, a role without a goal value scores it (into
+ * goals); 1 when the playout counts (no role has several). */
+static int default_wide_goals(const play_run *r, const dl_wide_result *res, uint32_t roles, int32_t *goals,
+                              dl_playout *p)
+{
+  if (r->goal_default < 0) return 0;
+  for (uint32_t q = 0; q < roles; q++) {
+    if (res->goal_n[q] > 1) {
+      p->role = q;
+      return 0;
+    }
+    goals[q] = res->goal_n[q] ? res->goals[q] : r->goal_default;
+  }
+  return 1;
+}
+
+static int wide_done(void *ctx, const dl_wide_result *res)
+{
+  wide_ctx *w = ctx;
+  play_run *r = w->r;
+  uint32_t roles = dl_circuit_role_count(w->k);
+  dl_playout p = res->p;
+  uint64_t index = w->ended++;
+  if (p.status == DL_PLAYOUT_BAD_GOAL) {
+    int32_t goals[roles ? roles : 1];
+    if (default_wide_goals(r, res, roles, goals, &p)) {
+      r->defaulted++;
+      count_playout(r, p.depth, goals, roles);
+      return 1;
+    }
+  }
+  if (p.status != DL_PLAYOUT_OK) {
+    report_playout(w->c, w->k, p, index);
+    w->failed = 1;
+    return 0;
+  }
+  count_playout(r, p.depth, res->goals, roles);
+  if ((index & 63) == 63 && ((r->time_limit > 0 && cli_now() - w->t0 >= r->time_limit) || dl_guard_signal()))
+    return 0;
+  return 1;
+}
+
+/* Runs the playouts 64 at a time; 0 after reporting an error. */
+static int run_wide(cli_ctx *c, dl_circuit *k, play_run *r, const uint64_t *start)
+{
+  dl_rng rng;
+  dl_rng_seed(&rng, r->seed);
+  wide_ctx w = { c, k, r, cli_now(), 0, 0 };
+  double c0 = cpu_now();
+  int ok = dl_circuit_wide_playouts(k, start, &rng, r->n, (uint32_t)r->max_depth, 0, wide_done, &w);
+  r->run_s = cli_now() - w.t0;
+  r->cpu_s = cpu_now() - c0;
+  if (!ok) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  return ok && !w.failed && !dl_guard_signal();
+}
+
 /* Runs the playouts; 0 after reporting an error. */
 static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
 {
@@ -176,9 +262,14 @@ static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
     return 0;
   }
   dl_circuit_initial(k, start);
+  r->min_depth = UINT32_MAX;
+  if (r->lanes == 64) {
+    int wide_ok = run_wide(c, k, r, start);
+    free(start), free(goals);
+    return wide_ok;
+  }
   dl_rng rng;
   dl_rng_seed(&rng, r->seed);
-  r->min_depth = UINT32_MAX;
   int ok = 1;
   double t0 = cli_now(), c0 = cpu_now();
   for (uint64_t i = 0; i < r->n && ok; i++) {
@@ -193,11 +284,7 @@ static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
       ok = 0;
       break;
     }
-    r->playouts++;
-    r->states += p.depth + 1;
-    if (p.depth < r->min_depth) r->min_depth = p.depth;
-    if (p.depth > r->max_seen) r->max_seen = p.depth;
-    for (uint32_t q = 0; q < roles; q++) r->goal_sum[q] += goals[q];
+    count_playout(r, p.depth, goals, roles);
   }
   r->run_s = cli_now() - t0;
   r->cpu_s = cpu_now() - c0;
@@ -228,10 +315,10 @@ static void report_json(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
     if (*p == '"' || *p == '\\') dl_buf_add(b, "\\", 1);
     dl_buf_add(b, p, 1);
   }
-  dl_buf_addf(b, "\", \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
+  dl_buf_addf(b, "\", \"lanes\": %u, \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
              " \"cpu_seconds\": %.6f, \"playouts_per_cpu_second\": %.1f,\n",
-          (unsigned long long)r->seed, (unsigned long long)r->playouts, (unsigned long long)r->states, r->run_s,
-          r->cpu_s, r->playouts / (r->cpu_s > 0 ? r->cpu_s : 1e-9));
+          r->lanes, (unsigned long long)r->seed, (unsigned long long)r->playouts, (unsigned long long)r->states,
+          r->run_s, r->cpu_s, r->playouts / (r->cpu_s > 0 ? r->cpu_s : 1e-9));
   dl_buf_addf(b, " \"playouts_per_second\": %.1f, \"states_per_second\": %.1f, \"mean_depth\": %.3f,"
              " \"min_depth\": %u, \"max_depth\": %u,\n",
           r->playouts / (r->run_s > 0 ? r->run_s : 1e-9), r->states / (r->run_s > 0 ? r->run_s : 1e-9),
@@ -272,6 +359,9 @@ static void report_text(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
                 s.lazy_gates, s.lazy_wires, s.lazy_next_rules);
   dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
           s.state_words * 8, s.moves);
+  if (r->lanes == 64)
+    dl_buf_addf(b, "lanes      64 playouts at a time, bit-parallel (%zu bytes of the circuit)\n", s.bytes_wide);
+  else dl_buf_addz(b, "lanes      1 playout at a time, differential\n");
   dl_buf_addf(b, "playouts   %llu in %.3f s: %.0f playouts/s, %.0f states/s\n", (unsigned long long)r->playouts,
           r->run_s, r->playouts / t, r->states / t);
   dl_buf_addf(b, "cpu        %.3f s of process time: %.0f playouts/s, %.0f states/s\n", r->cpu_s,
@@ -509,7 +599,14 @@ static int run_play(cli_ctx *c)
   dl_circuit *k = g ? dl_circuit_create_mode(g, (dl_circuit_mode)cli_choice(c, "--circuit", 0), c->diag) : NULL;
   r.ground_s = t1 - t0;
   r.compile_s = cli_now() - t1;
-  int ok = k != NULL;
+  int ok = k != NULL, lanes = cli_choice(c, "--lanes", 0);
+  r.lanes = k && dl_circuit_has_wide(k) && lanes != 2 ? 64 : 1;
+  if (ok && lanes == 1 && r.lanes != 64) {
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "--lanes 64 needs an eager circuit whose legal moves, goals and "
+                   "terminal read no move: %s", dl_circuit_get_stats(k).lazy_gates ?
+                   "this one is lazy (--circuit eager makes it eager)" : "here they read a move");
+    ok = 0;
+  }
   if (ok && cli_given(c, "--trace")) ok = run_trace(c, k, &r);
   else if (ok) {
     r.goal_sum = calloc(dl_circuit_role_count(k), sizeof *r.goal_sum);

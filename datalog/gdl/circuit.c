@@ -411,6 +411,7 @@ dl_tid dl_circuit_move_term(const dl_circuit *c, uint32_t m)
 void dl_circuit_destroy(dl_circuit *c)
 {
   if (!c) return;
+  cc_wide_free(c);
   void *p[] = { c->counter, c->out_start, c->outs, c->hook, c->kind, c->gate_atom, c->block, c->block_start,
                 c->block_members, c->net, c->old, c->queue, c->queue_sum, c->work, c->role_term,
                 c->fluent_term, c->fluent_gate, c->init, c->cur, c->next_bits, c->scratch, c->move_role,

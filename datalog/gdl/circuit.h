@@ -55,6 +55,7 @@ typedef struct dl_circuit_stats {
   uint32_t lazy_gates, lazy_wires; /* evaluated on demand (DL_CIRCUIT_LAZY) */
   uint32_t lazy_next_rules;    /* of them, rules of next atoms (evaluated when a move is made) */
   size_t bytes;                /* memory of the circuit */
+  size_t bytes_wide;           /* of it, the bit-parallel program's (0: none) */
 } dl_circuit_stats;
 
 /* How the gates that only legal moves, goals and terminal need are
@@ -163,5 +164,42 @@ typedef struct dl_playout {
  * the circuit is left on the state where it happened. */
 dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
                               int32_t *goals);
+
+/* Bit-parallel playouts (circuit_wide.c).  An eager circuit whose legal
+ * moves, goals and terminal read no move also holds its gates as a
+ * program over 64-bit words, one bit per playout (a lane): 64 random
+ * playouts run in lockstep, and a step evaluates every gate once for the
+ * 64 states (the goal-only gates when a lane ends).  It is the same game
+ * and the same uniform choice as dl_circuit_playout, with another order of
+ * the random draws.  It leaves the circuit's current state alone. */
+
+/* How one playout ended.  goals and goal_n (BAD_GOAL or OK; else NULL):
+ * per role its number of true goal atoms, and its goal value when that is
+ * 1 (else 0 when none, minus the number when several: as
+ * dl_circuit_goal).  With a history: its
+ * first min(depth, history) joint moves (n_roles moves each) and each
+ * role's number of legal moves in those states. */
+typedef struct dl_wide_result {
+  dl_playout p;           /* OK, NO_LEGAL, BAD_GOAL (role: the first without one goal value), TOO_DEEP */
+  const int32_t *goals, *goal_n;
+  const uint32_t *moves, *legal;
+  uint32_t lane;
+} dl_wide_result;
+
+/* Called as each playout ends; the result is valid during the call.
+ * Returns 0 to stop the run. */
+typedef int (*dl_wide_fn)(void *ctx, const dl_wide_result *r);
+
+/* Whether c has the bit-parallel program. */
+int dl_circuit_has_wide(const dl_circuit *c);
+
+/* Runs n random playouts from start, 64 at a time, and calls done for each
+ * as it ends (in the order they end), until all are done or done returns
+ * 0 (the playouts under way are then dropped).  A playout longer than
+ * max_depth joint moves ends as TOO_DEEP.  history: how many joint moves
+ * of each playout to keep for done (0: none; then nothing is allocated).
+ * Requires dl_circuit_has_wide(c).  Returns 1, or 0 when out of memory. */
+int dl_circuit_wide_playouts(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint64_t n, uint32_t max_depth,
+                             uint32_t history, dl_wide_fn done, void *ctx);
 
 #endif

@@ -88,6 +88,7 @@ typedef struct build {
   uint32_t n_edges, cap_edges;
   uint32_t cap_gates;
   dl_circuit_mode mode;            /* AUTO is decided in cc_layout */
+  int hooks_in_cone;               /* legal moves, goals or terminal read a move */
 } build;
 
 /* Rules as they are wired: a literal is an atom literal (+a, -a) or, beyond
@@ -120,6 +121,11 @@ int cc_lower_rules(build *b, rule_set *out);
 int cc_layout(build *b);
 /* Brings every gate to its value, then sets the initial state. */
 int cc_settle(build *b);
+
+/* circuit_wide.c */
+/* The bit-parallel program of an eager circuit (c->wide) from the dense
+ * gates in topological order, before pack_net frees them. */
+int cc_wide_build(build *b);
 
 /* circuit_lazy.c */
 /* The lazy part of the circuit from its gates g0 .. n_gates (dense, their

@@ -9,6 +9,8 @@
 #define NONE UINT32_MAX
 #define TOP 0x80000000u
 
+typedef struct cc_wide cc_wide;
+
 enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4 };
 enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
 #define HAS_OUTPUTS 0x80000000u
@@ -139,6 +141,7 @@ struct dl_circuit {
   uint32_t n_lz_goal, n_lz_terminal;
   uint32_t *lz_goal;                /* pairs: lazy gate, goal index */
   uint32_t *lz_terminal;
+  cc_wide *wide;          /* the bit-parallel program (circuit_wide.c), or NULL */
   dl_circuit_stats stats;
 };
 
@@ -147,6 +150,9 @@ struct dl_circuit {
 void cc_queue(dl_circuit *c, uint32_t g);
 /* Passes on the changes of the queued gates below limit, in order. */
 void cc_propagate(dl_circuit *c, uint32_t limit);
+
+/* Frees c's bit-parallel program (circuit_wide.c). */
+void cc_wide_free(dl_circuit *c);
 
 /* Lazy gates (circuit_lazy.c). */
 /* Forgets the lazy values: the state changed. */

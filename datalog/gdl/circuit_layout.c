@@ -454,7 +454,8 @@ static int order_gates(build *b)
     for (uint32_t g = 0; g < c->n_gates; g++) in_cone += o.cone[g] == 1, lazy_in_cone += o.cone[g] == 3;
     c->goal_start = c->n_gates - n_goal;
     c->lz_cone0 = c->n_gates - lazy_in_cone;
-    c->cone_start = hooks_in_cone(c, o.cone) ? c->goal_start : c->goal_start - in_cone;
+    b->hooks_in_cone = hooks_in_cone(c, o.cone);
+    c->cone_start = b->hooks_in_cone ? c->goal_start : c->goal_start - in_cone;
   }
   ok = ok && renumber(b, o.perm);
   free(o.indeg), free(o.bstart), free(o.bmem), free(o.fifo), free(o.perm), free(o.cone);
@@ -565,6 +566,7 @@ static int pack_net(build *b)
   uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
   if (!off) return cc_oom(b);
   int lazy = b->mode == DL_CIRCUIT_LAZY;  /* the gates from goal_start have no record */
+  if (!lazy && !b->hooks_in_cone && !cc_wide_build(b)) return 0;
   uint64_t words = 0;
   for (uint32_t g = 0; g < c->n_gates; g++) {
     off[g] = (uint32_t)words;
@@ -634,7 +636,7 @@ static int pack_net(build *b)
   size_t w = c->words ? c->words : 1;
   c->stats.bytes = sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
                    (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
-                   (size_t)c->n_feeders * 9;
+                   (size_t)c->n_feeders * 9 + c->stats.bytes_wide;
   if (lazy)
     c->stats.bytes += ((size_t)c->n_lazy * 3 + c->stats.lazy_wires + (size_t)c->n_moves * 2 +
                        (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves + 2 * (size_t)c->n_fluents +

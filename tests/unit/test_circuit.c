@@ -46,16 +46,10 @@ static void game_free(game *x)
 /* The mode the tests compile with (main runs them in each). */
 static dl_circuit_mode mode = DL_CIRCUIT_EAGER;
 
-/* Loads the infix program text (through a temporary file) up to its circuit. */
-static int game_make(game *x, const char *text)
+/* Loads the game file at path up to its circuit. */
+static int game_load(game *x, const char *path)
 {
   memset(x, 0, sizeof *x);
-  char path[] = "/tmp/test_circuit_XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return 0;
-  FILE *f = fdopen(fd, "w");
-  fputs(text, f);
-  fclose(f);
   x->diag = dl_diag_create();
   dl_load_options lo = { path, NULL, NULL, NULL, -1 };
   x->l = dl_load(&lo, x->diag);
@@ -66,13 +60,29 @@ static int game_make(game *x, const char *text)
   x->g = r ? dl_ground_build(x->l->prog, r, &go, x->diag) : NULL;
   dl_reduction_destroy(r);
   x->c = x->g ? dl_circuit_create_mode(x->g, mode, x->diag) : NULL;
-  remove(path);
   for (size_t i = 0; i < dl_diag_count(x->diag); i++) {
     char *m = dl_diag_render(dl_diag_message(x->diag, i));
     if (m) fputs(m, stdout);
     free(m);
   }
   return x->c != NULL;
+}
+
+/* Loads the infix program text (through a temporary file) up to its circuit. */
+static int game_make(game *x, const char *text)
+{
+  char path[] = "/tmp/test_circuit_XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) {
+    memset(x, 0, sizeof *x);
+    return 0;
+  }
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  int ok = game_load(x, path);
+  remove(path);
+  return ok;
 }
 
 /* game_make checked as `what`; on failure frees x and returns 0. */
@@ -459,8 +469,184 @@ static void test_modes_agree(void)
   }
 }
 
-int main(void)
+/* ---- bit-parallel playouts, each replayed on the differential circuit ---- */
+
+typedef struct replay {
+  dl_circuit *c;
+  uint32_t max_depth, checked, states, n_stat[5];
+  uint32_t first[8];       /* how often the first joint move's role 0 move was each of moves 0..7 */
+  uint64_t *s, *t;
+  char why[160];
+} replay;
+
+static int replay_fail(replay *x, const char *what, uint32_t step)
 {
+  snprintf(x->why, sizeof x->why, "playout %u, step %u: %s", x->checked, step, what);
+  return 0;
+}
+
+/* Whether the end of the replayed playout (the circuit on its last state)
+ * is what the lanes said. */
+static int replay_end(replay *x, const dl_wide_result *res)
+{
+  dl_circuit *c = x->c;
+  uint32_t roles = dl_circuit_role_count(c), d = res->p.depth;
+  const uint32_t *moves;
+  switch (res->p.status) {
+  case DL_PLAYOUT_OK:
+  case DL_PLAYOUT_BAD_GOAL: {
+    if (!dl_circuit_terminal(c)) return replay_fail(x, "ended, not terminal", d);
+    int bad = 0;
+    for (uint32_t r = 0; r < roles; r++) {
+      int32_t v;
+      int one = dl_circuit_goal(c, r, &v);
+      if (one != (res->goal_n[r] == 1) || v != res->goals[r]) return replay_fail(x, "another goal", d);
+      bad |= !one;
+    }
+    return bad == (res->p.status == DL_PLAYOUT_BAD_GOAL) ? 1 : replay_fail(x, "goal status", d);
+  }
+  case DL_PLAYOUT_NO_LEGAL:
+    if (dl_circuit_terminal(c) || dl_circuit_legal(c, res->p.role, &moves)) return replay_fail(x, "no legal", d);
+    return 1;
+  case DL_PLAYOUT_TOO_DEEP:
+    return !dl_circuit_terminal(c) && d == x->max_depth ? 1 : replay_fail(x, "too deep", d);
+  default: return replay_fail(x, "status", d);
+  }
+}
+
+/* Replays a playout of the lanes on the circuit from the initial state:
+ * at every step the same terminal flag, the same number of legal moves per
+ * role, the move chosen among them; then the same end. */
+static int replay_done(void *ctx, const dl_wide_result *res)
+{
+  replay *x = ctx;
+  dl_circuit *c = x->c;
+  uint32_t roles = dl_circuit_role_count(c);
+  dl_circuit_initial(c, x->s);
+  for (uint32_t i = 0; i < res->p.depth; i++) {
+    dl_circuit_set_state(c, x->s);
+    if (dl_circuit_terminal(c)) return replay_fail(x, "terminal on the way", i);
+    for (uint32_t r = 0; r < roles; r++) {
+      const uint32_t *moves;
+      uint32_t n = dl_circuit_legal(c, r, &moves), m = res->moves[i * roles + r], found = 0;
+      for (uint32_t k = 0; k < n; k++) found |= moves[k] == m;
+      if (n != res->legal[i * roles + r] || !found) return replay_fail(x, "other legal moves", i);
+    }
+    dl_circuit_next(c, res->moves + (size_t)i * roles, x->t);
+    memcpy(x->s, x->t, dl_circuit_state_words(c) * sizeof *x->s);
+  }
+  dl_circuit_set_state(c, x->s);
+  if (!replay_end(x, res)) return 0;
+  x->checked++;
+  x->states += res->p.depth + 1;
+  if (res->p.depth && res->moves[0] < 8) x->first[res->moves[0]]++;
+  x->n_stat[res->p.status]++;
+  return 1;
+}
+
+/* n bit-parallel playouts of c, each replayed; NULL when all agree, else
+ * why not (in x->why). */
+static const char *wide_agrees(replay *x, dl_circuit *c, uint64_t seed, uint32_t n, uint32_t max_depth)
+{
+  uint32_t w = dl_circuit_state_words(c) + 1;
+  memset(x, 0, sizeof *x);
+  x->c = c, x->max_depth = max_depth;
+  x->s = calloc(w, 8), x->t = calloc(w, 8);
+  uint64_t *start = calloc(w, 8);
+  dl_rng rng;
+  dl_rng_seed(&rng, seed);
+  if (start) dl_circuit_initial(c, start);
+  int ran = x->s && x->t && start && dl_circuit_has_wide(c) &&
+            dl_circuit_wide_playouts(c, start, &rng, n, max_depth, max_depth + 1, replay_done, x);
+  free(x->s), free(x->t), free(start);
+  if (!ran && !x->why[0]) snprintf(x->why, sizeof x->why, "no run");
+  if (ran && x->checked != n && !x->why[0]) snprintf(x->why, sizeof x->why, "%u of %u ended", x->checked, n);
+  return x->why[0] ? x->why : NULL;
+}
+
+static void test_wide(void)
+{
+  static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game };
+  for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+    game x;
+    replay rp;
+    if (!game_open(&x, games[i], "game for the lanes compiles")) continue;
+    const char *why = wide_agrees(&rp, x.c, 5 + i, 300, 1000);
+    char what[200];
+    snprintf(what, sizeof what, "game %zu: 300 bit-parallel playouts replayed (%u states)%s%s", i, rp.states,
+             why ? ": " : "", why ? why : "");
+    CHECK(what, !why && rp.states > 300);
+    game_free(&x);
+  }
+  /* the draws are uniform: role a's three first moves of the turn game */
+  game x;
+  replay rp;
+  if (game_open(&x, turn_game, "turn game compiles")) {
+    const char *why = wide_agrees(&rp, x.c, 9, 3000, 1000);
+    uint32_t lo = UINT32_MAX, hi = 0, n = 0;
+    for (uint32_t m = 0; m < 8; m++)
+      if (rp.first[m]) n++, lo = rp.first[m] < lo ? rp.first[m] : lo, hi = rp.first[m] > hi ? rp.first[m] : hi;
+    char what[160];
+    snprintf(what, sizeof what, "3000 playouts: a's 3 first moves drawn %u to %u times", lo, hi);
+    CHECK(what, !why && n == 3 && lo > 850 && hi < 1150);
+    game_free(&x);
+  }
+  static const struct {
+    const char *text;
+    dl_playout_status status;
+    uint32_t depth;
+  } ends[] = {
+    { "role(p). init(s). legal(p,go) :- true(t). terminal :- true(u). goal(p,1).\n", DL_PLAYOUT_NO_LEGAL, 0 },
+    { "role(p). role(q). init(s). legal(p,go). legal(q,go). next(t) :- does(p,go).\n"
+      "terminal :- true(t). goal(p,10). goal(q,20) :- true(s).\n", DL_PLAYOUT_BAD_GOAL, 1 },
+    { "role(p). init(s). legal(p,go). next(s) :- true(s). goal(p,1).\n", DL_PLAYOUT_TOO_DEEP, 50 },
+  };
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+    if (!game_open(&x, ends[i].text, "game with a bad end compiles")) continue;
+    const char *why = wide_agrees(&rp, x.c, 3, 70, 50);
+    char what[200];
+    snprintf(what, sizeof what, "bad end %zu: 70 playouts end as status %d after %u moves%s%s", i,
+             (int)ends[i].status, ends[i].depth, why ? ": " : "", why ? why : "");
+    CHECK(what, !why && rp.n_stat[ends[i].status] == 70 && rp.states == 70 * (ends[i].depth + 1));
+    game_free(&x);
+  }
+}
+
+/* test_circuit --wide FILE...: bit-parallel playouts of each game replayed
+ * on its differential circuit.  Exit 77 (skip) when no file exists. */
+static int corpus_wide(int argc, char **argv)
+{
+  int found = 0;
+  for (int i = 2; i < argc; i++) {
+    FILE *f = fopen(argv[i], "r");
+    if (!f) continue;
+    fclose(f);
+    found++;
+    game x;
+    replay rp;
+    if (!game_load(&x, argv[i])) {
+      CHECK(argv[i], 0);
+      game_free(&x);
+      continue;
+    }
+    const char *why = dl_circuit_has_wide(x.c) ? wide_agrees(&rp, x.c, 1, 256, 400) : NULL;
+    char what[400];
+    snprintf(what, sizeof what, "%s: %s%s", argv[i], dl_circuit_has_wide(x.c) ? "256 playouts replayed" : "no lanes",
+             why ? why : "");
+    CHECK(what, !why);
+    game_free(&x);
+  }
+  if (!found) {
+    printf("skip: none of the games exists (no corpus)\n");
+    return 77;
+  }
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc > 1 && strcmp(argv[1], "--wide") == 0) return corpus_wide(argc, argv);
   for (int lazy = 0; lazy < 2; lazy++) {
     mode = lazy ? DL_CIRCUIT_LAZY : DL_CIRCUIT_EAGER;
     printf("-- %s\n", lazy ? "lazy" : "eager");
@@ -472,6 +658,8 @@ int main(void)
     test_any_legal();
   }
   test_modes_agree();
+  mode = DL_CIRCUIT_EAGER;
+  test_wide();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
