@@ -675,6 +675,133 @@ gdlog_status gdlog_next(gdlog_game *g, const gdlog_state *s, const gdlog_move *j
   return st == GDLOG_OK ? st : call_fail(g, st);
 }
 
+/* ---- playouts ---------------------------------------------------------------------- */
+
+/* Reports that memory ran out (call_fail renders it). */
+static gdlog_status oom(gdlog_game *g)
+{
+  dl_diag_report(g->diag, DL_ERROR, NULL, 0, "out of memory");
+  return GDLOG_ERR_NOMEM;
+}
+
+typedef struct playout_sums {
+  gdlog_game *g;
+  double *goal;            /* per role */
+  uint64_t depth, done;
+  gdlog_status st;
+} playout_sums;
+
+/* Reports how playout p ended when it broke the contract (or went too
+ * deep); returns its status. */
+static gdlog_status playout_failed(gdlog_game *g, dl_playout p, const int32_t *goals)
+{
+  if (p.status == DL_PLAYOUT_TOO_DEEP) {
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "no terminal state within %d joint moves", GDLOG_PLAYOUT_MAX_DEPTH);
+    return GDLOG_ERR_LIMIT;
+  }
+  if (p.status == DL_PLAYOUT_NO_MEMORY) return oom(g);
+  if (p.status == DL_PLAYOUT_NO_LEGAL)
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "role '%s' has no legal move after %u joint moves of a playout",
+                   g->role_names[p.role], p.depth);
+  else
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "role '%s' has %s goal value in 0..100 at the end of a playout",
+                   g->role_names[p.role], goals && goals[p.role] < 0 ? "more than one" : "no");
+  return GDLOG_ERR_GAME;
+}
+
+/* Adds a playout's goals and depth; GAME (reported) for a goal outside 0..100. */
+static gdlog_status add_playout(playout_sums *x, dl_playout p, const int32_t *goals)
+{
+  for (int r = 0; r < x->g->n_roles; r++)
+    if (goals[r] < 0 || goals[r] > 100) {
+      p.status = DL_PLAYOUT_BAD_GOAL, p.role = (uint32_t)r;
+      return playout_failed(x->g, p, NULL);
+    }
+  for (int r = 0; r < x->g->n_roles; r++) x->goal[r] += goals[r];
+  x->depth += p.depth;
+  x->done++;
+  return GDLOG_OK;
+}
+
+static int add_wide(void *ctx, const dl_wide_result *res)
+{
+  playout_sums *x = ctx;
+  x->st = res->p.status == DL_PLAYOUT_OK ? add_playout(x, res->p, res->goals)
+                                         : playout_failed(x->g, res->p, res->goals);
+  return x->st == GDLOG_OK && !(x->g->opt.cancel && *x->g->opt.cancel);
+}
+
+static gdlog_status circuit_playouts(playout_sums *x, const gdlog_state *s, uint64_t n, dl_rng *rng)
+{
+  dl_circuit *c = x->g->circuit;
+  if (dl_circuit_has_wide(c))
+    return dl_circuit_wide_playouts(c, s->data, rng, n, GDLOG_PLAYOUT_MAX_DEPTH, 0, add_wide, x) ? x->st
+                                                                                                 : oom(x->g);
+  int32_t *goals = calloc((size_t)x->g->n_roles + 1, sizeof *goals);
+  if (!goals) return oom(x->g);
+  for (uint64_t i = 0; i < n && x->st == GDLOG_OK && !(x->g->opt.cancel && *x->g->opt.cancel); i++) {
+    dl_playout p = dl_circuit_playout(c, s->data, rng, GDLOG_PLAYOUT_MAX_DEPTH, goals);
+    x->st = p.status == DL_PLAYOUT_OK ? add_playout(x, p, goals) : playout_failed(x->g, p, goals);
+  }
+  free(goals);
+  return x->st;
+}
+
+/* One playout on the rules from s. */
+static gdlog_status rules_playout(playout_sums *x, const gdlog_state *s, dl_rng *rng, gdlog_move *joint, int32_t *goals)
+{
+  gdlog_game *g = x->g;
+  gdlog_state *cur = NULL, *next = NULL;
+  gdlog_status st = gdlog_state_copy(s, &cur) == GDLOG_OK ? GDLOG_OK : oom(g);
+  dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
+  int terminal = 0;
+  while (st == GDLOG_OK && (st = backend_terminal(g, cur, &terminal)) == GDLOG_OK && !terminal) {
+    if (p.depth >= GDLOG_PLAYOUT_MAX_DEPTH) {
+      p.status = DL_PLAYOUT_TOO_DEEP;
+      st = playout_failed(g, p, NULL);
+      break;
+    }
+    for (int r = 0; st == GDLOG_OK && r < g->n_roles; r++)
+      if ((st = backend_legal(g, cur, r, &g->legal[r])) == GDLOG_OK)
+        joint[r] = g->legal[r].ids[dl_rng_below(rng, g->legal[r].n)];
+    if (st == GDLOG_OK) st = backend_next(g, cur, joint, &next);
+    gdlog_state_free(cur);
+    cur = next, next = NULL;
+    p.depth++;
+  }
+  for (int r = 0; st == GDLOG_OK && r < g->n_roles; r++) {
+    int v;
+    st = rules_goal(g, cur, r, &v);
+    goals[r] = v;
+  }
+  gdlog_state_free(cur);
+  return st == GDLOG_OK ? add_playout(x, p, goals) : st;
+}
+
+gdlog_status gdlog_playouts(gdlog_game *g, const gdlog_state *s, uint64_t n, uint64_t seed, double *mean_goal,
+                            double *mean_depth)
+{
+  assert(ready(g) && s && s->game == g && mean_goal);
+  call_begin(g);
+  playout_sums x = { g, calloc((size_t)g->n_roles + 1, sizeof *x.goal), 0, 0, GDLOG_OK };
+  gdlog_move *joint = calloc((size_t)g->n_roles + 1, sizeof *joint);
+  int32_t *goals = calloc((size_t)g->n_roles + 1, sizeof *goals);
+  dl_rng rng;
+  dl_rng_seed(&rng, seed);
+  gdlog_status st = x.goal && joint && goals ? GDLOG_OK : oom(g);
+  if (st == GDLOG_OK && g->circuit) st = circuit_playouts(&x, s, n, &rng);
+  for (uint64_t i = 0; st == GDLOG_OK && !g->circuit && i < n; i++) st = rules_playout(&x, s, &rng, joint, goals);
+  if (st == GDLOG_OK && g->opt.cancel && *g->opt.cancel) {
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "cancelled");
+    st = GDLOG_ERR_LIMIT;
+  }
+  double done = x.done ? (double)x.done : 1;
+  for (int r = 0; st == GDLOG_OK && r < g->n_roles; r++) mean_goal[r] = x.goal[r] / done;
+  if (st == GDLOG_OK && mean_depth) *mean_depth = (double)x.depth / done;
+  free(x.goal), free(joint), free(goals);
+  return st == GDLOG_OK ? st : call_fail(g, st);
+}
+
 /* ---- text --------------------------------------------------------------------------- */
 
 const char *gdlog_move_text(gdlog_game *g, gdlog_move m)

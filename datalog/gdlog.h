@@ -179,6 +179,25 @@ GDLOG_API gdlog_status gdlog_next(gdlog_game *g, const gdlog_state *s, const gdl
  * goal value or several in s (terminal or not); LIMIT, NOMEM. */
 GDLOG_API gdlog_status gdlog_goal(gdlog_game *g, const gdlog_state *s, int r, int *value);
 
+/* ---- playouts --------------------------------------------------------------------- */
+
+/* The longest playout gdlog_playouts plays (joint moves). */
+#define GDLOG_PLAYOUT_MAX_DEPTH 1000000
+
+/* Runs n random playouts from s: in each state every role plays one of its
+ * legal moves, each with the same chance, until a terminal state.  The
+ * generator is seeded with seed (the same seed, the same playouts).
+ * Writes each role's mean goal value into mean_goal[0..roles) and, when
+ * mean_depth is not NULL, the mean number of joint moves into *mean_depth.
+ * The circuit backend runs them 64 at a time, one bit per playout in every
+ * gate (see `gdlog play --lanes`); an MCTS player asks this at a leaf.
+ * GAME when a playout meets a role without a legal move, or a terminal
+ * state where a role has no goal value or several (or one outside
+ * 0..100); LIMIT when one passes GDLOG_PLAYOUT_MAX_DEPTH joint moves (or
+ * the cancel flag was set); NOMEM. */
+GDLOG_API gdlog_status gdlog_playouts(gdlog_game *g, const gdlog_state *s, uint64_t n, uint64_t seed,
+                                      double *mean_goal, double *mean_depth);
+
 /* ---- text ------------------------------------------------------------------------- */
 
 /* The text of move m in the output syntax: owned by g, valid until the

@@ -15,6 +15,8 @@ static int checks, failures;
 
 static gdlog_backend backend;  /* the backend of the current round */
 
+static gdlog_status open_text(const char *text, gdlog_game **g);
+
 static gdlog_game *open_ttt(const char *path, gdlog_syntax output)
 {
   gdlog_options o;
@@ -129,6 +131,46 @@ static void test_win_and_draw(const char *path)
             strstr(gdlog_error(g), "role 'xplayer' has no goal value in this non-terminal state"),
         "mid-game goal: %s", gdlog_error(g));
   gdlog_state_free(s);
+  gdlog_close(g);
+}
+
+/* Random playouts: exact from a won state and a state one mark from a
+ * draw; from the initial state xplayer (who moves first) wins more often
+ * than oplayer, and the mean depth of random tic-tac-toe is about 7.6. */
+static void test_playouts(const char *path)
+{
+  gdlog_game *g = open_ttt(path, GDLOG_SYNTAX_AUTO);
+  if (!g) return;
+  double mean[2] = { -1, -1 }, depth = -1;
+  gdlog_state *s = play(g, "11 21 12 22 13");
+  gdlog_status st = s ? gdlog_playouts(g, s, 10, 1, mean, &depth) : GDLOG_ERR_GAME;
+  CHECK(st == GDLOG_OK && mean[0] == 100 && mean[1] == 0 && depth == 0, "playouts from a win: %s %g %g %g",
+        gdlog_error(g), mean[0], mean[1], depth);
+  gdlog_state_free(s);
+  s = play(g, "11 12 13 22 21 23 32 31");  /* xplayer's last mark at 3 3 draws */
+  st = s ? gdlog_playouts(g, s, 100, 2, mean, &depth) : GDLOG_ERR_GAME;
+  CHECK(st == GDLOG_OK && mean[0] == 50 && mean[1] == 50 && depth == 1, "playouts to a draw: %s %g %g %g",
+        gdlog_error(g), mean[0], mean[1], depth);
+  gdlog_state_free(s);
+  double again[2] = { -1, -1 };
+  st = gdlog_initial(g, &s);
+  st = st == GDLOG_OK ? gdlog_playouts(g, s, 3000, 7, mean, &depth) : st;
+  CHECK(st == GDLOG_OK && mean[0] > 55 && mean[0] < 75 && mean[0] + mean[1] > 99.9 && mean[0] + mean[1] < 100.1 &&
+            depth > 7.2 && depth < 8.0, "3000 playouts from the initial state: %s %g %g %g", gdlog_error(g), mean[0],
+        mean[1], depth);
+  st = st == GDLOG_OK ? gdlog_playouts(g, s, 3000, 7, again, NULL) : st;
+  CHECK(st == GDLOG_OK && again[0] == mean[0] && again[1] == mean[1], "the same seed, the same playouts");
+  gdlog_state_free(s);
+  gdlog_close(g);
+  const char *stuck = "role(a). init(s). legal(a, go) :- true(s). next(t) :- true(s). terminal :- true(u).\n"
+                      "goal(a, 50).\n";
+  st = open_text(stuck, &g);
+  if (st == GDLOG_OK && gdlog_initial(g, &s) == GDLOG_OK) {
+    st = gdlog_playouts(g, s, 5, 1, mean, NULL);
+    CHECK(st == GDLOG_ERR_GAME && strstr(gdlog_error(g), "role 'a' has no legal move"), "stuck playout: %s %s",
+          gdlog_status_name(st), gdlog_error(g));
+    gdlog_state_free(s);
+  } else CHECK(0, "open the stuck game: %s", g ? gdlog_error(g) : "");
   gdlog_close(g);
 }
 
@@ -325,6 +367,7 @@ int main(int argc, char **argv)
     test_illegal(argv[1]);
     test_state_text(argv[1]);
     test_broken_games();
+    test_playouts(argv[1]);
   }
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;
