@@ -17,6 +17,9 @@
 # plays one untimed playout of each game (within PROBE seconds, default 60):
 # when it fails, the game is translated again with every recursive predicate
 # tabled (see perf/peer/kif2pl.py) and the figure is marked (tabling all).
+# LANES (auto, 64 or 1; default auto) is gdlog's --lanes: 64 playouts at a
+# time, bit-parallel, or one at a time, differential; the lanes column says
+# which ran.
 set -u
 RUNS=3
 T=5
@@ -40,6 +43,7 @@ KIF=${KIF:-$HERE/../../shared/games/kif}
 # playouts.
 GAMES=${GAMES:-"ticTacToe:400000 connectFour:120000 breakthrough:20000 checkers:3600 speedChess:4500 hex:2000 othello-comp2007:600 chess:100:0 amazons:20"}
 SWIPL=${SWIPL:-swipl}
+LANES=${LANES:-auto}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 LIMIT=$(awk -v t="$T" -v b="$BUDGET" 'BEGIN { printf "%d", t + b + 0.999 }')
@@ -91,8 +95,8 @@ peer_prepare() {
     if ! peer_translate "$1" all; then perr="translation failed: $(one_line "$OUT/perr")"; fi
 }
 
-echo "| game | playouts/s min | playouts/s median | playouts/cpu-s median | target | states/s median | mean depth | build s (ground + compile) | bytes/state | peer (SWI-Prolog) playouts/s | peer playouts/cpu-s | peer mean depth | ratio gdlog/peer |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| game | lanes | playouts/s min | playouts/s median | playouts/cpu-s median | target | states/s median | mean depth | build s (ground + compile) | bytes/state | peer (SWI-Prolog) playouts/s | peer playouts/cpu-s | peer mean depth | ratio gdlog/peer |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for entry in $GAMES; do
     g=${entry%%:*} target=${entry#*:} gdef=()
     case $target in *:*) gdef=(--goal-default "${target#*:}"); target=${target%%:*} ;; esac
@@ -102,7 +106,7 @@ for entry in $GAMES; do
     rm -f "$OUT"/p*.json
     for i in $(seq 1 "$RUNS"); do
         if [ -z "$gerr" ]; then
-            timeout "$LIMIT" "$GDLOG" play "$KIF/$g.kif" --time "$T" --seed "$i" "${gdef[@]}" --format json > "$OUT/g$i.json" 2> "$OUT/err"
+            timeout "$LIMIT" "$GDLOG" play "$KIF/$g.kif" --time "$T" --seed "$i" --lanes "$LANES" "${gdef[@]}" --format json > "$OUT/g$i.json" 2> "$OUT/err"
             rc=$?
             grep -v "^gdlog play: [0-9.]* s, " "$OUT/err" > "$OUT/err1"; mv "$OUT/err1" "$OUT/err"  # not the progress lines
             if [ $rc -eq 124 ]; then gerr="no result within $LIMIT s"; elif [ $rc -ne 0 ]; then gerr="error: $(one_line "$OUT/err")"; fi
@@ -127,12 +131,12 @@ med = lambda rs, k: statistics.median(r[k] for r in rs)
 if runs:
     pps = [r["playouts_per_second"] for r in runs]
     build = statistics.median(r["ground_seconds"] + r["compile_seconds"] for r in runs)
-    cells = ["%.0f" % min(pps), "%.0f" % statistics.median(pps), "%.0f" % med(runs, "playouts_per_cpu_second"),
+    cells = ["%d" % runs[0].get("lanes", 1), "%.0f" % min(pps), "%.0f" % statistics.median(pps), "%.0f" % med(runs, "playouts_per_cpu_second"),
              target, "%.0f" % med(runs, "states_per_second"), "%.1f" % med(runs, "mean_depth"),
              "%.3f (%.3f + %.3f)" % (build, med(runs, "ground_seconds"), med(runs, "compile_seconds")),
              "%d" % runs[0]["bytes_per_state"]]
 else:
-    cells = [gerr or "no run", "", "", target, "", "", "", ""]
+    cells = ["", gerr or "no run", "", "", target, "", "", "", ""]
 if peer:
     p = med(peer, "playouts_per_second")
     note = " (tabling all)" if tabling == "all" else ""

@@ -405,6 +405,28 @@ static int req_random(serve *s, char **f, int n)
   return ok;
 }
 
+/* playouts ID N: each role's mean goal over N random playouts from ID
+ * (gdlog_playouts, seeded from the session's generator). */
+static int req_playouts(serve *s, char **f, int n)
+{
+  (void)n;
+  gdlog_state *st;
+  char *end;
+  unsigned long long count = strtoull(f[1], &end, 10);
+  if (!state_arg(s, f[0], &st)) return 0;
+  if (f[1][0] < '0' || f[1][0] > '9' || *end || count < 1 || count > 1000000000ULL)
+    return fail(s, "playouts: '%s' is not a number of playouts from 1 to 1000000000", f[1]);
+  double *mean = calloc((size_t)s->roles + 1, sizeof *mean);
+  if (!mean) return fail(s, "out of memory");
+  gdlog_status rc = gdlog_playouts(s->g, st, count, rng_next(&s->rng), mean, NULL);
+  if (rc == GDLOG_OK) {
+    ok_begin(s);
+    for (int r = 0; r < s->roles; r++) dl_buf_addf(&s->reply, " %.4f", mean[r]);
+  }
+  free(mean);
+  return rc == GDLOG_OK ? 1 : fail_api(s, rc);
+}
+
 static int req_drop(serve *s, char **f, int n)
 {
   gdlog_state *st;
@@ -445,6 +467,7 @@ static const request requests[] = {
   { "state", " ID", 1, 1, req_state },
   { "load", " FLUENT...", 0, -1, req_load },
   { "random", " ID", 1, 1, req_random },
+  { "playouts", " ID N", 2, 2, req_playouts },
   { "drop", " ID...", 1, -1, req_drop },
   { "help", "", 0, 0, req_help },
   { "quit", "", 0, 0, req_quit },

@@ -167,7 +167,7 @@ static void read_hooks(const dl_circuit *c, cc_wide *w)
 static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
 {
   size_t lanes_roles = (size_t)LANES * (c->n_roles ? c->n_roles : 1);
-  size_t code = 2 * (size_t)c->n_gates + 2 * (size_t)c->n_gates + c->n_edges + 1;  /* records and block heads */
+  size_t code = 5 * (size_t)c->n_gates + c->n_edges + 1;  /* records (3 + inputs) and block heads (2) */
   w->v = calloc((size_t)c->n_gates + 1, sizeof *w->v);
   w->code = malloc(code * sizeof *w->code);
   w->fluent_gate = malloc(((size_t)c->n_fluents + 1) * sizeof *w->fluent_gate);
@@ -186,9 +186,9 @@ static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
   w->role_gate = malloc(((size_t)c->n_roles + 1) * sizeof *w->role_gate);
   w->cand_move = malloc(((size_t)c->n_moves + 1) * sizeof *w->cand_move);
   w->cand_lanes = malloc(((size_t)c->n_moves + 1) * sizeof *w->cand_lanes);
-  if (!w->role_gate || !w->cand_move || !w->cand_lanes || !w->v || !w->code || !w->fluent_gate || !w->next_gate || !w->state || !w->legal_gate || !w->move_input ||
+  if (!w->v || !w->code || !w->fluent_gate || !w->next_gate || !w->state || !w->legal_gate || !w->move_input ||
       !w->terminal_gate || !w->goal_gate || !w->goal_role || !w->goal_value || !w->joint || !w->goals ||
-      !w->goal_n || !w->set_inputs)
+      !w->goal_n || !w->set_inputs || !w->role_gate || !w->cand_move || !w->cand_lanes)
     return 0;
   w->bytes = sizeof *w + ((size_t)c->n_gates + 1 + c->n_fluents) * 8 + code * 4 + (size_t)c->n_fluents * 8 +
              (size_t)c->n_moves * 20 + (size_t)n_hooks * 16 + lanes_roles * 16;

@@ -196,6 +196,12 @@ def main():
         sid = int(server.ok("init")[0])
         if sid != server.last_id + 1:
             fail(f"init gave {sid} after {server.last_id}")
+        # random playouts from the initial state: xplayer moves first and
+        # wins more often; the means add up to 100 (a draw is 50/50)
+        means = [float(x) for x in server.ok(f"playouts {sid} 2000")]
+        if len(means) != 2 or not 55 < means[0] < 75 or abs(sum(means) - 100) > 0.01:
+            fail(f"playouts {sid} 2000: {means}")
+        server.error(f"playouts {sid} 0", "not a number of playouts")
         server.ok(f"drop {sid}")
         server.close()
         print(f"{backend}: {games} games to the end, depth {min(depths)}..{max(depths)}, "
