@@ -192,6 +192,7 @@ typedef struct wide_ctx {
   double t0;
   uint64_t ended;          /* playouts reported, errors included */
   int failed;
+  int32_t *goals;          /* room for a goal per role (--goal-default) */
 } wide_ctx;
 
 /* With --goal-default, a role without a goal value scores it (into
@@ -217,13 +218,10 @@ static int wide_done(void *ctx, const dl_wide_result *res)
   uint32_t roles = dl_circuit_role_count(w->k);
   dl_playout p = res->p;
   uint64_t index = w->ended++;
-  if (p.status == DL_PLAYOUT_BAD_GOAL) {
-    int32_t goals[roles ? roles : 1];
-    if (default_wide_goals(r, res, roles, goals, &p)) {
-      r->defaulted++;
-      count_playout(r, p.depth, goals, roles);
-      return 1;
-    }
+  if (p.status == DL_PLAYOUT_BAD_GOAL && default_wide_goals(r, res, roles, w->goals, &p)) {
+    r->defaulted++;
+    count_playout(r, p.depth, w->goals, roles);
+    return 1;
   }
   if (p.status != DL_PLAYOUT_OK) {
     report_playout(w->c, w->k, p, index);
@@ -236,12 +234,13 @@ static int wide_done(void *ctx, const dl_wide_result *res)
   return 1;
 }
 
-/* Runs the playouts 64 at a time; 0 after reporting an error. */
-static int run_wide(cli_ctx *c, dl_circuit *k, play_run *r, const uint64_t *start)
+/* Runs the playouts 64 at a time; 0 after reporting an error.  goals:
+ * room for a goal per role. */
+static int run_wide(cli_ctx *c, dl_circuit *k, play_run *r, const uint64_t *start, int32_t *goals)
 {
   dl_rng rng;
   dl_rng_seed(&rng, r->seed);
-  wide_ctx w = { c, k, r, cli_now(), 0, 0 };
+  wide_ctx w = { c, k, r, cli_now(), 0, 0, goals };
   double c0 = cpu_now();
   int ok = dl_circuit_wide_playouts(k, start, &rng, r->n, (uint32_t)r->max_depth, 0, wide_done, &w);
   r->run_s = cli_now() - w.t0;
@@ -264,7 +263,7 @@ static int run_playouts(cli_ctx *c, dl_circuit *k, play_run *r)
   dl_circuit_initial(k, start);
   r->min_depth = UINT32_MAX;
   if (r->lanes == 64) {
-    int wide_ok = run_wide(c, k, r, start);
+    int wide_ok = run_wide(c, k, r, start, goals);
     free(start), free(goals);
     return wide_ok;
   }
