@@ -38,6 +38,10 @@ for kind in shared static; do
   n=$(grep -c '^  [0-9]* joint moves; goals xplayer=[0-9]* oplayer=[0-9]*$' <<<"$out" || true)
   bad=$(grep '^  .*goals' <<<"$out" | sed 's/.*xplayer=\([0-9]*\) oplayer=\([0-9]*\)/\1 \2/' | awk '$1 + $2 != 100' | wc -l)
   if [ "$n" != 3 ] || [ "$bad" != 0 ]; then echo "FAIL: $kind player: expected 3 playouts with goals summing to 100"; status=1; fi
+  means=$(grep '^mean of 1000 playouts: xplayer=' <<<"$out" | sed 's/.*xplayer=\([0-9.]*\) oplayer=\([0-9.]*\)/\1 \2/')
+  if ! awk '{ exit !($1 > 55 && $1 < 75 && $1 + $2 > 99.99 && $1 + $2 < 100.01) }' <<<"${means:-x}"; then
+    echo "FAIL: $kind player: gdlog_playouts gave '$means'"; status=1
+  fi
 done
 [ "$status" = 0 ] && echo "install_example: ok"
 exit $status
