@@ -634,6 +634,8 @@ const cli_command cli_cmd_play = {
            "circuit (gates with counters, evaluated differentially: only what changes\n"
            "between states), and runs random playouts from the initial state: every\n"
            "role picks a legal move uniformly at random until a terminal state.\n"
+           "Where the circuit allows it, 64 playouts run at a time, one bit each in\n"
+           "every gate's 64-bit word (--lanes).\n"
            "Prints playouts and states per second, the depth and mean goal per role,\n"
            "the build time (ground, compile) and the bytes per state.  A role without\n"
            "a legal move, or without exactly one goal value at the end, is an error.\n"
