@@ -686,10 +686,14 @@ static gdlog_status oom(gdlog_game *g)
 
 typedef struct playout_sums {
   gdlog_game *g;
-  double *goal;            /* per role */
+  double *goal;            /* per role: the sum of the goals */
   uint64_t depth, done;
   gdlog_status st;
+  int32_t *goals;          /* room for a playout's goal per role */
+  gdlog_move *joint;       /* room for a joint move */
 } playout_sums;
+
+static int cancelled(const gdlog_game *g) { return g->opt.cancel && *g->opt.cancel; }
 
 /* Reports how playout p ended when it broke the contract (or went too
  * deep); returns its status. */
@@ -728,7 +732,7 @@ static int add_wide(void *ctx, const dl_wide_result *res)
   playout_sums *x = ctx;
   x->st = res->p.status == DL_PLAYOUT_OK ? add_playout(x, res->p, res->goals)
                                          : playout_failed(x->g, res->p, res->goals);
-  return x->st == GDLOG_OK && !(x->g->opt.cancel && *x->g->opt.cancel);
+  return x->st == GDLOG_OK && !cancelled(x->g);
 }
 
 static gdlog_status circuit_playouts(playout_sums *x, const gdlog_state *s, uint64_t n, dl_rng *rng)
@@ -737,20 +741,18 @@ static gdlog_status circuit_playouts(playout_sums *x, const gdlog_state *s, uint
   if (dl_circuit_has_wide(c))
     return dl_circuit_wide_playouts(c, s->data, rng, n, GDLOG_PLAYOUT_MAX_DEPTH, 0, add_wide, x) ? x->st
                                                                                                  : oom(x->g);
-  int32_t *goals = calloc((size_t)x->g->n_roles + 1, sizeof *goals);
-  if (!goals) return oom(x->g);
-  for (uint64_t i = 0; i < n && x->st == GDLOG_OK && !(x->g->opt.cancel && *x->g->opt.cancel); i++) {
-    dl_playout p = dl_circuit_playout(c, s->data, rng, GDLOG_PLAYOUT_MAX_DEPTH, goals);
-    x->st = p.status == DL_PLAYOUT_OK ? add_playout(x, p, goals) : playout_failed(x->g, p, goals);
+  for (uint64_t i = 0; i < n && x->st == GDLOG_OK && !cancelled(x->g); i++) {
+    dl_playout p = dl_circuit_playout(c, s->data, rng, GDLOG_PLAYOUT_MAX_DEPTH, x->goals);
+    x->st = p.status == DL_PLAYOUT_OK ? add_playout(x, p, x->goals) : playout_failed(x->g, p, x->goals);
   }
-  free(goals);
   return x->st;
 }
 
 /* One playout on the rules from s. */
-static gdlog_status rules_playout(playout_sums *x, const gdlog_state *s, dl_rng *rng, gdlog_move *joint, int32_t *goals)
+static gdlog_status rules_playout(playout_sums *x, const gdlog_state *s, dl_rng *rng)
 {
   gdlog_game *g = x->g;
+  gdlog_move *joint = x->joint;
   gdlog_state *cur = NULL, *next = NULL;
   gdlog_status st = gdlog_state_copy(s, &cur) == GDLOG_OK ? GDLOG_OK : oom(g);
   dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
@@ -771,11 +773,10 @@ static gdlog_status rules_playout(playout_sums *x, const gdlog_state *s, dl_rng 
   }
   for (int r = 0; st == GDLOG_OK && r < g->n_roles; r++) {
     int v;
-    st = rules_goal(g, cur, r, &v);
-    goals[r] = v;
+    if ((st = rules_goal(g, cur, r, &v)) == GDLOG_OK) x->goals[r] = v;
   }
   gdlog_state_free(cur);
-  return st == GDLOG_OK ? add_playout(x, p, goals) : st;
+  return st == GDLOG_OK ? add_playout(x, p, x->goals) : st;
 }
 
 gdlog_status gdlog_playouts(gdlog_game *g, const gdlog_state *s, uint64_t n, uint64_t seed, double *mean_goal,
@@ -783,22 +784,22 @@ gdlog_status gdlog_playouts(gdlog_game *g, const gdlog_state *s, uint64_t n, uin
 {
   assert(ready(g) && s && s->game == g && mean_goal);
   call_begin(g);
-  playout_sums x = { g, calloc((size_t)g->n_roles + 1, sizeof *x.goal), 0, 0, GDLOG_OK };
-  gdlog_move *joint = calloc((size_t)g->n_roles + 1, sizeof *joint);
-  int32_t *goals = calloc((size_t)g->n_roles + 1, sizeof *goals);
+  size_t roles = (size_t)g->n_roles + 1;
+  playout_sums x = { g, calloc(roles, sizeof *x.goal), 0, 0, GDLOG_OK, calloc(roles, sizeof *x.goals),
+                     calloc(roles, sizeof *x.joint) };
   dl_rng rng;
   dl_rng_seed(&rng, seed);
-  gdlog_status st = x.goal && joint && goals ? GDLOG_OK : oom(g);
+  gdlog_status st = x.goal && x.goals && x.joint ? GDLOG_OK : oom(g);
   if (st == GDLOG_OK && g->circuit) st = circuit_playouts(&x, s, n, &rng);
-  for (uint64_t i = 0; st == GDLOG_OK && !g->circuit && i < n; i++) st = rules_playout(&x, s, &rng, joint, goals);
-  if (st == GDLOG_OK && g->opt.cancel && *g->opt.cancel) {
+  for (uint64_t i = 0; st == GDLOG_OK && !g->circuit && i < n; i++) st = rules_playout(&x, s, &rng);
+  if (st == GDLOG_OK && cancelled(g)) {
     dl_diag_report(g->diag, DL_ERROR, NULL, 0, "cancelled");
     st = GDLOG_ERR_LIMIT;
   }
   double done = x.done ? (double)x.done : 1;
   for (int r = 0; st == GDLOG_OK && r < g->n_roles; r++) mean_goal[r] = x.goal[r] / done;
   if (st == GDLOG_OK && mean_depth) *mean_depth = (double)x.depth / done;
-  free(x.goal), free(joint), free(goals);
+  free(x.goal), free(x.goals), free(x.joint);
   return st == GDLOG_OK ? st : call_fail(g, st);
 }
 

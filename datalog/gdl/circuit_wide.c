@@ -21,9 +21,9 @@ enum { OP_AND, OP_OR, OP_THR, OP_BLOCK };
 #define GATE_MASK 0x0fffffffu
 
 struct cc_wide {
-  uint32_t n_gates, n_roles, n_fluents, n_moves;
+  uint32_t n_gates, n_roles, n_fluents;
   uint64_t *v;             /* per gate: its value in each lane; v[n_gates] stays 0 */
-  uint32_t *code, code_len;
+  uint32_t *code;
   uint32_t seg[3];         /* code offsets where the move part and the goal part start; the end */
   uint32_t max_need;
   uint64_t *count;         /* room for max_need + 1 words (at-least counting) */
@@ -142,7 +142,7 @@ static void emit_code(const dl_circuit *c, cc_wide *w, const uint32_t *in_start,
   }
   if (w->seg[0] == NONE) w->seg[0] = len;
   if (w->seg[1] == NONE) w->seg[1] = len;
-  w->seg[2] = w->code_len = len;
+  w->seg[2] = len;
 }
 
 /* The hooks' gates: legal moves, next atoms, terminal, goals. */
@@ -232,7 +232,7 @@ int cc_wide_build(build *b)
   cc_wide *w = calloc(1, sizeof *w);
   int ok = w && alloc_wide(c, w, n_hooks) && input_lists(c, &in_start, &ins);
   if (ok) {
-    w->n_gates = c->n_gates, w->n_roles = c->n_roles, w->n_fluents = c->n_fluents, w->n_moves = c->n_moves;
+    w->n_gates = c->n_gates, w->n_roles = c->n_roles, w->n_fluents = c->n_fluents;
     w->move_gated = c->move_gated, w->role_start = c->role_start, w->role_gate_neg = c->role_gate_neg;
     memcpy(w->role_gate, c->role_gate, c->n_roles * sizeof *w->role_gate);  /* dense numbers */
     map_inputs(c, w);
