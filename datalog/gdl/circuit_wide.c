@@ -1,22 +1,30 @@
 /* circuit_wide.c: random playouts 64 at a time on an eager circuit, one bit
  * per playout (a lane) in every gate's 64-bit word (see circuit.h,
  * dl_circuit_wide_playouts).  Every step evaluates every gate once for the
- * 64 states, in the circuit's topological order: the gates that do not read
- * a move, then (the joint moves chosen) those that do, and the goal-only
- * gates when a lane reached a terminal state.  A cyclic block is iterated
- * from all false to its least fixpoint (its wires are positive). */
+ * 64 states: the gates that do not read a move, then (the joint moves
+ * chosen) those that do, and the goal-only gates when a lane reached a
+ * terminal state.  Within each of these parts the gates go by level, and
+ * within a level by shape (AND or OR, numbers of positive and of negated
+ * inputs), so that a run of gates of one shape is one tight loop.  A cyclic
+ * block is iterated from all false to its least fixpoint (its wires are
+ * positive). */
 #include "datalog/gdl/circuit_build.h"
+
+#include "datalog/base/sort.h"
 
 #include <assert.h>
 
 enum { LANES = 64 };
 
-/* A gate's record in code: op << 28 | its dense number (below 2^28, see
- * alloc_gates), then for OP_AND and OP_OR its numbers of positive and of
- * negated inputs and those inputs' gates, the positive ones first; for
- * OP_THR its number of inputs, the true inputs it needs and its inputs
- * (gate << 1 | negated).  A block: OP_BLOCK << 28, the length of its
- * members' records, then those. */
+/* A gate's record: op << 28 | its number (below 2^28, see alloc_gates),
+ * then for OP_AND and OP_OR its numbers of positive and of negated inputs
+ * and those inputs' gates, the positive ones first; for OP_THR its number
+ * of inputs, the true inputs it needs and its inputs (gate << 1 |
+ * negated).  The code is a sequence of runs (see lay_out):
+ * - OP_AND or OP_OR << 28 | k, np, nn, then k gates of that shape, each
+ *   as its number and its np + nn inputs;
+ * - OP_THR << 28 | k, then k OP_THR records;
+ * - OP_BLOCK << 28, the length of its members' records, then those. */
 enum { OP_AND, OP_OR, OP_THR, OP_BLOCK };
 #define GATE_MASK 0x0fffffffu
 
@@ -164,6 +172,202 @@ static void read_hooks(const dl_circuit *c, cc_wide *w)
   }
 }
 
+/* ---------------------------------------------------------------------
+ * Laying out: emit_code's records (topological, gate by gate) sorted, in
+ * each part, by level (one more than the highest input's in the same part)
+ * and then by shape, grouped into runs, and the gates renumbered in that
+ * order so that a sweep writes their words in sequence. */
+
+typedef struct item {
+  uint32_t part, level, shape, at;  /* sort key; at: offset in emit_code's code */
+} item;
+
+enum { SHAPE_BLOCK = 0xffffffffu };
+
+static int cmp_item(const void *a, const void *b, void *ctx)
+{
+  const item *x = a, *y = b;
+  (void)ctx;
+  if (x->part != y->part) return x->part < y->part ? -1 : 1;
+  if (x->level != y->level) return x->level < y->level ? -1 : 1;
+  if (x->shape != y->shape) return x->shape < y->shape ? -1 : 1;
+  return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* A record's shape: records of one shape may share a run. */
+static uint32_t shape_of(const uint32_t *r)
+{
+  uint32_t op = r[0] >> 28;
+  if (op == OP_THR) return (uint32_t)OP_THR << 28;
+  return op << 28 | (r[1] < 0x3fff ? r[1] : 0x3fff) << 14 | (r[2] < 0x3fff ? r[2] : 0x3fff);
+}
+
+/* The highest level among record r's inputs. */
+static uint32_t input_level(const uint32_t *r, const uint32_t *lvl)
+{
+  uint32_t thr = (r[0] >> 28) == OP_THR, n = thr ? r[1] : r[1] + r[2], top = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t x = thr ? r[3 + i] >> 1 : r[3 + i];
+    if (lvl[x] > top) top = lvl[x];
+  }
+  return top;
+}
+
+/* Item it's level (at least base, the first level of its part), set as its
+ * gates' in lvl. */
+static void level_item(const uint32_t *code, item *it, uint32_t base, uint32_t *lvl)
+{
+  const uint32_t *r = code + it->at;
+  if (it->shape != SHAPE_BLOCK) {
+    uint32_t l = input_level(r, lvl) + 1;
+    it->level = lvl[r[0] & GATE_MASK] = l > base ? l : base;
+    return;
+  }
+  const uint32_t *m = r + 2, *end = m + r[1];
+  uint32_t l = base;
+  for (const uint32_t *q = m; q < end; q += record_len(q)) {  /* members' own levels are still 0 */
+    uint32_t x = input_level(q, lvl) + 1;
+    if (x > l) l = x;
+  }
+  for (const uint32_t *q = m; q < end; q += record_len(q)) lvl[q[0] & GATE_MASK] = l;
+  it->level = l;
+}
+
+/* The items of the code, levelled; their number, or NONE when out of memory. */
+static uint32_t collect_items(const cc_wide *w, item **out)
+{
+  uint32_t n = 0, *lvl = calloc((size_t)w->n_gates + 1, sizeof *lvl);
+  item *it = malloc(((size_t)w->seg[2] / 3 + 1) * sizeof *it);  /* a record is 3 words or more */
+  if (!lvl || !it) {
+    free(lvl), free(it);
+    return NONE;
+  }
+  uint32_t part = 0, base = 1, top = 0;
+  for (uint32_t p = 0; p < w->seg[2]; n++) {
+    while (part < 2 && p >= w->seg[part]) part++, base = top + 1;
+    int block = (w->code[p] >> 28) == OP_BLOCK;
+    it[n] = (item){ part, 0, block ? SHAPE_BLOCK : shape_of(w->code + p), p };
+    level_item(w->code, it + n, base, lvl);
+    if (it[n].level > top) top = it[n].level;
+    p += block ? 2 + w->code[p + 1] : record_len(w->code + p);
+  }
+  free(lvl);
+  *out = it;
+  return n;
+}
+
+/* New gate numbers: the gates with no record (inputs, constants) first,
+ * then those of the items in their order; new_of[n_gates] = n_gates. */
+static void renumber(const cc_wide *w, const item *it, uint32_t n, uint32_t *new_of)
+{
+  uint32_t next = 0;
+  for (uint32_t g = 0; g <= w->n_gates; g++) new_of[g] = NONE;
+  for (uint32_t k = 0; k < n; k++) {
+    const uint32_t *r = w->code + it[k].at;
+    if (it[k].shape != SHAPE_BLOCK) {
+      new_of[r[0] & GATE_MASK] = 0;
+      continue;
+    }
+    for (const uint32_t *q = r + 2, *end = q + r[1]; q < end; q += record_len(q)) new_of[q[0] & GATE_MASK] = 0;
+  }
+  for (uint32_t g = 0; g < w->n_gates; g++)
+    if (new_of[g] == NONE) new_of[g] = next++;
+  for (uint32_t k = 0; k < n; k++) {
+    const uint32_t *r = w->code + it[k].at;
+    if (it[k].shape != SHAPE_BLOCK) new_of[r[0] & GATE_MASK] = next++;
+    else
+      for (const uint32_t *q = r + 2, *end = q + r[1]; q < end; q += record_len(q)) new_of[q[0] & GATE_MASK] = next++;
+  }
+  new_of[w->n_gates] = w->n_gates;
+}
+
+/* Writes record r renumbered at *o: whole (with_head) or as a run member. */
+static uint32_t *put_record(const uint32_t *r, const uint32_t *new_of, uint32_t *o, int with_head)
+{
+  uint32_t op = r[0] >> 28, thr = op == OP_THR, n = thr ? r[1] : r[1] + r[2];
+  if (with_head || thr) {
+    *o++ = op << 28 | new_of[r[0] & GATE_MASK];
+    *o++ = r[1], *o++ = r[2];
+  } else *o++ = new_of[r[0] & GATE_MASK];
+  for (uint32_t i = 0; i < n; i++) *o++ = thr ? new_of[r[3 + i] >> 1] << 1 | (r[3 + i] & 1) : new_of[r[3 + i]];
+  return o;
+}
+
+/* The runs of the sorted items into out; sets seg[]. */
+static uint32_t *put_runs(cc_wide *w, const item *it, uint32_t n, const uint32_t *new_of, uint32_t *out)
+{
+  uint32_t *o = out, *run = NULL, part = 0;
+  w->seg[0] = w->seg[1] = NONE;
+  for (uint32_t k = 0; k < n; k++) {
+    const uint32_t *r = w->code + it[k].at;
+    for (; part < it[k].part; part++) w->seg[part] = (uint32_t)(o - out), run = NULL;
+    if (it[k].shape == SHAPE_BLOCK) {
+      uint32_t *head = o;
+      o += 2;
+      for (const uint32_t *q = r + 2, *end = q + r[1]; q < end; q += record_len(q)) o = put_record(q, new_of, o, 1);
+      head[0] = (uint32_t)OP_BLOCK << 28, head[1] = (uint32_t)(o - head - 2);
+      run = NULL;
+      continue;
+    }
+    uint32_t thr = (r[0] >> 28) == OP_THR;
+    if (!run || (run[0] >> 28) != (r[0] >> 28) || (!thr && (run[1] != r[1] || run[2] != r[2]))) {
+      run = o;
+      *o++ = r[0] & ~GATE_MASK;
+      if (!thr) *o++ = r[1], *o++ = r[2];
+    }
+    run[0]++;
+    o = put_record(r, new_of, o, 0);
+  }
+  for (; part < 2; part++) w->seg[part] = (uint32_t)(o - out);
+  w->seg[2] = (uint32_t)(o - out);
+  return o;
+}
+
+static void remap_all(uint32_t *x, size_t n, const uint32_t *new_of)
+{
+  for (size_t i = 0; i < n; i++)
+    if (x[i] != NONE) x[i] = new_of[x[i]];
+}
+
+/* Renumbers the gates in the arrays that name them, and their words. */
+static void remap_wide(const dl_circuit *c, cc_wide *w, const uint32_t *new_of, uint64_t *v)
+{
+  for (uint32_t g = 0; g <= w->n_gates; g++) v[new_of[g]] = w->v[g];
+  memcpy(w->v, v, ((size_t)w->n_gates + 1) * sizeof *v);
+  remap_all(w->fluent_gate, c->n_fluents, new_of);
+  remap_all(w->next_gate, c->n_fluents, new_of);
+  remap_all(w->legal_gate, c->n_moves, new_of);
+  remap_all(w->move_input, c->n_moves, new_of);
+  remap_all(w->terminal_gate, w->n_terminal, new_of);
+  remap_all(w->goal_gate, w->n_goals, new_of);
+  remap_all(w->role_gate, c->n_roles, new_of);
+}
+
+/* emit_code's records laid out as runs (their bytes added to w->bytes);
+ * 0 when out of memory. */
+static int lay_out(const dl_circuit *c, cc_wide *w)
+{
+  item *it = NULL;
+  uint32_t n = collect_items(w, &it);
+  if (n == NONE) return 0;
+  uint32_t *new_of = malloc(((size_t)w->n_gates + 1) * sizeof *new_of);
+  uint32_t *code = malloc(((size_t)w->seg[2] + 3 * (size_t)n + 1) * sizeof *code);
+  uint64_t *v = malloc(((size_t)w->n_gates + 1) * sizeof *v);
+  int ok = new_of && code && v;
+  if (ok) {
+    dl_sort(it, n, sizeof *it, cmp_item, NULL);
+    renumber(w, it, n, new_of);
+    size_t len = (size_t)(put_runs(w, it, n, new_of, code) - code);
+    remap_wide(c, w, new_of, v);
+    free(w->code);
+    uint32_t *fit = realloc(code, (len + 1) * sizeof *code);  /* shrinks it */
+    w->code = fit ? fit : code, code = NULL;
+    w->bytes += len * 4;
+  }
+  free(it), free(new_of), free(code), free(v);
+  return ok;
+}
+
 static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
 {
   size_t lanes_roles = (size_t)LANES * (c->n_roles ? c->n_roles : 1);
@@ -190,7 +394,7 @@ static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
       !w->terminal_gate || !w->goal_gate || !w->goal_role || !w->goal_value || !w->joint || !w->goals ||
       !w->goal_n || !w->set_inputs || !w->role_gate || !w->cand_move || !w->cand_lanes)
     return 0;
-  w->bytes = sizeof *w + ((size_t)c->n_gates + 1 + c->n_fluents) * 8 + code * 4 + (size_t)c->n_fluents * 8 +
+  w->bytes = sizeof *w + ((size_t)c->n_gates + 1 + c->n_fluents) * 8 + (size_t)c->n_fluents * 8 +
              (size_t)c->n_moves * 20 + (size_t)n_hooks * 16 + lanes_roles * 16;
   return 1;
 }
@@ -238,7 +442,7 @@ int cc_wide_build(build *b)
     map_inputs(c, w);
     emit_code(c, w, in_start, ins);
     read_hooks(c, w);
-    ok = (w->count = malloc(((size_t)w->max_need + 2) * sizeof *w->count)) != NULL;
+    ok = lay_out(c, w) && (w->count = malloc(((size_t)w->max_need + 2) * sizeof *w->count)) != NULL;
   }
   free(in_start), free(ins);
   if (!ok) {
@@ -307,14 +511,68 @@ static void eval_block(cc_wide *w, const uint32_t *r)
   }
 }
 
+/* A run of k ANDs of np positive and nn negated inputs at q; its length. */
+static uint32_t and_run(uint64_t *v, const uint32_t *q, uint32_t k, uint32_t np, uint32_t nn)
+{
+  uint32_t len = k * (1 + np + nn);
+  const uint32_t *end = q + len;
+  if (np == 1 && nn == 1)
+    for (; q < end; q += 3) v[q[0]] = v[q[1]] & ~v[q[2]];
+  else if (np == 1 && nn == 2)
+    for (; q < end; q += 4) v[q[0]] = v[q[1]] & ~(v[q[2]] | v[q[3]]);
+  else if (np == 1 && nn == 3)
+    for (; q < end; q += 5) v[q[0]] = v[q[1]] & ~(v[q[2]] | v[q[3]] | v[q[4]]);
+  else if (np == 2 && nn == 0)
+    for (; q < end; q += 3) v[q[0]] = v[q[1]] & v[q[2]];
+  else
+    for (; q < end; q += 1 + np + nn) {
+      uint64_t all = ~(uint64_t)0, any = 0;
+      for (uint32_t i = 1; i <= np; i++) all &= v[q[i]];
+      for (uint32_t i = np + 1; i <= np + nn; i++) any |= v[q[i]];
+      v[q[0]] = all & ~any;
+    }
+  return len;
+}
+
+/* A run of k ORs of np positive and nn negated inputs at q; its length. */
+static uint32_t or_run(uint64_t *v, const uint32_t *q, uint32_t k, uint32_t np, uint32_t nn)
+{
+  uint32_t len = k * (1 + np + nn);
+  const uint32_t *end = q + len;
+  if (np == 2 && nn == 0)
+    for (; q < end; q += 3) v[q[0]] = v[q[1]] | v[q[2]];
+  else if (np == 3 && nn == 0)
+    for (; q < end; q += 4) v[q[0]] = v[q[1]] | v[q[2]] | v[q[3]];
+  else if (np == 4 && nn == 0)
+    for (; q < end; q += 5) v[q[0]] = v[q[1]] | v[q[2]] | v[q[3]] | v[q[4]];
+  else
+    for (; q < end; q += 1 + np + nn) {
+      uint64_t any = 0, all = ~(uint64_t)0;
+      for (uint32_t i = 1; i <= np; i++) any |= v[q[i]];
+      for (uint32_t i = np + 1; i <= np + nn; i++) all &= v[q[i]];
+      v[q[0]] = any | ~all;
+    }
+  return len;
+}
+
+/* Evaluates the runs of code[from..to). */
 static void sweep(cc_wide *w, uint32_t from, uint32_t to)
 {
   const uint32_t *code = w->code;
   for (uint32_t p = from; p < to;) {
-    if ((code[p] >> 28) == OP_BLOCK) {
-      eval_block(w, code + p);
-      p += 2 + code[p + 1];
-    } else p += eval_record(w, code + p);
+    const uint32_t *r = code + p;
+    uint32_t k = r[0] & GATE_MASK;
+    switch (r[0] >> 28) {
+    case OP_AND: p += 3 + and_run(w->v, r + 3, k, r[1], r[2]); break;
+    case OP_OR: p += 3 + or_run(w->v, r + 3, k, r[1], r[2]); break;
+    case OP_THR:
+      for (p++; k--;) p += eval_record(w, code + p);
+      break;
+    default:
+      eval_block(w, r);
+      p += 2 + r[1];
+      break;
+    }
   }
 }
 
