@@ -1,0 +1,58 @@
+/* circuit_wide_impl.h: the bit-parallel program of an eager circuit,
+ * shared by its builder (circuit_wide_build.c) and its evaluator
+ * (circuit_wide.c).  Private to them. */
+#ifndef GDLOG_GDL_CIRCUIT_WIDE_IMPL_H
+#define GDLOG_GDL_CIRCUIT_WIDE_IMPL_H
+
+#include "datalog/gdl/circuit_build.h"
+
+enum { LANES = 64 };
+
+/* A gate's record: op << 28 | its number (below 2^28, see alloc_gates),
+ * then for OP_AND and OP_OR its numbers of positive and of negated inputs
+ * and those inputs' gates, the positive ones first; for OP_THR its number
+ * of inputs, the true inputs it needs and its inputs (gate << 1 |
+ * negated).  The code is a sequence of runs (lay_out, circuit_wide_build.c):
+ * - OP_AND or OP_OR << 28 | k, np, nn, then k gates of that shape, each
+ *   as its number and its np + nn inputs;
+ * - OP_THR << 28 | k, then k OP_THR records;
+ * - OP_BLOCK << 28, the length of its members' records, then those. */
+enum { OP_AND, OP_OR, OP_THR, OP_BLOCK };
+#define GATE_MASK 0x0fffffffu
+
+struct cc_wide {
+  uint32_t n_gates, n_roles, n_fluents;
+  uint64_t *v;             /* per gate: its value in each lane; v[n_gates] stays 0 */
+  uint32_t *code;
+  uint32_t seg[3];         /* code offsets where the move part and the goal part start; the end */
+  uint32_t max_need;
+  uint64_t *count;         /* room for max_need + 1 words (at-least counting) */
+  uint32_t *fluent_gate;   /* per fluent: its input gate, or n_gates */
+  uint32_t *next_gate;     /* per fluent: the gate of its next atom, or n_gates */
+  uint32_t *legal_gate;    /* per move: the gate of its legal atom, or n_gates */
+  uint32_t *move_input;    /* per move: its does input gate, or n_gates */
+  uint8_t *move_gated;
+  uint32_t *role_start;    /* moves of role r: role_start[r] .. role_start[r + 1] */
+  uint32_t *role_gate;     /* per role: its gated moves' literal's gate, or NONE */
+  uint8_t *role_gate_neg;
+  uint32_t n_terminal, *terminal_gate;
+  uint32_t n_goals, *goal_gate, *goal_role;
+  int32_t *goal_value;
+  uint64_t *state;         /* per fluent: its value in each lane */
+  uint32_t depth[LANES], n_legal[LANES], pick[LANES];
+  uint32_t *joint;         /* per lane: a move per role */
+  int32_t *goals, *goal_n; /* per lane and role: value, number of true goal atoms */
+  uint32_t *set_inputs, n_set;  /* the does inputs set now */
+  uint32_t *set_move;      /* per set input: a move it is the input of */
+  uint32_t n_push;         /* pseudo inputs (gates n_gates + 1 ..), see plan_pushes */
+  uint32_t *push_start, *push_to;  /* per move: the pseudo inputs its lanes are ORed into */
+  uint32_t *pushed, n_pushed;      /* the pseudo inputs set now */
+  uint32_t *cand_move;     /* a role's moves legal in some lane, and those lanes */
+  uint64_t *cand_lanes;
+  size_t bytes;
+};
+
+/* The length of the gate record r (no block). */
+static inline uint32_t record_len(const uint32_t *r) { return 3 + r[1] + ((r[0] >> 28) == OP_THR ? 0 : r[2]); }
+
+#endif
