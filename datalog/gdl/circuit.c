@@ -330,10 +330,8 @@ uint32_t dl_rng_below(dl_rng *rng, uint32_t n)
 static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m)
 {
   if (c->lazy) {
-    const uint32_t *moves;
-    uint32_t n = legal_with_lazy(c, r, &moves);
-    if (n) *m = moves[n == 1 ? 0 : dl_rng_below(rng, n)];
-    return n != 0;
+    int open = gate_open(c, r);
+    return cc_lazy_random_move(c, r, open, c->legal_n[r] + (c->legal_ng[r] && open ? c->legal_ng[r] : 0), rng, m);
   }
   uint32_t n0 = c->legal_n[r], n = n0 + (c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0);
   if (!n) return 0;
@@ -420,7 +418,7 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum,
                 c->feeder_gate, c->feeder_outs, c->feeder_seen, c->lz_start, c->lz_in, c->lz_need,
                 c->lz, c->lz_stack, c->any_in, c->true_list, c->role_all_gated, c->move_lazy, c->lzm_start,
-                c->lzm_moves, c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal, c->sk_start,
+                c->lzm_moves, c->lz_cand, c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal, c->sk_start,
                 c->sk_list };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(c);

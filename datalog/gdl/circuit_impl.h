@@ -131,6 +131,7 @@ struct dl_circuit {
   uint32_t *move_lazy;              /* per move: its legal gate's lazy number, or NONE */
   uint32_t *lzm_start, *lzm_moves;  /* lazy moves per role r and fluent f (bucket r * (n_fluents + 1) + f;
                                      * f = n_fluents: needing none) */
+  uint32_t *lz_cand;                /* room for a role's lazy moves (cc_lazy_random_move) */
   uint32_t *legal_epoch, *legal_count;  /* a role's legal moves in legal_out, made at that epoch */
   uint32_t *true_list, n_true, true_epoch;  /* the fluents of the state, listed at that epoch */
   /* Lazy next rules (sinks): pairs (lazy gate, the fluent it makes true)
@@ -164,6 +165,10 @@ void cc_lazy_goals(dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum);
 /* Appends to out[n ..] role r's lazy moves that are legal (gated ones only
  * when open); returns the new length. */
 uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n);
+/* One of role r's legal moves into *m, drawn uniformly among the n_eager
+ * legal eager moves (eager(k) for k < n_eager) and its legal lazy moves
+ * (gated ones only when open); 0 when it has none. */
+int cc_lazy_random_move(dl_circuit *c, uint32_t r, int open, uint32_t n_eager, dl_rng *rng, uint32_t *m);
 /* Adds to next the fluents that the lazy next rules make true for joint
  * move joint, the circuit's current one (set and propagated). */
 void cc_lazy_next(dl_circuit *c, const uint32_t *joint, uint64_t *next);

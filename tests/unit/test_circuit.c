@@ -396,6 +396,45 @@ static void test_any_legal(void)
   game_free(&x);
 }
 
+/* One move among six, two of them illegal, each ending the game with its
+ * own goal value.  Lazy, the six moves are candidates filed under their
+ * cells, and a playout draws among them until one is legal: the four legal
+ * ones must still come about equally often, and the others never. */
+static const char pick_game[] =
+  "role(p).\n"
+  "cell(1). cell(2). cell(3). cell(4). cell(5). cell(6).\n"
+  "init(at(X)) :- cell(X). init(blocked(2)). init(blocked(5)).\n"
+  "legal(p,go(X)) :- true(at(X)) & ~true(blocked(X)).\n"
+  "next(went(X)) :- does(p,go(X)).\n"
+  "terminal :- true(went(X)).\n"
+  "goal(p,X) :- true(went(X)).\n";
+
+static void test_uniform_pick(void)
+{
+  game x;
+  if (!game_open(&x, pick_game, "pick game compiles")) return;
+  uint64_t *s = calloc(dl_circuit_state_words(x.c), 8);
+  uint32_t seen[7] = { 0 };
+  int ok = s != NULL;
+  dl_rng rng;
+  dl_rng_seed(&rng, 3);
+  if (ok) dl_circuit_initial(x.c, s);
+  for (int i = 0; ok && i < 4000; i++) {
+    int32_t goal;
+    dl_playout p = dl_circuit_playout(x.c, s, &rng, 10, &goal);
+    ok = p.status == DL_PLAYOUT_OK && p.depth == 1 && goal >= 1 && goal <= 6;
+    if (ok) seen[goal]++;
+  }
+  CHECK("pick: 4000 playouts of one move", ok);
+  CHECK("pick: the illegal moves are never made", seen[2] == 0 && seen[5] == 0);
+  int even = 1;
+  for (int k = 1; k <= 6; k++)
+    if (k != 2 && k != 5) even &= seen[k] >= 900 && seen[k] <= 1100;  /* 1000 each; 3 sigma is 82 */
+  CHECK("pick: each legal move about a quarter of the time", even);
+  free(s);
+  game_free(&x);
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -656,6 +695,7 @@ int main(int argc, char **argv)
     test_kings();
     test_sinks();
     test_any_legal();
+    test_uniform_pick();
   }
   test_modes_agree();
   mode = DL_CIRCUIT_EAGER;
