@@ -19,7 +19,9 @@
 # tabled (see perf/peer/kif2pl.py) and the figure is marked (tabling all).
 # LANES (auto, 64 or 1; default auto) is gdlog's --lanes: 64 playouts at a
 # time, bit-parallel, or one at a time, differential; the lanes column says
-# which ran.
+# which ran.  BACKEND=rules runs gdlog's other backend (--backend rules: the
+# evaluator over the rules, no grounding; LANES is then not used, the lanes
+# column says rules and the build column the load time).
 set -u
 RUNS=3
 T=5
@@ -44,6 +46,8 @@ KIF=${KIF:-$HERE/../../shared/games/kif}
 GAMES=${GAMES:-"ticTacToe:400000 connectFour:120000 breakthrough:20000 checkers:3600 speedChess:4500 hex:2000 othello-comp2007:600 chess:100:0 amazons:20"}
 SWIPL=${SWIPL:-swipl}
 LANES=${LANES:-auto}
+BACKEND=${BACKEND:-circuit}
+if [ "$BACKEND" = rules ]; then engine=(--backend rules); else engine=(--backend "$BACKEND" --lanes "$LANES"); fi
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 LIMIT=$(awk -v t="$T" -v b="$BUDGET" 'BEGIN { printf "%d", t + b + 0.999 }')
@@ -106,7 +110,7 @@ for entry in $GAMES; do
     rm -f "$OUT"/p*.json
     for i in $(seq 1 "$RUNS"); do
         if [ -z "$gerr" ]; then
-            timeout "$LIMIT" "$GDLOG" play "$KIF/$g.kif" --time "$T" --seed "$i" --lanes "$LANES" "${gdef[@]}" --format json > "$OUT/g$i.json" 2> "$OUT/err"
+            timeout "$LIMIT" "$GDLOG" play "$KIF/$g.kif" --time "$T" --seed "$i" "${engine[@]}" "${gdef[@]}" --format json > "$OUT/g$i.json" 2> "$OUT/err"
             rc=$?
             grep -v "^gdlog play: [0-9.]* s, " "$OUT/err" > "$OUT/err1"; mv "$OUT/err1" "$OUT/err"  # not the progress lines
             if [ $rc -eq 124 ]; then gerr="no result within $LIMIT s"; elif [ $rc -ne 0 ]; then gerr="error: $(one_line "$OUT/err")"; fi
@@ -130,11 +134,15 @@ runs, peer = load("g"), load("p")
 med = lambda rs, k: statistics.median(r[k] for r in rs)
 if runs:
     pps = [r["playouts_per_second"] for r in runs]
-    build = statistics.median(r["ground_seconds"] + r["compile_seconds"] for r in runs)
-    cells = ["%d" % runs[0].get("lanes", 1), "%.0f" % min(pps), "%.0f" % statistics.median(pps), "%.0f" % med(runs, "playouts_per_cpu_second"),
-             target, "%.0f" % med(runs, "states_per_second"), "%.1f" % med(runs, "mean_depth"),
-             "%.3f (%.3f + %.3f)" % (build, med(runs, "ground_seconds"), med(runs, "compile_seconds")),
-             "%d" % runs[0]["bytes_per_state"]]
+    if runs[0].get("backend") == "rules":  # no ground game: the load time, and no state bytes
+        lanes, build_cell = "rules", "%.3f (load)" % med(runs, "load_seconds")
+    else:
+        build = statistics.median(r["ground_seconds"] + r["compile_seconds"] for r in runs)
+        lanes = "%d" % runs[0].get("lanes", 1)
+        build_cell = "%.3f (%.3f + %.3f)" % (build, med(runs, "ground_seconds"), med(runs, "compile_seconds"))
+    cells = [lanes, "%.0f" % min(pps), "%.0f" % statistics.median(pps), "%.0f" % med(runs, "playouts_per_cpu_second"),
+             target, "%.0f" % med(runs, "states_per_second"), "%.1f" % med(runs, "mean_depth"), build_cell,
+             str(runs[0].get("bytes_per_state", "-"))]
 else:
     cells = ["", gerr or "no run", "", "", target, "", "", "", ""]
 if peer:
