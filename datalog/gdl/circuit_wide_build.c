@@ -64,8 +64,9 @@ static uint32_t pseudo_of(const dl_circuit *c, cc_wide *w, const pushes *p, uint
   return k >= PUSH_MIN ? c->n_gates + 1 + w->n_push++ : NONE;
 }
 
-/* Calls f(w, m, pseudo) for every move m pushed into the pseudo input of
- * gate g (first pass: counting; second: filling). */
+/* For every move m whose does input gate g reads positively: counts one
+ * more push for m (fill 0), or files g's pseudo input in m's list (fill 1,
+ * advancing push_start[m]). */
 static void each_push(cc_wide *w, const pushes *p, uint32_t g, const uint32_t *in, uint32_t n, int fill)
 {
   for (uint32_t i = 0; i < n; i++) {
