@@ -536,7 +536,7 @@ static uint32_t factor_body(join *j, int32_t c)
 {
   uint32_t m = 0;
   for (uint32_t k = 0; k < j->r->n_body; k++)
-    if (j->lits[k] && j->comp[k] == c) j->cbody[m++] = j->lits[k];
+    if (j->comp[k] == c && j->lits[k]) j->cbody[m++] = j->lits[k];
   return m;
 }
 
@@ -549,7 +549,7 @@ static int make_instance(join *j, int32_t block, uint64_t count)
   dl_ground *g = j->g;
   uint32_t n = 0;
   for (uint32_t k = 0; k < j->r->n_body; k++)
-    if (j->lits[k] && j->comp[k] < 0) j->body[n++] = j->lits[k];
+    if (j->comp[k] < 0 && j->lits[k]) j->body[n++] = j->lits[k];
   for (uint32_t c = 0; c < j->n_factors; c++) {
     if ((int32_t)c == j->block_comp) {
       if (block > 0) j->body[n++] = block;
@@ -911,7 +911,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   j.trail = malloc((r->n_vars + 1) * sizeof *j.trail);
   j.body = malloc((r->n_body + 1) * sizeof *j.body);
   j.args = malloc(IX_MAX_ARITY * sizeof *j.args);
-  j.lits = malloc((r->n_body + 1) * sizeof *j.lits);
+  j.lits = calloc(r->n_body + 1, sizeof *j.lits);
   j.comp = malloc((r->n_body + 1) * sizeof *j.comp);
   j.cbody = malloc((r->n_body + 1) * sizeof *j.cbody);
   j.factors = calloc(r->n_body + 1, sizeof *j.factors);
