@@ -329,14 +329,11 @@ uint32_t dl_rng_below(dl_rng *rng, uint32_t n)
  * 0 when r has none.  Eager: read off the role's lists, no copy. */
 static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m)
 {
-  if (c->lazy) {
-    int open = gate_open(c, r);
-    return cc_lazy_random_move(c, r, open, c->legal_n[r] + (c->legal_ng[r] && open ? c->legal_ng[r] : 0), rng, m);
-  }
-  uint32_t n0 = c->legal_n[r], n = n0 + (c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0);
+  int open = gate_open(c, r);
+  uint32_t n = c->legal_n[r] + (c->legal_ng[r] && open ? c->legal_ng[r] : 0);
+  if (c->lazy) return cc_lazy_random_move(c, r, open, n, rng, m);
   if (!n) return 0;
-  uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
-  *m = k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
+  *m = cc_legal_at(c, r, n == 1 ? 0 : dl_rng_below(rng, n));
   return 1;
 }
 

@@ -155,6 +155,14 @@ void cc_propagate(dl_circuit *c, uint32_t limit);
 /* Frees c's bit-parallel program (circuit_wide.c). */
 void cc_wide_free(dl_circuit *c);
 
+/* Role r's eager legal move k: its ungated ones (legal_n[r]) from the front
+ * of its list, then its gated ones from the back. */
+static inline uint32_t cc_legal_at(const dl_circuit *c, uint32_t r, uint32_t k)
+{
+  uint32_t n0 = c->legal_n[r];
+  return k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
+}
+
 /* Lazy gates (circuit_lazy.c). */
 /* Forgets the lazy values: the state changed. */
 void cc_lazy_new_state(dl_circuit *c);
@@ -166,7 +174,7 @@ void cc_lazy_goals(dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum);
  * when open); returns the new length. */
 uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n);
 /* One of role r's legal moves into *m, drawn uniformly among the n_eager
- * legal eager moves (eager(k) for k < n_eager) and its legal lazy moves
+ * legal eager moves (cc_legal_at(c, r, k) for k < n_eager) and its legal lazy moves
  * (gated ones only when open); 0 when it has none. */
 int cc_lazy_random_move(dl_circuit *c, uint32_t r, int open, uint32_t n_eager, dl_rng *rng, uint32_t *m);
 /* Adds to next the fluents that the lazy next rules make true for joint

@@ -654,13 +654,6 @@ static uint32_t bucket_candidates(const dl_circuit *c, uint32_t bkt, int open, u
   return n;
 }
 
-/* The eager legal move k of role r (see random_move in circuit.c). */
-static uint32_t eager_move(const dl_circuit *c, uint32_t r, uint32_t k)
-{
-  uint32_t n0 = c->legal_n[r];
-  return k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
-}
-
 /* Draws from the eager legal moves and the lazy candidates without
  * replacement until a draw is legal: the first legal move of a uniformly
  * random order, so uniform among the legal moves.  In chess a side has
@@ -678,7 +671,7 @@ int cc_lazy_random_move(dl_circuit *c, uint32_t r, int open, uint32_t n_eager, d
   for (uint32_t left = n_eager + nc; left; left--) {
     uint32_t k = left == 1 ? 0 : dl_rng_below(rng, left);
     if (k < n_eager) {
-      *m = eager_move(c, r, k);
+      *m = cc_legal_at(c, r, k);
       return 1;
     }
     uint32_t x = cand[k - n_eager];

@@ -88,15 +88,19 @@ int main(int argc, char **argv)
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   fprintf(stderr, "%d playouts in %.3f s: %.2f ms per playout\n", playouts, sec, playouts ? 1e3 * sec / playouts : 0.0);
-  gdlog_state *s;
-  double mean[16];  /* assumes at most 16 roles */
-  if ((st = gdlog_initial(g, &s)) != GDLOG_OK) return fail(g, st);
-  st = gdlog_playouts(g, s, 1000, rng_state, mean, NULL);
+  gdlog_state *s = NULL;
+  double *mean = calloc((size_t)gdlog_role_count(g) + 1, sizeof *mean);  /* a mean goal per role */
+  st = mean ? gdlog_initial(g, &s) : GDLOG_ERR_NOMEM;
+  if (st == GDLOG_OK) st = gdlog_playouts(g, s, 1000, rng_state, mean, NULL);
   gdlog_state_free(s);
-  if (st != GDLOG_OK) return fail(g, st);
+  if (st != GDLOG_OK) {
+    free(mean);
+    return fail(g, st);
+  }
   printf("mean of 1000 playouts:");
-  for (int r = 0; r < gdlog_role_count(g) && r < 16; r++) printf(" %s=%.2f", gdlog_role_name(g, r), mean[r]);
+  for (int r = 0; r < gdlog_role_count(g); r++) printf(" %s=%.2f", gdlog_role_name(g, r), mean[r]);
   printf("\n");
+  free(mean);
   gdlog_close(g);
   return 0;
 }
