@@ -18,36 +18,28 @@ static int flush(const dl_sink *out, dl_buf *b)
   return ok;
 }
 
-/* Each atom's text in one format, made once: a rule's literals are copies. */
+/* Each atom's text in one format, made once (and its terms' parts once):
+ * a rule's literals are copies. */
 typedef struct atom_texts {
-  dl_buf text;
-  size_t *at;  /* atom a's text is text.data[at[a] .. at[a + 1]) */
+  const dl_ground *g;
+  dl_term_texts *tt;
 } atom_texts;
 
-static int atom_texts_make(atom_texts *t, const dl_ground *g, dl_format fmt)
+/* Appends atom a's text; 0 when out of memory. */
+static int add_text(dl_buf *b, const atom_texts *t, uint32_t a)
 {
-  uint32_t na = dl_ground_atom_count(g);
-  memset(t, 0, sizeof *t);
-  if (!(t->at = malloc(((size_t)na + 2) * sizeof *t->at))) return 0;
-  t->at[1] = 0;
-  for (uint32_t a = 1; a <= na; a++) {
-    dl_output_term(&t->text, dl_ground_terms(g), dl_ground_atom_term(g, a), fmt);
-    t->at[a + 1] = t->text.len;
-  }
-  return !t->text.failed;
-}
-
-static void atom_texts_free(atom_texts *t)
-{
-  dl_buf_free(&t->text);
-  free(t->at);
+  size_t len;
+  const char *z = dl_term_texts_get(t->tt, dl_ground_atom_term(t->g, a), &len);
+  if (!z) return b->failed = 1, 0;
+  dl_buf_add(b, z, len);
+  return 1;
 }
 
 static void add_atom(dl_buf *b, const atom_texts *t, int32_t lit, dl_format fmt)
 {
   uint32_t a = (uint32_t)(lit < 0 ? -lit : lit);
   if (lit < 0) dl_buf_addz(b, fmt == DL_FMT_KIF ? "(not " : fmt == DL_FMT_ASP ? "not " : "~");
-  dl_buf_add(b, t->text.data + t->at[a], t->at[a + 1] - t->at[a]);
+  add_text(b, t, a);
   if (lit < 0 && fmt == DL_FMT_KIF) dl_buf_addz(b, ")");
 }
 
@@ -73,7 +65,7 @@ static void add_number(dl_buf *b, int64_t x)
   dl_buf_add(b, z, (size_t)n);
 }
 
-static int write_numeric(const dl_sink *out, dl_buf *b, const dl_ground *g)
+static int write_numeric(const dl_sink *out, dl_buf *b, const dl_ground *g, const atom_texts *t)
 {
   uint32_t na = dl_ground_atom_count(g), nr = dl_ground_rule_count(g);
   dl_buf_addz(b, "gdlog-ground 1\natoms ");
@@ -84,7 +76,7 @@ static int write_numeric(const dl_sink *out, dl_buf *b, const dl_ground *g)
     dl_buf_addz(b, " ");
     dl_buf_addz(b, dl_atom_role_name(dl_ground_atom_role(g, a)));
     dl_buf_addz(b, " ");
-    dl_output_term(b, dl_ground_terms(g), dl_ground_atom_term(g, a), DL_FMT_KIF);
+    add_text(b, t, a);
     dl_buf_addz(b, "\n");
     if (b->len >= FLUSH_AT && !flush(out, b)) return 0;
   }
@@ -110,12 +102,11 @@ static int write_numeric(const dl_sink *out, dl_buf *b, const dl_ground *g)
 int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt)
 {
   dl_buf b = { 0 };
-  int ok = 1;
-  if (fmt == DL_GROUND_NUMERIC) ok = write_numeric(out, &b, g);
-  else {
-    dl_format f = fmt == DL_GROUND_KIF ? DL_FMT_KIF : fmt == DL_GROUND_ASP ? DL_FMT_ASP : DL_FMT_INFIX;
-    atom_texts t;
-    ok = atom_texts_make(&t, g, f);
+  dl_format f = fmt == DL_GROUND_ASP ? DL_FMT_ASP : fmt == DL_GROUND_INFIX ? DL_FMT_INFIX : DL_FMT_KIF;
+  atom_texts t = { g, dl_term_texts_create(dl_ground_terms(g), f) };
+  int ok = t.tt != NULL;
+  if (ok && fmt == DL_GROUND_NUMERIC) ok = write_numeric(out, &b, g, &t);
+  else if (ok) {
     for (uint32_t a = 1; ok && fmt == DL_GROUND_ASP && a <= dl_ground_atom_count(g); a++) {
       dl_atom_role r = dl_ground_atom_role(g, a);
       if (r != DL_ATOM_FLUENT && r != DL_ATOM_MOVE) continue;
@@ -129,8 +120,8 @@ int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt
       if (b.len >= FLUSH_AT) ok = flush(out, &b);
     }
     ok = ok && flush(out, &b);
-    atom_texts_free(&t);
   }
+  dl_term_texts_destroy(t.tt);
   dl_buf_free(&b);
   return ok;
 }

@@ -4,6 +4,7 @@
 #include "datalog/base/sort.h"
 #include "index/sort.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +54,17 @@ static int is_infix_symbol(const char *z, size_t n, int is_functor)
  * characters, no upper case (KIF lower-cases), not starting with the quote
  * |, and, as a functor, neither a keyword nor holding what the reader takes
  * for infix at the top level (',' '&' ':-'). */
+static int is_kif_char(char c)
+{
+  static const char punct[] = "_-+.*/<>=!$%&^~:'@#|[]{},\\`";
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c != 0 && strchr(punct, c));
+}
+
 static int is_kif_symbol(const char *z, size_t n, int is_functor)
 {
-  static const char kifchar[] = "abcdefghijklmnopqrstuvwxyz0123456789_-+.*/<>=!$%&^~:'@#|[]{},\\`";
   if (n == 0 || z[0] == '|') return 0;
   for (size_t i = 0; i < n; i++)
-    if (z[i] == 0 || !strchr(kifchar, z[i])) return 0;
+    if (!is_kif_char(z[i])) return 0;
   if (!is_functor) return 1;
   static const char keywords[][9] = { "not", "or", "and", "distinct", "<=" };
   for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
@@ -124,6 +130,86 @@ void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt)
   dl_buf_add(b, ")", 1);
 }
 
+/* ---- term texts, each made once ---------------------------------------------- */
+
+struct dl_term_texts {
+  const dl_terms *terms;
+  dl_format fmt;
+  uint32_t n;    /* terms covered */
+  dl_buf text;   /* every text made so far */
+  size_t *off;   /* per term: where its text starts in text, SIZE_MAX before it is made */
+  size_t *len;   /* per term: its length */
+  dl_buf name;   /* scratch: a functor's name */
+};
+
+dl_term_texts *dl_term_texts_create(const dl_terms *terms, dl_format fmt)
+{
+  assert(terms);
+  dl_term_texts *tt = calloc(1, sizeof *tt);
+  if (!tt) return NULL;
+  tt->terms = terms;
+  tt->fmt = fmt;
+  tt->n = dl_terms_count(terms);
+  tt->off = malloc(((size_t)tt->n + 1) * sizeof *tt->off);
+  tt->len = malloc(((size_t)tt->n + 1) * sizeof *tt->len);
+  if (!tt->off || !tt->len) {
+    dl_term_texts_destroy(tt);
+    return NULL;
+  }
+  memset(tt->off, 0xff, ((size_t)tt->n + 1) * sizeof *tt->off);
+  return tt;
+}
+
+void dl_term_texts_destroy(dl_term_texts *tt)
+{
+  if (!tt) return;
+  dl_buf_free(&tt->text);
+  dl_buf_free(&tt->name);
+  free(tt->off);
+  free(tt->len);
+  free(tt);
+}
+
+/* Makes the text of t from its functor's name and its arguments' texts
+ * (made first); 0 when out of memory. */
+static int make_text(dl_term_texts *tt, dl_tid t)
+{
+  if (tt->off[t] != SIZE_MAX) return 1;
+  uint32_t n = dl_terms_arity(tt->terms, t);
+  const dl_tid *args = n ? dl_terms_args(tt->terms, t) : NULL;
+  size_t need = 2 + n;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!make_text(tt, args[i])) return 0;
+    need += tt->len[args[i]];
+  }
+  tt->name.len = 0;
+  add_name(&tt->name, tt->terms, dl_terms_functor(tt->terms, t), tt->fmt, n > 0);
+  if (tt->name.failed || !dl_buf_reserve(&tt->text, need + tt->name.len)) return 0;
+  int kif = tt->fmt == DL_FMT_KIF;
+  char *w = tt->text.data + tt->text.len;
+  if (n && kif) *w++ = '(';
+  memcpy(w, tt->name.data, tt->name.len);
+  w += tt->name.len;
+  for (uint32_t i = 0; i < n; i++) {
+    *w++ = kif ? ' ' : i == 0 ? '(' : ',';
+    memcpy(w, tt->text.data + tt->off[args[i]], tt->len[args[i]]);
+    w += tt->len[args[i]];
+  }
+  if (n) *w++ = ')';
+  tt->off[t] = tt->text.len;
+  tt->len[t] = (size_t)(w - tt->text.data) - tt->text.len;
+  tt->text.len += tt->len[t];
+  return 1;
+}
+
+const char *dl_term_texts_get(dl_term_texts *tt, dl_tid t, size_t *len)
+{
+  assert(tt && len && t < tt->n);
+  if (!make_text(tt, t)) return NULL;
+  *len = tt->len[t];
+  return tt->text.data + tt->off[t];
+}
+
 /* ---- model -------------------------------------------------------------------- */
 
 enum { COPY_SLACK = 16 };  /* bytes copy_short may read and write past its end */
@@ -182,14 +268,19 @@ static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
   tt->len = malloc(((size_t)n + 1) * sizeof *tt->len);
   tt->rank = malloc(((size_t)n + 1) * sizeof *tt->rank);
   uint32_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
-  int ok = tt->off && tt->len && tt->rank && ids;
+  dl_term_texts *made = dl_term_texts_create(terms, fmt);
+  int ok = tt->off && tt->len && tt->rank && ids && made;
   for (uint32_t t = 0; ok && t < n; t++) {
+    size_t len;
+    const char *z = dl_term_texts_get(made, t, &len);
+    if (!(ok = z != NULL)) break;
     tt->off[t] = tt->text.len;
-    dl_output_term(&tt->text, terms, t, fmt);
-    tt->len[t] = (uint32_t)(tt->text.len - tt->off[t]);
+    tt->len[t] = (uint32_t)len;
+    dl_buf_add(&tt->text, z, len);
     dl_buf_add(&tt->text, "", 1);
     ids[t] = t;
   }
+  dl_term_texts_destroy(made);
   static const char pad[COPY_SLACK];
   dl_buf_add(&tt->text, pad, sizeof pad);  /* room for copy_short's overreads */
   ok = ok && !tt->text.failed;

@@ -18,6 +18,21 @@ typedef enum dl_format {
 /* Appends ground term t in format fmt. */
 void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt);
 
+/* The texts of the terms of one term store in one format, each made once,
+ * from its arguments' texts: for writing many terms that share parts. */
+typedef struct dl_term_texts dl_term_texts;
+
+/* A cache for the terms that terms holds now (those made later are not
+ * covered); NULL when out of memory.  terms must outlive it. */
+dl_term_texts *dl_term_texts_create(const dl_terms *terms, dl_format fmt);
+
+void dl_term_texts_destroy(dl_term_texts *tt);
+
+/* Term t's text (what dl_output_term writes), its length in *len; valid
+ * until the next call on tt.  NULL when out of memory.  t must be one of
+ * the terms tt covers. */
+const char *dl_term_texts_get(dl_term_texts *tt, dl_tid t, size_t *len);
+
 /* Where output goes: write(ctx, data, n) takes n bytes and returns 1, or
  * 0 when it failed. */
 typedef struct dl_sink {
