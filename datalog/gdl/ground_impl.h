@@ -121,6 +121,9 @@ int gr_prune(dl_ground *g);
 /* The ground game's propnet components (ground.h) into *count; 0 when out
  * of memory. */
 int gr_components(const dl_ground *g, uint64_t *count);
+/* The same for the n rules lits + at[i] (head, n, body) over g's atoms, of
+ * which only those the rules use count. */
+int gr_components_of(const dl_ground *g, const int32_t *lits, const size_t *at, uint32_t n, uint64_t *count);
 int gr_count_figures(dl_ground *g);
 int gr_compact(dl_ground *g, const uint8_t *alive);
 

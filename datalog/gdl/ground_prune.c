@@ -347,27 +347,32 @@ static int is_fact_role(dl_atom_role r)
   return r == DL_ATOM_ROLE || r == DL_ATOM_INIT || r == DL_ATOM_BASE || r == DL_ATOM_INPUT;
 }
 
-int gr_components(const dl_ground *g, uint64_t *count)
+int gr_components_of(const dl_ground *g, const int32_t *lits, const size_t *at, uint32_t n, uint64_t *count)
 {
   uint32_t *rules_of = calloc(g->n_atoms + 1, sizeof *rules_of);
-  uint8_t *neg = calloc(g->n_atoms + 1, 1);
-  if (!rules_of || !neg) { free(rules_of); free(neg); return 0; }
+  uint8_t *seen = calloc(g->n_atoms + 1, 1);  /* bit 1: the atom is used, bit 2: negated */
+  if (!rules_of || !seen) { free(rules_of); free(seen); return 0; }
   uint64_t c = 0;
-  for (uint32_t i = 0; i < g->n_rules; i++) {
-    const int32_t *x = gr_rule_lits(g, i);
+  for (uint32_t i = 0; i < n; i++) {
+    const int32_t *x = lits + at[i];
     rules_of[x[0]]++;
+    seen[x[0]] |= 1;
     c += x[1] >= 2;
-    for (int32_t k = 0; k < x[1]; k++)
-      if (x[2 + k] < 0) neg[-x[2 + k]] = 1;
+    for (int32_t k = 0; k < x[1]; k++) seen[x[2 + k] < 0 ? -x[2 + k] : x[2 + k]] |= x[2 + k] < 0 ? 3 : 1;
   }
   for (uint32_t a = 1; a <= g->n_atoms; a++) {
-    if (is_fact_role(g->atom_role[a])) continue;
-    c += 1 + (rules_of[a] >= 2) + neg[a] + (g->atom_role[a] == DL_ATOM_NEXT);
+    if (!seen[a] || is_fact_role(g->atom_role[a])) continue;
+    c += 1 + (rules_of[a] >= 2) + (seen[a] >> 1) + (g->atom_role[a] == DL_ATOM_NEXT);
   }
   free(rules_of);
-  free(neg);
+  free(seen);
   *count = c;
   return 1;
+}
+
+int gr_components(const dl_ground *g, uint64_t *count)
+{
+  return gr_components_of(g, g->lits.a, g->rule_at, g->n_rules, count);
 }
 
 int gr_count_figures(dl_ground *g)
