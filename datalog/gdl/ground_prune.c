@@ -3,6 +3,7 @@
  * renumbered densely; then the figures of the ground game. */
 #include "datalog/gdl/ground_impl.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,13 @@ static int needed_atoms(const dl_ground *g, const uint8_t *alive, uint8_t *neede
   return ok;
 }
 
-/* One round; *changed tells whether a rule or literal went. */
+/* One round; *changed tells whether a rule or literal went.  One round
+ * reaches the fixpoint, so a second changes nothing:
+ *  - every rule left has a needed head, and the rules of a needed atom all
+ *    stay, so the rules that made an atom derivable (their positive
+ *    literals derivable) stay, and so does every atom's derivability;
+ *  - hence no rule left loses a positive literal, no negative literal left
+ *    becomes one of an underivable atom, and the needed atoms are the same. */
 static int prune_round(dl_ground *g, uint8_t *alive, uint8_t *mark, int *changed)
 {
   if (!derivable_atoms(g, alive, mark)) return 0;
@@ -328,10 +335,15 @@ int gr_prune(dl_ground *g)
   uint8_t *alive = malloc(g->n_rules + 1), *mark = calloc(g->n_atoms + 1, 1);
   int ok = alive && mark;
   if (ok) memset(alive, 1, g->n_rules + 1);
-  for (int changed = 1; ok && changed && !g->opt->no_prune;) {
-    changed = 0;
+  if (ok && !g->opt->no_prune) {
+    int changed = 0;
     ok = prune_round(g, alive, mark, &changed);
-    g->stats.prune_rounds++;
+    g->stats.prune_rounds = 1;
+#ifndef NDEBUG
+    changed = 0;  /* a second round finds nothing (see prune_round) */
+    ok = ok && prune_round(g, alive, mark, &changed);
+    assert(!changed);
+#endif
   }
   ok = ok ? inline_aux(g, alive) && gr_compact(g, alive) : gr_oom(g);
   free(alive);
