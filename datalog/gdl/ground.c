@@ -210,6 +210,7 @@ static int instantiate(dl_ground *g)
   free(users);
   free(selfrec);
   free(done);
+  gr_free_steps(g);
   g->stats.instantiate_seconds = gr_now() - t0;
   return ok;
 }
@@ -259,6 +260,7 @@ dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, cons
 void dl_ground_destroy(dl_ground *g)
 {
   if (!g) return;
+  gr_free_steps(g);
   dl_eval_destroy(g->statics);
   for (uint32_t q = 0; g->demand && q < g->game->n_preds; q++) ix_relation_destroy(g->demand[q]);
   free(g->demand);

@@ -44,6 +44,13 @@ struct dl_ground {
   dl_ground_rule_stats *rstats;
   dl_ground_stats stats;
   uint64_t instances;
+  /* Steps of the join over the frozen relations (G+'s and the statics'),
+   * kept during instantiation for the rules that join the same pattern
+   * (ground_join.c): JudyHS of the pattern's key -> index + 1 in steps. */
+  Pvoid_t step_keys;
+  ix_relation **steps;
+  uint32_t n_steps, cap_steps;
+  uint64_t step_tuples;       /* tuples of the steps kept */
   int failed;                 /* out of memory, limit or cancel (reported) */
   int kept_counted;           /* rstats[].kept done (before simplification) */
 };
@@ -58,6 +65,9 @@ typedef struct gr_rule {
   uint32_t origin;            /* the game's rule it comes from */
   int use_demand;             /* heads only where the head predicate's demand asks */
 } gr_rule;
+
+/* Frees the steps kept by the joins (gr_instantiate); g stays usable. */
+void gr_free_steps(dl_ground *g);
 
 /* The pieces of one split rule: per piece predicate (base + i), the heads
  * made so far (its kept instances) and whether it depends on true/does. */

@@ -62,6 +62,7 @@ typedef struct step {
   uint32_t n_bound;
   int index;
   int lit;                /* the body literal, -1: the head's demand */
+  int kept;               /* rel is one of g's kept steps (not owned) */
 } step;
 
 /* A component of a rule's body that shares no variable outside the head
@@ -168,15 +169,94 @@ static void collect_vars(const ast_term *p, uint8_t *seen, uint32_t *vars, uint3
   for (uint32_t i = 0; p->kind == AST_FUN && i < p->n; i++) collect_vars(p->args[i], seen, vars, n);
 }
 
+/* ---- steps kept for other rules ---------------------------------------------------------------- */
+
+/* A step is kept when it has at most STEP_KEEP_MAX tuples, while the kept
+ * ones have STEP_KEEP_BUDGET in all: speedChess's 181 steps have 108
+ * patterns (does(?p, move(?q, ?x1, ?y1, ?x2, ?y2)) in 11 rules), othello's
+ * 89 have 38. */
+enum { STEP_KEEP_MAX = 1 << 16, STEP_KEY_MAX = 256 };
+#define STEP_KEEP_BUDGET (1u << 18)
+
+/* Appends the key of term p (variables by their place in vars[0..nv)) to
+ * key[*n..); 0 when it does not fit in STEP_KEY_MAX words. */
+static int key_of(const ast_term *p, const uint32_t *vars, uint32_t nv, uint32_t *key, uint32_t *n)
+{
+  if (*n + 3 > STEP_KEY_MAX) return 0;
+  if (p->kind == AST_VAR) {
+    uint32_t v = 0;
+    while (v < nv && vars[v] != p->value) v++;
+    key[(*n)++] = 0x80000000u | v;
+    return 1;
+  }
+  key[(*n)++] = p->kind;
+  key[(*n)++] = p->value;
+  if (p->kind == AST_SYM) return 1;
+  key[(*n)++] = p->n;
+  for (uint32_t i = 0; i < p->n; i++)
+    if (!key_of(p->args[i], vars, nv, key, n)) return 0;
+  return 1;
+}
+
+/* The key of step st of atom a over src: the relation and the pattern, its
+ * variables numbered in their order in st->vars.  0 when too long. */
+static uint32_t step_key(const step *st, const ast_term *a, const ix_relation *src, uint32_t *key)
+{
+  uintptr_t at = (uintptr_t)src;
+  uint32_t n = 0;
+  key[n++] = (uint32_t)at;
+  key[n++] = (uint32_t)((uint64_t)at >> 32);
+  return key_of(a, st->vars, st->nv, key, &n) ? n : 0;
+}
+
+/* The kept step of key[0..n), or NULL. */
+static ix_relation *kept_step(const dl_ground *g, const uint32_t *key, uint32_t n)
+{
+  PPvoid_t v = JudyHSGet(g->step_keys, (void *)key, n * sizeof *key);
+  return v ? g->steps[(uintptr_t)*v - 1] : NULL;
+}
+
+/* Keeps rel under key[0..n) when it is small enough and the budget allows:
+ * 1 kept (g owns it now), 0 not, -1 out of memory. */
+static int keep_step(dl_ground *g, const uint32_t *key, uint32_t n, ix_relation *rel)
+{
+  uint64_t size = ix_relation_size(rel);
+  if (size > STEP_KEEP_MAX || g->step_tuples + size > STEP_KEEP_BUDGET) return 0;
+  if (g->n_steps == g->cap_steps) {
+    uint32_t cap = g->cap_steps ? 2 * g->cap_steps : 64;
+    ix_relation **s = realloc(g->steps, cap * sizeof *s);
+    if (!s) return -1;
+    g->steps = s;
+    g->cap_steps = cap;
+  }
+  PPvoid_t v = JudyHSIns(&g->step_keys, (void *)key, n * sizeof *key, PJE0);
+  if (v == PPJERR) return -1;
+  g->steps[g->n_steps++] = rel;
+  *v = (void *)(uintptr_t)g->n_steps;
+  g->step_tuples += size;
+  return 1;
+}
+
+void gr_free_steps(dl_ground *g)
+{
+  assert(g);
+  for (uint32_t i = 0; i < g->n_steps; i++) ix_relation_destroy(g->steps[i]);
+  free(g->steps);
+  JudyHSFreeArray(&g->step_keys, PJE0);
+  g->steps = NULL;
+  g->n_steps = g->cap_steps = 0;
+  g->step_tuples = 0;
+}
+
 /* Makes the step of atom a over relation src: scans the tuples whose ground
  * columns have the atom's values (an index lookup), matches the others.  A
  * ground atom makes no step: j->empty tells whether it is missing. */
-static int make_step(join *j, const ast_term *a, ix_relation *src, int lit)
+static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, int lit)
 {
   uint32_t n = atom_arity(a);
   uint8_t *seen = calloc(j->r->n_vars + 1, 1);
   step *st = &j->steps[j->n_steps];
-  *st = (step){ NULL, malloc((j->r->n_vars + 1) * sizeof *st->vars), 0, 0, 0, -1, lit };
+  *st = (step){ NULL, malloc((j->r->n_vars + 1) * sizeof *st->vars), 0, 0, 0, -1, lit, 0 };
   if (!seen || !st->vars) { free(seen); free(st->vars); return 0; }
   for (uint32_t k = 0; k < n; k++) collect_vars(a->args[k], seen, st->vars, &st->nv);
   free(seen);
@@ -195,6 +275,8 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int lit)
     return 1;
   }
   j->n_steps++;
+  uint32_t step_at[STEP_KEY_MAX], n_key = frozen && !j->empty ? step_key(st, a, src, step_at) : 0;
+  if (n_key && (st->rel = kept_step(j->g, step_at, n_key))) return st->kept = 1;
   if (st->nv > IX_MAX_ARITY || !(st->rel = ix_relation_create(st->nv))) return 0;
   if (j->empty) return 1;
   int idx;
@@ -209,7 +291,10 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int lit)
     undo(j, 0);
     if (fits && !ix_relation_stage(st->rel, row, NULL)) return 0;
   }
-  return ix_relation_flush(st->rel, NULL);
+  if (!ix_relation_flush(st->rel, NULL)) return 0;
+  int kept = n_key ? keep_step(j->g, step_at, n_key, st->rel) : 0;
+  st->kept = kept > 0;
+  return kept >= 0;
 }
 
 /* 1 when step st joins a literal of factor c. */
@@ -921,8 +1006,11 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   ok = ok && make_memos(&j);
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)
-    if (r->body[k].kind == DL_POS) ok = make_step(&j, r->body[k].atom, literal_relation(&j, gr->lit_pred[k]), (int)k);
-  if (ok && gr->use_demand && g->demand[h]) ok = make_step(&j, r->head, g->demand[h], -1);
+    if (r->body[k].kind == DL_POS) {
+      uint32_t q = gr->lit_pred[k];  /* G+'s and the statics' relations do not change now; pieces' do */
+      ok = make_step(&j, r->body[k].atom, literal_relation(&j, q), q < g->game->n_preds, (int)k);
+    }
+  if (ok && gr->use_demand && g->demand[h]) ok = make_step(&j, r->head, g->demand[h], 0, -1);
   ok = ok && plan(&j);
   if (!ok) gr_oom(g);
   int split = ok ? try_split(&j) : -1;
@@ -933,7 +1021,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   rs->instances += j.instances;
   if (!pc) rs->seconds += gr_now() - t0;
   for (uint32_t s = 0; s < j.n_steps; s++) {
-    ix_relation_destroy(j.steps[s].rel);
+    if (!j.steps[s].kept) ix_relation_destroy(j.steps[s].rel);
     free(j.steps[s].vars);
   }
   for (uint32_t c = 0; j.factors && c <= r->n_body; c++) free(j.factors[c].iface);
