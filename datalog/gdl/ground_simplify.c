@@ -61,7 +61,7 @@ typedef struct simp {
   uint8_t *alive;
   uint32_t n, cap;
   /* per atom, rebuilt by index() */
-  uint32_t *nrules, *rule1, *pos, *neg, *single;
+  uint32_t *pos, *neg;       /* uses of the atom, positive and negative */
   uint8_t *fact;
   uint32_t *ustart, *uitem;  /* CSR: the rules using the atom (either sign) */
   uint32_t *hstart, *hitem;  /* CSR: the rules of the atom */
@@ -173,9 +173,9 @@ static int32_t new_atom(simp *s)
 
 static void free_index(simp *s)
 {
-  free(s->nrules); free(s->rule1); free(s->pos); free(s->neg); free(s->single); free(s->fact);
+  free(s->pos); free(s->neg); free(s->fact);
   free(s->ustart); free(s->uitem); free(s->hstart); free(s->hitem);
-  s->nrules = s->rule1 = s->pos = s->neg = s->single = s->ustart = s->uitem = s->hstart = s->hitem = NULL;
+  s->pos = s->neg = s->ustart = s->uitem = s->hstart = s->hitem = NULL;
   s->fact = NULL;
 }
 
@@ -188,26 +188,21 @@ static int index_rules(simp *s)
   s->ix_edits = UINT64_MAX;
   uint32_t na = s->g->n_atoms + 2;
   s->ix_atoms = s->g->n_atoms;
-  s->nrules = calloc(na, sizeof *s->nrules);
-  s->rule1 = calloc(na, sizeof *s->rule1);
   s->pos = calloc(na, sizeof *s->pos);
   s->neg = calloc(na, sizeof *s->neg);
-  s->single = calloc(na, sizeof *s->single);
   s->fact = calloc(na, 1);
   s->ustart = calloc(na + 1, sizeof *s->ustart);
   s->hstart = calloc(na + 1, sizeof *s->hstart);
-  if (!s->nrules || !s->rule1 || !s->pos || !s->neg || !s->single || !s->fact || !s->ustart || !s->hstart) return 0;
+  if (!s->pos || !s->neg || !s->fact || !s->ustart || !s->hstart) return 0;
   size_t nu = 0;
   for (uint32_t i = 0; i < s->n; i++) {
     if (!s->alive[i]) continue;
     const int32_t *x = lits_of(s, i);
-    s->nrules[x[0]]++;
-    s->rule1[x[0]] = i;
     s->hstart[x[0] + 1]++;
     if (x[1] == 0) s->fact[x[0]] = 1;
     for (int32_t k = 0; k < x[1]; k++) {
       int32_t l = x[2 + k];
-      if (l > 0) s->pos[l]++, s->single[l] += x[1] == 1;
+      if (l > 0) s->pos[l]++;
       else s->neg[-l]++;
       s->ustart[absl(l) + 1]++;
       nu++;
@@ -229,6 +224,24 @@ static int index_rules(simp *s)
   return 1;
 }
 
+/* The index's rules of atom a (alive when the index was built). */
+static uint32_t n_rules(const simp *s, uint32_t a) { return s->hstart[a + 1] - s->hstart[a]; }
+
+/* The first of them (a must have one). */
+static uint32_t first_rule(const simp *s, uint32_t a) { return s->hitem[s->hstart[a]]; }
+
+/* The index's rules whose one literal is a (positive); read before any rule
+ * changes after the index was built. */
+static uint32_t uses_alone(const simp *s, uint32_t a)
+{
+  uint32_t n = 0;
+  for (uint32_t u = s->ustart[a]; u < s->ustart[a + 1]; u++) {
+    const int32_t *x = lits_of(s, s->uitem[u]);
+    n += x[1] == 1 && x[2] == (int32_t)a;
+  }
+  return n;
+}
+
 /* ---- unused atoms and constants ---------------------------------------------------------------- */
 
 /* Rules of supporting atoms nothing uses go, repeatedly. */
@@ -238,7 +251,7 @@ static int drop_unused(simp *s)
   uint32_t *stack = malloc((s->g->n_atoms + 1) * sizeof *stack), sn = 0;
   if (!stack) return 0;
   for (uint32_t a = 1; a <= s->g->n_atoms; a++)
-    if (is_support(s, a) && s->nrules[a] && s->pos[a] + s->neg[a] == 0) stack[sn++] = a;
+    if (is_support(s, a) && n_rules(s, a) && s->pos[a] + s->neg[a] == 0) stack[sn++] = a;
   while (sn) {
     uint32_t a = stack[--sn];
     for (uint32_t u = s->hstart[a]; u < s->hstart[a + 1]; u++) {
@@ -272,7 +285,7 @@ static int fold_constants(simp *s, int *more)
     for (int32_t k = 0; k < x[1]; k++) {
       int32_t l = x[2 + k];
       uint32_t a = absl(l);
-      int is_false = !s->nrules[a] && !gr_is_input(g->atom_role[a]);
+      int is_false = !n_rules(s, a) && !gr_is_input(g->atom_role[a]);
       if ((l > 0 && is_false) || (l < 0 && s->fact[a])) { kill_rule(s, i), *more = 1; break; }
       if ((l > 0 && s->fact[a]) || (l < 0 && is_false)) { *more = 1; continue; }
       x[2 + m++] = l;
@@ -297,8 +310,8 @@ static int32_t alias_of(const simp *s, int32_t l)
 {
   for (int steps = 0; steps < 64; steps++) {
     uint32_t a = absl(l);
-    if (!is_support(s, a) || s->nrules[a] != 1) return l;
-    const int32_t *x = lits_of(s, s->rule1[a]);
+    if (!is_support(s, a) || n_rules(s, a) != 1) return l;
+    const int32_t *x = lits_of(s, first_rule(s, a));
     if (x[1] != 1 || absl(x[2]) == a) return l;
     l = l > 0 ? x[2] : -x[2];
   }
@@ -365,8 +378,8 @@ static int inlines(simp *s)
   int ok = chosen && touched;
   uint32_t n0 = s->n;
   for (uint32_t a = 1; ok && a <= g->n_atoms; a++) {
-    if (!is_support(s, a) || s->nrules[a] != 1 || s->neg[a] || !s->pos[a] || s->single[a] >= 2) continue;
-    uint32_t d = s->rule1[a];
+    if (!is_support(s, a) || n_rules(s, a) != 1 || s->neg[a] || !s->pos[a] || uses_alone(s, a) >= 2) continue;
+    uint32_t d = first_rule(s, a);
     const int32_t *x = lits_of(s, d);
     if (x[1] < 2 || touched[d]) continue;
     int bad = 0;
@@ -386,7 +399,7 @@ static int inlines(simp *s)
     for (int32_t k = 0; ok && k < x[1]; k++) {
       int32_t l = x[2 + k];
       if (l < 0 || !chosen[l]) { ok = gr_push32(&body, l); continue; }
-      const int32_t *y = lits_of(s, s->rule1[l]);
+      const int32_t *y = lits_of(s, first_rule(s, (uint32_t)l));
       for (int32_t e = 0; ok && e < y[1]; e++) ok = gr_push32(&body, y[2 + e]);
       any = 1;
     }
@@ -395,7 +408,7 @@ static int inlines(simp *s)
     ok = add_rule(s, x[0], body.a, (uint32_t)body.n, s->origin[i]);
   }
   for (uint32_t a = 1; ok && a <= g->n_atoms; a++)
-    if (chosen[a]) kill_rule(s, s->rule1[a]);
+    if (chosen[a]) kill_rule(s, first_rule(s, a));
   free(body.a);
   free(chosen);
   free(touched);
@@ -519,7 +532,7 @@ static int factor(simp *s)
   size_t nv = 0;
   for (uint32_t i = 0; i < s->n; i++) {
     const int32_t *x = lits_of(s, i);
-    if (s->alive[i] && x[1] >= 2 && s->nrules[x[0]] >= 2) nv += (size_t)x[1];
+    if (s->alive[i] && x[1] >= 2 && n_rules(s, (uint32_t)x[0]) >= 2) nv += (size_t)x[1];
   }
   view *v = malloc((nv + 1) * sizeof *v);
   group *gr = malloc((nv + 1) * sizeof *gr);
@@ -531,7 +544,7 @@ static int factor(simp *s)
   nv = 0;
   for (uint32_t i = 0; ok && i < n0; i++) {
     const int32_t *x = lits_of(s, i);
-    if (!s->alive[i] || x[1] < 2 || s->nrules[x[0]] < 2) continue;
+    if (!s->alive[i] || x[1] < 2 || n_rules(s, (uint32_t)x[0]) < 2) continue;
     for (int32_t k = 0; k < x[1]; k++) v[nv].hash = view_hash(x, k), v[nv].rule = i, v[nv++].skip = (uint32_t)k;
   }
   uint32_t ng = 0;
@@ -561,7 +574,7 @@ static int factor(simp *s)
     if (k == UINT32_MAX) { ok = 0; break; }
     gr[q].key = k;
     /* m rules become one; the head loses its or-gate when they were all its rules */
-    c.gain[k] += m - 1 + (m == s->nrules[lits_of(s, v[members[0]].rule)[0]]);
+    c.gain[k] += m - 1 + (m == n_rules(s, (uint32_t)lits_of(s, v[members[0]].rule)[0]));
     for (uint32_t e = 0; e < m; e++) claimed[v[members[e]].rule] = q + 1;
     gr[q].size = m;
   }
@@ -701,9 +714,9 @@ static sole *sole_bodies(const simp *s, uint32_t *n)
   if (!t) return NULL;
   *n = 0;
   for (uint32_t a = 1; a <= s->ix_atoms; a++) {
-    if (s->nrules[a] != 1 || !may_share(s, a)) continue;
-    const int32_t *x = lits_of(s, s->rule1[a]);
-    if (x[1] >= 2) t[(*n)++] = (sole){ body_hash(x + 2, (uint32_t)x[1]), a, s->rule1[a] };
+    if (n_rules(s, a) != 1 || !may_share(s, a)) continue;
+    const int32_t *x = lits_of(s, first_rule(s, a));
+    if (x[1] >= 2) t[(*n)++] = (sole){ body_hash(x + 2, (uint32_t)x[1]), a, first_rule(s, a) };
   }
   if (!dl_sort_by_key64(t, *n, sizeof *t, offsetof(sole, hash))) return free(t), NULL;
   return t;
