@@ -1098,7 +1098,7 @@ int gr_simplify(dl_ground *g)
     if (!s.changed || s.kills * 50 < s.n) break;  /* a fixpoint, or nearly: under 2% */
     if (work > SIMPLIFY_WORK_MAX) break;          /* big games: simplifying costs more than it saves */
     if (!(ok = ok && gr_components_of(g, s.lits.a, s.at, s.n, &after))) break;
-    if ((before - after) * GAIN_MIN < before) break;  /* the round saved little: so would the next */
+    if (after >= before || (before - after) * GAIN_MIN < before) break;  /* it saved little: so would the next */
   }
   ok = ok && store(&s);
   free_index(&s);
