@@ -275,8 +275,11 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, i
     return 1;
   }
   j->n_steps++;
-  uint32_t step_at[STEP_KEY_MAX], n_key = frozen && !j->empty ? step_key(st, a, src, step_at) : 0;
-  if (n_key && (st->rel = kept_step(j->g, step_at, n_key))) return st->kept = 1;
+  uint32_t pattern[STEP_KEY_MAX], n_key = frozen && !j->empty ? step_key(st, a, src, pattern) : 0;
+  if (n_key && (st->rel = kept_step(j->g, pattern, n_key))) {
+    st->kept = 1;
+    return 1;
+  }
   if (st->nv > IX_MAX_ARITY || !(st->rel = ix_relation_create(st->nv))) return 0;
   if (j->empty) return 1;
   int idx;
@@ -292,7 +295,7 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, i
     if (fits && !ix_relation_stage(st->rel, row, NULL)) return 0;
   }
   if (!ix_relation_flush(st->rel, NULL)) return 0;
-  int kept = n_key ? keep_step(j->g, step_at, n_key, st->rel) : 0;
+  int kept = n_key ? keep_step(j->g, pattern, n_key, st->rel) : 0;
   st->kept = kept > 0;
   return kept >= 0;
 }
