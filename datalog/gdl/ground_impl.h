@@ -46,11 +46,11 @@ struct dl_ground {
   uint64_t instances;
   /* Steps of the join over the frozen relations (G+'s and the statics'),
    * kept during instantiation for the rules that join the same pattern
-   * (ground_join.c): JudyHS of the pattern's key -> index + 1 in steps. */
-  Pvoid_t step_keys;
-  ix_relation **steps;
-  uint32_t n_steps, cap_steps;
-  uint64_t step_tuples;       /* tuples of the steps kept */
+   * (ground_join.c): JudyHS of the pattern's key -> index + 1 in kept. */
+  Pvoid_t kept_keys;
+  ix_relation **kept;
+  uint32_t n_kept, cap_kept;
+  uint64_t kept_tuples;       /* tuples of the steps kept */
   int failed;                 /* out of memory, limit or cancel (reported) */
   int kept_counted;           /* rstats[].kept done (before simplification) */
 };

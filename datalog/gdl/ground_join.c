@@ -212,8 +212,8 @@ static uint32_t step_key(const step *st, const ast_term *a, const ix_relation *s
 /* The kept step of key[0..n), or NULL. */
 static ix_relation *kept_step(const dl_ground *g, const uint32_t *key, uint32_t n)
 {
-  PPvoid_t v = JudyHSGet(g->step_keys, (void *)key, n * sizeof *key);
-  return v ? g->steps[(uintptr_t)*v - 1] : NULL;
+  PPvoid_t v = JudyHSGet(g->kept_keys, (void *)key, n * sizeof *key);
+  return v ? g->kept[(uintptr_t)*v - 1] : NULL;
 }
 
 /* Keeps rel under key[0..n) when it is small enough and the budget allows:
@@ -221,31 +221,31 @@ static ix_relation *kept_step(const dl_ground *g, const uint32_t *key, uint32_t 
 static int keep_step(dl_ground *g, const uint32_t *key, uint32_t n, ix_relation *rel)
 {
   uint64_t size = ix_relation_size(rel);
-  if (size > STEP_KEEP_MAX || g->step_tuples + size > STEP_KEEP_BUDGET) return 0;
-  if (g->n_steps == g->cap_steps) {
-    uint32_t cap = g->cap_steps ? 2 * g->cap_steps : 64;
-    ix_relation **s = realloc(g->steps, cap * sizeof *s);
+  if (size > STEP_KEEP_MAX || g->kept_tuples + size > STEP_KEEP_BUDGET) return 0;
+  if (g->n_kept == g->cap_kept) {
+    uint32_t cap = g->cap_kept ? 2 * g->cap_kept : 64;
+    ix_relation **s = realloc(g->kept, cap * sizeof *s);
     if (!s) return -1;
-    g->steps = s;
-    g->cap_steps = cap;
+    g->kept = s;
+    g->cap_kept = cap;
   }
-  PPvoid_t v = JudyHSIns(&g->step_keys, (void *)key, n * sizeof *key, PJE0);
+  PPvoid_t v = JudyHSIns(&g->kept_keys, (void *)key, n * sizeof *key, PJE0);
   if (v == PPJERR) return -1;
-  g->steps[g->n_steps++] = rel;
-  *v = (void *)(uintptr_t)g->n_steps;
-  g->step_tuples += size;
+  g->kept[g->n_kept++] = rel;
+  *v = (void *)(uintptr_t)g->n_kept;
+  g->kept_tuples += size;
   return 1;
 }
 
 void gr_free_steps(dl_ground *g)
 {
   assert(g);
-  for (uint32_t i = 0; i < g->n_steps; i++) ix_relation_destroy(g->steps[i]);
-  free(g->steps);
-  JudyHSFreeArray(&g->step_keys, PJE0);
-  g->steps = NULL;
-  g->n_steps = g->cap_steps = 0;
-  g->step_tuples = 0;
+  for (uint32_t i = 0; i < g->n_kept; i++) ix_relation_destroy(g->kept[i]);
+  free(g->kept);
+  JudyHSFreeArray(&g->kept_keys, PJE0);
+  g->kept = NULL;
+  g->n_kept = g->cap_kept = 0;
+  g->kept_tuples = 0;
 }
 
 /* Makes the step of atom a over relation src: scans the tuples whose ground

@@ -25,14 +25,13 @@ typedef struct atom_texts {
   dl_term_texts *tt;
 } atom_texts;
 
-/* Appends atom a's text; 0 when out of memory. */
-static int add_text(dl_buf *b, const atom_texts *t, uint32_t a)
+/* Appends atom a's text (out of memory: marks b failed, as dl_buf does). */
+static void add_text(dl_buf *b, const atom_texts *t, uint32_t a)
 {
   size_t len;
   const char *z = dl_term_texts_get(t->tt, dl_ground_atom_term(t->g, a), &len);
-  if (!z) return b->failed = 1, 0;
-  dl_buf_add(b, z, len);
-  return 1;
+  if (z) dl_buf_add(b, z, len);
+  else b->failed = 1;
 }
 
 static void add_atom(dl_buf *b, const atom_texts *t, int32_t lit, dl_format fmt)

@@ -222,19 +222,28 @@ static inline void copy_short(char *dst, const char *src, size_t n)
   for (size_t i = 0; i < n; i += COPY_SLACK) memcpy(dst + i, src + i, COPY_SLACK);
 }
 
-/* Printed forms of all terms, and each term's rank in their byte order. */
+/* Printed forms of all terms (all made, so that they stay where they are),
+ * and each term's rank in their byte order. */
 typedef struct term_texts {
-  dl_buf text;
-  size_t *off;       /* per term: start of its text (NUL-terminated) */
-  uint32_t *len;     /* per term: length of its text */
+  dl_term_texts *made;
   uint32_t *rank;    /* per term */
 } term_texts;
 
-/* Compares two term ids by their printed texts; ctx is the term_texts. */
+/* Term t's text; its length in *len. */
+static const char *text_of(const term_texts *tt, dl_tid t, size_t *len)
+{
+  *len = tt->made->len[t];
+  return tt->made->text.data + tt->made->off[t];
+}
+
+/* Compares two term ids by their printed texts, bytes as unsigned (as
+ * strcmp does); ctx is the term_texts. */
 static int by_text(const void *a, const void *b, void *ctx)
 {
-  const term_texts *tt = ctx;
-  return strcmp(tt->text.data + tt->off[*(const uint32_t *)a], tt->text.data + tt->off[*(const uint32_t *)b]);
+  size_t na, nb;
+  const char *x = text_of(ctx, *(const uint32_t *)a, &na), *y = text_of(ctx, *(const uint32_t *)b, &nb);
+  int c = memcmp(x, y, na < nb ? na : nb);
+  return c ? c : (na > nb) - (na < nb);
 }
 
 static int by_u64(const void *a, const void *b, void *ctx)
@@ -264,26 +273,17 @@ static int by_ranks(const void *a, const void *b, void *ctx)
 static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
 {
   uint32_t n = dl_terms_count(terms);
-  tt->off = malloc(((size_t)n + 1) * sizeof *tt->off);
-  tt->len = malloc(((size_t)n + 1) * sizeof *tt->len);
   tt->rank = malloc(((size_t)n + 1) * sizeof *tt->rank);
   uint32_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
-  dl_term_texts *made = dl_term_texts_create(terms, fmt);
-  int ok = tt->off && tt->len && tt->rank && ids && made;
+  tt->made = dl_term_texts_create(terms, fmt);
+  int ok = tt->rank && ids && tt->made;
   for (uint32_t t = 0; ok && t < n; t++) {
-    size_t len;
-    const char *z = dl_term_texts_get(made, t, &len);
-    if (!(ok = z != NULL)) break;
-    tt->off[t] = tt->text.len;
-    tt->len[t] = (uint32_t)len;
-    dl_buf_add(&tt->text, z, len);
-    dl_buf_add(&tt->text, "", 1);
+    ok = make_text(tt->made, t);
     ids[t] = t;
   }
-  dl_term_texts_destroy(made);
   static const char pad[COPY_SLACK];
-  dl_buf_add(&tt->text, pad, sizeof pad);  /* room for copy_short's overreads */
-  ok = ok && !tt->text.failed;
+  if (ok) dl_buf_add(&tt->made->text, pad, sizeof pad);  /* room for copy_short's overreads */
+  ok = ok && !tt->made->text.failed;
   if (ok) {
     dl_sort(ids, n, sizeof *ids, by_text, tt);
     for (uint32_t i = 0; i < n; i++) tt->rank[ids[i]] = i;
@@ -294,9 +294,7 @@ static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
 
 static void texts_free(term_texts *tt)
 {
-  dl_buf_free(&tt->text);
-  free(tt->off);
-  free(tt->len);
+  dl_term_texts_destroy(tt->made);
   free(tt->rank);
 }
 
@@ -305,7 +303,7 @@ static void add_atom(dl_buf *b, const char *name, size_t n, const dl_tid *tuple,
                      const term_texts *tt, dl_format fmt)
 {
   size_t need = n + 3 + arity;
-  for (uint32_t c = 0; c < arity; c++) need += tt->len[tuple[c]];
+  for (uint32_t c = 0; c < arity; c++) need += tt->made->len[tuple[c]];
   if (!dl_buf_reserve(b, need)) return;
   char *w = b->data + b->len;
   int kif = fmt == DL_FMT_KIF;
@@ -314,8 +312,10 @@ static void add_atom(dl_buf *b, const char *name, size_t n, const dl_tid *tuple,
   w += n;
   for (uint32_t c = 0; c < arity; c++) {
     *w++ = kif ? ' ' : c == 0 ? '(' : ',';
-    memcpy(w, tt->text.data + tt->off[tuple[c]], tt->len[tuple[c]]);
-    w += tt->len[tuple[c]];
+    size_t len;
+    const char *z = text_of(tt, tuple[c], &len);
+    memcpy(w, z, len);
+    w += len;
   }
   if (arity) *w++ = ')';
   *w++ = '\n';
@@ -357,8 +357,9 @@ static int order_column(const ix_relation *r, uint32_t c, const term_texts *tt, 
     uint32_t code = (uint32_t)pairs[i];
     co->key_of_code[code] = i;
     dl_tid t = ix_relation_column_value(r, c, code);
-    co->text_at[i] = tt->text.data + tt->off[t];
-    co->len_at[i] = tt->len[t];
+    size_t len;
+    co->text_at[i] = text_of(tt, t, &len);
+    co->len_at[i] = (uint32_t)len;
     if (co->len_at[i] > co->max_len) co->max_len = co->len_at[i];
   }
   free(pairs);
