@@ -638,8 +638,9 @@ static uint64_t body_signature(const int32_t *body, int32_t n)
   return sig;
 }
 
-/* Kills each of the n (at most SUBSUME_MAX) rules item[] of one head whose
- * body holds the body of another one of them. */
+/* Kills each of the n (at most SUBSUME_MAX) rules item[] of one head (in
+ * rule order) whose body holds the body of another one of them, or equals
+ * the body of an earlier one. */
 static void kill_subsumed(simp *s, const uint32_t *item, uint32_t n)
 {
   uint64_t sig[SUBSUME_MAX];
@@ -654,37 +655,48 @@ static void kill_subsumed(simp *s, const uint32_t *item, uint32_t n)
       uint32_t j = item[w];
       if (j == i || !s->alive[j] || (sig[w] & ~sig[u])) continue;
       const int32_t *y = lits_of(s, j);
-      if (y[1] < x[1] && subset(y + 2, y[1], x + 2, x[1])) kill_rule(s, i);
+      int holds = y[1] < x[1] || (y[1] == x[1] && w < u);
+      if (holds && subset(y + 2, y[1], x + 2, x[1])) kill_rule(s, i);
     }
   }
 }
 
-/* Bodies are sorted; a rule whose body holds another body of its head goes
- * (of two equal rules, the later one).  Only heads whose rules changed since
- * the last time are looked at: removing rules makes no rule subsumed. */
-static int subsumed(simp *s)
+/* Of two equal rules of heads with over SUBSUME_MAX rules, the later goes:
+ * the dirty ones are sorted by their hash, stably. */
+static int kill_duplicates(simp *s)
 {
-  if (!index_rules(s)) return 0;
   view *order = malloc((s->n + 1) * sizeof *order);
+  if (!order) return 0;
   uint32_t m = 0;
-  int ok = order != NULL;
-  for (uint32_t i = 0; ok && i < s->n; i++)
-    if (s->alive[i] && is_dirty(s, (uint32_t)lits_of(s, i)[0])) order[m].hash = view_hash(lits_of(s, i), -1), order[m].skip = 0, order[m++].rule = i;
-  ok = ok && dl_sort_by_key64(order, m, sizeof *order, offsetof(view, hash));  /* stable: the later of two equal rules goes */
+  for (uint32_t i = 0; i < s->n; i++) {
+    const int32_t *x = lits_of(s, i);
+    if (s->alive[i] && n_rules(s, (uint32_t)x[0]) > SUBSUME_MAX && is_dirty(s, (uint32_t)x[0]))
+      order[m].hash = view_hash(x, -1), order[m].skip = 0, order[m++].rule = i;
+  }
+  int ok = dl_sort_by_key64(order, m, sizeof *order, offsetof(view, hash));
   for (uint32_t e = 1; ok && e < m; e++) {
     const int32_t *x = lits_of(s, order[e - 1].rule), *y = lits_of(s, order[e].rule);
-    if (x[1] == y[1] && memcmp(x, y, (size_t)(x[1] + 2) * sizeof *x) == 0) kill_rule(s, order[e].rule);
+    if (order[e - 1].hash == order[e].hash && x[1] == y[1] && memcmp(x, y, (size_t)(x[1] + 2) * sizeof *x) == 0)
+      kill_rule(s, order[e].rule);
   }
   free(order);
-  for (uint32_t a = 1; ok && a <= s->ix_atoms; a++) {
-    uint32_t n = s->hstart[a + 1] - s->hstart[a];
+  return ok;
+}
+
+/* Bodies are sorted; a rule whose body holds another body of its head goes
+ * (of two equal rules, the later one; heads with over SUBSUME_MAX rules
+ * lose only their duplicates).  Only heads whose rules changed since the
+ * last time are looked at: removing rules makes no rule subsumed. */
+static int subsumed(simp *s)
+{
+  if (!index_rules(s) || !kill_duplicates(s)) return 0;
+  for (uint32_t a = 1; a <= s->ix_atoms; a++) {
+    uint32_t n = n_rules(s, a);
     if (n >= 2 && n <= SUBSUME_MAX && is_dirty(s, a)) kill_subsumed(s, s->hitem + s->hstart[a], n);
   }
-  if (ok) {
-    s->all_dirty = 0;
-    if (s->dirty) memset(s->dirty, 0, s->dirty_cap);
-  }
-  return ok;
+  s->all_dirty = 0;
+  if (s->dirty) memset(s->dirty, 0, s->dirty_cap);
+  return 1;
 }
 
 /* ---- shared bodies ----------------------------------------------------------------------------- */
