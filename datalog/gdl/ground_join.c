@@ -110,6 +110,7 @@ typedef struct join {
   uint64_t candidates, instances;
   int empty;              /* a ground atom of the body is not kept: no instances */
   int32_t *lits;          /* per body literal: its ground literal, 0 when it disappears */
+  uint8_t *in_join;       /* per body literal: a positive static one, decided in the join */
   int32_t *comp;          /* per body literal: its factored component, -1: none */
   int32_t *cbody;
   factor *factors;
@@ -525,7 +526,8 @@ static void memo_free(memo *m)
   free(m->lit);
 }
 
-/* Makes the memos of the body literals and of the head. */
+/* Makes the memos of the body literals (but those decided in the join) and
+ * of the head. */
 static int make_memos(join *j)
 {
   const dl_rule *r = j->r;
@@ -535,7 +537,8 @@ static int make_memos(join *j)
   for (uint32_t k = 0; ok && k < r->n_body; k++) {
     const dl_literal *l = &r->body[k];
     const ast_term *t[3] = { l->atom, l->a, l->b };
-    ok = memo_init(&j->memos[k], r->n_vars, seen, t, 3);
+    j->in_join[k] = l->kind == DL_POS && !gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]);
+    ok = j->in_join[k] || memo_init(&j->memos[k], r->n_vars, seen, t, 3);
   }
   ok = ok && memo_init(&j->head_memo, r->n_vars, seen, (const ast_term *const[]){ r->head }, 1);
   free(seen);
@@ -613,6 +616,10 @@ static int decide_lits(join *j, int32_t c, int in_c)
 {
   for (uint32_t k = 0; k < j->r->n_body; k++) {
     if ((j->comp[k] == c) != in_c) continue;
+    if (j->in_join[k]) {  /* decide would say so, without the memo's look-up */
+      j->lits[k] = 0;
+      continue;
+    }
     int holds = decide_memo(j, k, &j->lits[k]);
     if (holds <= 0) return holds;
   }
@@ -1000,10 +1007,11 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   j.body = malloc((r->n_body + 1) * sizeof *j.body);
   j.args = malloc(IX_MAX_ARITY * sizeof *j.args);
   j.lits = calloc(r->n_body + 1, sizeof *j.lits);
+  j.in_join = calloc(r->n_body + 1, 1);
   j.comp = malloc((r->n_body + 1) * sizeof *j.comp);
   j.cbody = malloc((r->n_body + 1) * sizeof *j.cbody);
   j.factors = calloc(r->n_body + 1, sizeof *j.factors);
-  int ok = j.steps && j.bind && j.trail && j.body && j.args && j.lits && j.comp && j.cbody && j.factors;
+  int ok = j.steps && j.bind && j.trail && j.body && j.args && j.lits && j.in_join && j.comp && j.cbody && j.factors;
   ok = ok && plan_factors(&j);
   j.distinct = ok && instances_distinct(&j);
   ok = ok && make_memos(&j);
@@ -1033,6 +1041,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   JudyLFreeArray(&j.block_seen, PJE0);
   free(j.recs);
   free(j.lits);
+  free(j.in_join);
   free(j.comp);
   free(j.cbody);
   free(j.steps);
