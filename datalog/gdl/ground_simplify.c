@@ -655,8 +655,8 @@ static void kill_subsumed(simp *s, const uint32_t *item, uint32_t n)
       uint32_t j = item[w];
       if (j == i || !s->alive[j] || (sig[w] & ~sig[u])) continue;
       const int32_t *y = lits_of(s, j);
-      int holds = y[1] < x[1] || (y[1] == x[1] && w < u);
-      if (holds && subset(y + 2, y[1], x + 2, x[1])) kill_rule(s, i);
+      int may_cover = y[1] < x[1] || (y[1] == x[1] && w < u);  /* smaller, or equal and earlier */
+      if (may_cover && subset(y + 2, y[1], x + 2, x[1])) kill_rule(s, i);
     }
   }
 }
