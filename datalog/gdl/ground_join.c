@@ -441,7 +441,7 @@ static int decide(join *j, uint32_t k, int32_t *lit)
   }
   uint32_t q = j->gr->lit_pred[k];
   int dynamic = gr_pred_dynamic(g, j->pc, q);
-  if (!dynamic && l->kind == DL_POS) return 1;  /* decided in the join */
+  assert(dynamic || l->kind != DL_POS);  /* those are in_join: decide_lits skips them */
   if (!ground_args(j, l->atom)) return -1;
   if (q >= g->game->n_preds) {  /* a piece's atom: always positive */
     dl_tid t = gr_atom_term(g, ast_atom_pred(l->atom), atom_arity(l->atom), j->args);
@@ -526,8 +526,15 @@ static void memo_free(memo *m)
   free(m->lit);
 }
 
-/* Makes the memos of the body literals (but those decided in the join) and
- * of the head. */
+/* Marks the positive static literals: the join decides them (in_join). */
+static void mark_in_join(join *j)
+{
+  for (uint32_t k = 0; k < j->r->n_body; k++)
+    j->in_join[k] = j->r->body[k].kind == DL_POS && !gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]);
+}
+
+/* Makes the memos of the body literals but those in_join (marked before),
+ * and of the head. */
 static int make_memos(join *j)
 {
   const dl_rule *r = j->r;
@@ -537,7 +544,6 @@ static int make_memos(join *j)
   for (uint32_t k = 0; ok && k < r->n_body; k++) {
     const dl_literal *l = &r->body[k];
     const ast_term *t[3] = { l->atom, l->a, l->b };
-    j->in_join[k] = l->kind == DL_POS && !gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]);
     ok = j->in_join[k] || memo_init(&j->memos[k], r->n_vars, seen, t, 3);
   }
   ok = ok && memo_init(&j->head_memo, r->n_vars, seen, (const ast_term *const[]){ r->head }, 1);
@@ -1014,6 +1020,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   int ok = j.steps && j.bind && j.trail && j.body && j.args && j.lits && j.in_join && j.comp && j.cbody && j.factors;
   ok = ok && plan_factors(&j);
   j.distinct = ok && instances_distinct(&j);
+  if (ok) mark_in_join(&j);
   ok = ok && make_memos(&j);
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)

@@ -60,7 +60,7 @@ typedef struct simp {
   uint32_t *origin;
   uint8_t *alive;
   uint32_t n, cap;
-  /* per atom, rebuilt by index() */
+  /* per atom, rebuilt by index_rules() */
   uint32_t *pos, *neg;       /* uses of the atom, positive and negative */
   uint8_t *fact;
   uint32_t *ustart, *uitem;  /* CSR: the rules using the atom (either sign) */

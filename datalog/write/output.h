@@ -26,6 +26,7 @@ typedef struct dl_term_texts dl_term_texts;
  * covered); NULL when out of memory.  terms must outlive it. */
 dl_term_texts *dl_term_texts_create(const dl_terms *terms, dl_format fmt);
 
+/* Frees tt and its texts (NULL: nothing). */
 void dl_term_texts_destroy(dl_term_texts *tt);
 
 /* Term t's text (what dl_output_term writes), its length in *len; valid
