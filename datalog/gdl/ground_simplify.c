@@ -427,6 +427,16 @@ static uint64_t mix(uint64_t h, int32_t x)
   return h ^ (h >> 29);
 }
 
+/* The end of a hash: every bit of h moves the top bits, which the radix
+ * sort's first pass splits on (mix alone leaves them alike for bodies that
+ * differ in small atom ids: one bucket per head, sorted bit by bit). */
+static uint64_t finish(uint64_t h)
+{
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  return h ^ (h >> 33);
+}
+
 /* A hash of the head, the length and the body without literal skip. */
 static uint64_t view_hash(const int32_t *x, int32_t skip)
 {
@@ -671,7 +681,7 @@ static int kill_duplicates(simp *s)
   for (uint32_t i = 0; i < s->n; i++) {
     const int32_t *x = lits_of(s, i);
     if (s->alive[i] && n_rules(s, (uint32_t)x[0]) > SUBSUME_MAX && is_dirty(s, (uint32_t)x[0]))
-      order[m].hash = view_hash(x, -1), order[m].skip = 0, order[m++].rule = i;
+      order[m].hash = finish(view_hash(x, -1)), order[m].skip = 0, order[m++].rule = i;
   }
   int ok = dl_sort_by_key64(order, m, sizeof *order, offsetof(view, hash));
   for (uint32_t e = 1; ok && e < m; e++) {
@@ -708,7 +718,7 @@ static uint64_t body_hash(const int32_t *body, uint32_t n)
 {
   uint64_t h = mix(0xcbf29ce484222325ULL, (int32_t)n);
   for (uint32_t k = 0; k < n; k++) h = mix(h, body[k]);
-  return h;
+  return finish(h);
 }
 
 /* The atoms a rule may read in place of its body: supporting and legal
