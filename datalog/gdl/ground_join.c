@@ -788,9 +788,15 @@ static uint32_t find_root(uint32_t *parent, uint32_t k)
 /* A fresh predicate name for an auxiliary atom (a factor or a piece). */
 dl_sym gr_aux_symbol(dl_ground *g) { return dl_program_fresh_symbol(g->game, "aux", g->n_aux++); }
 
-/* 1 when, in relation r, the columns of mask a determine column b: no two
- * tuples agree on a and differ on b.  0 also when out of memory (*ok = 0). */
-static int determines(ix_relation *r, uint64_t a, uint32_t b, int *ok)
+/* The bits of the codes of column c of r. */
+static unsigned code_bits(const ix_relation *r, uint32_t c)
+{
+  uint32_t n = ix_relation_column_values(r, c);
+  return n <= 1 ? 0 : 32 - (unsigned)__builtin_clz(n - 1);
+}
+
+/* determines() by a projection index (when a's codes do not pack in 64 bits). */
+static int determines_by_index(ix_relation *r, uint64_t a, uint32_t b, int *ok)
 {
   int idx;
   if (!ix_relation_index_ordered(r, a, (uint64_t)1 << b, &idx)) return *ok = 0;
@@ -806,6 +812,43 @@ static int determines(ix_relation *r, uint64_t a, uint32_t b, int *ok)
     memcpy(prev, t, sizeof prev);
   }
   return 1;
+}
+
+/* 1 when, in relation r, the columns of mask a determine column b: no two
+ * tuples agree on a and differ on b.  0 also when out of memory (*ok = 0).
+ * One scan, the codes of a packed into a key of an open-addressing table
+ * (building an index for it cost breakthrough 5% of its grounding); it
+ * stops at the first two tuples that disagree. */
+static int determines(ix_relation *r, uint64_t a, uint32_t b, int *ok)
+{
+  uint32_t n = ix_relation_arity(r);
+  unsigned bits = 0;
+  for (uint32_t c = 0; c < n; c++)
+    if (a >> c & 1) bits += code_bits(r, c);
+  uint64_t size = ix_relation_size(r);
+  if (bits > 64 || size > UINT32_MAX / 4) return determines_by_index(r, a, b, ok);
+  uint32_t cap = 16;
+  while (cap < 2 * size) cap *= 2;
+  uint64_t *keys = malloc(cap * sizeof *keys);
+  uint32_t *vals = calloc(cap, sizeof *vals);  /* code of b + 1; 0: empty */
+  int idx, holds = 1;
+  if (!keys || !vals || !ix_relation_index(r, 0, &idx)) holds = *ok = 0;
+  uint32_t codes[IX_MAX_ARITY];
+  ix_val key[IX_MAX_ARITY] = { 0 };
+  ix_iter it;
+  if (holds) ix_iter_begin(&it, r, idx, 0, key);
+  while (holds && ix_iter_next_codes(&it, codes)) {
+    uint64_t k = 0;
+    for (uint32_t c = 0; c < n; c++)
+      if (a >> c & 1) k = (k << code_bits(r, c)) | codes[c];
+    uint32_t h = (uint32_t)((k * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+    while (vals[h] && keys[h] != k) h = (h + 1) & (cap - 1);
+    if (!vals[h]) keys[h] = k, vals[h] = codes[b] + 1;
+    else holds = vals[h] == codes[b] + 1;
+  }
+  free(keys);
+  free(vals);
+  return holds;
 }
 
 /* Marks known[v] for the variables of the static literals of component
