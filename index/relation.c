@@ -13,6 +13,9 @@
  * of the range, for key widths up to DENSE_MAX_BITS (a 32 MiB bitmap). */
 enum { DENSE_MAX_BITS = 28, DENSE_MIN_TUPLES = 4096, DENSE_SPARSITY = 64 };
 
+/* Inserts of this many tuples or more into a Judy index go in key order. */
+enum { SORTED_INSERT_MIN = 256 };
+
 /* ---- column dictionaries ----------------------------------------------------- */
 
 /* Returns the code of id, adding one when absent; NO_CODE when out of memory. */
@@ -294,6 +297,41 @@ static int mirror_build(const ix_relation *r, ix_index *ix)
   return index_first_codes(r, ix);
 }
 
+/* Inserts tuples all[0..n) (codes, arity per tuple) into index ix.  A
+ * one-chunk Judy index takes their keys sorted, and when it was empty and
+ * takes all of the relation's tuples, the sorted keys become its mirror: no
+ * walk of Judy (mirror_build) makes it again.  Othello's G+ re-inserts
+ * 115,000 tuples so when column widths grow.  0 when out of memory. */
+static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *all, uint64_t n)
+{
+  if (ix->dense || ix->n_chunks != 1 || n < SORTED_INSERT_MIN) {
+    for (uint64_t t = 0; t < n; t++)
+      if (index_insert(ix, all + t * r->arity) < 0) return 0;
+    return 1;
+  }
+  int empty = !ix->root && !ix->flat;
+  Word_t *keys = malloc(n * sizeof *keys);
+  if (!keys) return 0;
+  for (uint64_t t = 0; t < n; t++) keys[t] = chunk_key(ix, 0, all + t * r->arity);
+  int ok = ix_radix_sort((uint64_t *)keys, n, tuple_bits(r));
+  uint64_t m = 0;
+  for (uint64_t i = 0; ok && i < n; i++) {
+    if (i && keys[i] == keys[i - 1]) continue;
+    int rc = Judy1Set(&ix->root, keys[i], PJE0);
+    if (rc == JERR) ok = 0;
+    else if (rc == 1 && !empty) mirror_add(ix, keys[i]);
+    keys[m++] = keys[i];
+  }
+  if (ok && empty && m == r->size) {
+    ix->flat = keys;
+    ix->n_flat = m;
+    if (!index_first_codes(r, ix)) drop_mirror(ix);  /* a lookup builds it again */
+    return 1;
+  }
+  free(keys);
+  return ok;
+}
+
 /* Merges the (sorted) recent keys of a mirror into flat; 0 when out of memory. */
 static int mirror_fold(const ix_relation *r, ix_index *ix)
 {
@@ -424,7 +462,7 @@ static int reindex(ix_relation *r, const uint32_t *all, uint64_t expect)
     index_clear(ix, r->arity);
     layout(ix, r);
     if (i == 0 && wants_dense(tuple_bits(r), expect)) ok = make_dense(r);
-    for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
+    ok = ok && index_insert_all(r, ix, all, r->size);
   }
   return ok;
 }
@@ -477,13 +515,11 @@ static int reindex_others(ix_relation *r)
     layout(r->indexes[i], r);
   }
   if (r->n_indexes == 1) return 1;
-  ix_iter it;
-  uint32_t codes[IX_MAX_ARITY];
-  ix_iter_begin(&it, r, 0, 0, NULL);
-  while (ix_iter_next_codes(&it, codes))
-    for (int i = 1; i < r->n_indexes; i++)
-      if (index_insert(r->indexes[i], codes) < 0) return 0;
-  return 1;
+  uint32_t *all = NULL;
+  int ok = collect_codes(r, &all);
+  for (int i = 1; ok && i < r->n_indexes; i++) ok = index_insert_all(r, r->indexes[i], all, r->size);
+  free(all);
+  return ok;
 }
 
 /* Gives column c the width bits[c] and rebuilds every index for the new
@@ -962,8 +998,7 @@ int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct, 
     free(ix);
     return 0;
   }
-  int ok = 1;
-  for (uint64_t t = 0; ok && t < r->size; t++) ok = index_insert(ix, all + t * r->arity) >= 0;
+  int ok = index_insert_all(r, ix, all, r->size);
   free(all);
   r->indexes[r->n_indexes] = ix;  /* kept even when incomplete: destroy frees it */
   if (ok) mirror(r, ix);
