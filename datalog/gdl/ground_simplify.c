@@ -194,7 +194,6 @@ static int index_rules(simp *s)
   s->ustart = calloc(na + 1, sizeof *s->ustart);
   s->hstart = calloc(na + 1, sizeof *s->hstart);
   if (!s->pos || !s->neg || !s->fact || !s->ustart || !s->hstart) return 0;
-  size_t nu = 0;
   for (uint32_t i = 0; i < s->n; i++) {
     if (!s->alive[i]) continue;
     const int32_t *x = lits_of(s, i);
@@ -204,11 +203,11 @@ static int index_rules(simp *s)
       int32_t l = x[2 + k];
       if (l > 0) s->pos[l]++;
       else s->neg[-l]++;
-      s->ustart[absl(l) + 1]++;
-      nu++;
     }
   }
-  for (uint32_t a = 0; a < na; a++) s->ustart[a + 1] += s->ustart[a], s->hstart[a + 1] += s->hstart[a];
+  for (uint32_t a = 0; a < na; a++)
+    s->ustart[a + 1] = s->ustart[a] + s->pos[a] + s->neg[a], s->hstart[a + 1] += s->hstart[a];
+  size_t nu = s->ustart[na];
   s->uitem = malloc((nu + 1) * sizeof *s->uitem);
   s->hitem = malloc((s->n + 1) * sizeof *s->hitem);
   if (!s->uitem || !s->hitem) return 0;
