@@ -122,7 +122,8 @@ typedef struct join {
      enumerated once per value of its head variables (see enter_block). */
   int32_t block_comp;     /* -1: none */
   uint32_t block_from;
-  int in_block;           /* descend is in a first enumeration */
+  int in_block;           /* descend is in a first enumeration, */
+  dl_tid block_term;      /*   for the factor's atom that is this term */
   block_rec cur;          /* what that enumeration made so far */
   Pvoid_t block_seen;     /* JudyL: the factor's atom term -> 1 + index in recs */
   block_rec *recs;
@@ -558,17 +559,30 @@ static void free_memos(join *j)
   memo_free(&j->head_memo);
 }
 
+/* The term of factored component c's auxiliary atom under the binding;
+ * DL_NO_TERM when out of memory. */
+static dl_tid factor_term(join *j, uint32_t c)
+{
+  const factor *f = &j->factors[c];
+  for (uint32_t i = 0; i < f->n_iface; i++) j->args[i] = j->bind[f->iface[i]];
+  return gr_atom_term(j->g, f->sym, f->n_iface, j->args);
+}
+
+/* The auxiliary atom that is term t (see factor_term), with its rule
+ * aux :- body[0..n); the atom's id, 0 when out of memory. */
+static int32_t add_factor_rule(join *j, dl_tid t, int32_t *body, uint32_t n)
+{
+  dl_ground *g = j->g;
+  int32_t a = t == DL_NO_TERM ? 0 : gr_atom_id(g, t, DL_ATOM_OTHER);
+  if (a) g->atom_aux[a] = 1;
+  return a && gr_add_rule_once(g, a, body, n, j->gr->origin) ? a : 0;
+}
+
 /* The auxiliary atom of factored component c under the binding, with its
  * rule aux :- body[0..n); the atom's id, 0 when out of memory. */
 static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
 {
-  dl_ground *g = j->g;
-  const factor *f = &j->factors[c];
-  for (uint32_t i = 0; i < f->n_iface; i++) j->args[i] = j->bind[f->iface[i]];
-  dl_tid t = gr_atom_term(g, f->sym, f->n_iface, j->args);
-  int32_t a = t == DL_NO_TERM ? 0 : gr_atom_id(g, t, DL_ATOM_OTHER);
-  if (a) g->atom_aux[a] = 1;
-  return a && gr_add_rule_once(g, a, body, n, j->gr->origin) ? a : 0;
+  return add_factor_rule(j, factor_term(j, c), body, n);
 }
 
 /* The head atom of a binding (remembered while the head's variables keep
@@ -695,7 +709,7 @@ static int leaf_factor(join *j)
   if (holds <= 0) return holds == 0 || gr_oom(j->g);
   uint32_t m = factor_body(j, j->block_comp);
   if (m && !gr_normalize_body(j->cbody, &m)) return 1;
-  int32_t a = m ? add_factor(j, (uint32_t)j->block_comp, j->cbody, m) : -1;
+  int32_t a = m ? add_factor_rule(j, j->block_term, j->cbody, m) : -1;
   if (!a) return gr_oom(j->g);
   if (a < 0 || !j->cur.atom) j->cur.atom = a;  /* an instance of no literal: the factor holds */
   j->cur.made++;
@@ -730,9 +744,7 @@ static int push_rec(join *j, block_rec rec, dl_tid t)
 static int enter_block(join *j, uint32_t s)
 {
   dl_ground *g = j->g;
-  const factor *f = &j->factors[j->block_comp];
-  for (uint32_t i = 0; i < f->n_iface; i++) j->args[i] = j->bind[f->iface[i]];
-  dl_tid t = gr_atom_term(g, f->sym, f->n_iface, j->args);
+  dl_tid t = factor_term(j, (uint32_t)j->block_comp);
   if (t == DL_NO_TERM) return gr_oom(g);
   if (!go_on(j)) return 0;
   PWord_t pv = (PWord_t)JudyLGet(j->block_seen, (Word_t)t, PJE0);
@@ -743,6 +755,7 @@ static int enter_block(join *j, uint32_t s)
   } else {
     uint64_t before = j->candidates;
     j->cur = (block_rec){ 0, 0, 0 };
+    j->block_term = t;
     j->in_block = 1;
     int ok = descend(j, s);
     j->in_block = 0;
