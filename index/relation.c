@@ -11,7 +11,7 @@
 /* The primary index turns into a bitmap over its key range once it holds at
  * least DENSE_MIN_TUPLES keys and at least one key per DENSE_SPARSITY bits
  * of the range, for key widths up to DENSE_MAX_BITS (a 32 MiB bitmap). */
-enum { DENSE_MAX_BITS = 28, DENSE_MIN_TUPLES = 4096, DENSE_SPARSITY = 64 };
+enum { DENSE_MAX_BITS = 28, DENSE_MIN_TUPLES = 256, DENSE_SPARSITY = 64 };
 
 /* Inserts of this many tuples or more into a Judy index go in key order. */
 enum { SORTED_INSERT_MIN = 256 };
