@@ -301,8 +301,12 @@ int gr_compact(dl_ground *g, const uint8_t *alive)
       g->atom_term[na] = g->atom_term[a];
       g->atom_role[na] = g->atom_role[a];
     }
+  size_t total = 1;
+  for (uint32_t i = 0; i < n; i++) total += 2 + (size_t)gr_rule_lits(g, order[i])[1];
+  lits.a = malloc(total * sizeof *lits.a);
+  lits.cap = lits.a ? total : 0;
   uint32_t m = 0;
-  int ok = 1;
+  int ok = lits.a != NULL;
   for (uint32_t i = 0; ok && i < n; i++) {
     const int32_t *x = gr_rule_lits(g, order[i]);
     if (i && x[1] == gr_rule_lits(g, order[i - 1])[1] && x[0] == gr_rule_lits(g, order[i - 1])[0] &&
@@ -310,8 +314,11 @@ int gr_compact(dl_ground *g, const uint8_t *alive)
       continue;
     origin[m] = g->rule_origin[order[i]];
     at[m++] = lits.n;
-    ok = gr_push32(&lits, renum[x[0]]) && gr_push32(&lits, x[1]);
-    for (int32_t k = 0; ok && k < x[1]; k++) ok = gr_push32(&lits, x[2 + k] < 0 ? -renum[-x[2 + k]] : renum[x[2 + k]]);
+    int32_t *y = lits.a + lits.n;
+    y[0] = renum[x[0]];
+    y[1] = x[1];
+    for (int32_t k = 0; k < x[1]; k++) y[2 + k] = x[2 + k] < 0 ? -renum[-x[2 + k]] : renum[x[2 + k]];
+    lits.n += 2 + (size_t)x[1];
   }
   if (m) {
     memcpy(g->rule_origin, origin, m * sizeof *origin);
