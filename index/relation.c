@@ -319,7 +319,7 @@ static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *
     if (i && keys[i] == keys[i - 1]) continue;
     int rc = Judy1Set(&ix->root, keys[i], PJE0);
     if (rc == JERR) ok = 0;
-    else if (rc == 1 && !empty) mirror_add(ix, keys[i]);
+    else if (rc == 1) mirror_add(ix, keys[i]);
     keys[m++] = keys[i];
   }
   if (ok && empty && m == r->size) {

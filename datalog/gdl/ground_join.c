@@ -835,9 +835,8 @@ static int determines_by_index(ix_relation *r, uint64_t a, uint32_t b, int *ok)
 static int determines(ix_relation *r, uint64_t a, uint32_t b, int *ok)
 {
   uint32_t n = ix_relation_arity(r);
-  unsigned bits = 0;
-  for (uint32_t c = 0; c < n; c++)
-    if (a >> c & 1) bits += code_bits(r, c);
+  unsigned bits = 0, width[IX_MAX_ARITY];
+  for (uint32_t c = 0; c < n; c++) bits += width[c] = a >> c & 1 ? code_bits(r, c) : 0;
   uint64_t size = ix_relation_size(r);
   if (bits > 64 || size > UINT32_MAX / 4) return determines_by_index(r, a, b, ok);
   uint32_t cap = 16;
@@ -853,7 +852,7 @@ static int determines(ix_relation *r, uint64_t a, uint32_t b, int *ok)
   while (holds && ix_iter_next_codes(&it, codes)) {
     uint64_t k = 0;
     for (uint32_t c = 0; c < n; c++)
-      if (a >> c & 1) k = (k << code_bits(r, c)) | codes[c];
+      if (a >> c & 1) k = (k << width[c]) | codes[c];
     uint32_t h = (uint32_t)((k * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
     while (vals[h] && keys[h] != k) h = (h + 1) & (cap - 1);
     if (!vals[h]) keys[h] = k, vals[h] = codes[b] + 1;
