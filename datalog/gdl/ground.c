@@ -187,6 +187,7 @@ static int instantiate(dl_ground *g)
     if (next == DL_NO_PRED && stuck == DL_NO_PRED) break;
     if (next == DL_NO_PRED) {  /* a cycle: all of it */
       next = stuck;
+      gr_subterm_forget(g, g->demand[next]);
       ix_relation_destroy(g->demand[next]);
       g->demand[next] = NULL;
     }
@@ -197,6 +198,7 @@ static int instantiate(dl_ground *g)
       }
     if (!ok) break;
     done[next] = 1;
+    gr_subterm_forget(g, g->demand[next]);
     ix_relation_destroy(g->demand[next]);
     g->demand[next] = NULL;
     for (uint32_t r = 0; r < p->ast->n_rules; r++) {

@@ -51,6 +51,12 @@ struct dl_ground {
   ix_relation **kept;
   uint32_t n_kept, cap_kept;
   uint64_t kept_tuples;       /* tuples of the steps kept */
+  /* Relations' tuples by an argument of a compound column, for the steps
+   * (ground_subterm.c): JudyHS of the key -> index + 1 in subterms. */
+  Pvoid_t subterm_keys;
+  struct gr_subterm **subterms;
+  uint32_t n_subterms, cap_subterms;
+  uint64_t subterm_tuples;
   int failed;                 /* out of memory, limit or cancel (reported) */
   int kept_counted;           /* rstats[].kept done (before simplification) */
 };
@@ -66,7 +72,8 @@ typedef struct gr_rule {
   int use_demand;             /* heads only where the head predicate's demand asks */
 } gr_rule;
 
-/* Frees the steps kept by the joins (gr_instantiate); g stays usable. */
+/* Frees the steps kept by the joins (gr_instantiate) and the subterm
+ * indexes; g stays usable. */
 void gr_free_steps(dl_ground *g);
 
 /* The pieces of one split rule: per piece predicate (base + i), the heads
@@ -118,6 +125,19 @@ int gr_pred_dynamic(const dl_ground *g, const gr_pieces *pc, uint32_t q);
 dl_sym gr_aux_symbol(dl_ground *g);
 /* Instantiates one rule or piece; pieces (pc) are never split again. */
 int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc);
+
+/* ground_subterm.c */
+typedef struct gr_subterm gr_subterm;
+/* The tuples of src (frozen while it is used so: its size is checked)
+ * whose column col is a term f(n_args arguments) with argument arg equal
+ * to v, in *rows (ix_relation_arity(src) values each, valid until
+ * gr_subterm_forget) and *n.  1 when found so (*n may be 0); 0 when src is to be
+ * scanned instead: small, grown, over the budget, or out of memory. */
+int gr_subterm_rows(dl_ground *g, ix_relation *src, uint32_t col, dl_sym f, uint32_t n_args, uint32_t arg,
+                    dl_tid v, const ix_val **rows, uint64_t *n);
+/* Frees the indexes of src (all of them when src is NULL): call it
+ * before src goes. */
+void gr_subterm_forget(dl_ground *g, const ix_relation *src);
 
 /* ground_split.c */
 /* Splits rule gr, whose join is estimated at `estimate` candidates, into

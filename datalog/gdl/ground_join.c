@@ -245,9 +245,46 @@ void gr_free_steps(dl_ground *g)
   for (uint32_t i = 0; i < g->n_kept; i++) ix_relation_destroy(g->kept[i]);
   free(g->kept);
   JudyHSFreeArray(&g->kept_keys, PJE0);
+  gr_subterm_forget(g, NULL);
   g->kept = NULL;
   g->n_kept = g->cap_kept = 0;
   g->kept_tuples = 0;
+}
+
+/* Matches the unbound columns of tuple t (those not in mask) with atom a's
+ * arguments, and stages the values of st's variables when they fit; 0 when
+ * out of memory. */
+static int stage_match(join *j, step *st, const ast_term *a, uint64_t mask, const ix_val *t)
+{
+  ix_val row[IX_MAX_ARITY];
+  int fits = 1;
+  for (uint32_t k = 0; fits && k < atom_arity(a); k++)
+    if (!(mask >> k & 1)) fits = match(j, a->args[k], t[k]);
+  for (uint32_t c = 0; fits && c < st->nv; c++) row[c] = j->bind[st->vars[c]];
+  undo(j, 0);
+  return !fits || ix_relation_stage(st->rel, row, NULL);
+}
+
+/* The tuples of src that may match atom a, by a ground argument inside one
+ * of its compound arguments (not in mask): see gr_subterm_rows.  0 when
+ * there is none, or src is to be scanned. */
+static int rows_by_subterm(join *j, const ast_term *a, ix_relation *src, uint64_t mask, const ix_val **rows,
+                           uint64_t *n)
+{
+  for (uint32_t k = 0; k < atom_arity(a); k++) {
+    const ast_term *p = a->args[k];
+    if (mask >> k & 1 || p->kind != AST_FUN) continue;
+    for (uint32_t i = 0; i < p->n; i++) {
+      if (!no_vars(p->args[i])) continue;
+      dl_tid v = find_term(j->g->terms, p->args[i], j->bind);
+      if (v == DL_NO_TERM) {  /* no tuple holds a term that was never made */
+        *n = 0;
+        return 1;
+      }
+      return gr_subterm_rows(j->g, src, k, p->value, p->n, i, v, rows, n);
+    }
+  }
+  return 0;
 }
 
 /* Makes the step of atom a over relation src: scans the tuples whose ground
@@ -262,7 +299,7 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, i
   if (!seen || !st->vars) { free(seen); free(st->vars); return 0; }
   for (uint32_t k = 0; k < n; k++) collect_vars(a->args[k], seen, st->vars, &st->nv);
   free(seen);
-  ix_val key[IX_MAX_ARITY], tuple[IX_MAX_ARITY], row[IX_MAX_ARITY];
+  ix_val key[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
   uint64_t mask = 0;
   uint32_t n_bound = 0;
   for (uint32_t k = 0; k < n; k++) {
@@ -284,17 +321,22 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, i
   }
   if (st->nv > IX_MAX_ARITY || !(st->rel = ix_relation_create(st->nv))) return 0;
   if (j->empty) return 1;
-  int idx;
-  if (!ix_relation_index(src, mask, &idx)) return 0;
-  ix_iter it;
-  ix_iter_begin(&it, src, idx, n_bound, key);
-  while (ix_iter_next(&it, tuple)) {
-    int fits = 1;
-    for (uint32_t k = 0; fits && k < n; k++)
-      if (!(mask >> k & 1)) fits = match(j, a->args[k], tuple[k]);
-    for (uint32_t c = 0; fits && c < st->nv; c++) row[c] = j->bind[st->vars[c]];
-    undo(j, 0);
-    if (fits && !ix_relation_stage(st->rel, row, NULL)) return 0;
+  const ix_val *rows;
+  uint64_t n_rows;
+  if ((frozen || lit < 0) && rows_by_subterm(j, a, src, mask, &rows, &n_rows)) {
+    for (uint64_t i = 0; i < n_rows; i++) {
+      const ix_val *t = rows + i * n;
+      int bound = 1;
+      for (uint32_t k = 0; bound && k < n; k++) bound = !(mask >> k & 1) || t[k] == key[k];
+      if (bound && !stage_match(j, st, a, mask, t)) return 0;
+    }
+  } else {
+    int idx;
+    if (!ix_relation_index(src, mask, &idx)) return 0;
+    ix_iter it;
+    ix_iter_begin(&it, src, idx, n_bound, key);
+    while (ix_iter_next(&it, tuple))
+      if (!stage_match(j, st, a, mask, tuple)) return 0;
   }
   if (!ix_relation_flush(st->rel, NULL)) return 0;
   int kept = n_key ? keep_step(j->g, pattern, n_key, st->rel) : 0;
