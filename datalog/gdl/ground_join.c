@@ -73,11 +73,13 @@ typedef struct factor {
 } factor;
 
 /* The answers of a literal (or the head) for recent values of its
- * variables: a direct-mapped cache of MEMO_SLOTS slots (one when it has no
- * variable).  Within a join the answer depends on those values only, and
- * an inner loop repeats them: breakthrough's frame rule meets each of its
- * 192 true(cellHolds(..)) atoms once per does atom. */
-enum { MEMO_SLOTS = 1024 };
+ * variables: a direct-mapped cache of MEMO_MIN to MEMO_MAX slots, as many
+ * as the join's estimated candidates (one when it has no variable).
+ * Within a join the answer depends on those values only, and an inner loop
+ * repeats them: breakthrough's frame rule meets each of its 192
+ * true(cellHolds(..)) atoms once per does atom, and each of its 616 does
+ * atoms once per cell (1,024 slots kept three quarters of them). */
+enum { MEMO_MIN = 64, MEMO_MAX = 4096 };
 
 typedef struct memo {
   uint32_t *vars, nv;
@@ -546,14 +548,14 @@ static int decide_memo(join *j, uint32_t k, int32_t *lit)
 }
 
 /* Readies memo m for the variables of terms t[0..n) (NULL entries skipped). */
-static int memo_init(memo *m, uint32_t n_vars, uint8_t *seen, const ast_term *const *t, uint32_t n)
+static int memo_init(memo *m, uint32_t slots, uint32_t n_vars, uint8_t *seen, const ast_term *const *t, uint32_t n)
 {
   memset(seen, 0, n_vars + 1);
   m->vars = malloc((n_vars + 1) * sizeof *m->vars);
   if (!m->vars) return 0;
   for (uint32_t i = 0; i < n; i++)
     if (t[i]) collect_vars(t[i], seen, m->vars, &m->nv);
-  uint32_t slots = m->nv ? MEMO_SLOTS : 1;
+  if (!m->nv) slots = 1;
   m->mask = slots - 1;
   m->vals = malloc(((size_t)slots * m->nv + 1) * sizeof *m->vals);
   m->state = calloc(slots, 1);
@@ -577,19 +579,21 @@ static void mark_in_join(join *j)
 }
 
 /* Makes the memos of the body literals but those in_join (marked before),
- * and of the head. */
+ * and of the head, sized for the join's estimate (planned before). */
 static int make_memos(join *j)
 {
   const dl_rule *r = j->r;
   uint8_t *seen = calloc(r->n_vars + 1, 1);
   if (!seen || !(j->memos = calloc(r->n_body + 1, sizeof *j->memos))) return free(seen), 0;
   int ok = 1;
+  uint32_t slots = MEMO_MIN;
+  while (slots < MEMO_MAX && slots < j->estimate) slots *= 2;
   for (uint32_t k = 0; ok && k < r->n_body; k++) {
     const dl_literal *l = &r->body[k];
     const ast_term *t[3] = { l->atom, l->a, l->b };
-    ok = j->in_join[k] || memo_init(&j->memos[k], r->n_vars, seen, t, 3);
+    ok = j->in_join[k] || memo_init(&j->memos[k], slots, r->n_vars, seen, t, 3);
   }
-  ok = ok && memo_init(&j->head_memo, r->n_vars, seen, (const ast_term *const[]){ r->head }, 1);
+  ok = ok && memo_init(&j->head_memo, slots, r->n_vars, seen, (const ast_term *const[]){ r->head }, 1);
   free(seen);
   return ok;
 }
@@ -1118,7 +1122,6 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   ok = ok && plan_factors(&j);
   j.distinct = ok && instances_distinct(&j);
   if (ok) mark_in_join(&j);
-  ok = ok && make_memos(&j);
   for (uint32_t v = 0; ok && v < r->n_vars; v++) j.bind[v] = DL_NO_TERM;
   for (uint32_t k = 0; ok && k < r->n_body; k++)
     if (r->body[k].kind == DL_POS) {
@@ -1130,7 +1133,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   if (!ok) gr_oom(g);
   int split = ok ? try_split(&j) : -1;
   if (split >= 0) ok = split;
-  else ok = ok && (j.empty || descend(&j, 0));
+  else ok = ok && (j.empty || ((make_memos(&j) || gr_oom(g)) && descend(&j, 0)));
   dl_ground_rule_stats *rs = &g->rstats[gr->origin];
   rs->candidates += j.candidates;
   rs->instances += j.instances;
