@@ -325,6 +325,7 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, i
   if (j->empty) return 1;
   const ix_val *rows;
   uint64_t n_rows;
+  /* G+'s relations do not change, nor a head's demand while its rules are made (a piece's relation does) */
   if ((frozen || lit < 0) && rows_by_subterm(j, a, src, mask, &rows, &n_rows)) {
     for (uint64_t i = 0; i < n_rows; i++) {
       const ix_val *t = rows + i * n;

@@ -671,7 +671,9 @@ static void kill_subsumed(simp *s, const uint32_t *item, uint32_t n)
 }
 
 /* Of two equal rules of heads with over SUBSUME_MAX rules, the later goes:
- * the dirty ones are sorted by their hash, stably. */
+ * the dirty ones are sorted by their hash, stably.  (view_hash itself is
+ * not finished: factoring's groups go in its order, and so would its
+ * output.) */
 static int kill_duplicates(simp *s)
 {
   view *order = malloc((s->n + 1) * sizeof *order);

@@ -45,6 +45,9 @@ static void subterm_free(gr_subterm *s)
 void gr_subterm_forget(dl_ground *g, const ix_relation *src)
 {
   assert(g);
+  uint32_t of_src = 0;
+  for (uint32_t i = 0; src && i < g->n_subterms; i++) of_src += g->subterms[i]->src == src;
+  if (src && !of_src) return;  /* most demand relations had none */
   JudyHSFreeArray(&g->subterm_keys, PJE0);
   uint32_t m = 0;
   g->subterm_tuples = 0;
