@@ -26,6 +26,7 @@ struct dl_eval {
   dl_diag *diag;
   dl_eval_options opt;
   ix_relation **rel;        /* per predicate */
+  uint8_t *given;           /* per predicate: rel is borrowed (dl_eval_give); NULL: none is */
   ix_tupleset *delta;       /* per predicate: last round's new tuples */
   ix_tupleset *fresh;       /* per predicate: this round's new tuples */
   uint8_t *in_scc;          /* per predicate: member of the component being run */
@@ -954,11 +955,12 @@ void dl_eval_destroy(dl_eval *e)
 {
   if (!e) return;
   for (uint32_t i = 0; e->rel && i < e->prog->n_preds; i++) {
-    ix_relation_destroy(e->rel[i]);
+    if (!e->given || !e->given[i]) ix_relation_destroy(e->rel[i]);
     if (e->delta) ix_tupleset_free(&e->delta[i]);
     if (e->fresh) ix_tupleset_free(&e->fresh[i]);
   }
   free(e->rel);
+  free(e->given);
   free(e->delta);
   free(e->fresh);
   free(e->in_scc);
@@ -982,9 +984,36 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple)
   assert(e && tuple && pred < e->prog->n_preds);
   assert(e->stats.rounds == 0 && e->stats.derivations == 0);  /* not run yet */
   assert(!e->rerun || e->dirty[pred]);                        /* emptied by the restart */
+  assert(!e->given || !e->given[pred]);
   if (ix_relation_insert(e->rel[pred], tuple, NULL)) return 1;
   fail_memory(e);
   return 0;
+}
+
+int dl_eval_give(dl_eval *e, uint32_t pred, ix_relation *r)
+{
+  assert(e && r && pred < e->prog->n_preds && ix_relation_arity(r) == e->prog->preds[pred].arity);
+  assert(e->stats.rounds == 0 && e->stats.derivations == 0 && !e->rerun);  /* not run yet */
+  if (!e->given && !(e->given = calloc(e->prog->n_preds + 1, 1))) {
+    fail_memory(e);
+    return 0;
+  }
+  if (!e->given[pred]) ix_relation_destroy(e->rel[pred]);
+  e->rel[pred] = r;
+  e->given[pred] = 1;
+  return 1;
+}
+
+/* Whether the predicates of component c are given (dl_eval_give): all of
+ * them, or none (a precondition of dl_eval_give). */
+static int component_given(const dl_eval *e, uint32_t c)
+{
+  if (!e->given) return 0;
+  uint32_t n_preds, given = 0;
+  const uint32_t *preds = dl_program_component_preds(e->prog, c, &n_preds);
+  for (uint32_t i = 0; i < n_preds; i++) given += e->given[preds[i]];
+  assert(given == 0 || given == n_preds);
+  return given > 0;
 }
 
 int dl_eval_run(dl_eval *e)
@@ -993,7 +1022,7 @@ int dl_eval_run(dl_eval *e)
   const st_strata *s = e->prog->strata;
   int ok = 1;
   for (uint32_t c = 0; ok && c < s->n_sccs; c++)
-    if (!e->rerun || e->rerun[c]) ok = run_component(e, c);
+    if ((!e->rerun || e->rerun[c]) && !component_given(e, c)) ok = run_component(e, c);
   e->stats.atoms = 0;
   for (uint32_t p = 0; p < e->prog->n_preds; p++) e->stats.atoms += ix_relation_size(e->rel[p]);
   e->stats.seconds = now() - t0;
@@ -1065,7 +1094,7 @@ static void find_dirty(dl_eval *e, const uint32_t *inputs, uint32_t n)
 
 int dl_eval_restart(dl_eval *e, const uint32_t *inputs, uint32_t n)
 {
-  assert(e && (inputs || n == 0) && !e->failed);
+  assert(e && (inputs || n == 0) && !e->failed && !e->given);
   const dl_program *p = e->prog;
   for (uint32_t i = 0; i < n; i++) assert(inputs[i] < p->n_preds);
   if (!e->rerun) {

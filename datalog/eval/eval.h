@@ -66,6 +66,15 @@ void dl_eval_destroy(dl_eval *e);
  * when out of memory (reported to the evaluator's diag). */
 int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple);
 
+/* Makes r the relation of predicate pred, known in advance: r is borrowed
+ * (it must outlive e, and e never frees it nor adds to it, though it may
+ * index it: ix_relation_index is a cache), and the rules of pred are not
+ * run.  Every predicate of pred's component (see strata.h) must be given
+ * too.  Requires r of pred's arity, and dl_eval_run not yet called on e;
+ * e cannot be restarted afterwards (dl_eval_restart).  Returns 1; 0 when
+ * out of memory (reported to the evaluator's diag). */
+int dl_eval_give(dl_eval *e, uint32_t pred, ix_relation *r);
+
 /* Computes the minimal model.  Returns 1 on success; 0 after reporting an
  * error (limit reached, cancelled, out of memory) to diag. */
 int dl_eval_run(dl_eval *e);

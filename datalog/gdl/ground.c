@@ -81,12 +81,41 @@ static int classify_predicates(dl_ground *g)
   return 1;
 }
 
+/* Per predicate, 1 when G+ may hold more of its atoms than the game's model
+ * of its static predicates: G+ leaves out negative literals, and nothing
+ * else, so a static predicate has the same atoms in both unless its rules,
+ * or those of a predicate it reads, have one.  NULL when out of memory. */
+static uint8_t *relaxed_in_gplus(const dl_program *p)
+{
+  uint8_t *relaxed = calloc(p->n_preds + 1, 1);
+  for (int changed = 1; relaxed && changed;) {
+    changed = 0;
+    for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+      uint32_t h = p->head_pred[r];
+      for (uint32_t k = 0; !relaxed[h] && k < p->ast->rules[r].n_body; k++) {
+        uint32_t q = p->lit_pred[r][k];
+        if (p->ast->rules[r].body[k].kind == DL_NEG || (q != DL_NO_PRED && relaxed[q])) relaxed[h] = 1, changed = 1;
+      }
+    }
+  }
+  return relaxed;
+}
+
+/* The model of the static predicates.  G+ has it already for most: those
+ * are given to the evaluator, and so are the dynamic ones (that no static
+ * rule reads), so that it runs only the rules of the others. */
 static int eval_statics(dl_ground *g)
 {
   double t0 = gr_now();
   dl_eval_options eo = { 0, g->opt->cancel };
-  g->statics = dl_eval_create(g->game, &eo, g->diag);
-  if (!g->statics || !dl_eval_run(g->statics)) { g->failed = 1; return 0; }
+  const dl_program *p = g->game;
+  g->statics = dl_eval_create(p, &eo, g->diag);
+  uint8_t *relaxed = g->statics ? relaxed_in_gplus(p) : NULL;
+  int ok = relaxed || (g->statics && gr_oom(g));
+  for (uint32_t i = 0; ok && i < p->n_preds; i++)
+    if (g->dynamic[i] || !relaxed[i]) ok = dl_eval_give(g->statics, i, (ix_relation *)dl_reduction_relation(g->red, i));
+  free(relaxed);
+  if (!ok || !dl_eval_run(g->statics)) { g->failed = 1; return 0; }
   g->stats.statics_seconds = gr_now() - t0;
   return 1;
 }
