@@ -13,6 +13,10 @@
  * of the range, for key widths up to DENSE_MAX_BITS (a 32 MiB bitmap). */
 enum { DENSE_MAX_BITS = 28, DENSE_MIN_TUPLES = 256, DENSE_SPARSITY = 64 };
 
+/* A column expects at most this many values (ix_relation_expect):
+ * wider would only spread the keys of a relation that may stay small. */
+#define EXPECT_MAX ((uint64_t)1 << 20)
+
 /* Inserts of this many tuples or more into a Judy index go in key order. */
 enum { SORTED_INSERT_MIN = 256 };
 
@@ -45,6 +49,9 @@ static uint32_t code_add(colmap *m, ix_val id)
   *slot = ++m->n_codes;
   return m->n_codes - 1;
 }
+
+/* The fewest bits that hold n codes. */
+static uint8_t bits_for(uint64_t n) { return (uint8_t)(64 - __builtin_clzll(n > 1 ? n - 1 : 1)); }
 
 static void colmap_free(colmap *m)
 {
@@ -264,6 +271,24 @@ ix_relation *ix_relation_create(uint32_t arity)
   }
   r->n_indexes = 1;
   return r;
+}
+
+void ix_relation_expect(ix_relation *r, const uint64_t *values)
+{
+  assert(r && values && r->size == 0 && r->keys.n == 0 && r->fresh.n == 0 && !r->indexes[0]->dense);
+  uint8_t want[IX_MAX_ARITY];
+  uint32_t total = 0;
+  for (uint32_t c = 0; c < r->arity; c++) {
+    want[c] = values[c] ? bits_for(values[c] < EXPECT_MAX ? values[c] : EXPECT_MAX) : 0;
+    total += want[c] > r->cols[c].bits ? want[c] : r->cols[c].bits;
+  }
+  if (total > 64) return;
+  for (uint32_t c = 0; c < r->arity; c++) {
+    colmap *m = &r->cols[c];
+    m->min_bits = want[c];
+    if (m->bits < want[c]) m->bits = want[c];
+  }
+  for (int i = 0; i < r->n_indexes; i++) layout(r->indexes[i], r);
 }
 
 static uint32_t tuple_bits(const ix_relation *r);
@@ -572,8 +597,12 @@ static int rebuild(ix_relation *r)
   return relayout(r, bits, r->size);
 }
 
-/* The fewest bits that hold the codes of column m. */
-static uint8_t narrowest(const colmap *m) { return (uint8_t)(64 - __builtin_clzll(m->n_codes > 1 ? m->n_codes - 1 : 1)); }
+/* The fewest bits that hold the codes of column m, and those expected. */
+static uint8_t narrowest(const colmap *m)
+{
+  uint8_t b = bits_for(m->n_codes);
+  return b > m->min_bits ? b : m->min_bits;
+}
 
 /* Turns the primary index into a bitmap when it would be dense enough with
  * n tuples and its columns as narrow as their codes allow: the columns are

@@ -35,6 +35,14 @@ enum { IX_MAX_ARITY = 64 };
 /* Creates an empty relation of the given arity (at most IX_MAX_ARITY). */
 ix_relation *ix_relation_create(uint32_t arity);
 
+/* Tells the empty relation r that each column c will hold about values[c]
+ * distinct values (0: no idea).  A hint: more are still taken, and it is
+ * ignored when the keys would not fit 64 bits.  The keys get room for them
+ * now, so that the indexes need not be rebuilt each time a column's codes
+ * outgrow their width, and a bitmap (see above) is sized for them.  A
+ * hint above 2^20 counts as 2^20. */
+void ix_relation_expect(ix_relation *r, const uint64_t *values);
+
 /* Frees the relation and its indexes; NULL is allowed. */
 void ix_relation_destroy(ix_relation *r);
 

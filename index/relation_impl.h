@@ -15,6 +15,7 @@ typedef struct colmap {
   ix_val *id_of;      /* code -> term id */
   uint32_t n_codes, cap;
   uint8_t bits;       /* width of the column's codes in index keys */
+  uint8_t min_bits;   /* never narrower: room for the values expected (ix_relation_expect_values) */
 } colmap;
 
 /* One lexicographic column order, its keys cut into chunks of <= 64 bits. */

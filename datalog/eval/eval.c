@@ -990,6 +990,13 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple)
   return 0;
 }
 
+void dl_eval_expect(dl_eval *e, uint32_t pred, const uint64_t *values)
+{
+  assert(e && values && pred < e->prog->n_preds && (!e->given || !e->given[pred]));
+  assert(e->stats.rounds == 0 && e->stats.derivations == 0 && !e->rerun);  /* not run yet */
+  if (ix_relation_size(e->rel[pred]) == 0) ix_relation_expect(e->rel[pred], values);
+}
+
 int dl_eval_give(dl_eval *e, uint32_t pred, ix_relation *r)
 {
   assert(e && r && pred < e->prog->n_preds && ix_relation_arity(r) == e->prog->preds[pred].arity);

@@ -66,6 +66,12 @@ void dl_eval_destroy(dl_eval *e);
  * when out of memory (reported to the evaluator's diag). */
 int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple);
 
+/* Tells the relation of predicate pred how many distinct values each of
+ * its columns will hold, about (values[c]; 0: no idea): see
+ * ix_relation_expect.  Nothing when pred was seeded already.  Requires
+ * dl_eval_run not yet called on e, and pred not given (dl_eval_give). */
+void dl_eval_expect(dl_eval *e, uint32_t pred, const uint64_t *values);
+
 /* Makes r the relation of predicate pred, known in advance: r is borrowed
  * (it must outlive e, and e never frees it nor adds to it, though it may
  * index it: ix_relation_index is a cache), and the rules of pred are not

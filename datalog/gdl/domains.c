@@ -555,6 +555,14 @@ double dl_domains_pred_count(const dl_domains *d, uint32_t pred)
   return pred_row_count((dl_domains *)d, f);  /* counts are memoised */
 }
 
+double dl_domains_arg_count(const dl_domains *d, uint32_t pred, uint32_t arg)
+{
+  assert(pred < d->p->n_preds && arg < d->p->preds[pred].arity);
+  uint32_t f = pred_fn(d, pred);
+  if (f == UINT32_MAX || !d->pshape[f] || arg >= d->fn[f].arity) return 0;
+  return count_shape((dl_domains *)d, d->pshape[f][arg]);  /* counts are memoised */
+}
+
 /* ---- enumeration --------------------------------------------------------------------- */
 
 typedef struct tids { dl_tid *a; size_t n, cap; int failed; } tids;

@@ -48,6 +48,10 @@ int dl_domains_has_input(const dl_domains *d);
  * allows; INFINITY when the domain is infinite.  Exact below 2^53. */
 double dl_domains_pred_count(const dl_domains *d, uint32_t pred);
 
+/* Number of instances of argument arg of predicate pred that its domain
+ * allows; INFINITY when the domain is infinite, 0 when pred has none. */
+double dl_domains_arg_count(const dl_domains *d, uint32_t pred, uint32_t arg);
+
 /* Number of cycles through recursive function symbols found. */
 size_t dl_domains_cycle_count(const dl_domains *d);
 

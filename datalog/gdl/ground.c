@@ -182,6 +182,19 @@ static int instantiate_rule(dl_ground *g, uint32_t ri)
 /* Instantiates the rules of the dynamic predicates, users first: a
  * predicate whose users are all done is instantiated on demand (when
  * opt.demand); when none is ready (cycles), one is instantiated fully. */
+/* The empty demand relation of predicate q: a subset of G+'s, so its
+ * columns get no more values than G+'s have (ix_relation_expect). */
+static int make_demand(dl_ground *g, uint32_t q)
+{
+  const ix_relation *kept = dl_reduction_relation(g->red, q);
+  uint32_t arity = g->game->preds[q].arity;
+  uint64_t values[IX_MAX_ARITY];
+  for (uint32_t c = 0; c < arity; c++) values[c] = ix_relation_column_values(kept, c);
+  if (!(g->demand[q] = ix_relation_create(arity))) return 0;
+  ix_relation_expect(g->demand[q], values);
+  return 1;
+}
+
 static int instantiate(dl_ground *g)
 {
   double t0 = gr_now();
@@ -202,9 +215,8 @@ static int instantiate(dl_ground *g)
     }
   }
   for (uint32_t q = 0; ok && g->opt->demand && q < n; q++)
-    if (g->dynamic[q] && g->pred_role[q] == DL_ATOM_OTHER && !selfrec[q] && p->preds[q].arity > 0 &&
-        !(g->demand[q] = ix_relation_create(p->preds[q].arity)))
-      ok = 0;
+    if (g->dynamic[q] && g->pred_role[q] == DL_ATOM_OTHER && !selfrec[q] && p->preds[q].arity > 0)
+      ok = make_demand(g, q);
   if (!ok) gr_oom(g);
   for (;;) {
     uint32_t next = DL_NO_PRED, stuck = DL_NO_PRED;

@@ -267,6 +267,17 @@ static int stage_match(join *j, step *st, const ast_term *a, uint64_t mask, cons
   return !fits || ix_relation_stage(st->rel, row, NULL);
 }
 
+/* Tells st's empty relation that a variable that is an argument of atom a
+ * gets no more values than src's column there has (ix_relation_expect). */
+static void expect_step_values(step *st, const ast_term *a, const ix_relation *src)
+{
+  uint64_t values[IX_MAX_ARITY] = { 0 };
+  for (uint32_t k = 0; k < atom_arity(a); k++)
+    for (uint32_t c = 0; a->args[k]->kind == AST_VAR && c < st->nv; c++)
+      if (st->vars[c] == a->args[k]->value) values[c] = ix_relation_column_values(src, k);
+  ix_relation_expect(st->rel, values);
+}
+
 /* The tuples of src that may match atom a, by a ground argument inside one
  * of its compound arguments (not in mask): see gr_subterm_rows.  0 when
  * there is none, or src is to be scanned. */
@@ -323,6 +334,7 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, i
   }
   if (st->nv > IX_MAX_ARITY || !(st->rel = ix_relation_create(st->nv))) return 0;
   if (j->empty) return 1;
+  expect_step_values(st, a, src);
   const ix_val *rows;
   uint64_t n_rows;
   /* G+'s relations do not change, nor a head's demand while its rules are made (a piece's relation does) */

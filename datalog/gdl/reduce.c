@@ -26,6 +26,7 @@
 
 struct dl_reduction {
   const dl_program *game;
+  const dl_domains *domains;
   dl_terms *terms;
   dl_source extra;        /* the text of the rules gdlog adds */
   ast_program *ast;       /* G+ of the last run */
@@ -373,6 +374,25 @@ static dl_sym sym(const dl_reduction *r, const char *z) { return dl_terms_symbol
 typedef struct facts { dl_tid *a; size_t n; } facts;
 
 /* Builds G+ (with the facts T and D, or the LFP rules) and evaluates it. */
+/* Tells each relation of a game predicate how many values its columns'
+ * domains have: G+ fills them up to about that, round after round, and
+ * their keys then need not be laid out again each time the values outgrow
+ * them (othello's piece counts, 65 values each, grow one per round). */
+static void expect_domains(dl_reduction *r)
+{
+  uint64_t values[IX_MAX_ARITY];
+  for (uint32_t q = 0; q < r->prog->n_preds; q++) {
+    const dl_pred *gp = &r->prog->preds[q];
+    uint32_t p = dl_program_pred(r->game, gp->name);
+    if (p == DL_NO_PRED || r->game->preds[p].arity != gp->arity || gp->arity == 0) continue;
+    for (uint32_t c = 0; c < gp->arity; c++) {
+      double n = dl_domains_arg_count(r->domains, p, c);
+      values[c] = n >= 1 && n < 1e18 ? (uint64_t)n : 0;
+    }
+    dl_eval_expect(r->eval, q, values);
+  }
+}
+
 static int run(dl_reduction *r, const facts *t, const facts *dz, const dl_reduce_options *o, dl_diag *diag)
 {
   double t0 = now();
@@ -387,7 +407,9 @@ static int run(dl_reduction *r, const facts *t, const facts *dz, const dl_reduce
   if (!(r->prog = dl_program_build(r->ast, r->terms, diag)) || !mark_aux_preds(r)) return 0;
   if (o->build_only) return 1;
   dl_eval_options eo = { o->max_atoms, o->cancel };
-  if (!(r->eval = dl_eval_create(r->prog, &eo, diag)) || !dl_eval_run(r->eval)) return 0;
+  if (!(r->eval = dl_eval_create(r->prog, &eo, diag))) return 0;
+  expect_domains(r);
+  if (!dl_eval_run(r->eval)) return 0;
   r->seconds += now() - t0;
   return 1;
 }
@@ -507,6 +529,7 @@ dl_reduction *dl_reduce(const dl_program *game, const dl_domains *d, const dl_re
   dl_reduction *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->game = game;
+  r->domains = d;
   r->terms = game->terms;
   r->extra = (dl_source){ "<gdlog>", lfp_rules, (uint32_t)strlen(lfp_rules) };
   size_t errors = dl_diag_errors(diag);

@@ -192,9 +192,14 @@ static int check_dense_view(const ix_relation *r, const ix_tupleset *truth, uint
   return 1;
 }
 
-static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
+/* Random tuples of values below range against a hash set, the relation
+ * told first (when expect is not 0) that each column holds expect values. */
+static void expected_relation(uint32_t arity, uint32_t n_tuples, uint32_t range, uint64_t expect)
 {
   ix_relation *r = ix_relation_create(arity);
+  uint64_t values[IX_MAX_ARITY];
+  for (uint32_t c = 0; c < arity; c++) values[c] = expect;
+  if (expect) ix_relation_expect(r, values);
   ix_tupleset truth;
   ix_tupleset_init(&truth, arity);
   uint32_t none[IX_MAX_ARITY] = { 0 };
@@ -218,6 +223,11 @@ static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
   }
   ix_tupleset_free(&truth);
   ix_relation_destroy(r);
+}
+
+static void random_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
+{
+  expected_relation(arity, n_tuples, range, 0);
 }
 
 /* Indexes asked for once, then read in every state of their mirrors while
@@ -456,6 +466,13 @@ int main(void)
   cases += 3;
   judy_readback();
   cases++;
+  /* columns told their number of values: right, too many, too few, and
+   * more than 64 bits in all (ignored) */
+  expected_relation(4, 40000, 14, 14);
+  expected_relation(3, 20000, 40, 5000);
+  expected_relation(2, 3000, 300, 5);
+  expected_relation(5, 3000, 4096, (uint64_t)1 << 40);
+  cases += 4;
   printf("%d passed, %d failed\n", failures ? cases - 1 : cases, failures ? 1 : 0);
   return failures != 0;
 }
