@@ -848,13 +848,29 @@ static int pgraph_build(const simp *s, pgraph *pg)
   memset(pg, 0, sizeof *pg);
   pg->pred = malloc((g->n_atoms + 1) * sizeof *pg->pred);
   if (!pg->pred) return 0;
-  for (uint32_t a = 1; a <= g->n_atoms; a++) {
+  /* per functor symbol, the last predicate met: most functors have one */
+  uint32_t n_syms = dl_terms_symbol_count(g->terms);
+  uint64_t *sym_key = malloc((n_syms + 1) * sizeof *sym_key);
+  uint32_t *sym_pred = malloc((n_syms + 1) * sizeof *sym_pred);
+  int ok = sym_key && sym_pred;
+  if (ok) memset(sym_key, 0xff, (n_syms + 1) * sizeof *sym_key);
+  for (uint32_t a = 1; ok && a <= g->n_atoms; a++) {
+    uint64_t key = pred_key(g, a);
+    dl_sym f = (dl_sym)(key >> 32);
+    if (sym_key[f] == key) {
+      pg->pred[a] = sym_pred[f];
+      continue;
+    }
     Word_t *v;
-    JLI(v, pg->ids, (Word_t)pred_key(g, a));
-    if (v == PJERR) return 0;
-    if (!*v) *v = ++pg->n;
-    pg->pred[a] = (uint32_t)*v - 1;
+    JLI(v, pg->ids, (Word_t)key);
+    if (v == PJERR) ok = 0;
+    else if (!*v) *v = ++pg->n;
+    pg->pred[a] = sym_pred[f] = ok ? (uint32_t)*v - 1 : 0;
+    sym_key[f] = key;
   }
+  free(sym_key);
+  free(sym_pred);
+  if (!ok) return 0;
   pg->seen = calloc(pg->n + 1, 1);
   pg->stack = malloc((pg->n + 1) * sizeof *pg->stack);
   if (!pg->seen || !pg->stack) return 0;
