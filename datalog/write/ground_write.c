@@ -23,7 +23,11 @@ static int flush(const dl_sink *out, dl_buf *b)
 typedef struct atom_texts {
   const dl_ground *g;
   dl_term_texts *tt;
+  dl_format fmt;
 } atom_texts;
+
+/* Rules of more literals than this are written piece by piece. */
+enum { RULE_TEXT_MAX = 64 };
 
 /* Appends atom a's text (out of memory: marks b failed, as dl_buf does). */
 static void add_text(dl_buf *b, const atom_texts *t, uint32_t a)
@@ -42,19 +46,64 @@ static void add_atom(dl_buf *b, const atom_texts *t, int32_t lit, dl_format fmt)
   if (lit < 0 && fmt == DL_FMT_KIF) dl_buf_addz(b, ")");
 }
 
-static void add_rule(dl_buf *b, const dl_ground *g, const atom_texts *t, uint32_t i, dl_format fmt)
+/* The pieces of a rule's text in one format. */
+typedef struct rule_syntax {
+  const char *open, *neck, *and, *not, *not_end, *end, *fact_end;
+} rule_syntax;
+
+static const rule_syntax kif_syntax = { "(<= ", " ", " ", "(not ", ")", ")\n", "\n" };
+static const rule_syntax infix_syntax = { "", " :- ", " & ", "~", "", ".\n", ".\n" };
+static const rule_syntax asp_syntax = { "", " :- ", ", ", "not ", "", ".\n", ".\n" };
+
+/* Appends s (a piece of rule_syntax) at w; returns the end. */
+static char *put(char *w, const char *s)
+{
+  while (*s) *w++ = *s++;
+  return w;
+}
+
+/* Appends rule i: its literals' texts are looked up first, so that the
+ * buffer grows once per rule and the text is copied straight in. */
+static void add_rule(dl_buf *b, const dl_ground *g, const atom_texts *t, uint32_t i, const rule_syntax *sx)
 {
   const int32_t *body;
   uint32_t n;
   int32_t head = dl_ground_rule(g, i, &body, &n);
-  int kif = fmt == DL_FMT_KIF;
-  if (kif && n) dl_buf_addz(b, "(<= ");
-  add_atom(b, t, head, fmt);
-  for (uint32_t k = 0; k < n; k++) {
-    dl_buf_addz(b, kif ? " " : k == 0 ? " :- " : fmt == DL_FMT_ASP ? ", " : " & ");
-    add_atom(b, t, body[k], fmt);
+  size_t need = strlen(sx->open) + strlen(sx->end) + 2, len[RULE_TEXT_MAX];
+  const char *z[RULE_TEXT_MAX];
+  if (n + 1 > RULE_TEXT_MAX) {  /* a long rule: piece by piece */
+    if (n) dl_buf_addz(b, sx->open);
+    add_text(b, t, (uint32_t)head);
+    for (uint32_t k = 0; k < n; k++) {
+      dl_buf_addz(b, k ? sx->and : sx->neck);
+      add_atom(b, t, body[k], t->fmt);
+    }
+    dl_buf_addz(b, n ? sx->end : sx->fact_end);
+    return;
   }
-  dl_buf_addz(b, kif ? (n ? ")\n" : "\n") : ".\n");
+  for (uint32_t k = 0; k <= n; k++) {
+    int32_t lit = k ? body[k - 1] : head;
+    z[k] = dl_term_texts_get(t->tt, dl_ground_atom_term(g, (uint32_t)(lit < 0 ? -lit : lit)), &len[k]);
+    if (!z[k]) {
+      b->failed = 1;
+      return;
+    }
+    need += len[k] + strlen(sx->and) + (lit < 0 ? strlen(sx->not) + strlen(sx->not_end) : 0);
+  }
+  if (!dl_buf_reserve(b, need)) return;
+  char *w = b->data + b->len;
+  if (n) w = put(w, sx->open);
+  for (uint32_t k = 0; k <= n; k++) {
+    int neg = k && body[k - 1] < 0;
+    if (k) w = put(w, k == 1 ? sx->neck : sx->and);
+    if (neg) w = put(w, sx->not);
+    memcpy(w, z[k], len[k]);
+    w += len[k];
+    if (neg) w = put(w, sx->not_end);
+  }
+  w = put(w, n ? sx->end : sx->fact_end);
+  *w = 0;
+  b->len = (size_t)(w - b->data);
 }
 
 static void add_number(dl_buf *b, int64_t x)
@@ -102,7 +151,8 @@ int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt
 {
   dl_buf b = { 0 };
   dl_format f = fmt == DL_GROUND_ASP ? DL_FMT_ASP : fmt == DL_GROUND_INFIX ? DL_FMT_INFIX : DL_FMT_KIF;
-  atom_texts t = { g, dl_term_texts_create(dl_ground_terms(g), f) };
+  atom_texts t = { g, dl_term_texts_create(dl_ground_terms(g), f), f };
+  const rule_syntax *sx = f == DL_FMT_KIF ? &kif_syntax : f == DL_FMT_ASP ? &asp_syntax : &infix_syntax;
   int ok = t.tt != NULL;
   if (ok && fmt == DL_GROUND_NUMERIC) ok = write_numeric(out, &b, g, &t);
   else if (ok) {
@@ -115,7 +165,7 @@ int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt
       if (b.len >= FLUSH_AT) ok = flush(out, &b);
     }
     for (uint32_t i = 0; ok && i < dl_ground_rule_count(g); i++) {
-      add_rule(&b, g, &t, i, f);
+      add_rule(&b, g, &t, i, sx);
       if (b.len >= FLUSH_AT) ok = flush(out, &b);
     }
     ok = ok && flush(out, &b);

@@ -139,7 +139,10 @@ struct dl_term_texts {
   dl_buf text;   /* every text made so far */
   size_t *off;   /* per term: where its text starts in text, SIZE_MAX before it is made */
   size_t *len;   /* per term: its length */
-  dl_buf name;   /* scratch: a functor's name */
+  dl_buf names;  /* the names of symbols, written once (as functors and as constants) */
+  uint32_t n_syms;
+  size_t *name_off;  /* per symbol and use (2 s + is_functor): where its name starts in names, SIZE_MAX: not yet */
+  uint32_t *name_len;
 };
 
 dl_term_texts *dl_term_texts_create(const dl_terms *terms, dl_format fmt)
@@ -152,11 +155,15 @@ dl_term_texts *dl_term_texts_create(const dl_terms *terms, dl_format fmt)
   tt->n = dl_terms_count(terms);
   tt->off = malloc(((size_t)tt->n + 1) * sizeof *tt->off);
   tt->len = malloc(((size_t)tt->n + 1) * sizeof *tt->len);
-  if (!tt->off || !tt->len) {
+  tt->n_syms = dl_terms_symbol_count(terms);
+  tt->name_off = malloc(((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_off);
+  tt->name_len = malloc(((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_len);
+  if (!tt->off || !tt->len || !tt->name_off || !tt->name_len) {
     dl_term_texts_destroy(tt);
     return NULL;
   }
   memset(tt->off, 0xff, ((size_t)tt->n + 1) * sizeof *tt->off);
+  memset(tt->name_off, 0xff, ((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_off);
   return tt;
 }
 
@@ -164,10 +171,29 @@ void dl_term_texts_destroy(dl_term_texts *tt)
 {
   if (!tt) return;
   dl_buf_free(&tt->text);
-  dl_buf_free(&tt->name);
+  dl_buf_free(&tt->names);
   free(tt->off);
   free(tt->len);
+  free(tt->name_off);
+  free(tt->name_len);
   free(tt);
+}
+
+/* The name of symbol f as written in tt's format (as a functor or as a
+ * constant), made once; NULL when out of memory. */
+static const char *symbol_name(dl_term_texts *tt, dl_sym f, int is_functor, size_t *len)
+{
+  assert(f < tt->n_syms);
+  size_t at = (size_t)f * 2 + (is_functor != 0);
+  if (tt->name_off[at] == SIZE_MAX) {
+    size_t start = tt->names.len;
+    add_name(&tt->names, tt->terms, f, tt->fmt, is_functor);
+    if (tt->names.failed) return NULL;
+    tt->name_off[at] = start;
+    tt->name_len[at] = (uint32_t)(tt->names.len - start);
+  }
+  *len = tt->name_len[at];
+  return tt->names.data + tt->name_off[at];
 }
 
 /* Makes the text of t from its functor's name and its arguments' texts
@@ -182,14 +208,14 @@ static int make_text(dl_term_texts *tt, dl_tid t)
     if (!make_text(tt, args[i])) return 0;
     need += tt->len[args[i]];
   }
-  tt->name.len = 0;
-  add_name(&tt->name, tt->terms, dl_terms_functor(tt->terms, t), tt->fmt, n > 0);
-  if (tt->name.failed || !dl_buf_reserve(&tt->text, need + tt->name.len)) return 0;
+  size_t name_len;
+  const char *name = symbol_name(tt, dl_terms_functor(tt->terms, t), n > 0, &name_len);
+  if (!name || !dl_buf_reserve(&tt->text, need + name_len)) return 0;
   int kif = tt->fmt == DL_FMT_KIF;
   char *w = tt->text.data + tt->text.len;
   if (n && kif) *w++ = '(';
-  memcpy(w, tt->name.data, tt->name.len);
-  w += tt->name.len;
+  memcpy(w, name, name_len);
+  w += name_len;
   for (uint32_t i = 0; i < n; i++) {
     *w++ = kif ? ' ' : i == 0 ? '(' : ',';
     memcpy(w, tt->text.data + tt->off[args[i]], tt->len[args[i]]);
