@@ -63,7 +63,7 @@ typedef struct simp {
   /* per atom, rebuilt by index_rules() */
   uint32_t *pos, *neg;       /* uses of the atom, positive and negative */
   uint8_t *fact;
-  uint32_t *ustart, *uitem;  /* CSR: the rules using the atom (either sign) */
+  uint32_t *ustart, *uitem;  /* CSR: the rules using the atom (either sign), by index_uses() */
   uint32_t *hstart, *hitem;  /* CSR: the rules of the atom */
   uint32_t ix_atoms;
   vec32 tmp;
@@ -73,6 +73,7 @@ typedef struct simp {
   int skip_factor;           /* the last factoring changed under 2% of the rules */
   uint64_t edits;            /* changes to rules or atoms so far */
   uint64_t ix_edits;         /* edits when the index was built (UINT64_MAX: none built) */
+  uint64_t ux_edits;         /* edits when its lists of uses were built (index_uses) */
   uint32_t dead;             /* rules killed since the last pack */
   /* heads whose rules changed since the last subsumed() (all, at first) */
   uint8_t *dirty;
@@ -179,21 +180,21 @@ static void free_index(simp *s)
   s->fact = NULL;
 }
 
-/* Per atom: its alive rules, its uses; the CSR lists of both.  Built again
- * only when a rule or an atom changed since the last time. */
+/* Per atom: its alive rules (a CSR list), its uses counted, whether it has
+ * a fact.  Built again only when a rule or an atom changed since the last
+ * time.  The lists of uses are index_uses'. */
 static int index_rules(simp *s)
 {
   if (s->ix_edits == s->edits) return 1;
   free_index(s);
-  s->ix_edits = UINT64_MAX;
+  s->ix_edits = s->ux_edits = UINT64_MAX;
   uint32_t na = s->g->n_atoms + 2;
   s->ix_atoms = s->g->n_atoms;
   s->pos = calloc(na, sizeof *s->pos);
   s->neg = calloc(na, sizeof *s->neg);
   s->fact = calloc(na, 1);
-  s->ustart = calloc(na + 1, sizeof *s->ustart);
   s->hstart = calloc(na + 1, sizeof *s->hstart);
-  if (!s->pos || !s->neg || !s->fact || !s->ustart || !s->hstart) return 0;
+  if (!s->pos || !s->neg || !s->fact || !s->hstart) return 0;
   for (uint32_t i = 0; i < s->n; i++) {
     if (!s->alive[i]) continue;
     const int32_t *x = lits_of(s, i);
@@ -205,21 +206,38 @@ static int index_rules(simp *s)
       else s->neg[-l]++;
     }
   }
-  for (uint32_t a = 0; a < na; a++)
-    s->ustart[a + 1] = s->ustart[a] + s->pos[a] + s->neg[a], s->hstart[a + 1] += s->hstart[a];
-  size_t nu = s->ustart[na];
-  s->uitem = malloc((nu + 1) * sizeof *s->uitem);
-  s->hitem = malloc((s->n + 1) * sizeof *s->hitem);
-  if (!s->uitem || !s->hitem) return 0;
+  for (uint32_t a = 0; a < na; a++) s->hstart[a + 1] += s->hstart[a];
+  if (!(s->hitem = malloc((s->n + 1) * sizeof *s->hitem))) return 0;
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->alive[i]) s->hitem[s->hstart[lits_of(s, i)[0]]++] = i;
+  for (uint32_t a = na; a > 0; a--) s->hstart[a] = s->hstart[a - 1];
+  s->hstart[0] = 0;
+  s->ix_edits = s->edits;
+  return 1;
+}
+
+/* index_rules, and per atom the alive rules that use it (either sign, a
+ * CSR list): only some passes need them. */
+static int index_uses(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  if (s->ux_edits == s->edits) return 1;
+  uint32_t na = s->ix_atoms + 2;
+  free(s->ustart);
+  free(s->uitem);
+  s->uitem = NULL;
+  if (!(s->ustart = malloc((na + 1) * sizeof *s->ustart))) return 0;
+  s->ustart[0] = 0;
+  for (uint32_t a = 0; a < na; a++) s->ustart[a + 1] = s->ustart[a] + s->pos[a] + s->neg[a];
+  if (!(s->uitem = malloc(((size_t)s->ustart[na] + 1) * sizeof *s->uitem))) return 0;
   for (uint32_t i = 0; i < s->n; i++) {
     if (!s->alive[i]) continue;
     const int32_t *x = lits_of(s, i);
-    s->hitem[s->hstart[x[0]]++] = i;
     for (int32_t k = 0; k < x[1]; k++) s->uitem[s->ustart[absl(x[2 + k])]++] = i;
   }
-  for (uint32_t a = na; a > 0; a--) s->ustart[a] = s->ustart[a - 1], s->hstart[a] = s->hstart[a - 1];
-  s->ustart[0] = s->hstart[0] = 0;
-  s->ix_edits = s->edits;
+  for (uint32_t a = na; a > 0; a--) s->ustart[a] = s->ustart[a - 1];
+  s->ustart[0] = 0;
+  s->ux_edits = s->edits;
   return 1;
 }
 
@@ -342,7 +360,7 @@ static int aliases(simp *s)
 /* h :- b, b supporting and used only there: b's rules get head h. */
 static int merges(simp *s)
 {
-  if (!index_rules(s)) return 0;
+  if (!index_uses(s)) return 0;
   uint32_t n0 = s->n;
   for (uint32_t i = 0; i < n0; i++) {
     if (!s->alive[i]) continue;
@@ -371,7 +389,7 @@ static int merges(simp *s)
  * then become conjunctions) are fewer than two. */
 static int inlines(simp *s)
 {
-  if (!index_rules(s)) return 0;
+  if (!index_uses(s)) return 0;
   dl_ground *g = s->g;
   uint8_t *chosen = calloc(g->n_atoms + 1, 1), *touched = calloc(s->n + 1, 1);
   int ok = chosen && touched;
@@ -1012,7 +1030,7 @@ static int shared_atom(simp *s, sharing *sh, const int32_t *x, uint32_t *b)
  * less), so it is not done. */
 static int shared_bodies(simp *s)
 {
-  if (!index_rules(s)) return 0;
+  if (!index_uses(s)) return 0;
   sharing sh = { .mark = calloc(s->g->n_atoms + 1, 1) };
   int ok = sh.mark != NULL;
   uint32_t n0 = s->n;
@@ -1126,7 +1144,7 @@ static int round_of(simp *s)
 int gr_simplify(dl_ground *g)
 {
   double t0 = gr_now();
-  simp s = { .g = g, .ix_edits = UINT64_MAX, .all_dirty = 1 };
+  simp s = { .g = g, .ix_edits = UINT64_MAX, .ux_edits = UINT64_MAX, .all_dirty = 1 };
   if (!gr_components(g, &g->stats.simplify_before)) return gr_oom(g);
   for (uint32_t i = 0; i < g->n_rules; i++)  /* kept counts instances after pruning */
     if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
