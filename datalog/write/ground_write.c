@@ -46,7 +46,10 @@ static void add_atom(dl_buf *b, const atom_texts *t, int32_t lit, dl_format fmt)
   if (lit < 0 && fmt == DL_FMT_KIF) dl_buf_addz(b, ")");
 }
 
-/* The pieces of a rule's text in one format. */
+/* The pieces of a rule's text in one format, each of at most
+ * SYNTAX_PIECE_MAX characters. */
+enum { SYNTAX_PIECE_MAX = 5 };
+
 typedef struct rule_syntax {
   const char *open, *neck, *and, *not, *not_end, *end, *fact_end;
 } rule_syntax;
@@ -69,7 +72,7 @@ static void add_rule(dl_buf *b, const dl_ground *g, const atom_texts *t, uint32_
   const int32_t *body;
   uint32_t n;
   int32_t head = dl_ground_rule(g, i, &body, &n);
-  size_t need = strlen(sx->open) + strlen(sx->end) + 2, len[RULE_TEXT_MAX];
+  size_t need = 2 * SYNTAX_PIECE_MAX, len[RULE_TEXT_MAX];
   const char *z[RULE_TEXT_MAX];
   if (n + 1 > RULE_TEXT_MAX) {  /* a long rule: piece by piece */
     if (n) dl_buf_addz(b, sx->open);
@@ -88,7 +91,7 @@ static void add_rule(dl_buf *b, const dl_ground *g, const atom_texts *t, uint32_
       b->failed = 1;
       return;
     }
-    need += len[k] + strlen(sx->and) + (lit < 0 ? strlen(sx->not) + strlen(sx->not_end) : 0);
+    need += len[k] + 3 * SYNTAX_PIECE_MAX;
   }
   if (!dl_buf_reserve(b, need)) return;
   char *w = b->data + b->len;
