@@ -145,8 +145,10 @@ void gr_subterm_forget(dl_ground *g, const ix_relation *src);
  * (reported), -1 declined (no split is estimated to save enough). */
 int gr_split(dl_ground *g, const gr_rule *gr, const gr_lit_stats *st, double estimate);
 
+/* Rule i's literals: head, body size n, body[n] (inline: every pass reads them). */
+static inline int32_t *gr_rule_lits(const dl_ground *g, uint32_t i) { return &g->lits.a[g->rule_at[i]]; }
+
 /* ground_prune.c */
-int32_t *gr_rule_lits(const dl_ground *g, uint32_t i);
 int gr_prune(dl_ground *g);
 /* The ground game's propnet components (ground.h) into *count; 0 when out
  * of memory. */

@@ -14,8 +14,6 @@
 
 /* ---- pruning ------------------------------------------------------------------------------- */
 
-int32_t *gr_rule_lits(const dl_ground *g, uint32_t i) { return &g->lits.a[g->rule_at[i]]; }
-
 /* Lists, per atom, the alive rules where it occurs: as head (heads) or
  * positively in the body, inputs left out (uses).  CSR: start[n_atoms+2]. */
 typedef struct csr { uint32_t *start, *item; } csr;
