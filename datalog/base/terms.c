@@ -15,6 +15,13 @@ typedef struct table {
   uint32_t mask;    /* capacity - 1, capacity a power of two */
 } table;
 
+/* A term's functor, arity and the offset of its arguments in args. */
+typedef struct term_rec {
+  dl_sym functor;
+  uint32_t arity;
+  uint64_t arg_off;
+} term_rec;
+
 struct dl_terms {
   char *names;        /* symbol bytes, each name NUL-terminated */
   size_t names_len, names_cap;
@@ -23,9 +30,7 @@ struct dl_terms {
   uint32_t n_syms, syms_cap;
   table sym_table;
 
-  dl_sym *functor;    /* per term */
-  uint32_t *arity;
-  uint64_t *arg_off;  /* per term: offset into args */
+  term_rec *rec;      /* per term: functor, arity and where its arguments are, together (one cache line) */
   uint16_t *depth;    /* per term: 1 for a constant, else 1 + deepest argument */
   int too_deep;       /* a term was refused for its depth */
   uint32_t n_terms, terms_cap;
@@ -126,9 +131,7 @@ void dl_terms_destroy(dl_terms *t)
   free(t->name_off);
   free(t->name_len);
   free(t->sym_table.slots);
-  free(t->functor);
-  free(t->arity);
-  free(t->arg_off);
+  free(t->rec);
   free(t->depth);
   free(t->args);
   free(t->term_table.slots);
@@ -220,8 +223,12 @@ uint32_t dl_terms_symbol_count(const dl_terms *t) { return t->n_syms; }
 
 static int term_equal(const dl_terms *t, dl_tid id, dl_sym f, uint32_t n, const dl_tid *args)
 {
-  return t->functor[id] == f && t->arity[id] == n &&
-         (n == 0 || memcmp(t->args + t->arg_off[id], args, n * sizeof(dl_tid)) == 0);
+  const term_rec *r = &t->rec[id];
+  if (r->functor != f || r->arity != n) return 0;
+  const dl_tid *a = t->args + r->arg_off;
+  for (uint32_t i = 0; i < n; i++)
+    if (a[i] != args[i]) return 0;
+  return 1;
 }
 
 /* The slot of term f(args[0..n)), whose hash is h: holding it, or empty. */
@@ -257,15 +264,11 @@ static int terms_reserve(dl_terms *t, uint32_t n_args)
 {
   if (t->n_terms + 1 > t->terms_cap) {
     uint32_t c = t->terms_cap ? t->terms_cap * 2 : 1024;
-    dl_sym *f = realloc(t->functor, (size_t)c * sizeof *f);
-    if (f) t->functor = f;
-    uint32_t *a = realloc(t->arity, (size_t)c * sizeof *a);
-    if (a) t->arity = a;
-    uint64_t *o = realloc(t->arg_off, (size_t)c * sizeof *o);
-    if (o) t->arg_off = o;
+    term_rec *r = realloc(t->rec, (size_t)c * sizeof *r);
+    if (r) t->rec = r;
     uint16_t *d = realloc(t->depth, (size_t)c * sizeof *d);
     if (d) t->depth = d;
-    if (!f || !a || !o || !d) return 0;
+    if (!r || !d) return 0;
     t->terms_cap = c;
   }
   if (t->args_len + n_args > t->args_cap) {
@@ -313,9 +316,9 @@ static int list_add(Pvoid_t *lists, Word_t key, dl_tid id)
 /* Adds term id to the lists of each of its arguments. */
 static int index_term(dl_terms *t, dl_tid id)
 {
-  dl_sym f = t->functor[id];
-  uint32_t n = t->arity[id];
-  const dl_tid *args = t->args + t->arg_off[id];
+  dl_sym f = t->rec[id].functor;
+  uint32_t n = t->rec[id].arity;
+  const dl_tid *args = t->args + t->rec[id].arg_off;
   for (uint32_t j = 0; j < n; j++)
     if (!list_add(&t->by_arg, arg_key(f, n, j, args[j]), id)) return 0;
   return 1;
@@ -334,17 +337,17 @@ static Word_t args_key(dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals)
 /* Adds term id to the list of its arguments at the bits of mask. */
 static int index_combo(dl_terms *t, dl_tid id, uint64_t mask)
 {
-  const dl_tid *args = t->args + t->arg_off[id];
+  const dl_tid *args = t->args + t->rec[id].arg_off;
   dl_tid vals[64];
   uint32_t k = 0;
   for (uint64_t m = mask; m; m &= m - 1) vals[k++] = args[__builtin_ctzll(m)];
-  return list_add(&t->by_args, args_key(t->functor[id], t->arity[id], mask, vals), id);
+  return list_add(&t->by_args, args_key(t->rec[id].functor, t->rec[id].arity, mask, vals), id);
 }
 
 /* Adds term id to the lists of the combinations indexed for its functor. */
 static int index_combos(dl_terms *t, dl_tid id)
 {
-  PWord_t v = (PWord_t)JudyLGet(t->combos, (Word_t)t->functor[id] << 8 | t->arity[id], PJE0);
+  PWord_t v = (PWord_t)JudyLGet(t->combos, (Word_t)t->rec[id].functor << 8 | t->rec[id].arity, PJE0);
   const mask_set *set = v && v != PJERR ? (const mask_set *)*v : NULL;
   for (uint32_t i = 0; set && i < set->n; i++)
     if (!index_combo(t, id, set->masks[i])) return 0;
@@ -367,7 +370,7 @@ static int want_combo(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask)
   q->masks[count] = mask;
   *v = (Word_t)q;
   for (dl_tid id = 0; id < t->n_terms; id++)
-    if (t->functor[id] == f && t->arity[id] == n && !index_combo(t, id, mask)) return 0;
+    if (t->rec[id].functor == f && t->rec[id].arity == n && !index_combo(t, id, mask)) return 0;
   return 1;
 }
 
@@ -393,7 +396,7 @@ const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, d
   if (!*mark) {
     *mark = 1;
     for (dl_tid id = 0; id < t->n_terms; id++)
-      if (t->functor[id] == f && t->arity[id] == n && !index_term(t, id)) return NULL;
+      if (t->rec[id].functor == f && t->rec[id].arity == n && !index_term(t, id)) return NULL;
   }
   PWord_t l = (PWord_t)JudyLGet(t->by_arg, arg_key(f, n, j, v), PJE0);
   if (!l || l == PJERR) return NULL;
@@ -422,9 +425,9 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
   if (t->n_terms >= DL_MAX_TERMS || !terms_reserve(t, n)) return DL_NO_TERM;
   dl_tid id = t->n_terms++;
   t->depth[id] = (uint16_t)depth;
-  t->functor[id] = f;
-  t->arity[id] = n;
-  t->arg_off[id] = t->args_len;
+  t->rec[id].functor = f;
+  t->rec[id].arity = n;
+  t->rec[id].arg_off = t->args_len;
   if (n) memcpy(t->args + t->args_len, args, n * sizeof(dl_tid));
   t->args_len += n;
   *slot = h >> 32 << 32 | (id + 1);
@@ -457,9 +460,9 @@ int dl_terms_over_limit(const dl_terms *t) { return t->over_limit; }
 
 dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
 uint32_t dl_terms_count(const dl_terms *t) { return t->n_terms; }
-dl_sym dl_terms_functor(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->functor[id]; }
-uint32_t dl_terms_arity(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->arity[id]; }
-const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->args + t->arg_off[id]; }
+dl_sym dl_terms_functor(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->rec[id].functor; }
+uint32_t dl_terms_arity(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->rec[id].arity; }
+const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->args + t->rec[id].arg_off; }
 
 size_t dl_terms_bytes(const dl_terms *t)
 {
