@@ -1,7 +1,9 @@
 /* relation.h: a relation (a set of tuples of term ids) indexed with Judy.
  *
  * Each column keeps a dictionary from term id to a dense column code, so
- * the codes of a tuple pack into few bits.  An index is one lexicographic
+ * the codes of a tuple pack into few bits.  A column's width grows with its
+ * codes (every index is then laid out again), or is set in advance for the
+ * values expected (ix_relation_expect).  An index is one lexicographic
  * column order: its key is the codes of the tuple in that order, cut into
  * chunks of at most 64 bits.  A one-chunk key is a single Judy1 set; longer
  * keys are nested JudyL arrays ending in a Judy1.  A lookup with the first k
@@ -9,9 +11,10 @@
  * order is the primary index and also the duplicate check.  Indexes for
  * other lookups are built on demand and then kept up to date.
  *
- * A dense relation (at least 4096 tuples, filling at least 1/64 of its key
- * range when each column is as narrow as its codes allow, keys of at most 28
- * bits) keeps its primary index as a plain bitmap over the key range instead:
+ * A dense relation (at least 256 tuples, filling at least 1/64 of its key
+ * range when each column is as narrow as its codes and the values expected
+ * allow, keys of at most 28 bits) keeps its primary index as a plain bitmap
+ * over the key range instead:
  * the duplicate check is then one memory access instead of a descent of the
  * Judy tree (Judy1 uses such bitmaps only at its leaves).
  *
