@@ -334,7 +334,7 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, i
   }
   if (st->nv > IX_MAX_ARITY || !(st->rel = ix_relation_create(st->nv))) return 0;
   if (j->empty) return 1;
-  expect_step_values(st, a, src);
+  if (n_bound == 0) expect_step_values(st, a, src);
   const ix_val *rows;
   uint64_t n_rows;
   /* G+'s relations do not change, nor a head's demand while its rules are made (a piece's relation does) */
