@@ -84,15 +84,17 @@ static void add_rule(dl_buf *b, const dl_ground *g, const atom_texts *t, uint32_
     dl_buf_addz(b, n ? sx->end : sx->fact_end);
     return;
   }
-  for (uint32_t k = 0; k <= n; k++) {
-    int32_t lit = k ? body[k - 1] : head;
-    z[k] = dl_term_texts_get(t->tt, dl_ground_atom_term(g, (uint32_t)(lit < 0 ? -lit : lit)), &len[k]);
-    if (!z[k]) {
-      b->failed = 1;
-      return;
+  /* the texts are made first: making one may move the others */
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t k = 0; k <= n; k++) {
+      int32_t lit = k ? body[k - 1] : head;
+      z[k] = dl_term_texts_get(t->tt, dl_ground_atom_term(g, (uint32_t)(lit < 0 ? -lit : lit)), &len[k]);
+      if (!z[k]) {
+        b->failed = 1;
+        return;
+      }
     }
-    need += len[k] + 3 * SYNTAX_PIECE_MAX;
-  }
+  for (uint32_t k = 0; k <= n; k++) need += len[k] + 3 * SYNTAX_PIECE_MAX;
   if (!dl_buf_reserve(b, need)) return;
   char *w = b->data + b->len;
   if (n) w = put(w, sx->open);

@@ -30,7 +30,8 @@ dl_term_texts *dl_term_texts_create(const dl_terms *terms, dl_format fmt);
 void dl_term_texts_destroy(dl_term_texts *tt);
 
 /* Term t's text (what dl_output_term writes), its length in *len; valid
- * until the next call on tt.  NULL when out of memory.  t must be one of
+ * until a call on tt makes a new text (calls for terms whose texts were
+ * made already move nothing).  NULL when out of memory.  t must be one of
  * the terms tt covers. */
 const char *dl_term_texts_get(dl_term_texts *tt, dl_tid t, size_t *len);
 
