@@ -54,6 +54,34 @@ int gr_is_goal_role(dl_atom_role r)
   return r != DL_ATOM_OTHER && !gr_is_input(r);
 }
 
+/* Marks in flag[] each predicate with a rule that reads a marked one (or,
+ * when by_negation, that has a negative literal), until nothing changes. */
+static void mark_readers(const dl_program *p, uint8_t *flag, int by_negation)
+{
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+      uint32_t h = p->head_pred[r];
+      for (uint32_t k = 0; !flag[h] && k < p->ast->rules[r].n_body; k++) {
+        uint32_t q = p->lit_pred[r][k];
+        if ((by_negation && p->ast->rules[r].body[k].kind == DL_NEG) || (q != DL_NO_PRED && flag[q]))
+          flag[h] = 1, changed = 1;
+      }
+    }
+  }
+}
+
+/* Per predicate, 1 when G+ may hold more of its atoms than the game's model
+ * of its static predicates: G+ leaves out negative literals, and nothing
+ * else, so a static predicate has the same atoms in both unless its rules,
+ * or those of a predicate it reads, have one.  NULL when out of memory. */
+static uint8_t *relaxed_in_gplus(const dl_program *p)
+{
+  uint8_t *relaxed = calloc(p->n_preds + 1, 1);
+  if (relaxed) mark_readers(p, relaxed, 1);
+  return relaxed;
+}
+
 static int classify_predicates(dl_ground *g)
 {
   const dl_program *p = g->game;
@@ -68,37 +96,8 @@ static int classify_predicates(dl_ground *g)
     g->pred_role[i] = (uint8_t)(keyword_arity_ok(r, p->preds[i].arity) ? r : DL_ATOM_OTHER);
     g->dynamic[i] = gr_is_input(g->pred_role[i]);
   }
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (uint32_t r = 0; r < p->ast->n_rules; r++) {
-      uint32_t h = p->head_pred[r];
-      for (uint32_t k = 0; !g->dynamic[h] && k < p->ast->rules[r].n_body; k++) {
-        uint32_t q = p->lit_pred[r][k];
-        if (q != DL_NO_PRED && g->dynamic[q]) g->dynamic[h] = 1, changed = 1;
-      }
-    }
-  }
+  mark_readers(p, g->dynamic, 0);
   return 1;
-}
-
-/* Per predicate, 1 when G+ may hold more of its atoms than the game's model
- * of its static predicates: G+ leaves out negative literals, and nothing
- * else, so a static predicate has the same atoms in both unless its rules,
- * or those of a predicate it reads, have one.  NULL when out of memory. */
-static uint8_t *relaxed_in_gplus(const dl_program *p)
-{
-  uint8_t *relaxed = calloc(p->n_preds + 1, 1);
-  for (int changed = 1; relaxed && changed;) {
-    changed = 0;
-    for (uint32_t r = 0; r < p->ast->n_rules; r++) {
-      uint32_t h = p->head_pred[r];
-      for (uint32_t k = 0; !relaxed[h] && k < p->ast->rules[r].n_body; k++) {
-        uint32_t q = p->lit_pred[r][k];
-        if (p->ast->rules[r].body[k].kind == DL_NEG || (q != DL_NO_PRED && relaxed[q])) relaxed[h] = 1, changed = 1;
-      }
-    }
-  }
-  return relaxed;
 }
 
 /* The model of the static predicates.  G+ has it already for most: those

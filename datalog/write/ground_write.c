@@ -23,11 +23,7 @@ static int flush(const dl_sink *out, dl_buf *b)
 typedef struct atom_texts {
   const dl_ground *g;
   dl_term_texts *tt;
-  dl_format fmt;
 } atom_texts;
-
-/* Rules of more literals than this are written piece by piece. */
-enum { RULE_TEXT_MAX = 64 };
 
 /* Appends atom a's text (out of memory: marks b failed, as dl_buf does). */
 static void add_text(dl_buf *b, const atom_texts *t, uint32_t a)
@@ -65,46 +61,39 @@ static char *put(char *w, const char *s)
   return w;
 }
 
-/* Appends rule i: its literals' texts are looked up first, so that the
- * buffer grows once per rule and the text is copied straight in. */
+/* The text of literal lit's atom, made when it is not yet (len: its length). */
+static const char *literal_text(const atom_texts *t, int32_t lit, size_t *len)
+{
+  return dl_term_texts_get(t->tt, dl_ground_atom_term(t->g, (uint32_t)(lit < 0 ? -lit : lit)), len);
+}
+
+/* Appends rule i.  Its literals' texts are made first (making one may move
+ * the others; made ones move nothing), so that the buffer grows once per
+ * rule and the texts are then copied straight in. */
 static void add_rule(dl_buf *b, const dl_ground *g, const atom_texts *t, uint32_t i, const rule_syntax *sx)
 {
   const int32_t *body;
   uint32_t n;
   int32_t head = dl_ground_rule(g, i, &body, &n);
-  size_t need = 2 * SYNTAX_PIECE_MAX, len[RULE_TEXT_MAX];
-  const char *z[RULE_TEXT_MAX];
-  if (n + 1 > RULE_TEXT_MAX) {  /* a long rule: piece by piece */
-    if (n) dl_buf_addz(b, sx->open);
-    add_text(b, t, (uint32_t)head);
-    for (uint32_t k = 0; k < n; k++) {
-      dl_buf_addz(b, k ? sx->and : sx->neck);
-      add_atom(b, t, body[k], t->fmt);
+  size_t need = 2 * SYNTAX_PIECE_MAX, len;
+  for (uint32_t k = 0; k <= n; k++) {
+    if (!literal_text(t, k ? body[k - 1] : head, &len)) {
+      b->failed = 1;
+      return;
     }
-    dl_buf_addz(b, n ? sx->end : sx->fact_end);
-    return;
+    need += len + 3 * SYNTAX_PIECE_MAX;
   }
-  /* the texts are made first: making one may move the others */
-  for (int pass = 0; pass < 2; pass++)
-    for (uint32_t k = 0; k <= n; k++) {
-      int32_t lit = k ? body[k - 1] : head;
-      z[k] = dl_term_texts_get(t->tt, dl_ground_atom_term(g, (uint32_t)(lit < 0 ? -lit : lit)), &len[k]);
-      if (!z[k]) {
-        b->failed = 1;
-        return;
-      }
-    }
-  for (uint32_t k = 0; k <= n; k++) need += len[k] + 3 * SYNTAX_PIECE_MAX;
   if (!dl_buf_reserve(b, need)) return;
   char *w = b->data + b->len;
   if (n) w = put(w, sx->open);
   for (uint32_t k = 0; k <= n; k++) {
-    int neg = k && body[k - 1] < 0;
+    int32_t lit = k ? body[k - 1] : head;
+    const char *z = literal_text(t, lit, &len);
     if (k) w = put(w, k == 1 ? sx->neck : sx->and);
-    if (neg) w = put(w, sx->not);
-    memcpy(w, z[k], len[k]);
-    w += len[k];
-    if (neg) w = put(w, sx->not_end);
+    if (lit < 0) w = put(w, sx->not);
+    memcpy(w, z, len);
+    w += len;
+    if (lit < 0) w = put(w, sx->not_end);
   }
   w = put(w, n ? sx->end : sx->fact_end);
   *w = 0;
@@ -156,7 +145,7 @@ int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt
 {
   dl_buf b = { 0 };
   dl_format f = fmt == DL_GROUND_ASP ? DL_FMT_ASP : fmt == DL_GROUND_INFIX ? DL_FMT_INFIX : DL_FMT_KIF;
-  atom_texts t = { g, dl_term_texts_create(dl_ground_terms(g), f), f };
+  atom_texts t = { g, dl_term_texts_create(dl_ground_terms(g), f) };
   const rule_syntax *sx = f == DL_FMT_KIF ? &kif_syntax : f == DL_FMT_ASP ? &asp_syntax : &infix_syntax;
   int ok = t.tt != NULL;
   if (ok && fmt == DL_GROUND_NUMERIC) ok = write_numeric(out, &b, g, &t);
