@@ -126,6 +126,30 @@ void dl_sort(void *base, size_t n, size_t size, dl_compare cmp, void *ctx)
   intro_sort(&s, 0, n, depth);
 }
 
+static int by_int(const void *a, const void *b, void *ctx)
+{
+  (void)ctx;
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+enum { INSERTION_MAX = 16 };
+
+void dl_sort_int32(int32_t *a, size_t n)
+{
+  assert(a != NULL || n == 0);
+  if (n > INSERTION_MAX) {
+    dl_sort(a, n, sizeof *a, by_int, NULL);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    int32_t x = a[i];
+    size_t j = i;
+    for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+    a[j] = x;
+  }
+}
+
 static uint64_t key_at(const char *e, size_t key_offset)
 {
   uint64_t k;

@@ -5,6 +5,7 @@
 #define GDLOG_BASE_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Compares the elements at a and b: negative, zero or positive as a sorts
  * before, with or after b.  ctx is dl_sort's. */
@@ -15,6 +16,10 @@ typedef int (*dl_compare)(const void *a, const void *b, void *ctx);
 void dl_sort(void *base, size_t n, size_t size, dl_compare cmp, void *ctx);
 
 enum { DL_SORT_MAX_SIZE = 256 };
+
+/* Sorts a[0..n) ascending, in place: by insertion when n is small (a ground
+ * rule's body, most often already sorted), else as dl_sort does. */
+void dl_sort_int32(int32_t *a, size_t n);
 
 /* Sorts base[0..n) of elements of size bytes by the uint64_t each holds at
  * byte key_offset, stably (elements with equal keys keep their order), by

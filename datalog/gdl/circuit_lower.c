@@ -169,13 +169,6 @@ typedef struct factor_ctx {
   const int32_t *rest;
 } factor_ctx;
 
-static int cmp_i32(const void *x, const void *y, void *ctx)
-{
-  (void)ctx;
-  int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-  return (a > b) - (a < b);
-}
-
 static int cmp_candidate(const void *x, const void *y, void *ctx)
 {
   const factor_ctx *f = ctx;
@@ -313,7 +306,7 @@ static int moves_literal(build *b, const uint32_t *m, uint32_t n, int32_t *lit)
     *lit = per[0];
     return 1;
   }
-  dl_sort(per, np, sizeof *per, cmp_i32, NULL);
+  dl_sort_int32(per, np);
   if (!any_of(b, per, np, &id)) return 0;
   *lit = (int32_t)(b->any_base + 1 + id);
   return 1;
@@ -336,7 +329,7 @@ static int factor_head(build *b, const rule_set *in, const uint32_t *idx, uint32
     cand[nc] = (candidate){ i, (uint32_t)in->lits[at], nr, e - s - 1 };
     for (uint32_t j = s; j < e; j++)
       if (j != at) rest[nr++] = in->lits[j];
-    dl_sort(rest + cand[nc].rest_start, cand[nc].rest_len, sizeof *rest, cmp_i32, NULL);
+    dl_sort_int32(rest + cand[nc].rest_start, cand[nc].rest_len);
     nc++;
   }
   factor_ctx f = { rest };
@@ -408,7 +401,7 @@ static int32_t frequent_literal(const rule_set *in, const uint32_t *idx, uint32_
   for (uint32_t k = 0; k < n; k++)
     if (!used[k])
       for (uint32_t j = in->start[idx[k]]; j < in->start[idx[k] + 1]; j++) buf[m++] = in->lits[j];
-  dl_sort(buf, m, sizeof *buf, cmp_i32, NULL);
+  dl_sort_int32(buf, m);
   for (uint32_t k = 0; k < m;) {
     uint32_t e = k + 1;
     while (e < m && buf[e] == buf[k]) e++;
@@ -439,14 +432,14 @@ static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_
       if (len == 0) always = 1;
       else if (len == 1) refs[nr++] = tmp[0];
       else {
-        dl_sort(tmp, len, sizeof *tmp, cmp_i32, NULL);
+        dl_sort_int32(tmp, len);
         if (!node(b, 1, tmp, len, &id)) return 0;
         refs[nr++] = (int32_t)(b->any_base + 1 + id);
       }
     }
     int32_t rule[2] = { lit, 0 };
     if (!always) {
-      dl_sort(refs, nr, sizeof *refs, cmp_i32, NULL);
+      dl_sort_int32(refs, nr);
       uint32_t d = 0;
       for (uint32_t k = 0; k < nr; k++)
         if (d == 0 || refs[d - 1] != refs[k]) refs[d++] = refs[k];
@@ -683,7 +676,7 @@ static int split_shared_moves(build *b, rule_set *r)
       ok = node(b, j == 1 ? 0 : (uint8_t)(j + 1), q, nq, &id);
       s[ns++] = (int32_t)(b->any_base + 1 + id);
     }
-    dl_sort(s, ns, sizeof *s, cmp_i32, NULL);
+    dl_sort_int32(s, ns);
     ok = ok && node(b, 2, s, ns, &id);
     if (!ok) break;
     remap[k] = id;

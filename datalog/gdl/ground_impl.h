@@ -111,8 +111,6 @@ dl_tid gr_atom_term(dl_ground *g, dl_sym pred, uint32_t n, const dl_tid *args);
 int gr_add_rule(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin);
 /* gr_add_rule, unless the same rule (body normalized) was added before. */
 int gr_add_rule_once(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin);
-/* Compares two int32_t (a dl_sort comparator; ctx unused). */
-int gr_by_int(const void *a, const void *b, void *ctx);
 /* Sorts a body, keeps each literal once; 0 when it holds a and ~a. */
 int gr_normalize_body(int32_t *body, uint32_t *n);
 

@@ -507,7 +507,7 @@ static uint32_t class_of(const simp *s, classes *c, const view *v, const uint32_
   c->key.n = 0;
   for (uint32_t e = 0; e < m; e++)
     if (!gr_push32(&c->key, lits_of(s, v[members[e]].rule)[2 + v[members[e]].skip])) return UINT32_MAX;
-  dl_sort(c->key.a, c->key.n, sizeof *c->key.a, gr_by_int, NULL);
+  dl_sort_int32(c->key.a, c->key.n);
   PPvoid_t slot = JudyHSIns(&c->sets, c->key.a, c->key.n * sizeof *c->key.a, PJE0);
   if (slot == PPJERR) return UINT32_MAX;
   if (!*slot) {

@@ -101,13 +101,6 @@ int gr_add_rule(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uin
   return 1;
 }
 
-int gr_by_int(const void *a, const void *b, void *ctx)
-{
-  (void)ctx;
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
-}
-
 static int bsearch_int(const int32_t *a, uint32_t n, int32_t x)
 {
   uint32_t lo = 0, hi = n;
@@ -122,7 +115,7 @@ static int bsearch_int(const int32_t *a, uint32_t n, int32_t x)
 /* Sorts a body, keeps each literal once; 0 when it holds a and ~a. */
 int gr_normalize_body(int32_t *body, uint32_t *n)
 {
-  dl_sort(body, *n, sizeof *body, gr_by_int, NULL);
+  dl_sort_int32(body, *n);
   uint32_t m = 0;
   for (uint32_t i = 0; i < *n; i++) {
     if (m && body[m - 1] == body[i]) continue;
