@@ -81,12 +81,20 @@ typedef struct factor {
  * atoms once per cell (1,024 slots kept three quarters of them). */
 enum { MEMO_MIN = 64, MEMO_MAX = 4096 };
 
+/* A memo that answers under a MEMO_HITS_MIN-th of its first MEMO_TRIAL
+ * look-ups is given up: its literal's values rarely repeat (othello's
+ * piececount(?x, ?y++, ?b, ?r), a new atom for each of 40,936 bindings),
+ * and looking up and storing cost more than deciding. */
+enum { MEMO_TRIAL = 2048, MEMO_HITS_MIN = 16 };
+
 typedef struct memo {
   uint32_t *vars, nv;
   uint32_t mask;          /* slots - 1 */
   dl_tid *vals;           /* per slot, the nv values */
   uint8_t *state;         /* per slot: 0 empty, else 1 + holds */
   int32_t *lit;           /* per slot */
+  uint32_t asked, hits;   /* look-ups in the trial, and their answers */
+  int off;                /* given up */
 } memo;
 
 /* What the first enumeration of the block factor (see plan_block) made for
@@ -526,13 +534,24 @@ static uint32_t memo_slot(const join *j, const memo *m)
 }
 
 /* 1 when slot s of memo m holds the answer for the current values. */
-static int memo_hit(const join *j, const memo *m, uint32_t s)
+static int memo_holds(const join *j, const memo *m, uint32_t s)
 {
   if (!m->state[s]) return 0;
   const dl_tid *vals = m->vals + (size_t)s * m->nv;
   for (uint32_t v = 0; v < m->nv; v++)
     if (j->bind[m->vars[v]] != vals[v]) return 0;
   return 1;
+}
+
+/* memo_holds, counted during the trial, which may give memo m up (m->off;
+ * no look-up is then made). */
+static int memo_hit(const join *j, memo *m, uint32_t s)
+{
+  if (m->asked == MEMO_TRIAL) return memo_holds(j, m, s);
+  int hit = memo_holds(j, m, s);
+  m->hits += (uint32_t)hit;
+  if (++m->asked == MEMO_TRIAL) m->off = m->hits * MEMO_HITS_MIN < MEMO_TRIAL;
+  return hit;
 }
 
 /* Remembers holds and lit in slot s for the current values. */
@@ -550,6 +569,7 @@ static void memo_store(const join *j, memo *m, uint32_t s, int holds, int32_t li
 static int decide_memo(join *j, uint32_t k, int32_t *lit)
 {
   memo *m = &j->memos[k];
+  if (m->off) return decide(j, k, lit);
   uint32_t s = memo_slot(j, m);
   if (memo_hit(j, m, s)) {
     *lit = m->lit[s];
@@ -652,9 +672,9 @@ static int32_t head_atom(join *j, uint32_t h)
   dl_ground *g = j->g;
   const ast_term *a = j->r->head;
   memo *m = &j->head_memo;
-  int piece = h >= g->game->n_preds;
-  uint32_t s = memo_slot(j, m);
-  if (!piece && memo_hit(j, m, s)) return m->lit[s];
+  int piece = h >= g->game->n_preds, memo_on = !piece && !m->off;
+  uint32_t s = memo_on ? memo_slot(j, m) : 0;
+  if (memo_on && memo_hit(j, m, s)) return m->lit[s];
   if (!ground_args(j, a)) return 0;
   if (piece) {
     int is_new;
@@ -664,7 +684,7 @@ static int32_t head_atom(join *j, uint32_t h)
   dl_tid t = gr_atom_term(g, ast_atom_pred(a), atom_arity(a), j->args);
   int32_t head = t == DL_NO_TERM ? 0 : gr_atom_id(g, t, piece ? DL_ATOM_OTHER : g->pred_role[h]);
   if (head && piece) g->atom_aux[head] = 1;
-  if (head) memo_store(j, m, s, 1, head);
+  if (head && memo_on) memo_store(j, m, s, 1, head);
   return head;
 }
 
