@@ -55,7 +55,7 @@ enum { GAIN_MIN = 50, GAIN_MIN_UNFACTORED = 20 };
 
 /* Rounds stop once they have started with this many literals in all: a budget
  * counted in work, not seconds, so that the ground game does not depend on the
- * machine's load. Amazons (4.3 million literals) gets its 3 rounds. */
+ * machine's load. Amazons (4.3 million literals) stops on its gain within it, after 2 rounds. */
 #define SIMPLIFY_WORK_MAX 12000000u
 
 typedef struct simp {
