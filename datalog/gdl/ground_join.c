@@ -543,14 +543,15 @@ static int memo_holds(const join *j, const memo *m, uint32_t s)
   return 1;
 }
 
-/* memo_holds, counted during the trial, which may give memo m up (m->off;
- * no look-up is then made). */
+/* memo_holds, counted during the trial, at whose end memo m may be given
+ * up (m->off: its callers then make no look-up). */
 static int memo_hit(const join *j, memo *m, uint32_t s)
 {
-  if (m->asked == MEMO_TRIAL) return memo_holds(j, m, s);
   int hit = memo_holds(j, m, s);
-  m->hits += (uint32_t)hit;
-  if (++m->asked == MEMO_TRIAL) m->off = m->hits * MEMO_HITS_MIN < MEMO_TRIAL;
+  if (m->asked < MEMO_TRIAL) {
+    m->hits += (uint32_t)hit;
+    if (++m->asked == MEMO_TRIAL) m->off = m->hits * MEMO_HITS_MIN < MEMO_TRIAL;
+  }
   return hit;
 }
 

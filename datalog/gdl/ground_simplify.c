@@ -44,13 +44,12 @@ enum { MAX_ROUNDS = 16, SUBSUME_MAX = 64 };
 
 /* Another round follows only one that made the propnet smaller by a
  * GAIN_MIN-th (2%) at least: a round costs about as much as the one
- * before, and those after the first gain little.  When the next round would
- * not factor (factor_again), it repeats only passes that the round's
- * factoring tail ran already after its last big change, and follows only a
- * round that gained a GAIN_MIN_UNFACTORED-th (5%): othello's first round
- * gains 4.3%, a second 0.16% of its components for a tenth of the whole
- * grounding's time.  Over the corpus this costs 0.13% of the components
- * (queens 3.9%, amazons_10x10 1.0%, most games nothing). */
+ * before, and those after the first gain little.  A next round that would
+ * not factor (factor_again skips) only repeats the clean-up passes, and
+ * follows only a round that gained a GAIN_MIN_UNFACTORED-th (5%): othello's
+ * first round gains 4.3%, a second would gain 0.16% of its components for a
+ * tenth of the whole grounding's time.  Over the corpus this costs 0.13% of
+ * the components (queens 3.9%, amazons_10x10 1.0%, most games nothing). */
 enum { GAIN_MIN = 50, GAIN_MIN_UNFACTORED = 20 };
 
 /* Rounds stop once they have started with this many literals in all: a budget
