@@ -39,6 +39,7 @@
 #include <Judy.h>
 
 #include "datalog/base/sort.h"
+#include "datalog/gdl/ground_pgraph.h"
 
 enum { MAX_ROUNDS = 16, SUBSUME_MAX = 64 };
 
@@ -369,7 +370,8 @@ static int merges(simp *s)
   for (uint32_t i = 0; i < n0; i++) {
     if (!s->alive[i]) continue;
     int32_t h = lits_of(s, i)[0], b = lits_of(s, i)[2];
-    if (lits_of(s, i)[1] != 1 || b < 0 || b == h || !is_support(s, (uint32_t)b) || s->pos[b] != 1 || s->neg[b]) continue;
+    if (lits_of(s, i)[1] != 1 || b < 0 || b == h || !is_support(s, (uint32_t)b)) continue;
+    if (s->pos[b] != 1 || s->neg[b]) continue;
     int self = 0;  /* b's rules must not use b, nor rules merged already */
     for (uint32_t u = s->hstart[b]; u < s->hstart[b + 1]; u++) self |= !s->alive[s->hitem[u]];
     for (uint32_t u = s->ustart[b]; u < s->ustart[b + 1]; u++) self |= lits_of(s, s->uitem[u])[0] == b;
@@ -808,188 +810,12 @@ static int32_t context_of(const simp *s, uint32_t a)
   return 0;
 }
 
-/* The predicates of the ground game and what their rules read, so that
- * sharing makes no predicate depend on itself (GDL wants a ground game
- * stratified by predicates, not only by atoms: checkers-mustjump has legal :-
- * not hasjump, and hasjump reading legal atoms would close a cycle). */
-typedef struct pgraph {
-  Pvoid_t ids;     /* JudyL: functor, arity and role of an atom -> predicate + 1 */
-  Pvoid_t edges;   /* Judy1: p << 32 | q, a rule of p reads q; */
-  uint64_t *adj;   /*   or, up to REACH_MAX predicates, a bit set of w words per p */
-  uint32_t *pred;  /* per atom */
-  uint32_t n;      /* predicates */
-  uint8_t *seen;   /* per predicate, for reaches() */
-  uint32_t *stack;
-  /* What a predicate reaches, once asked (a bit set of w words per predicate;
-   * NULL for graphs of over REACH_MAX predicates): speedChess asks 7,528
-   * times, each a search of the graph before. */
-  uint64_t *reach;
-  uint32_t w;
-  uint32_t *known, n_known;  /* the predicates whose set is made */
-  uint8_t *is_known;
-} pgraph;
-
-enum { REACH_MAX = 4096 };
-
-static void pgraph_free(pgraph *pg)
-{
-  Word_t bytes;
-  JLFA(bytes, pg->ids);
-  J1FA(bytes, pg->edges);
-  free(pg->pred);
-  free(pg->seen);
-  free(pg->stack);
-  free(pg->adj);
-  free(pg->reach);
-  free(pg->known);
-  free(pg->is_known);
-  (void)bytes;
-}
-
-static uint64_t pred_key(const dl_ground *g, uint32_t a)
-{
-  dl_tid t = g->atom_term[a];
-  return (uint64_t)dl_terms_functor(g->terms, t) << 32 | (uint64_t)dl_terms_arity(g->terms, t) << 8 | g->atom_role[a];
-}
-
-static int add_edge(pgraph *pg, uint32_t p, uint32_t q)
-{
-  if (pg->adj) {
-    pg->adj[(size_t)p * pg->w + (q >> 6)] |= (uint64_t)1 << (q & 63);
-    return 1;
-  }
-  int rc;
-  J1S(rc, pg->edges, (Word_t)p << 32 | q);
-  return rc != JERR;
-}
-
-/* Builds the graph of the alive rules; 0 when out of memory. */
-static int pgraph_build(const simp *s, pgraph *pg)
-{
-  const dl_ground *g = s->g;
-  memset(pg, 0, sizeof *pg);
-  pg->pred = malloc((g->n_atoms + 1) * sizeof *pg->pred);
-  if (!pg->pred) return 0;
-  /* per functor symbol, the last predicate met: most functors have one */
-  uint32_t n_syms = dl_terms_symbol_count(g->terms);
-  uint64_t *sym_key = malloc((n_syms + 1) * sizeof *sym_key);
-  uint32_t *sym_pred = malloc((n_syms + 1) * sizeof *sym_pred);
-  int ok = sym_key && sym_pred;
-  if (ok) memset(sym_key, 0xff, (n_syms + 1) * sizeof *sym_key);
-  for (uint32_t a = 1; ok && a <= g->n_atoms; a++) {
-    uint64_t key = pred_key(g, a);
-    dl_sym f = (dl_sym)(key >> 32);
-    if (sym_key[f] == key) {
-      pg->pred[a] = sym_pred[f];
-      continue;
-    }
-    Word_t *v;
-    JLI(v, pg->ids, (Word_t)key);
-    if (v == PJERR) ok = 0;
-    else if (!*v) *v = ++pg->n;
-    pg->pred[a] = sym_pred[f] = ok ? (uint32_t)*v - 1 : 0;
-    sym_key[f] = key;
-  }
-  free(sym_key);
-  free(sym_pred);
-  if (!ok) return 0;
-  pg->seen = calloc(pg->n + 1, 1);
-  pg->stack = malloc((pg->n + 1) * sizeof *pg->stack);
-  if (!pg->seen || !pg->stack) return 0;
-  if (pg->n <= REACH_MAX) {
-    pg->w = (pg->n + 63) / 64;
-    pg->reach = malloc(((size_t)pg->n * pg->w + 1) * sizeof *pg->reach);
-    pg->known = malloc((pg->n + 1) * sizeof *pg->known);
-    pg->is_known = calloc(pg->n + 1, 1);
-    pg->adj = calloc((size_t)pg->n * pg->w + 1, sizeof *pg->adj);
-    if (!pg->reach || !pg->known || !pg->is_known || !pg->adj) return 0;
-  }
-  for (uint32_t i = 0; i < s->n; i++) {
-    if (!s->alive[i]) continue;
-    const int32_t *x = lits_of(s, i);
-    for (int32_t k = 0; k < x[1]; k++)
-      if (!add_edge(pg, pg->pred[x[0]], pg->pred[absl(x[2 + k])])) return 0;
-  }
-  return 1;
-}
-
-static void visit(pgraph *pg, uint32_t v, uint32_t q, uint32_t *sn, int *found)
-{
-  if (v == q) *found = 1;
-  if (!pg->seen[v]) pg->seen[v] = 1, pg->stack[(*sn)++] = v;
-}
-
-/* Searches the graph from p, through one rule or more: stops at q (1), or
- * at the end (0); the predicates met are marked in seen[]. */
-static int search(pgraph *pg, uint32_t p, uint32_t q)
-{
-  memset(pg->seen, 0, pg->n + 1);
-  uint32_t sn = 0;
-  pg->stack[sn++] = p;
-  int found = 0;
-  while (sn && !found) {
-    uint32_t u = pg->stack[--sn];
-    if (pg->adj) {
-      for (uint32_t k = 0; k < pg->w; k++)
-        for (uint64_t b = pg->adj[(size_t)u * pg->w + k]; b; b &= b - 1)
-          visit(pg, k * 64 + (uint32_t)__builtin_ctzll(b), q, &sn, &found);
-      continue;
-    }
-    Word_t e = (Word_t)u << 32;
-    for (int rc = Judy1First(pg->edges, &e, PJE0); rc == 1 && e >> 32 == u; rc = Judy1Next(pg->edges, &e, PJE0))
-      visit(pg, (uint32_t)e, q, &sn, &found);
-  }
-  return found;
-}
-
-static uint64_t *reach_set(pgraph *pg, uint32_t p) { return pg->reach + (size_t)p * pg->w; }
-
-/* Makes p's reach set when it is not made yet (pg->reach not NULL). */
-static void know(pgraph *pg, uint32_t p)
-{
-  if (pg->is_known[p]) return;
-  search(pg, p, UINT32_MAX);
-  uint64_t *r = reach_set(pg, p);
-  memset(r, 0, pg->w * sizeof *r);
-  for (uint32_t v = 0; v < pg->n; v++)
-    if (pg->seen[v]) r[v >> 6] |= (uint64_t)1 << (v & 63);
-  pg->is_known[p] = 1;
-  pg->known[pg->n_known++] = p;
-}
-
-/* Whether predicate p reads predicate q, through any number of rules. */
-static int reaches(pgraph *pg, uint32_t p, uint32_t q)
-{
-  if (!pg->reach) return search(pg, p, q);
-  know(pg, p);
-  return reach_set(pg, p)[q >> 6] >> (q & 63) & 1;
-}
-
-/* Adds the edge p -> q (a rule of p now reads q), and what it reaches to
- * the reach sets made: those of p and of the predicates that reach p.
- * 0 when out of memory. */
-static int add_read(pgraph *pg, uint32_t p, uint32_t q)
-{
-  if (!add_edge(pg, p, q)) return 0;
-  if (!pg->reach) return 1;
-  know(pg, q);
-  const uint64_t *rq = reach_set(pg, q);
-  for (uint32_t i = 0; i < pg->n_known; i++) {
-    uint32_t u = pg->known[i];
-    uint64_t *ru = reach_set(pg, u);
-    if (u != p && !(ru[p >> 6] >> (p & 63) & 1)) continue;
-    for (uint32_t k = 0; k < pg->w; k++) ru[k] |= rq[k];
-    ru[q >> 6] |= (uint64_t)1 << (q & 63);
-  }
-  return 1;
-}
-
 /* The state of one sweep of shared_bodies.  The table and the graph are
  * made when a rule first needs them (most games have no context to use). */
 typedef struct sharing {
   sole *table;     /* sole_bodies, or NULL */
   uint32_t n_table;
-  pgraph pg;
+  gr_pgraph pg;
   uint8_t *mark;   /* per atom: 1 its value changed (h & c now), 2 a rule reads
                     * it in place of a body; neither may then be the other */
 } sharing;
@@ -998,7 +824,7 @@ static int sharing_ready(const simp *s, sharing *sh)
 {
   if (sh->table) return 1;
   sh->table = sole_bodies(s, &sh->n_table);
-  return sh->table && pgraph_build(s, &sh->pg);
+  return sh->table && gr_pgraph_build(s->g, s->lits.a, s->at, s->alive, s->n, &sh->pg);
 }
 
 /* For a rule x of a supporting atom with a context c: *b, the atom whose
@@ -1021,8 +847,8 @@ static int shared_atom(simp *s, sharing *sh, const int32_t *x, uint32_t *b)
   uint32_t a = find_sole(s, sh->table, sh->n_table, s->tmp.a, n);
   if (!a || a == h || sh->mark[a] == 1) return 1;
   uint32_t ph = sh->pg.pred[h], pa = sh->pg.pred[a];
-  if (ph == pa || reaches(&sh->pg, pa, ph)) return 1;
-  if (!add_read(&sh->pg, ph, pa)) return 0;
+  if (ph == pa || gr_pgraph_reaches(&sh->pg, pa, ph)) return 1;
+  if (!gr_pgraph_add_read(&sh->pg, ph, pa)) return 0;
   *b = a;
   return 1;
 }
@@ -1049,7 +875,7 @@ static int shared_bodies(simp *s)
     kill_rule(s, i);
     ok = add_rule(s, h, (const int32_t[]){ (int32_t)b }, 1, s->origin[i]);
   }
-  pgraph_free(&sh.pg);
+  gr_pgraph_free(&sh.pg);
   free(sh.table);
   free(sh.mark);
   return ok;

@@ -25,11 +25,17 @@ typedef struct atom_texts {
   dl_term_texts *tt;
 } atom_texts;
 
+/* The text of literal lit's atom, made when it is not yet (len: its length). */
+static const char *literal_text(const atom_texts *t, int32_t lit, size_t *len)
+{
+  return dl_term_texts_get(t->tt, dl_ground_atom_term(t->g, (uint32_t)(lit < 0 ? -lit : lit)), len);
+}
+
 /* Appends atom a's text (out of memory: marks b failed, as dl_buf does). */
 static void add_text(dl_buf *b, const atom_texts *t, uint32_t a)
 {
   size_t len;
-  const char *z = dl_term_texts_get(t->tt, dl_ground_atom_term(t->g, a), &len);
+  const char *z = literal_text(t, (int32_t)a, &len);
   if (z) dl_buf_add(b, z, len);
   else b->failed = 1;
 }
@@ -59,12 +65,6 @@ static char *put(char *w, const char *s)
 {
   while (*s) *w++ = *s++;
   return w;
-}
-
-/* The text of literal lit's atom, made when it is not yet (len: its length). */
-static const char *literal_text(const atom_texts *t, int32_t lit, size_t *len)
-{
-  return dl_term_texts_get(t->tt, dl_ground_atom_term(t->g, (uint32_t)(lit < 0 ? -lit : lit)), len);
 }
 
 /* Appends rule i.  Its literals' texts are made first (making one may move
