@@ -62,7 +62,7 @@ typedef struct step {
   uint32_t n_bound;
   int index;
   int lit;                /* the body literal, -1: the head's demand */
-  int kept;               /* rel is one of g's kept steps (not owned) */
+  int kept;               /* rel is not owned: one of g's kept steps, or a kept relation */
 } step;
 
 /* A component of a rule's body that shares no variable outside the head
@@ -308,6 +308,14 @@ static int rows_by_subterm(join *j, const ast_term *a, ix_relation *src, uint64_
   return 0;
 }
 
+/* 1 when the nv variables of atom a are its arguments, in their order. */
+static int all_vars(const ast_term *a, uint32_t nv)
+{
+  uint32_t k = 0;
+  while (k < atom_arity(a) && a->args[k]->kind == AST_VAR) k++;
+  return k == atom_arity(a) && nv == k;
+}
+
 /* Makes the step of atom a over relation src: scans the tuples whose ground
  * columns have the atom's values (an index lookup), matches the others.  A
  * ground atom makes no step: j->empty tells whether it is missing. */
@@ -335,6 +343,11 @@ static int make_step(join *j, const ast_term *a, ix_relation *src, int frozen, i
     return 1;
   }
   j->n_steps++;
+  if (frozen && all_vars(a, st->nv)) {  /* distinct variables: the step is src itself */
+    st->rel = src;
+    st->kept = 1;
+    return 1;
+  }
   uint32_t pattern[STEP_KEY_MAX], n_key = frozen && !j->empty ? step_key(st, a, src, pattern) : 0;
   if (n_key && (st->rel = kept_step(j->g, pattern, n_key))) {
     st->kept = 1;
