@@ -124,8 +124,11 @@ static int dense_set(uint64_t *bits, Word_t key)
  * (recent outgrowing flat between two requests) is dropped, and rebuilt at
  * a later request. */
 
+/* Forgets the mirror.  The keys of a judy_later index are lost with it:
+ * only an index about to be emptied or refilled drops such a mirror. */
 static void drop_mirror(ix_index *ix)
 {
+  ix->judy_later = 0;
   free(ix->flat);
   free(ix->first_at);
   free(ix->recent);
@@ -158,9 +161,20 @@ static inline void mirror_add(ix_index *ix, Word_t key)
   if (ix->flat) mirror_grow(ix, key);
 }
 
+/* Gives Judy the keys of a judy_later index (see index_insert_all); 0 when
+ * out of memory. */
+static int judy_now(ix_index *ix)
+{
+  for (uint64_t i = 0; i < ix->n_flat; i++)
+    if (Judy1Set(&ix->root, ix->flat[i], PJE0) == JERR) return 0;
+  ix->judy_later = 0;
+  return 1;
+}
+
 /* Adds a tuple (as column codes) to one index: 1 new, 0 present, -1 no memory. */
 static int index_insert(ix_index *ix, const uint32_t *codes)
 {
+  if (ix->judy_later && !judy_now(ix)) return -1;
   if (ix->dense) {
     Word_t key = chunk_key(ix, 0, codes);
     int rc = dense_set(ix->dense, key);
@@ -181,6 +195,7 @@ static int index_insert(ix_index *ix, const uint32_t *codes)
 
 static int index_contains(const ix_index *ix, const uint32_t *codes)
 {
+  assert(!ix->judy_later);  /* asked of the primary index only */
   if (ix->dense) return dense_test(ix->dense, chunk_key(ix, 0, codes));
   Pvoid_t node = ix->root;
   for (uint32_t c = 0; c + 1 < ix->n_chunks; c++) {
@@ -204,9 +219,24 @@ static void trie_free(Pvoid_t node, uint32_t levels_left)
   JudyLFreeArray(&node, PJE0);
 }
 
+/* ix_key_seek in the flat keys of a judy_later index. */
+static int flat_seek(const ix_index *ix, Word_t *k, int next)
+{
+  uint64_t lo = 0, hi = ix->n_flat;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (ix->flat[mid] < *k || (next && ix->flat[mid] == *k)) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == ix->n_flat) return 0;
+  *k = ix->flat[lo];
+  return 1;
+}
+
 /* Moves *k to the first key >= *k (next: > *k) of a one-chunk index (see relation_impl.h). */
 int ix_key_seek(const ix_index *ix, Word_t *k, int next)
 {
+  if (ix->judy_later) return flat_seek(ix, k, next);
   if (!ix->dense) return (next ? Judy1Next(ix->root, k, PJE0) : Judy1First(ix->root, k, PJE0)) == 1;
   Word_t max = low_mask(ix->dense_bits);
   if (next && *k >= max) return 0;
@@ -326,8 +356,11 @@ static int mirror_build(const ix_relation *r, ix_index *ix)
  * one-chunk Judy index takes their keys sorted, and when it was empty and
  * takes all of the relation's tuples, the sorted keys become its mirror: no
  * walk of Judy (mirror_build) makes it again.  Othello's G+ re-inserts
- * 115,000 tuples so when column widths grow.  0 when out of memory. */
-static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *all, uint64_t n)
+ * 115,000 tuples so when column widths grow.  A secondary index (`later`)
+ * then leaves Judy empty until a tuple is added (judy_later): lookups use
+ * the mirror, and the relations that grounding joins over no longer grow.
+ * 0 when out of memory. */
+static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *all, uint64_t n, int later)
 {
   if (ix->dense || ix->n_chunks != 1 || n < SORTED_INSERT_MIN) {
     for (uint64_t t = 0; t < n; t++)
@@ -339,9 +372,14 @@ static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *
   if (!keys) return 0;
   for (uint64_t t = 0; t < n; t++) keys[t] = chunk_key(ix, 0, all + t * r->arity);
   int ok = ix_radix_sort((uint64_t *)keys, n, tuple_bits(r));
+  later = later && ok && empty && n == r->size;
   uint64_t m = 0;
   for (uint64_t i = 0; ok && i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
+    if (later) {
+      keys[m++] = keys[i];
+      continue;
+    }
     int rc = Judy1Set(&ix->root, keys[i], PJE0);
     if (rc == JERR) ok = 0;
     else if (rc == 1) mirror_add(ix, keys[i]);
@@ -350,8 +388,18 @@ static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *
   if (ok && empty && m == r->size) {
     ix->flat = keys;
     ix->n_flat = m;
-    if (!index_first_codes(r, ix)) drop_mirror(ix);  /* a lookup builds it again */
+    ix->judy_later = later;
+    if (index_first_codes(r, ix)) return 1;
+    if (later && !judy_now(ix)) return 0;  /* Judy needs the keys the mirror takes away */
+    drop_mirror(ix);  /* a lookup builds it again */
     return 1;
+  }
+  if (ok && later) {  /* not every tuple's key: Judy needs them after all */
+    ix->flat = keys;
+    ix->n_flat = m;
+    ok = judy_now(ix);
+    ix->flat = NULL;
+    ix->n_flat = 0;
   }
   free(keys);
   return ok;
@@ -487,7 +535,7 @@ static int reindex(ix_relation *r, const uint32_t *all, uint64_t expect)
     index_clear(ix, r->arity);
     layout(ix, r);
     if (i == 0 && wants_dense(tuple_bits(r), expect)) ok = make_dense(r);
-    ok = ok && index_insert_all(r, ix, all, r->size);
+    ok = ok && index_insert_all(r, ix, all, r->size, i > 0);
   }
   return ok;
 }
@@ -542,7 +590,7 @@ static int reindex_others(ix_relation *r)
   if (r->n_indexes == 1) return 1;
   uint32_t *all = NULL;
   int ok = collect_codes(r, &all);
-  for (int i = 1; ok && i < r->n_indexes; i++) ok = index_insert_all(r, r->indexes[i], all, r->size);
+  for (int i = 1; ok && i < r->n_indexes; i++) ok = index_insert_all(r, r->indexes[i], all, r->size, 1);
   free(all);
   return ok;
 }
@@ -1027,7 +1075,7 @@ int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct, 
     free(ix);
     return 0;
   }
-  int ok = index_insert_all(r, ix, all, r->size);
+  int ok = index_insert_all(r, ix, all, r->size, 1);
   free(all);
   r->indexes[r->n_indexes] = ix;  /* kept even when incomplete: destroy frees it */
   if (ok) mirror(r, ix);

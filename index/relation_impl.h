@@ -36,7 +36,8 @@ typedef struct ix_index {
   uint64_t *first_at;                 /*   and per code of the first column where they start */
   uint32_t n_first;                   /*   (for its first n_first codes); */
   Word_t *recent;                     /*   and the keys added since, the first n_sorted */
-  uint64_t n_recent, cap_recent, n_sorted;  /* of them in order */
+  uint64_t n_recent, cap_recent, n_sorted;  /* of them in order; */
+  int judy_later;                     /* the keys are in flat only: Judy takes them at the first insert */
 } ix_index;
 
 /* A growing array of keys. */
