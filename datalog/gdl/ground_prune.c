@@ -148,12 +148,18 @@ static int by_rule(const void *a, const void *b, void *ctx)
   return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
-/* Pushes literal l onto body, or, when l is an auxiliary atom with one
- * rule (def), that rule's body, expanded the same way (auxiliary atoms of
- * the pieces of a split rule use each other; they never form a cycle). */
+/* 1 when literal l is an auxiliary atom with one rule (def). */
+static int expands(const dl_ground *g, const uint32_t *def, int32_t l)
+{
+  return l > 0 && g->atom_aux[l] && def[l] != UINT32_MAX && def[l] != 0;
+}
+
+/* Pushes literal l onto body, or, when it expands, its rule's body,
+ * expanded the same way (auxiliary atoms of the pieces of a split rule use
+ * each other; they never form a cycle). */
 static int push_expanded(const dl_ground *g, const uint32_t *def, int32_t l, vec32 *body)
 {
-  if (l < 0 || !g->atom_aux[l] || def[l] == UINT32_MAX || def[l] == 0) return gr_push32(body, l);
+  if (!expands(g, def, l)) return gr_push32(body, l);
   const int32_t *y = gr_rule_lits(g, def[l] - 1);
   for (int32_t e = 0; e < y[1]; e++)
     if (!push_expanded(g, def, y[2 + e], body)) return 0;
@@ -180,9 +186,13 @@ static int inline_aux(dl_ground *g, uint8_t *alive)
     const int32_t *x = gr_rule_lits(g, i);
     if (!alive[i] || (g->atom_aux[x[0]] && def[x[0]] != UINT32_MAX)) continue;
     body.n = 0;
-    for (int32_t k = 0; ok && k < x[1]; k++) ok = push_expanded(g, def, x[2 + k], &body);
+    int expanded = 0;  /* else the body is the rule's, normalized already */
+    for (int32_t k = 0; ok && k < x[1]; k++) {
+      expanded |= expands(g, def, x[2 + k]);
+      ok = push_expanded(g, def, x[2 + k], &body);
+    }
     uint32_t n = (uint32_t)body.n;
-    if (!ok || !gr_normalize_body(body.a, &n)) continue;
+    if (!ok || (expanded && !gr_normalize_body(body.a, &n))) continue;
     at[m] = lits.n;
     origin[m++] = g->rule_origin[i];
     ok = gr_push32(&lits, x[0]) && gr_push32(&lits, (int32_t)n);
