@@ -917,18 +917,35 @@ static int tidy(simp *s)
   return s->dead < s->n / 8 || pack(s);
 }
 
-/* The pruned rules of g: their bodies are normalized already (gr_compact
- * renumbers atoms in their order, which keeps bodies sorted). */
+/* The pruned rules of g, copied: their bodies are normalized already
+ * (gr_compact renumbers atoms in their order, which keeps bodies sorted),
+ * and every head counts as changed (all_dirty). */
 static int load(simp *s)
 {
   dl_ground *g = s->g;
-  for (uint32_t i = 0; i < g->n_rules; i++) {
-    const int32_t *x = gr_rule_lits(g, i);
+  uint32_t n = g->n_rules;
 #ifndef NDEBUG
+  for (uint32_t i = 0; i < n; i++) {
+    const int32_t *x = gr_rule_lits(g, i);
     for (int32_t k = 1; k < x[1]; k++) assert(x[1 + k] < x[2 + k]);
-#endif
-    if (!push_rule(s, x[0], x + 2, (uint32_t)x[1], g->rule_origin[i])) return 0;
   }
+#endif
+  s->lits.a = malloc((g->lits.n + 1) * sizeof *s->lits.a);
+  s->at = malloc((n + 1) * sizeof *s->at);
+  s->origin = malloc((n + 1) * sizeof *s->origin);
+  s->alive = malloc(n + 1);
+  if (!s->lits.a || !s->at || !s->origin || !s->alive) return 0;
+  s->lits.cap = g->lits.n + 1;
+  s->cap = n + 1;
+  if (n) {  /* memcpy and memset take no NULL, even for 0 bytes (a game with no rules) */
+    memcpy(s->lits.a, g->lits.a, g->lits.n * sizeof *s->lits.a);
+    memcpy(s->at, g->rule_at, n * sizeof *s->at);
+    memcpy(s->origin, g->rule_origin, n * sizeof *s->origin);
+    memset(s->alive, 1, n);
+  }
+  s->lits.n = g->lits.n;
+  s->n = n;
+  s->edits += n;
   return 1;
 }
 
