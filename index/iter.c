@@ -18,7 +18,9 @@ void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_boun
   it->done = 0;
   it->skip_level = -2;
   /* the mirror when it holds every key, its recent ones sorted */
+  if (ix->mirror_only && ix->n_sorted < ix->n_recent) ix_index_sort_recent(ix);
   int mirrored = ix->flat && ix->n_sorted == ix->n_recent && ix->n_flat + ix->n_recent == r->size;
+  assert(mirrored || !ix->mirror_only);
   it->flat = mirrored ? ix->flat : NULL;
   it->n_flat = ix->n_flat;
   it->first_at = ix->first_at;

@@ -122,13 +122,14 @@ static int dense_set(uint64_t *bits, Word_t key)
  * into flat once it holds an eighth as many keys.
  * Iterations walk both arrays.  A mirror that would cost too much memory
  * (recent outgrowing flat between two requests) is dropped, and rebuilt at
- * a later request. */
+ * a later request; a mirror-only index (index_insert_all) has no Judy to
+ * rebuild it from, and keeps it. */
 
-/* Forgets the mirror.  The keys of a judy_later index are lost with it:
- * only an index about to be emptied or refilled drops such a mirror. */
+/* Forgets the mirror (the keys of a mirror-only index with it: only an
+ * index about to be emptied or refilled drops such a mirror). */
 static void drop_mirror(ix_index *ix)
 {
-  ix->judy_later = 0;
+  ix->mirror_only = 0;
   free(ix->flat);
   free(ix->first_at);
   free(ix->recent);
@@ -137,44 +138,59 @@ static void drop_mirror(ix_index *ix)
   ix->n_flat = ix->n_recent = ix->cap_recent = ix->n_sorted = 0;
 }
 
-/* Key `key` was added to ix, which has a mirror: the mirror takes it in
- * (or is dropped when it grew too big or out of memory). */
-static void mirror_grow(ix_index *ix, Word_t key)
+/* Appends key to the recent keys of ix, which grow up to `most` keys; 0
+ * when they would grow beyond, or out of memory. */
+static int recent_push(ix_index *ix, Word_t key, uint64_t most)
 {
   if (ix->n_recent == ix->cap_recent) {
     uint64_t cap = ix->cap_recent ? 2 * ix->cap_recent : 64;
-    Word_t *q = cap <= ix->n_flat + 64 ? realloc(ix->recent, cap * sizeof *q) : NULL;
-    if (!q) {
-      drop_mirror(ix);
-      return;
-    }
+    Word_t *q = cap <= most ? realloc(ix->recent, cap * sizeof *q) : NULL;
+    if (!q) return 0;
     ix->recent = q;
     ix->cap_recent = cap;
   }
   if (ix->n_sorted == ix->n_recent && (ix->n_recent == 0 || ix->recent[ix->n_recent - 1] < key)) ix->n_sorted++;
   ix->recent[ix->n_recent++] = key;
+  return 1;
 }
 
-/* Key `key` was added to ix: its mirror, if any, takes it in. */
+/* Key `key` was added to ix: its mirror, if any, takes it in, or is
+ * dropped when it grew too big (recent beyond flat) or out of memory. */
 static inline void mirror_add(ix_index *ix, Word_t key)
 {
-  if (ix->flat) mirror_grow(ix, key);
+  if (ix->flat && !recent_push(ix, key, ix->n_flat + 64)) drop_mirror(ix);
 }
 
-/* Gives Judy the keys of a judy_later index (see index_insert_all); 0 when
- * out of memory. */
+/* Gives Judy the keys of a mirror-only index, which is then an index like
+ * the others; 0 when out of memory. */
 static int judy_now(ix_index *ix)
 {
   for (uint64_t i = 0; i < ix->n_flat; i++)
     if (Judy1Set(&ix->root, ix->flat[i], PJE0) == JERR) return 0;
-  ix->judy_later = 0;
+  for (uint64_t i = 0; i < ix->n_recent; i++)
+    if (Judy1Set(&ix->root, ix->recent[i], PJE0) == JERR) return 0;
+  ix->mirror_only = 0;
   return 1;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+  Word_t x = *(const Word_t *)a, y = *(const Word_t *)b;
+  return (x > y) - (x < y);
+}
+
+void ix_index_sort_recent(const ix_index *ix)
+{
+  assert(ix->mirror_only);
+  ix_index *w = (ix_index *)ix;  /* the same keys, in order */
+  qsort(w->recent, w->n_recent, sizeof *w->recent, cmp_key);
+  w->n_sorted = w->n_recent;
 }
 
 /* Adds a tuple (as column codes) to one index: 1 new, 0 present, -1 no memory. */
 static int index_insert(ix_index *ix, const uint32_t *codes)
 {
-  if (ix->judy_later && !judy_now(ix)) return -1;
+  if (ix->mirror_only) return recent_push(ix, chunk_key(ix, 0, codes), UINT64_MAX) ? 1 : -1;
   if (ix->dense) {
     Word_t key = chunk_key(ix, 0, codes);
     int rc = dense_set(ix->dense, key);
@@ -195,7 +211,7 @@ static int index_insert(ix_index *ix, const uint32_t *codes)
 
 static int index_contains(const ix_index *ix, const uint32_t *codes)
 {
-  assert(!ix->judy_later);  /* asked of the primary index only */
+  assert(!ix->mirror_only);  /* asked of the primary index only */
   if (ix->dense) return dense_test(ix->dense, chunk_key(ix, 0, codes));
   Pvoid_t node = ix->root;
   for (uint32_t c = 0; c + 1 < ix->n_chunks; c++) {
@@ -219,24 +235,10 @@ static void trie_free(Pvoid_t node, uint32_t levels_left)
   JudyLFreeArray(&node, PJE0);
 }
 
-/* ix_key_seek in the flat keys of a judy_later index. */
-static int flat_seek(const ix_index *ix, Word_t *k, int next)
-{
-  uint64_t lo = 0, hi = ix->n_flat;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (ix->flat[mid] < *k || (next && ix->flat[mid] == *k)) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo == ix->n_flat) return 0;
-  *k = ix->flat[lo];
-  return 1;
-}
-
 /* Moves *k to the first key >= *k (next: > *k) of a one-chunk index (see relation_impl.h). */
 int ix_key_seek(const ix_index *ix, Word_t *k, int next)
 {
-  if (ix->judy_later) return flat_seek(ix, k, next);
+  assert(!ix->mirror_only);  /* asked of bitmaps, and of Judy to build a mirror */
   if (!ix->dense) return (next ? Judy1Next(ix->root, k, PJE0) : Judy1First(ix->root, k, PJE0)) == 1;
   Word_t max = low_mask(ix->dense_bits);
   if (next && *k >= max) return 0;
@@ -323,9 +325,19 @@ void ix_relation_expect(ix_relation *r, const uint64_t *values)
 
 static uint32_t tuple_bits(const ix_relation *r);
 
-/* Sets ix->first_at from ix->flat: per code of the first column, where
- * its keys start (for the column's codes so far: flat cannot hold a later
- * one).  0 when out of memory. */
+/* Fills at[0..first_codes] from ix->flat: per code of the first column,
+ * where its keys start (for the column's first_codes codes so far: flat
+ * cannot hold a later one). */
+static void fill_first_codes(const ix_index *ix, uint64_t *at, uint32_t first_codes)
+{
+  uint64_t n = 0;
+  for (uint32_t code = 0; code <= first_codes; code++) {
+    while (n < ix->n_flat && (ix->flat[n] >> ix->shift[0]) < code) n++;
+    at[code] = n;
+  }
+}
+
+/* Sets ix->first_at from ix->flat (fill_first_codes); 0 when out of memory. */
 static int index_first_codes(const ix_relation *r, ix_index *ix)
 {
   uint32_t first_codes = r->cols[ix->order[0]].n_codes;
@@ -333,11 +345,7 @@ static int index_first_codes(const ix_relation *r, ix_index *ix)
   if (!at) return 0;
   ix->first_at = at;
   ix->n_first = first_codes;
-  uint64_t n = 0;
-  for (uint32_t code = 0; code <= first_codes; code++) {
-    while (n < ix->n_flat && (ix->flat[n] >> ix->shift[0]) < code) n++;
-    at[code] = n;
-  }
+  fill_first_codes(ix, at, first_codes);
   return 1;
 }
 
@@ -357,9 +365,11 @@ static int mirror_build(const ix_relation *r, ix_index *ix)
  * takes all of the relation's tuples, the sorted keys become its mirror: no
  * walk of Judy (mirror_build) makes it again.  Othello's G+ re-inserts
  * 115,000 tuples so when column widths grow.  A secondary index (`later`)
- * then leaves Judy empty until a tuple is added (judy_later): lookups use
- * the mirror, and the relations that grounding joins over no longer grow.
- * 0 when out of memory. */
+ * built so is mirror-only: Judy never gets its keys.  Lookups read the
+ * mirror; new keys go to recent, which is never dropped, and an iteration
+ * sorts it when no lookup request did (ix_index_sort_recent).  Primary
+ * indexes test membership, in Judy: never mirror-only.  0 when out of
+ * memory. */
 static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *all, uint64_t n, int later)
 {
   if (ix->dense || ix->n_chunks != 1 || n < SORTED_INSERT_MIN) {
@@ -388,7 +398,7 @@ static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *
   if (ok && empty && m == r->size) {
     ix->flat = keys;
     ix->n_flat = m;
-    ix->judy_later = later;
+    ix->mirror_only = later;
     if (index_first_codes(r, ix)) return 1;
     if (later && !judy_now(ix)) return 0;  /* Judy needs the keys the mirror takes away */
     drop_mirror(ix);  /* a lookup builds it again */
@@ -405,25 +415,37 @@ static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *
   return ok;
 }
 
-/* Merges the (sorted) recent keys of a mirror into flat; 0 when out of memory. */
+/* Merges the (sorted) recent keys of a mirror into flat; 0 when out of
+ * memory, the mirror unchanged. */
 static int mirror_fold(const ix_relation *r, ix_index *ix)
 {
   uint64_t n = ix->n_flat + ix->n_recent, i = 0, j = 0, k = 0;
+  uint32_t first_codes = r->cols[ix->order[0]].n_codes;
   Word_t *merged = malloc(n * sizeof *merged);
-  if (!merged) return 0;
+  uint64_t *at = malloc(((size_t)first_codes + 1) * sizeof *at);
+  if (!merged || !at) {
+    free(merged);
+    free(at);
+    return 0;
+  }
   while (i < ix->n_flat && j < ix->n_recent) merged[k++] = ix->flat[i] < ix->recent[j] ? ix->flat[i++] : ix->recent[j++];
   while (i < ix->n_flat) merged[k++] = ix->flat[i++];
   while (j < ix->n_recent) merged[k++] = ix->recent[j++];
   free(ix->flat);
+  free(ix->first_at);
   ix->flat = merged;
   ix->n_flat = n;
   ix->n_recent = ix->n_sorted = 0;
-  return index_first_codes(r, ix);
+  ix->first_at = at;
+  ix->n_first = first_codes;
+  fill_first_codes(ix, at, first_codes);
+  return 1;
 }
 
 /* Readies the mirror of a one-chunk index for lookups: builds it, or sorts
  * its recent keys and folds them in when they are many.  An index that
- * cannot have one (out of memory) is walked in Judy; a bitmap needs none. */
+ * cannot have one (out of memory) is walked in Judy; a bitmap needs none.
+ * A mirror-only index keeps its mirror, folded or not. */
 static void mirror(const ix_relation *r, ix_index *ix)
 {
   if (ix->n_chunks != 1 || ix->dense || r->size == 0) return;
@@ -432,7 +454,7 @@ static void mirror(const ix_relation *r, ix_index *ix)
   else if (ix->n_sorted < ix->n_recent && ix_radix_sort(ix->recent, ix->n_recent, tuple_bits(r)))
     ix->n_sorted = ix->n_recent;
   if (ok && ix->n_recent && ix->n_sorted == ix->n_recent && ix->n_recent * 8 > ix->n_flat) ok = mirror_fold(r, ix);
-  if (!ok) drop_mirror(ix);
+  if (!ok && !ix->mirror_only) drop_mirror(ix);
 }
 
 void ix_relation_destroy(ix_relation *r)

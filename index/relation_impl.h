@@ -37,7 +37,7 @@ typedef struct ix_index {
   uint32_t n_first;                   /*   (for its first n_first codes); */
   Word_t *recent;                     /*   and the keys added since, the first n_sorted */
   uint64_t n_recent, cap_recent, n_sorted;  /* of them in order; */
-  int judy_later;                     /* the keys are in flat only: Judy takes them at the first insert */
+  int mirror_only;                    /* the keys are in the mirror only, never in Judy (see index_insert_all) */
 } ix_index;
 
 /* A growing array of keys. */
@@ -85,5 +85,10 @@ static inline int dense_first(const uint64_t *bits, Word_t *k, Word_t hi)
 
 /* Moves *k to the first key >= *k (next: > *k) of a one-chunk index; 0 when none. */
 int ix_key_seek(const ix_index *ix, Word_t *k, int next);
+
+/* Sorts the recent keys of a mirror-only index that were added since the
+ * last lookup request (ix_relation_index), so that an iteration can read
+ * them: their order is a cache, not the index's content. */
+void ix_index_sort_recent(const ix_index *ix);
 
 #endif
