@@ -19,7 +19,9 @@
  * Judy tree (Judy1 uses such bitmaps only at its leaves).
  *
  * An index with one-chunk keys that lookups ask for also keeps its keys as
- * a sorted array (a mirror, see relation.c), for fast iteration. */
+ * a sorted array (a mirror, see relation.c), for fast iteration.  A
+ * secondary index built over a relation of 256 tuples or more keeps its
+ * keys there only (mirror-only): Judy never gets them. */
 #ifndef GDLOG_RELATION_H
 #define GDLOG_RELATION_H
 
@@ -186,7 +188,10 @@ void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple);
  * n_bound columns in the index's order (the bound columns of the lookup it
  * was asked for) have the values key[column] (key has one entry per column;
  * only the bound ones are read).
- * Tuples must not be added to r until the iteration ends. */
+ * Tuples must not be added to r until the iteration ends.  Keys a
+ * mirror-only index took since the last ix_relation_index or
+ * ix_relation_index_ready are sorted here (in place, their order only):
+ * threads that iterate one relation at once ask for the index first. */
 void ix_iter_begin(ix_iter *it, const ix_relation *r, int index, uint32_t n_bound, const ix_val *key);
 
 /* Like ix_iter_begin, but visits one tuple per distinct combination of the

@@ -62,7 +62,7 @@ typedef struct step {
   uint32_t n_bound;
   int index;
   int lit;                /* the body literal, -1: the head's demand */
-  int kept;               /* rel is not owned: one of g's kept steps, or a kept relation */
+  int kept;               /* rel is not owned: one of g's kept steps, or src itself (make_step) */
 } step;
 
 /* A component of a rule's body that shares no variable outside the head
