@@ -386,13 +386,11 @@ static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *
   uint64_t m = 0;
   for (uint64_t i = 0; ok && i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
-    if (later) {
-      keys[m++] = keys[i];
-      continue;
+    if (!later) {
+      int rc = Judy1Set(&ix->root, keys[i], PJE0);
+      if (rc == JERR) ok = 0;
+      else if (rc == 1) mirror_add(ix, keys[i]);
     }
-    int rc = Judy1Set(&ix->root, keys[i], PJE0);
-    if (rc == JERR) ok = 0;
-    else if (rc == 1) mirror_add(ix, keys[i]);
     keys[m++] = keys[i];
   }
   if (ok && empty && m == r->size) {
@@ -404,13 +402,7 @@ static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *
     drop_mirror(ix);  /* a lookup builds it again */
     return 1;
   }
-  if (ok && later) {  /* not every tuple's key: Judy needs them after all */
-    ix->flat = keys;
-    ix->n_flat = m;
-    ok = judy_now(ix);
-    ix->flat = NULL;
-    ix->n_flat = 0;
-  }
+  assert(!ok || !later || m == r->size);  /* the keys of distinct tuples, every column in them */
   free(keys);
   return ok;
 }
