@@ -184,6 +184,11 @@ int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_
 /* Writes the i-th tuple of a run (i < run->n) as term ids. */
 void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple);
 
+/* 1 when, in r, the columns of mask a determine column b (not in a): no
+ * two tuples agree on a and differ on b.  0 also when out of memory, which
+ * sets *ok to 0.  May add an index to r. */
+int ix_relation_determines(ix_relation *r, uint64_t a, uint32_t b, int *ok);
+
 /* Starts an iteration over index `index` of r, for tuples whose first
  * n_bound columns in the index's order (the bound columns of the lookup it
  * was asked for) have the values key[column] (key has one entry per column;

@@ -894,68 +894,6 @@ static uint32_t find_root(uint32_t *parent, uint32_t k)
 /* A fresh predicate name for an auxiliary atom (a factor or a piece). */
 dl_sym gr_aux_symbol(dl_ground *g) { return dl_program_fresh_symbol(g->game, "aux", g->n_aux++); }
 
-/* The bits of the codes of column c of r. */
-static unsigned code_bits(const ix_relation *r, uint32_t c)
-{
-  uint32_t n = ix_relation_column_values(r, c);
-  return n <= 1 ? 0 : 32 - (unsigned)__builtin_clz(n - 1);
-}
-
-/* determines() by a projection index (when a's codes do not pack in 64 bits). */
-static int determines_by_index(ix_relation *r, uint64_t a, uint32_t b, int *ok)
-{
-  int idx;
-  if (!ix_relation_index_ordered(r, a, (uint64_t)1 << b, &idx)) return *ok = 0;
-  uint32_t n_a = (uint32_t)__builtin_popcountll(a);
-  ix_val key[IX_MAX_ARITY] = { 0 }, prev[IX_MAX_ARITY], t[IX_MAX_ARITY];
-  ix_iter it;
-  ix_iter_begin_distinct(&it, r, idx, 0, n_a + 1, key);
-  for (int first = 1; ix_iter_next(&it, t); first = 0) {
-    int same = !first;
-    for (uint32_t c = 0; same && c < IX_MAX_ARITY; c++)
-      if (a >> c & 1) same = prev[c] == t[c];
-    if (same) return 0;  /* one combination of a, two values of b */
-    memcpy(prev, t, sizeof prev);
-  }
-  return 1;
-}
-
-/* 1 when, in relation r, the columns of mask a determine column b: no two
- * tuples agree on a and differ on b.  0 also when out of memory (*ok = 0).
- * One scan, the codes of a packed into a key of an open-addressing table
- * (building an index for it cost breakthrough 5% of its grounding); it
- * stops at the first two tuples that disagree. */
-static int determines(ix_relation *r, uint64_t a, uint32_t b, int *ok)
-{
-  uint32_t n = ix_relation_arity(r);
-  unsigned bits = 0, width[IX_MAX_ARITY];
-  for (uint32_t c = 0; c < n; c++) bits += width[c] = a >> c & 1 ? code_bits(r, c) : 0;
-  uint64_t size = ix_relation_size(r);
-  if (bits > 64 || size > UINT32_MAX / 4) return determines_by_index(r, a, b, ok);
-  uint32_t cap = 16;
-  while (cap < 2 * size) cap *= 2;
-  uint64_t *keys = malloc(cap * sizeof *keys);
-  uint32_t *vals = calloc(cap, sizeof *vals);  /* code of b + 1; 0: empty */
-  int idx, holds = 1;
-  if (!keys || !vals || !ix_relation_index(r, 0, &idx)) holds = *ok = 0;
-  uint32_t codes[IX_MAX_ARITY];
-  ix_val key[IX_MAX_ARITY] = { 0 };
-  ix_iter it;
-  if (holds) ix_iter_begin(&it, r, idx, 0, key);
-  while (holds && ix_iter_next_codes(&it, codes)) {
-    uint64_t k = 0;
-    for (uint32_t c = 0; c < n; c++)
-      if (a >> c & 1) k = (k << width[c]) | codes[c];
-    uint32_t h = (uint32_t)((k * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
-    while (vals[h] && keys[h] != k) h = (h + 1) & (cap - 1);
-    if (!vals[h]) keys[h] = k, vals[h] = codes[b] + 1;
-    else holds = vals[h] == codes[b] + 1;
-  }
-  free(keys);
-  free(vals);
-  return holds;
-}
-
 /* Marks known[v] for the variables of the static literals of component
  * root that the known ones determine, through the static relations'
  * functional dependencies, until nothing changes. */
@@ -980,7 +918,7 @@ static int close_known(const join *j, uint32_t *parent, uint32_t root, uint8_t *
       ix_relation *rel = (ix_relation *)dl_eval_relation(j->g->statics, q);
       for (uint32_t c = 0; ok && c < n; c++) {
         const ast_term *x = atom->args[c];
-        if (x->kind != AST_VAR || known[x->value] || !determines(rel, a, c, &ok)) continue;
+        if (x->kind != AST_VAR || known[x->value] || !ix_relation_determines(rel, a, c, &ok)) continue;
         known[x->value] = 1;
         a |= (uint64_t)1 << c;
         changed = 1;
