@@ -132,6 +132,7 @@ typedef struct join {
      enumerated once per value of its head variables (see enter_block). */
   int32_t block_comp;     /* -1: none */
   uint32_t block_from;
+  int block_distinct;     /* its first enumerations never make a rule twice */
   int in_block;           /* descend is in a first enumeration, */
   dl_tid block_term;      /*   for the factor's atom that is this term */
   block_rec cur;          /* what that enumeration made so far */
@@ -662,20 +663,22 @@ static dl_tid factor_term(join *j, uint32_t c)
 }
 
 /* The auxiliary atom that is term t (see factor_term), with its rule
- * aux :- body[0..n); the atom's id, 0 when out of memory. */
-static int32_t add_factor_rule(join *j, dl_tid t, int32_t *body, uint32_t n)
+ * aux :- body[0..n), added unless it was (once) or added (!once: it cannot
+ * have been); the atom's id, 0 when out of memory. */
+static int32_t add_factor_rule(join *j, dl_tid t, int32_t *body, uint32_t n, int once)
 {
   dl_ground *g = j->g;
   int32_t a = t == DL_NO_TERM ? 0 : gr_atom_id(g, t, DL_ATOM_OTHER);
   if (a) g->atom_aux[a] = 1;
-  return a && gr_add_rule_once(g, a, body, n, j->gr->origin) ? a : 0;
+  uint32_t origin = j->gr->origin;
+  return a && (once ? gr_add_rule_once(g, a, body, n, origin) : gr_add_rule(g, a, body, n, origin)) ? a : 0;
 }
 
 /* The auxiliary atom of factored component c under the binding, with its
  * rule aux :- body[0..n); the atom's id, 0 when out of memory. */
 static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
 {
-  return add_factor_rule(j, factor_term(j, c), body, n);
+  return add_factor_rule(j, factor_term(j, c), body, n, 1);
 }
 
 /* The head atom of a binding (remembered while the head's variables keep
@@ -802,7 +805,7 @@ static int leaf_factor(join *j)
   if (holds <= 0) return holds == 0 || gr_oom(j->g);
   uint32_t m = factor_body(j, j->block_comp);
   if (m && !gr_normalize_body(j->cbody, &m)) return 1;
-  int32_t a = m ? add_factor_rule(j, j->block_term, j->cbody, m) : -1;
+  int32_t a = m ? add_factor_rule(j, j->block_term, j->cbody, m, !j->block_distinct) : -1;
   if (!a) return gr_oom(j->g);
   if (a < 0 || !j->cur.atom) j->cur.atom = a;  /* an instance of no literal: the factor holds */
   j->cur.made++;
@@ -1030,6 +1033,30 @@ static int instances_distinct(const join *j)
   return v == r->n_vars;
 }
 
+/* 1 when a first enumeration of the block factor (one value of its head
+ * variables) never makes the same rule twice, so that its rules need no
+ * look-up in the rule set: each other variable of the factor's literals is
+ * in a positive dynamic one of them, which stays in the body (breakthrough's
+ * frame rule: one rule per move, 19,224 in all). */
+static int block_distinct(const join *j)
+{
+  const dl_rule *r = j->r;
+  uint8_t *known = calloc(r->n_vars + 1, 1), *used = calloc(r->n_vars + 1, 1);
+  int all = known && used;
+  const factor *f = &j->factors[j->block_comp];
+  for (uint32_t i = 0; all && i < f->n_iface; i++) known[f->iface[i]] = 1;
+  for (uint32_t k = 0; all && k < r->n_body; k++) {
+    if (j->comp[k] != j->block_comp) continue;
+    ast_literal_mark_vars(&r->body[k], used);
+    if (r->body[k].kind == DL_POS && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]))
+      ast_literal_mark_vars(&r->body[k], known);
+  }
+  for (uint32_t v = 0; all && v < r->n_vars; v++) all = !used[v] || known[v];
+  free(known);
+  free(used);
+  return all;
+}
+
 int gr_pred_dynamic(const dl_ground *g, const gr_pieces *pc, uint32_t q)
 {
   if (q == DL_NO_PRED) return 0;
@@ -1115,6 +1142,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
     }
   if (ok && gr->use_demand && g->demand[h]) ok = make_step(&j, r->head, g->demand[h], 0, -1);
   ok = ok && plan(&j);
+  j.block_distinct = ok && j.block_comp >= 0 && block_distinct(&j);
   if (!ok) gr_oom(g);
   int split = ok ? try_split(&j) : -1;
   if (split >= 0) ok = split;
