@@ -5,7 +5,7 @@ Runs COMMAND once untimed, then RUNS times, each as a whole process started
 directly (no shell, no timeout(1): both cost milliseconds, which is most of
 a small game's grounding), its output thrown away.  Prints the best wall
 time in seconds, or `unfinished` when a run fails or passes SECONDS (it is
-then killed).  Used by perf/ground.sh for gdlog and for gringo alike."""
+then killed).  Its one_run is what perf/paired_time.py runs for gdlog and gringo alike."""
 import os
 import shutil
 import signal
@@ -29,13 +29,19 @@ def one_run(path, cmd, limit):
     return t1 - t0 if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else None
 
 
+def resolve(name):
+    """The path of command name (exits when there is none)."""
+    path = shutil.which(name)
+    if path is None:
+        sys.exit("%s: %s not found" % (os.path.basename(sys.argv[0]), name))
+    return path
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     runs, limit, cmd = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3:]
-    path = shutil.which(cmd[0])
-    if path is None:
-        sys.exit("best_time.py: %s not found" % cmd[0])
+    path = resolve(cmd[0])
     best = None
     for i in range(runs + 1):
         t = one_run(path, cmd, limit)
@@ -47,4 +53,5 @@ def main():
     print("%.4f" % best)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -10,11 +10,14 @@
 #     2. gringo --text FULL.lp, FULL.lp = gdlog print --format asp GAME, the
 #        facts of stage 1, and {true(X)} :- gp_true(X). {does(R,A)} :- gp_does(R,A).
 #     gringo's time is stage 1 + stage 2.
-# Each command runs once untimed, then RUNS times (default 3), each as a
-# process of its own (perf/best_time.py); the best wall time of each is
-# kept.  Prints a markdown table with the ratio gringo/gdlog per game and
-# the median ratio over the games both finished; gdlog's ground size
-# (rules, atoms, propnet components) comes from `gdlog ground --stats`.
+# The three commands run in turn, once untimed, then RUNS rounds (default
+# 3), gdlog first in one round and last in the next, each run a process of
+# its own (perf/paired_time.py): both sides meet the machine in the same
+# state.  The best wall time of each command is kept.  Prints a markdown
+# table with, per game, the ratio gringo/gdlog of the best times and the
+# median over the rounds of the ratio within a round, then the median of
+# each over the games both finished; gdlog's ground size (rules, atoms,
+# propnet components) comes from `gdlog ground --stats`.
 # A run that passes SECONDS (default 600) counts as unfinished.
 # Games: GAMES (names in ../shared/games/kif; chess is tests/games/chess.kif).
 set -u
@@ -42,13 +45,15 @@ game_file() {
     else echo "$KIF/$1.kif"; fi
 }
 
-# best_time CMD...: the best wall time in seconds of RUNS runs (after one
-# untimed run), or "unfinished" when a run fails or passes T seconds.  Each
-# run is the command's own process, started by perf/best_time.py: timeout(1)
-# and a shell in between added about 4 ms to every run (a third of a small
-# game's grounding, twice that to gringo's two stages).
-best_time() {
-    python3 "$HERE/best_time.py" "$RUNS" "$T" "$@"
+# paired GAME: "gdlog-best gringo-best ratio pair-ratio" over RUNS rounds of
+# gdlog and gringo's two stages, or "unfinished" when a run fails or passes
+# T seconds.  Each run is the command's own process, started by
+# perf/paired_time.py: timeout(1) and a shell in between added about 4 ms to
+# every run (a third of a small game's grounding, twice that to gringo's two
+# stages).
+paired() {
+    python3 "$HERE/paired_time.py" "$RUNS" "$T" "$GDLOG" ground "$1" -- \
+        gringo --text "$W/gp.lp" -- gringo --text "$W/full.lp"
 }
 
 # gringo_stages GAME: writes $W/gp.lp and $W/full.lp for the two stages.
@@ -71,31 +76,37 @@ print(s.get("rules","?"), s.get("atoms","?"), s.get("components","?"))' 2>/dev/n
 }
 
 echo "gdlog: $("$GDLOG" --version 2>&1 | head -1); gringo: $(gringo --version | head -1); $(nproc) cores; runs: $RUNS"
-printf '| game | gdlog s | gringo two-stage s | ratio | rules | atoms | components |\n|---|---|---|---|---|---|---|\n'
+printf '| game | gdlog s | gringo two-stage s | ratio | pair ratio | rules | atoms | components |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 ratios=()
+pairs=()
 for g in ${GAMES:-$DEFAULT_GAMES}; do
     f=$(game_file "$g")
-    [ -f "$f" ] || { echo "| $g | no file | | | | | |"; continue; }
-    gd=$(best_time "$GDLOG" ground "$f")
+    [ -f "$f" ] || { echo "| $g | no file | | | | | | |"; continue; }
+    gd=unfinished gr=unfinished ratio=- pair=-
     if gringo_stages "$f"; then
-        s1=$(best_time gringo --text "$W/gp.lp")
-        s2=$(best_time gringo --text "$W/full.lp")
-        if [ "$s1" = unfinished ] || [ "$s2" = unfinished ]; then gr=unfinished
-        else gr=$(printf '%.4f' "$(echo "$s1 + $s2" | bc -l)"); fi
-    else
-        gr=unfinished
-    fi
-    ratio="-"
-    if [ "$gd" != unfinished ] && [ "$gr" != unfinished ]; then
-        ratio=$(printf '%.1f' "$(echo "$gr / $gd" | bc -l)")
-        ratios+=("$ratio")
+        read -r gd gr ratio pair <<< "$(paired "$f")"
+        if [ "$gd" = unfinished ]; then
+            gr=unfinished ratio=- pair=-
+        else
+            ratio=$(printf '%.1f' "$ratio") pair=$(printf '%.1f' "$pair")
+            ratios+=("$ratio")
+            pairs+=("$pair")
+        fi
     fi
     read -r rules atoms comps <<< "$(size_of "$f")"
-    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$g" "$gd" "$gr" "${ratio}x" "$rules" "$atoms" "$comps"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$g" "$gd" "$gr" "${ratio}x" "${pair}x" \
+        "$rules" "$atoms" "$comps"
 done
+
+# median_of X...: the median of the numbers given.
+median_of() {
+    printf '%s\n' "$@" | sort -g |
+        awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
 if [ ${#ratios[@]} -gt 0 ]; then
-    median=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
-    slowest=$(printf '%s\n' "${ratios[@]}" | sort -g | head -1)
+    slowest=$(printf '%s\n' "${ratios[@]}" "${pairs[@]}" | sort -g | head -1)
     echo
-    echo "median ratio gringo/gdlog: ${median}x over ${#ratios[@]} games; lowest ${slowest}x (target: median >= 10x, none below 1x)"
+    echo "median ratio gringo/gdlog over ${#ratios[@]} games: $(median_of "${ratios[@]}")x of the best times," \
+        "$(median_of "${pairs[@]}")x pair by pair; lowest ${slowest}x (target: median >= 10x, none below 1x)"
 fi
