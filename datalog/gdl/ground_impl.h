@@ -32,6 +32,7 @@ struct dl_ground {
   uint32_t n_term_slots;
   uint64_t *rule_slots;       /* open addressing: hash >> 32 << 32 | rule index + 1, to make each rule once */
   uint32_t rule_mask;
+  uint32_t rule_set_n;        /* the rules in rule_slots (gr_add_rule_once's; gr_add_rule's are not) */
   uint32_t n_aux;             /* auxiliary predicates made */
   dl_tid *atom_term;          /* per atom id (0 unused) */
   uint8_t *atom_role;

@@ -345,6 +345,7 @@ int gr_compact(dl_ground *g, const uint8_t *alive)
   g->n_term_slots = 0;
   free(g->rule_slots);
   g->rule_slots = NULL;
+  g->rule_set_n = 0;
   return ok || gr_oom(g);
 }
 

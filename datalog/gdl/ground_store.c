@@ -149,7 +149,7 @@ static uint64_t *rule_slot(const dl_ground *g, uint64_t h, int32_t head, const i
   }
 }
 
-/* Doubles the rule set (at most half full afterwards). */
+/* Doubles the rule set (gr_add_rule_once grows it once half full). */
 static int grow_rule_set(dl_ground *g)
 {
   uint32_t cap = g->rule_slots ? 2 * (g->rule_mask + 1) : 4096, mask = cap - 1;
@@ -170,10 +170,11 @@ static int grow_rule_set(dl_ground *g)
 /* gr_add_rule, unless the same rule was added before. */
 int gr_add_rule_once(dl_ground *g, int32_t head, const int32_t *body, uint32_t n, uint32_t origin)
 {
-  if ((!g->rule_slots || 2 * (uint64_t)g->n_rules >= g->rule_mask) && !grow_rule_set(g)) return 0;
+  if ((!g->rule_slots || 2 * (uint64_t)g->rule_set_n >= g->rule_mask) && !grow_rule_set(g)) return 0;
   uint64_t h = hash_rule(head, body, n), *s = rule_slot(g, h, head, body, n);
   if (*s) return 1;
   if (!gr_add_rule(g, head, body, n, origin)) return 0;
   *s = h >> 32 << 32 | g->n_rules;
+  g->rule_set_n++;
   return 1;
 }
