@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FLUSH_AT = 1 << 20 };
+enum { FLUSH_AT = 1 << 16 };  /* written in pieces this size, which stay in cache */
 
 static int flush(const dl_sink *out, dl_buf *b)
 {
@@ -48,23 +48,34 @@ static void add_atom(dl_buf *b, const atom_texts *t, int32_t lit, dl_format fmt)
   if (lit < 0 && fmt == DL_FMT_KIF) dl_buf_addz(b, ")");
 }
 
-/* The pieces of a rule's text in one format, each of at most
- * SYNTAX_PIECE_MAX characters. */
-enum { SYNTAX_PIECE_MAX = 5 };
+/* A piece of a rule's text in one format: its n characters, padded to
+ * SYNTAX_PIECE_MAX with NULs, so that it is copied as one word. */
+enum { SYNTAX_PIECE_MAX = 8 };
+
+typedef struct piece {
+  char s[SYNTAX_PIECE_MAX];
+  size_t n;
+} piece;
+
+#define PIECE(z) { z, sizeof z - 1 }
 
 typedef struct rule_syntax {
-  const char *open, *neck, *and, *not, *not_end, *end, *fact_end;
+  piece open, neck, and, not, not_end, end, fact_end;
 } rule_syntax;
 
-static const rule_syntax kif_syntax = { "(<= ", " ", " ", "(not ", ")", ")\n", "\n" };
-static const rule_syntax infix_syntax = { "", " :- ", " & ", "~", "", ".\n", ".\n" };
-static const rule_syntax asp_syntax = { "", " :- ", ", ", "not ", "", ".\n", ".\n" };
+static const rule_syntax kif_syntax = { PIECE("(<= "), PIECE(" "), PIECE(" "), PIECE("(not "), PIECE(")"),
+                                        PIECE(")\n"), PIECE("\n") };
+static const rule_syntax infix_syntax = { PIECE(""), PIECE(" :- "), PIECE(" & "), PIECE("~"), PIECE(""),
+                                          PIECE(".\n"), PIECE(".\n") };
+static const rule_syntax asp_syntax = { PIECE(""), PIECE(" :- "), PIECE(", "), PIECE("not "), PIECE(""),
+                                        PIECE(".\n"), PIECE(".\n") };
 
-/* Appends s (a piece of rule_syntax) at w; returns the end. */
-static char *put(char *w, const char *s)
+/* Appends piece p at w, which has room for SYNTAX_PIECE_MAX characters;
+ * returns the end. */
+static char *put(char *w, const piece *p)
 {
-  while (*s) *w++ = *s++;
-  return w;
+  memcpy(w, p->s, SYNTAX_PIECE_MAX);
+  return w + p->n;
 }
 
 /* Appends rule i.  Its literals' texts are made first (making one may move
@@ -85,17 +96,17 @@ static void add_rule(dl_buf *b, const dl_ground *g, const atom_texts *t, uint32_
   }
   if (!dl_buf_reserve(b, need)) return;
   char *w = b->data + b->len;
-  if (n) w = put(w, sx->open);
+  if (n) w = put(w, &sx->open);
   for (uint32_t k = 0; k <= n; k++) {
     int32_t lit = k ? body[k - 1] : head;
     const char *z = literal_text(t, lit, &len);
-    if (k) w = put(w, k == 1 ? sx->neck : sx->and);
-    if (lit < 0) w = put(w, sx->not);
+    if (k) w = put(w, k == 1 ? &sx->neck : &sx->and);
+    if (lit < 0) w = put(w, &sx->not);
     memcpy(w, z, len);
     w += len;
-    if (lit < 0) w = put(w, sx->not_end);
+    if (lit < 0) w = put(w, &sx->not_end);
   }
-  w = put(w, n ? sx->end : sx->fact_end);
+  w = put(w, n ? &sx->end : &sx->fact_end);
   *w = 0;
   b->len = (size_t)(w - b->data);
 }

@@ -231,7 +231,7 @@ static int make_text(dl_term_texts *tt, dl_tid t)
 const char *dl_term_texts_get(dl_term_texts *tt, dl_tid t, size_t *len)
 {
   assert(tt && len && t < tt->n);
-  if (!make_text(tt, t)) return NULL;
+  if (tt->off[t] == SIZE_MAX && !make_text(tt, t)) return NULL;  /* most are made: no call */
   *len = tt->len[t];
   return tt->text.data + tt->off[t];
 }
