@@ -917,60 +917,49 @@ static int tidy(simp *s)
   return s->dead < s->n / 8 || pack(s);
 }
 
-/* The pruned rules of g, copied: their bodies are normalized already
- * (gr_compact renumbers atoms in their order, which keeps bodies sorted),
- * and every head counts as changed (all_dirty). */
+/* Takes the pruned rules of g (g has none until store gives them back):
+ * their bodies are normalized already (gr_compact renumbers atoms in their
+ * order, which keeps bodies sorted), and every head counts as changed
+ * (all_dirty). */
 static int load(simp *s)
 {
   dl_ground *g = s->g;
-  uint32_t n = g->n_rules;
 #ifndef NDEBUG
-  for (uint32_t i = 0; i < n; i++) {
+  for (uint32_t i = 0; i < g->n_rules; i++) {
     const int32_t *x = gr_rule_lits(g, i);
     for (int32_t k = 1; k < x[1]; k++) assert(x[1 + k] < x[2 + k]);
   }
 #endif
-  s->lits.a = malloc((g->lits.n + 1) * sizeof *s->lits.a);
-  s->at = malloc((n + 1) * sizeof *s->at);
-  s->origin = malloc((n + 1) * sizeof *s->origin);
-  s->alive = malloc(n + 1);
-  if (!s->lits.a || !s->at || !s->origin || !s->alive) return 0;
-  s->lits.cap = g->lits.n + 1;
-  s->cap = n + 1;
-  if (n) {  /* memcpy and memset take no NULL, even for 0 bytes (a game with no rules) */
-    memcpy(s->lits.a, g->lits.a, g->lits.n * sizeof *s->lits.a);
-    memcpy(s->at, g->rule_at, n * sizeof *s->at);
-    memcpy(s->origin, g->rule_origin, n * sizeof *s->origin);
-    memset(s->alive, 1, n);
-  }
-  s->lits.n = g->lits.n;
-  s->n = n;
-  s->edits += n;
+  if (!(s->alive = malloc((size_t)g->cap_rules + 1))) return 0;
+  if (g->n_rules) memset(s->alive, 1, g->n_rules);  /* memset takes no NULL, even for 0 bytes */
+  s->lits = g->lits;
+  s->at = g->rule_at;
+  s->origin = g->rule_origin;
+  s->n = g->n_rules;
+  s->cap = g->cap_rules;  /* of at, origin and alive alike */
+  s->edits += s->n;
+  g->lits = (vec32){ 0 };
+  g->rule_at = NULL;
+  g->rule_origin = NULL;
+  g->n_rules = g->cap_rules = 0;
   return 1;
 }
 
-/* Puts the rules back into g (sorted, renumbered by gr_compact). */
+/* Gives the rules back to g (sorted, renumbered by gr_compact). */
 static int store(simp *s)
 {
   dl_ground *g = s->g;
   if (!pack(s)) return 0;
-  if (s->n > g->cap_rules) {
-    size_t *at = realloc(g->rule_at, (s->n + 1) * sizeof *at);
-    if (at) g->rule_at = at;
-    uint32_t *o = at ? realloc(g->rule_origin, (s->n + 1) * sizeof *o) : NULL;
-    if (!o) return 0;
-    g->rule_origin = o;
-    g->cap_rules = s->n + 1;
-  }
-  if (s->n) {  /* memcpy and memset take no NULL, even for 0 bytes (a game with no rules) */
-    memcpy(g->rule_at, s->at, s->n * sizeof *s->at);
-    memcpy(g->rule_origin, s->origin, s->n * sizeof *s->origin);
-    memset(s->alive, 1, s->n);
-  }
-  free(g->lits.a);
+  assert(!g->lits.a && !g->rule_at && !g->rule_origin);
   g->lits = s->lits;
-  s->lits.a = NULL;
+  g->rule_at = s->at;
+  g->rule_origin = s->origin;
   g->n_rules = s->n;
+  g->cap_rules = s->cap;
+  s->lits = (vec32){ 0 };
+  s->at = NULL;
+  s->origin = NULL;
+  if (s->n) memset(s->alive, 1, s->n);
   return gr_compact(g, s->alive);
 }
 
