@@ -568,23 +568,28 @@ static int factor(simp *s)
     if (s->alive[i] && x[1] >= 2 && n_rules(s, (uint32_t)x[0]) >= 2) nv += (size_t)x[1];
   }
   view *v = malloc((nv + 1) * sizeof *v);
-  group *gr = malloc((nv + 1) * sizeof *gr);
-  uint32_t *claimed = calloc(s->n + 1, sizeof *claimed);  /* group + 1 that took the rule */
-  uint32_t *members = malloc((nv + 1) * sizeof *members);
   uint32_t n0 = s->n;
-  classes c = { 0 };
-  int ok = v && gr && claimed && members;
+  int ok = v != NULL;
   nv = 0;
   for (uint32_t i = 0; ok && i < n0; i++) {
     const int32_t *x = lits_of(s, i);
     if (!s->alive[i] || x[1] < 2 || n_rules(s, (uint32_t)x[0]) < 2) continue;
     for (int32_t k = 0; k < x[1]; k++) v[nv].hash = view_hash(x, k), v[nv].rule = i, v[nv++].skip = (uint32_t)k;
   }
+  if (ok) {  /* the arrays per view are for those left, in the room the others leave */
+    nv = drop_singletons(v, nv);
+    view *w = realloc(v, (nv + 1) * sizeof *v);
+    if (w) v = w;
+  }
+  group *gr = malloc((nv + 1) * sizeof *gr);
+  uint32_t *claimed = calloc(s->n + 1, sizeof *claimed);  /* group + 1 that took the rule */
+  uint32_t *members = malloc((nv + 1) * sizeof *members);
+  classes c = { 0 };
+  ok = ok && gr && claimed && members;
   uint32_t ng = 0;
   if (ok) {
     /* by hash, stably (views were made in rule order): equal views are
        adjacent unless two hashes collide, which only splits a group */
-    nv = drop_singletons(v, nv);
     ok = dl_sort_by_key64(v, nv, sizeof *v, offsetof(view, hash));
     for (size_t a = 0, b; ok && a < nv; a = b) {
       for (b = a + 1; b < nv && same_rest(s, &v[a], &v[b]); b++) {}
