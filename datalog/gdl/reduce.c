@@ -36,6 +36,7 @@ struct dl_reduction {
   uint32_t n_aux, cap_aux;
   uint8_t *aux_pred;      /* per predicate of prog: 1 for an auxiliary one */
   ix_relation **empty;    /* per game predicate missing from G+: an empty relation */
+  uint32_t *gplus;        /* per game predicate: its predicate in prog, or DL_NO_PRED */
   uint64_t *counts;       /* per run, per game predicate */
   uint32_t n_runs;
   double seconds;
@@ -466,8 +467,9 @@ static int does_domain(const dl_reduction *r, const dl_domains *d, uint64_t limi
   if (!list_domain(r, d, "does", 2, 0, limit, &a, diag)) return 0;
   if (!list_domain(r, d, "does", 2, 1, limit, &b, diag)) { free(a.a); return 0; }
   int ok = (uint64_t)a.n * b.n <= limit;
-  if (!ok) dl_diag_report(diag, DL_ERROR, NULL, 0, "the domain of does has %zu x %zu instances, more than the limit %llu",
-                          a.n, b.n, (unsigned long long)limit);
+  if (!ok)
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "the domain of does has %zu x %zu instances, more than the limit %llu", a.n,
+                   b.n, (unsigned long long)limit);
   out->a = ok ? malloc((a.n * b.n + 1) * 2 * sizeof(dl_tid)) : NULL;
   for (size_t i = 0; out->a && i < a.n; i++)
     for (size_t j = 0; j < b.n; j++, out->n++) {
@@ -513,12 +515,17 @@ static int reduce_from_domains(dl_reduction *r, const dl_domains *d, const dl_re
 
 /* ---- the result ---------------------------------------------------------------------------- */
 
+/* Per game predicate, its predicate in G+ (looked up by name once, not at
+ * each dl_reduction_relation: grounding asks for every literal it decides),
+ * or an empty relation when G+ lacks it. */
 static int make_empty(dl_reduction *r)
 {
   r->empty = calloc(r->game->n_preds + 1, sizeof *r->empty);
-  if (!r->empty) return 0;
+  r->gplus = malloc((r->game->n_preds + 1) * sizeof *r->gplus);
+  if (!r->empty || !r->gplus) return 0;
   for (uint32_t i = 0; i < r->game->n_preds; i++)
-    if (gplus_pred(r, i) == DL_NO_PRED && !(r->empty[i] = ix_relation_create(r->game->preds[i].arity))) return 0;
+    if ((r->gplus[i] = gplus_pred(r, i)) == DL_NO_PRED && !(r->empty[i] = ix_relation_create(r->game->preds[i].arity)))
+      return 0;
   return 1;
 }
 
@@ -554,6 +561,7 @@ void dl_reduction_destroy(dl_reduction *r)
   drop_run(r);
   for (uint32_t i = 0; r->empty && i < r->game->n_preds; i++) ix_relation_destroy(r->empty[i]);
   free(r->empty);
+  free(r->gplus);
   free(r->counts);
   free(r->aux);
   free(r);
@@ -569,8 +577,8 @@ uint64_t dl_reduction_count(const dl_reduction *r, uint32_t it, uint32_t pred)
 
 const ix_relation *dl_reduction_relation(const dl_reduction *r, uint32_t pred)
 {
-  assert(pred < r->game->n_preds);
-  uint32_t g = gplus_pred(r, pred);
+  assert(pred < r->game->n_preds && r->gplus);
+  uint32_t g = r->gplus[pred];
   return g == DL_NO_PRED ? r->empty[pred] : dl_eval_relation(r->eval, g);
 }
 
