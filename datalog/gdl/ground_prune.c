@@ -281,6 +281,16 @@ static int order_by_rule(const dl_ground *g, const uint8_t *alive, uint32_t *ord
 
 /* Keeps the alive rules, each different one once, sorted by head; atoms
  * renumbered 1.. in their old order, those no rule has left out. */
+/* Whether rules x and y (head, n, body[n]) are the same: a loop, not a
+ * call of memcmp, for bodies of a few literals. */
+static int same_rule(const int32_t *x, const int32_t *y)
+{
+  if (x[0] != y[0] || x[1] != y[1]) return 0;
+  for (int32_t k = 0; k < x[1]; k++)
+    if (x[2 + k] != y[2 + k]) return 0;
+  return 1;
+}
+
 int gr_compact(dl_ground *g, const uint8_t *alive)
 {
   uint32_t n = 0;
@@ -317,9 +327,7 @@ int gr_compact(dl_ground *g, const uint8_t *alive)
   int ok = lits.a != NULL;
   for (uint32_t i = 0; ok && i < n; i++) {
     const int32_t *x = gr_rule_lits(g, order[i]);
-    if (i && x[1] == gr_rule_lits(g, order[i - 1])[1] && x[0] == gr_rule_lits(g, order[i - 1])[0] &&
-        memcmp(x + 2, gr_rule_lits(g, order[i - 1]) + 2, (size_t)x[1] * sizeof *x) == 0)
-      continue;
+    if (i && same_rule(x, gr_rule_lits(g, order[i - 1]))) continue;
     origin[m] = g->rule_origin[order[i]];
     at[m++] = lits.n;
     int32_t *y = lits.a + lits.n;
