@@ -279,8 +279,6 @@ static int order_by_rule(const dl_ground *g, const uint8_t *alive, uint32_t *ord
   return ok;
 }
 
-/* Keeps the alive rules, each different one once, sorted by head; atoms
- * renumbered 1.. in their old order, those no rule has left out. */
 /* Whether rules x and y (head, n, body[n]) are the same: a loop, not a
  * call of memcmp, for bodies of a few literals. */
 static int same_rule(const int32_t *x, const int32_t *y)
@@ -291,6 +289,8 @@ static int same_rule(const int32_t *x, const int32_t *y)
   return 1;
 }
 
+/* Keeps the alive rules, each different one once, sorted by head; atoms
+ * renumbered 1.. in their old order, those no rule has left out. */
 int gr_compact(dl_ground *g, const uint8_t *alive)
 {
   uint32_t n = 0;

@@ -943,7 +943,7 @@ static int load(simp *s)
   }
 #endif
   if (!(s->alive = malloc((size_t)g->cap_rules + 1))) return 0;
-  if (g->n_rules) memset(s->alive, 1, g->n_rules);  /* memset takes no NULL, even for 0 bytes */
+  memset(s->alive, 1, g->n_rules);
   s->lits = g->lits;
   s->at = g->rule_at;
   s->origin = g->rule_origin;
@@ -971,7 +971,7 @@ static int store(simp *s)
   s->lits = (vec32){ 0 };
   s->at = NULL;
   s->origin = NULL;
-  if (s->n) memset(s->alive, 1, s->n);
+  memset(s->alive, 1, s->n);
   return gr_compact(g, s->alive);
 }
 

@@ -518,7 +518,7 @@ static int reduce_from_domains(dl_reduction *r, const dl_domains *d, const dl_re
 /* Per game predicate, its predicate in G+ (looked up by name once, not at
  * each dl_reduction_relation: grounding asks for every literal it decides),
  * or an empty relation when G+ lacks it. */
-static int make_empty(dl_reduction *r)
+static int map_predicates(dl_reduction *r)
 {
   r->empty = calloc(r->game->n_preds + 1, sizeof *r->empty);
   r->gplus = malloc((r->game->n_preds + 1) * sizeof *r->gplus);
@@ -542,8 +542,8 @@ dl_reduction *dl_reduce(const dl_program *game, const dl_domains *d, const dl_re
   size_t errors = dl_diag_errors(diag);
   int ok;
   if (o->build_only) ok = run(r, NULL, NULL, o, diag);
-  else if (o->mode == DL_REDUCE_DOMAINS) ok = reduce_from_domains(r, d, o, diag) && make_empty(r);
-  else ok = run(r, NULL, NULL, o, diag) && record_counts(r) && make_empty(r);
+  else if (o->mode == DL_REDUCE_DOMAINS) ok = reduce_from_domains(r, d, o, diag) && map_predicates(r);
+  else ok = run(r, NULL, NULL, o, diag) && record_counts(r) && map_predicates(r);
   for (size_t i = 0; !ok && i < dl_domains_cycle_count(d); i++)
     dl_diag_report(diag, DL_NOTE, NULL, 0, "the domains are infinite: recursive function symbol %s",
                    dl_domains_cycle(d, i));
