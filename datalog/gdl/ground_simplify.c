@@ -367,20 +367,21 @@ static int aliases(simp *s)
   return 1;
 }
 
-/* h :- b, b supporting and used only there: b's rules get head h. */
+/* h :- b, b supporting and used only there: b's rules get head h.  Its
+ * one use is that rule, so none of b's rules uses b: the counts of uses
+ * say enough, without the lists of index_uses. */
 static int merges(simp *s)
 {
-  if (!index_uses(s)) return 0;
+  if (!index_rules(s)) return 0;
   uint32_t n0 = s->n;
   for (uint32_t i = 0; i < n0; i++) {
     if (!s->alive[i]) continue;
     int32_t h = lits_of(s, i)[0], b = lits_of(s, i)[2];
     if (lits_of(s, i)[1] != 1 || b < 0 || b == h || !is_support(s, (uint32_t)b)) continue;
     if (s->pos[b] != 1 || s->neg[b]) continue;
-    int self = 0;  /* b's rules must not use b, nor rules merged already */
-    for (uint32_t u = s->hstart[b]; u < s->hstart[b + 1]; u++) self |= !s->alive[s->hitem[u]];
-    for (uint32_t u = s->ustart[b]; u < s->ustart[b + 1]; u++) self |= lits_of(s, s->uitem[u])[0] == b;
-    if (self) continue;
+    int merged = 0;  /* b's rules must not be rules merged already */
+    for (uint32_t u = s->hstart[b]; u < s->hstart[b + 1]; u++) merged |= !s->alive[s->hitem[u]];
+    if (merged) continue;
     kill_rule(s, i);
     for (uint32_t u = s->hstart[b]; u < s->hstart[b + 1]; u++) {
       uint32_t r = s->hitem[u];
