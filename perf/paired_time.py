@@ -67,4 +67,5 @@ def main():
     print("%.4f %.4f %.2f %.2f" % (ours, peer, peer / ours, statistics.median(ratios)))
 
 
-main()
+if __name__ == "__main__":
+    main()

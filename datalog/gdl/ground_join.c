@@ -1015,6 +1015,17 @@ static int plan_factors(join *j)
   return ok;
 }
 
+/* Marks the variables of the positive dynamic literals of component c
+ * (-1: those of no factor): literals that stay in the body as atoms, so
+ * that two bindings that differ on one of them make two bodies. */
+static void mark_kept_vars(const join *j, int32_t c, uint8_t *mark)
+{
+  const dl_rule *r = j->r;
+  for (uint32_t k = 0; k < r->n_body; k++)
+    if (j->comp[k] == c && r->body[k].kind == DL_POS && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]))
+      ast_literal_mark_vars(&r->body[k], mark);
+}
+
 /* 1 when two bindings of the rule never make the same ground rule, so its
  * instances need no look-up in the rule set: each variable is in the head
  * or in a positive dynamic literal that stays in the body (not factored). */
@@ -1024,9 +1035,7 @@ static int instances_distinct(const join *j)
   uint8_t *mark = calloc(r->n_vars + 1, 1);
   if (!mark) return 0;
   ast_mark_vars(r->head, mark);
-  for (uint32_t k = 0; k < r->n_body; k++)
-    if (r->body[k].kind == DL_POS && j->comp[k] < 0 && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]))
-      ast_literal_mark_vars(&r->body[k], mark);
+  mark_kept_vars(j, -1, mark);
   uint32_t v = 0;
   while (v < r->n_vars && mark[v]) v++;
   free(mark);
@@ -1045,12 +1054,9 @@ static int block_distinct(const join *j)
   int all = known && used;
   const factor *f = &j->factors[j->block_comp];
   for (uint32_t i = 0; all && i < f->n_iface; i++) known[f->iface[i]] = 1;
-  for (uint32_t k = 0; all && k < r->n_body; k++) {
-    if (j->comp[k] != j->block_comp) continue;
-    ast_literal_mark_vars(&r->body[k], used);
-    if (r->body[k].kind == DL_POS && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]))
-      ast_literal_mark_vars(&r->body[k], known);
-  }
+  if (all) mark_kept_vars(j, j->block_comp, known);
+  for (uint32_t k = 0; all && k < r->n_body; k++)
+    if (j->comp[k] == j->block_comp) ast_literal_mark_vars(&r->body[k], used);
   for (uint32_t v = 0; all && v < r->n_vars; v++) all = !used[v] || known[v];
   free(known);
   free(used);
