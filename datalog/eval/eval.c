@@ -705,16 +705,20 @@ static pl_plan *get_plan(dl_eval *e, uint32_t r, int delta_at, pl_plan *local)
   /* a rule without variables is a list of lookups: its plan stays */
   int ground = e->keep_plans && e->prog->ast->rules[r].n_vars == 0;
   uint64_t inputs = ground ? 0 : pl_plan_inputs(&c, r, delta_at);
-  if (e->plan_ok[v] && (ground || e->plan_inputs[v] == inputs)) {
-    /* after a restart the relations it reads may be new ones */
-    if (!e->keep_plans) pl_plan_ready(&c, &e->plans[v]);
-    else if (!pl_plan_reindex(&c, &e->plans[v])) return NULL;
-    return &e->plans[v];
+  int kept = e->plan_ok[v] && (ground || e->plan_inputs[v] == inputs);
+  if (!kept) {
+    /* new inputs: the order chosen may still be the plan's */
+    if (!e->plan_ok[v]) pl_plan_free(&e->plans[v]);
+    int built = e->plan_ok[v] ? pl_plan_rebuild(&c, r, delta_at, &e->plans[v])
+                              : pl_plan_build(&c, r, delta_at, &e->plans[v]);
+    e->plan_ok[v] = built != 0;
+    e->plan_inputs[v] = inputs;
+    if (built != 2) return built ? &e->plans[v] : NULL;
   }
-  pl_plan_free(&e->plans[v]);
-  e->plan_ok[v] = (uint8_t)pl_plan_build(&c, r, delta_at, &e->plans[v]);
-  e->plan_inputs[v] = inputs;
-  return e->plan_ok[v] ? &e->plans[v] : NULL;
+  /* after a restart the relations it reads may be new ones */
+  if (!e->keep_plans) pl_plan_ready(&c, &e->plans[v]);
+  else if (!pl_plan_reindex(&c, &e->plans[v])) return NULL;
+  return &e->plans[v];
 }
 
 /* Frees the plans get_plan kept for rule r. */

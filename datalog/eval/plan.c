@@ -724,27 +724,77 @@ int pl_plan_reindex(const pl_context *c, pl_plan *pl)
   return 1;
 }
 
+/* The order chosen for rule r's version delta_at: picks[0] (plain) or
+ * picks[1] (heads first), each of 2 * n_body + 1 slots, as pl's
+ * heads_first says (its cost set too); its length. */
+static uint32_t choose(const pl_context *c, uint32_t r, int delta_at, pick *picks[2], pl_plan *pl)
+{
+  const dl_rule *rule = &c->prog->ast->rules[r];
+  double cost_plain, cost_heads = 0;
+  uint32_t n_plain = choose_order(c, r, delta_at, 0, picks[0], &cost_plain), n_heads = 0;
+  if (has_existentials(rule)) n_heads = choose_order(c, r, delta_at, 1, picks[1], &cost_heads);
+  /* heads first must promise a clear gain: the plain order is the safer bet */
+  pl->heads_first = n_heads && 2 * cost_heads < cost_plain;
+  pl->cost = pl->heads_first ? cost_heads : cost_plain;
+  return pl->heads_first ? n_heads : n_plain;
+}
+
+/* The two arrays of picks choose fills (NULL when out of memory). */
+static pick *new_picks(const pl_context *c, uint32_t r, pick *picks[2])
+{
+  size_t n = 2 * (size_t)c->prog->ast->rules[r].n_body + 1;
+  picks[0] = malloc(2 * n * sizeof *picks[0]);
+  picks[1] = picks[0] ? picks[0] + n : NULL;
+  return picks[0];
+}
+
+/* A hash of an order (see pl_plan.order). */
+static uint64_t order_hash(const pick *picks, uint32_t n, int heads_first)
+{
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)heads_first;
+  for (uint32_t i = 0; i < n; i++)
+    h = mix_in(mix_in(h, (uint64_t)picks[i].lit << 8 | picks[i].source), picks[i].skip);
+  return h;
+}
+
+/* Compiles the order picks[0..n) of rule r into the empty plan pl. */
+static int compile(const pl_context *c, uint32_t r, const pick *picks, uint32_t n, pl_plan *pl)
+{
+  pl->order = order_hash(picks, n, pl->heads_first);
+  int ok = compile_order(c, r, picks, n, pl) && mark_live(c, pl);
+  if (ok) mark_invariant(c, pl);
+  if (ok) mark_tail(c, pl);
+  return ok;
+}
+
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
 {
   assert(r < c->prog->ast->n_rules && delta_at >= -1 && delta_at < (int)c->prog->ast->rules[r].n_body);
   assert(pl->n_steps == 0 && pl->n_pats == 0 && pl->n_kids == 0);
-  const dl_rule *rule = &c->prog->ast->rules[r];
-  pick *plain = malloc((2 * rule->n_body + 1) * sizeof *plain);
-  pick *heads = malloc((2 * rule->n_body + 1) * sizeof *heads);
-  int ok = plain && heads;
-  if (ok) {
-    double cost_plain, cost_heads = 0;
-    uint32_t n_plain = choose_order(c, r, delta_at, 0, plain, &cost_plain), n_heads = 0;
-    if (has_existentials(rule)) n_heads = choose_order(c, r, delta_at, 1, heads, &cost_heads);
-    /* heads first must promise a clear gain: the plain order is the safer bet */
-    pl->heads_first = n_heads && 2 * cost_heads < cost_plain;
-    pl->cost = pl->heads_first ? cost_heads : cost_plain;
-    ok = pl->heads_first ? compile_order(c, r, heads, n_heads, pl) : compile_order(c, r, plain, n_plain, pl);
-    ok = ok && mark_live(c, pl);
-    if (ok) mark_invariant(c, pl);
-    if (ok) mark_tail(c, pl);
+  pick *picks[2];
+  if (!new_picks(c, r, picks)) return 0;
+  uint32_t n = choose(c, r, delta_at, picks, pl);
+  int ok = compile(c, r, picks[pl->heads_first], n, pl);
+  free(picks[0]);
+  return ok;
+}
+
+int pl_plan_rebuild(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
+{
+  assert(r < c->prog->ast->n_rules && delta_at >= -1 && delta_at < (int)c->prog->ast->rules[r].n_body);
+  pick *picks[2];
+  if (!new_picks(c, r, picks)) return 0;
+  pl_plan chosen = { 0 };
+  uint32_t n = choose(c, r, delta_at, picks, &chosen);
+  int ok = 2;
+  if (pl->n_steps && order_hash(picks[chosen.heads_first], n, chosen.heads_first) == pl->order) {
+    pl->cost = chosen.cost;
+  } else {
+    pl_plan_free(pl);
+    pl->heads_first = chosen.heads_first;
+    pl->cost = chosen.cost;
+    ok = compile(c, r, picks[chosen.heads_first], n, pl);
   }
-  free(plain);
-  free(heads);
+  free(picks[0]);
   return ok;
 }

@@ -108,6 +108,7 @@ typedef struct pl_plan {
                            the heads are the product of their tuples */
   uint8_t heads_first;  /* the order chosen enumerates candidate heads first */
   double cost;          /* the estimated cost of the order chosen */
+  uint64_t order;       /* a hash of that order (pl_plan_rebuild) */
 } pl_plan;
 
 /* What the planner reads: the program, the term store, and per predicate
@@ -125,6 +126,14 @@ typedef struct pl_context {
  * its whole relation) into the empty plan pl, building the relation indexes
  * it needs.  Returns 0 when out of memory (pl must still be freed). */
 int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl);
+
+/* Plans rule r's version delta_at again into pl, a plan of that version
+ * (or an empty one): when the order chosen now is the one pl has, pl stays
+ * as it is (its indexes not readied: see pl_plan_ready) and 2 is returned;
+ * else pl is freed and built as pl_plan_build does.  Returns 0 when out of
+ * memory (pl must still be freed).  Any plan of a version computes the
+ * same, so keeping one is never wrong, at worst slower. */
+int pl_plan_rebuild(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl);
 
 /* A summary of what pl_plan_build reads to choose the order of rule r's
  * version delta_at: the sizes of its relations and of their columns'
