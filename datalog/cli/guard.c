@@ -123,9 +123,11 @@ uint64_t dl_guard_default_memory(void)
 #ifdef __GLIBC__
 enum { HUGE_PAGE = 2 << 20 };
 
+#if defined(MADV_HUGEPAGE) && !GUARD_ASAN
 /* The block below the heap's first huge page that nothing uses (see above):
  * never freed. */
 static void *g_heap_head;
+#endif
 
 /* Grows the heap now (by pad), then asks for huge pages over the growth and
  * fills the heap's head (below its first huge page) with g_heap_head;
