@@ -707,10 +707,10 @@ static pl_plan *get_plan(dl_eval *e, uint32_t r, int delta_at, pl_plan *local)
   uint64_t inputs = ground ? 0 : pl_plan_inputs(&c, r, delta_at);
   int kept = e->plan_ok[v] && (ground || e->plan_inputs[v] == inputs);
   if (!kept) {
-    /* new inputs: the order chosen may still be the plan's */
+    /* new inputs: the order chosen may still be the plan's (a failed
+     * build leaves a part of one: it goes) */
     if (!e->plan_ok[v]) pl_plan_free(&e->plans[v]);
-    int built = e->plan_ok[v] ? pl_plan_rebuild(&c, r, delta_at, &e->plans[v])
-                              : pl_plan_build(&c, r, delta_at, &e->plans[v]);
+    int built = pl_plan_rebuild(&c, r, delta_at, &e->plans[v]);
     e->plan_ok[v] = built != 0;
     e->plan_inputs[v] = inputs;
     if (built != 2) return built ? &e->plans[v] : NULL;

@@ -771,12 +771,7 @@ int pl_plan_build(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
 {
   assert(r < c->prog->ast->n_rules && delta_at >= -1 && delta_at < (int)c->prog->ast->rules[r].n_body);
   assert(pl->n_steps == 0 && pl->n_pats == 0 && pl->n_kids == 0);
-  pick *picks[2];
-  if (!new_picks(c, r, picks)) return 0;
-  uint32_t n = choose(c, r, delta_at, picks, pl);
-  int ok = compile(c, r, picks[pl->heads_first], n, pl);
-  free(picks[0]);
-  return ok;
+  return pl_plan_rebuild(c, r, delta_at, pl) != 0;  /* an empty plan is always compiled */
 }
 
 int pl_plan_rebuild(const pl_context *c, uint32_t r, int delta_at, pl_plan *pl)
