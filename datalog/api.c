@@ -1,6 +1,6 @@
 /* api.c: the public API of gdlog.h over two backends: the state machine of
- * the rules (datalog/gdl/sm.h: any game, one model per state) and the
- * circuit of the ground game (datalog/gdl/circuit.h: fast, needs a ground
+ * the rules (datalog/machine/sm.h: any game, one model per state) and the
+ * circuit of the ground game (datalog/circuit/circuit.h: fast, needs a ground
  * game within a budget).  AUTO tries the circuit and falls back on the
  * rules.
  *
@@ -21,12 +21,12 @@
 #include <string.h>
 
 #include "datalog/base/sort.h"
-#include "datalog/gdl/circuit.h"
+#include "datalog/circuit/circuit.h"
 #include "datalog/gdl/domains.h"
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
-#include "datalog/gdl/sm.h"
-#include "datalog/read/load.h"
+#include "datalog/machine/sm.h"
+#include "datalog/program/load.h"
 #include "datalog/read/parse.h"
 #include "datalog/write/output.h"
 

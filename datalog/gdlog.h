@@ -64,7 +64,7 @@ typedef enum gdlog_backend {
   GDLOG_BACKEND_CIRCUIT    /* the ground game compiled into a circuit: fast, needs grounding */
 } gdlog_backend;
 
-/* How the rules backend evaluates the rules (see datalog/gdl/sm.h). */
+/* How the rules backend evaluates the rules (see datalog/machine/sm.h). */
 typedef enum gdlog_demand {
   GDLOG_DEMAND_AUTO = 0,   /* demand-driven when the full model is infinite or huge */
   GDLOG_DEMAND_OFF,        /* the rules as they are: the whole model of each state */

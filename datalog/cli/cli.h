@@ -15,7 +15,7 @@
 #include "datalog/base/buf.h"
 #include "datalog/base/diag.h"
 #include "datalog/program/program.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 
 /* Exit statuses (signals: 128 + the signal, see guard.h). */
 enum { CLI_OK = 0, CLI_INPUT = 1, CLI_USAGE = 2 };

@@ -1,5 +1,5 @@
 /* cmd_equiv.c: gdlog equiv GAME OTHER: random playouts driven by GAME's
- * state machine (datalog/gdl/sm.h); at every state the programs must give
+ * state machine (datalog/machine/sm.h); at every state the programs must give
  * the same roles, initial state, terminal flag, legal moves per role, goal
  * values and next state for the chosen joint move.  Terms are compared as
  * printed text: the programs have term stores of their own.  The first
@@ -7,7 +7,7 @@
  * there and the state, and the exit status is 1.
  *
  * OTHER is played by a backend (--backend): the rules (sm.h, the evaluator
- * over OTHER's rules), or the circuit (datalog/gdl/circuit.h, issue 13)
+ * over OTHER's rules), or the circuit (datalog/circuit/circuit.h, issue 13)
  * compiled from OTHER's grounding; a ground OTHER is compiled as it is, one
  * circuit rule per ground rule (grounded again with no pruning, demand,
  * splitting, factoring or simplification), any other is grounded as `gdlog
@@ -37,11 +37,11 @@
 #include "datalog/cli/cli.h"
 #include "datalog/cli/stats.h"
 #include "datalog/cli/guard.h"
-#include "datalog/gdl/circuit.h"
+#include "datalog/circuit/circuit.h"
 #include "datalog/gdl/domains.h"
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
-#include "datalog/gdl/sm.h"
+#include "datalog/machine/sm.h"
 #include "datalog/write/output.h"
 
 enum { BACKEND_AUTO, BACKEND_RULES, BACKEND_CIRCUIT, BACKEND_ALL };
@@ -52,7 +52,7 @@ static const cli_option equiv_option_table[] = {
   { .name = "--max-depth", .value = "D", .help = "end a playout after D joint moves (default 10000)" },
   { .name = "--backend", .value = "B", .choices = "auto|rules|circuit|all",
     .help = "how OTHER is played: rules (its rules evaluated), circuit\n"
-            "(its grounding compiled: datalog/gdl/circuit.h), all (both:\n"
+            "(its grounding compiled: datalog/circuit/circuit.h), all (both:\n"
             "GAME's rules, OTHER's rules and OTHER's circuit compared), or\n"
             "auto (default): circuit when OTHER is ground, else rules" },
   { .name = "--circuit", .value = "M", .choices = "auto|eager|lazy",

@@ -1,5 +1,5 @@
 /* cmd_ground.c: gdlog ground: goal-directed grounding of a game (section
- * 14.4 of the book; datalog/gdl/ground.h).  Computes the domains and the G+
+ * 14.4 of the book; datalog/ground/ground.h).  Computes the domains and the G+
  * reduction, grounds, and writes the ground game (datalog/write/
  * ground_write.h) to the output; --stats goes to stderr after the
  * diagnostics. */
@@ -14,7 +14,7 @@
 #include "datalog/cli/stats.h"
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/domains.h"
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/write/ground_write.h"
 

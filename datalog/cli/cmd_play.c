@@ -1,5 +1,5 @@
 /* cmd_play.c: gdlog play: random playouts of a game on its circuit
- * (datalog/gdl/circuit.h, issue 13): grounds the game (ground.h), compiles
+ * (datalog/circuit/circuit.h, issue 13): grounds the game (ground.h), compiles
  * the circuit, runs playouts and reports their speed, depth and goals; or
  * (--trace) prints every state, legal move, joint move and goal of the
  * playouts, to be checked against gdlog model (tests/circuit/agree.py). */
@@ -12,9 +12,9 @@
 #include "datalog/cli/progress.h"
 #include "datalog/cli/stats.h"
 #include "datalog/cli/guard.h"
-#include "datalog/gdl/circuit.h"
+#include "datalog/circuit/circuit.h"
 #include "datalog/gdl/domains.h"
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/gdlog.h"
 #include "datalog/write/output.h"

@@ -6,7 +6,7 @@
 #ifndef GDLOG_CLI_PROGRESS_H
 #define GDLOG_CLI_PROGRESS_H
 
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 
 typedef struct cli_progress {
   const char *command;  /* "ground" */

@@ -4,7 +4,7 @@
 #define GDLOG_CLI_STATS_H
 
 #include "datalog/eval/eval.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 
 /* The times and memory of the phases after loading. */
 typedef struct cli_stats {

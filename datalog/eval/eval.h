@@ -58,7 +58,7 @@ void dl_eval_destroy(dl_eval *e);
 
 /* Adds tuple[0..arity of pred) to the relation of predicate pred before the
  * run, as a fact: seeds an input predicate that no rule derives (GDL's true
- * and does: the state machine of datalog/gdl/sm.h seeds a state and a joint
+ * and does: the state machine of datalog/machine/sm.h seeds a state and a joint
  * move this way instead of adding facts to the program).  Seeding a
  * predicate that rules derive is allowed too: the tuple is one more fact.
  * Requires pred < the program's number of predicates and dl_eval_run not
@@ -87,7 +87,7 @@ int dl_eval_run(dl_eval *e);
 
 /* Readies e, after a successful dl_eval_run, for another run in which the
  * input predicates inputs[0..n) (GDL's true and does for the state machine
- * of datalog/gdl/sm.h) are seeded anew.  The relations of the predicates
+ * of datalog/machine/sm.h) are seeded anew.  The relations of the predicates
  * that depend on an input (the inputs included, and any predicate that
  * shares a component with one) are emptied; the others are kept with their
  * indexes, and so are the plans of the rules: dl_eval_seed may then seed

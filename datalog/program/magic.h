@@ -1,7 +1,7 @@
 /* magic.h: the magic-set rewriting of a program for a set of queries
  * (issue 13), so that the evaluator computes only what the queries need:
  * the demand-driven evaluation of the state machine's rules backend
- * (datalog/gdl/sm.h) for games whose full model is infinite or huge.
+ * (datalog/machine/sm.h) for games whose full model is infinite or huge.
  *
  * The queries are predicates asked with every argument free (GDL's legal,
  * next, goal, terminal, role, init).  Bindings flow from the rules' bodies

@@ -1,4 +1,4 @@
-/* ground_write.h: writing a ground game (datalog/gdl/ground.h) and its
+/* ground_write.h: writing a ground game (datalog/ground/ground.h) and its
  * figures.  Formats, one rule or fact per line:
  *  - KIF:    (<= (next (cell 1 1 x)) (does white (mark 1 1)) (not (true (cell 1 1 o))))
  *  - infix:  next(cell(1,1,x)) :- does(white,mark(1,1)) & ~true(cell(1,1,o)).
@@ -15,7 +15,7 @@
 #define GDLOG_GROUND_WRITE_H
 
 #include "datalog/base/buf.h"
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 #include "datalog/program/program.h"
 #include "datalog/write/output.h"
 

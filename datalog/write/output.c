@@ -2,239 +2,13 @@
 #include "datalog/write/output.h"
 
 #include "datalog/base/sort.h"
+#include "datalog/base/text_impl.h"
 #include "index/sort.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- names ------------------------------------------------------------------- */
-
-static int is_asp_integer(const char *z, size_t n)
-{
-  if (n == 0 || n > 9) return 0;
-  if (z[0] == '0') return n == 1;
-  for (size_t i = 0; i < n; i++)
-    if (z[i] < '0' || z[i] > '9') return 0;
-  return 1;
-}
-
-static int is_asp_identifier(const char *z, size_t n)
-{
-  if (n == 0 || z[0] < 'a' || z[0] > 'z') return 0;
-  if (n >= 2 && z[0] == 'x' && z[1] == '_') return 0;  /* reserved for mangled names */
-  if (n == 3 && memcmp(z, "not", 3) == 0) return 0;    /* a keyword of ASP */
-  for (size_t i = 1; i < n; i++) {
-    char c = z[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return 0;
-  }
-  return 1;
-}
-
-static int is_word(const char *z, size_t n, const char *word)
-{
-  return strlen(word) == n && memcmp(z, word, n) == 0;
-}
-
-/* True when z[0..n) reads back as itself unquoted in infix: [a-z0-9]
- * [A-Za-z0-9_]*, and, as a functor (where a literal may start), not the
- * keyword not or distinct. */
-static int is_infix_symbol(const char *z, size_t n, int is_functor)
-{
-  if (n == 0 || !((z[0] >= 'a' && z[0] <= 'z') || (z[0] >= '0' && z[0] <= '9'))) return 0;
-  for (size_t i = 1; i < n; i++) {
-    char c = z[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return 0;
-  }
-  return !is_functor || !(is_word(z, n, "not") || is_word(z, n, "distinct"));
-}
-
-/* True when z[0..n) reads back as itself unquoted in KIF: KIF's symbol
- * characters, no upper case (KIF lower-cases), not starting with the quote
- * |, and, as a functor, neither a keyword nor holding what the reader takes
- * for infix at the top level (',' '&' ':-'). */
-static int is_kif_char(char c)
-{
-  static const char punct[] = "_-+.*/<>=!$%&^~:'@#|[]{},\\`";
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c != 0 && strchr(punct, c));
-}
-
-static int is_kif_symbol(const char *z, size_t n, int is_functor)
-{
-  if (n == 0 || z[0] == '|') return 0;
-  for (size_t i = 0; i < n; i++)
-    if (!is_kif_char(z[i])) return 0;
-  if (!is_functor) return 1;
-  static const char keywords[][9] = { "not", "or", "and", "distinct", "<=" };
-  for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
-    if (is_word(z, n, keywords[i])) return 0;
-  for (size_t i = 0; i < n; i++)
-    if (z[i] == ',' || z[i] == '&' || (z[i] == ':' && i + 1 < n && z[i + 1] == '-')) return 0;
-  return 1;
-}
-
-/* Appends z[0..n) between quotes q, escaping q and backslash. */
-static void add_quoted(dl_buf *b, const char *z, size_t n, char q)
-{
-  dl_buf_add(b, &q, 1);
-  for (size_t i = 0; i < n; i++) {
-    if (z[i] == q || z[i] == '\\') dl_buf_add(b, "\\", 1);
-    dl_buf_add(b, z + i, 1);
-  }
-  dl_buf_add(b, &q, 1);
-}
-
-/* Appends a name so that it reads back as itself: in infix quoted 'like
- * this' and in KIF |like this| unless it is a plain symbol there; in ASP
- * mangled unless it is a safe identifier (or, for a constant, a small
- * integer). */
-static void add_name(dl_buf *b, const dl_terms *terms, dl_sym s, dl_format fmt, int is_functor)
-{
-  size_t n;
-  const char *z = dl_terms_name(terms, s, &n);
-  if (fmt == DL_FMT_INFIX || fmt == DL_FMT_KIF) {
-    int plain = fmt == DL_FMT_INFIX ? is_infix_symbol(z, n, is_functor) : is_kif_symbol(z, n, is_functor);
-    if (plain) dl_buf_add(b, z, n);
-    else add_quoted(b, z, n, fmt == DL_FMT_INFIX ? '\'' : '|');
-    return;
-  }
-  if (is_asp_identifier(z, n) || (!is_functor && is_asp_integer(z, n))) {
-    dl_buf_add(b, z, n);
-    return;
-  }
-  static const char hex[] = "0123456789abcdef";
-  dl_buf_add(b, "x_", 2);
-  for (size_t i = 0; i < n; i++) {
-    char h[2] = { hex[(unsigned char)z[i] >> 4], hex[(unsigned char)z[i] & 15] };
-    dl_buf_add(b, h, 2);
-  }
-}
-
-void dl_output_term(dl_buf *b, const dl_terms *terms, dl_tid t, dl_format fmt)
-{
-  uint32_t n = dl_terms_arity(terms, t);
-  if (n == 0) {
-    add_name(b, terms, dl_terms_functor(terms, t), fmt, 0);
-    return;
-  }
-  const dl_tid *args = dl_terms_args(terms, t);
-  if (fmt == DL_FMT_KIF) dl_buf_add(b, "(", 1);
-  add_name(b, terms, dl_terms_functor(terms, t), fmt, 1);
-  if (fmt != DL_FMT_KIF) dl_buf_add(b, "(", 1);
-  for (uint32_t i = 0; i < n; i++) {
-    if (i) dl_buf_add(b, fmt == DL_FMT_KIF ? " " : ",", 1);
-    else if (fmt == DL_FMT_KIF) dl_buf_add(b, " ", 1);
-    dl_output_term(b, terms, args[i], fmt);
-  }
-  dl_buf_add(b, ")", 1);
-}
-
-/* ---- term texts, each made once ---------------------------------------------- */
-
-struct dl_term_texts {
-  const dl_terms *terms;
-  dl_format fmt;
-  uint32_t n;    /* terms covered */
-  dl_buf text;   /* every text made so far */
-  size_t *off;   /* per term: where its text starts in text, SIZE_MAX before it is made */
-  size_t *len;   /* per term: its length */
-  dl_buf names;  /* the names of symbols, written once (as functors and as constants) */
-  uint32_t n_syms;
-  size_t *name_off;  /* per symbol and use (2 s + is_functor): where its name starts in names, SIZE_MAX: not yet */
-  uint32_t *name_len;
-};
-
-dl_term_texts *dl_term_texts_create(const dl_terms *terms, dl_format fmt)
-{
-  assert(terms);
-  dl_term_texts *tt = calloc(1, sizeof *tt);
-  if (!tt) return NULL;
-  tt->terms = terms;
-  tt->fmt = fmt;
-  tt->n = dl_terms_count(terms);
-  tt->off = malloc(((size_t)tt->n + 1) * sizeof *tt->off);
-  tt->len = malloc(((size_t)tt->n + 1) * sizeof *tt->len);
-  tt->n_syms = dl_terms_symbol_count(terms);
-  tt->name_off = malloc(((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_off);
-  tt->name_len = malloc(((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_len);
-  if (!tt->off || !tt->len || !tt->name_off || !tt->name_len) {
-    dl_term_texts_destroy(tt);
-    return NULL;
-  }
-  memset(tt->off, 0xff, ((size_t)tt->n + 1) * sizeof *tt->off);
-  memset(tt->name_off, 0xff, ((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_off);
-  return tt;
-}
-
-void dl_term_texts_destroy(dl_term_texts *tt)
-{
-  if (!tt) return;
-  dl_buf_free(&tt->text);
-  dl_buf_free(&tt->names);
-  free(tt->off);
-  free(tt->len);
-  free(tt->name_off);
-  free(tt->name_len);
-  free(tt);
-}
-
-/* The name of symbol f as written in tt's format (as a functor or as a
- * constant), made once; NULL when out of memory. */
-static const char *symbol_name(dl_term_texts *tt, dl_sym f, int is_functor, size_t *len)
-{
-  assert(f < tt->n_syms);
-  size_t at = (size_t)f * 2 + (is_functor != 0);
-  if (tt->name_off[at] == SIZE_MAX) {
-    size_t start = tt->names.len;
-    add_name(&tt->names, tt->terms, f, tt->fmt, is_functor);
-    if (tt->names.failed) return NULL;
-    tt->name_off[at] = start;
-    tt->name_len[at] = (uint32_t)(tt->names.len - start);
-  }
-  *len = tt->name_len[at];
-  return tt->names.data + tt->name_off[at];
-}
-
-/* Makes the text of t from its functor's name and its arguments' texts
- * (made first); 0 when out of memory. */
-static int make_text(dl_term_texts *tt, dl_tid t)
-{
-  if (tt->off[t] != SIZE_MAX) return 1;
-  uint32_t n = dl_terms_arity(tt->terms, t);
-  const dl_tid *args = n ? dl_terms_args(tt->terms, t) : NULL;
-  size_t need = 2 + n;
-  for (uint32_t i = 0; i < n; i++) {
-    if (!make_text(tt, args[i])) return 0;
-    need += tt->len[args[i]];
-  }
-  size_t name_len;
-  const char *name = symbol_name(tt, dl_terms_functor(tt->terms, t), n > 0, &name_len);
-  if (!name || !dl_buf_reserve(&tt->text, need + name_len)) return 0;
-  int kif = tt->fmt == DL_FMT_KIF;
-  char *w = tt->text.data + tt->text.len;
-  if (n && kif) *w++ = '(';
-  memcpy(w, name, name_len);
-  w += name_len;
-  for (uint32_t i = 0; i < n; i++) {
-    *w++ = kif ? ' ' : i == 0 ? '(' : ',';
-    memcpy(w, tt->text.data + tt->off[args[i]], tt->len[args[i]]);
-    w += tt->len[args[i]];
-  }
-  if (n) *w++ = ')';
-  tt->off[t] = tt->text.len;
-  tt->len[t] = (size_t)(w - tt->text.data) - tt->text.len;
-  tt->text.len += tt->len[t];
-  return 1;
-}
-
-const char *dl_term_texts_get(dl_term_texts *tt, dl_tid t, size_t *len)
-{
-  assert(tt && len && t < tt->n);
-  if (tt->off[t] == SIZE_MAX && !make_text(tt, t)) return NULL;  /* most are made: no call */
-  *len = tt->len[t];
-  return tt->text.data + tt->off[t];
-}
 
 /* ---- model -------------------------------------------------------------------- */
 
@@ -304,7 +78,7 @@ static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
   tt->made = dl_term_texts_create(terms, fmt);
   int ok = tt->rank && ids && tt->made;
   for (uint32_t t = 0; ok && t < n; t++) {
-    ok = make_text(tt->made, t);
+    ok = dl_term_texts_make(tt->made, t);
     ids[t] = t;
   }
   static const char pad[COPY_SLACK];
@@ -642,7 +416,7 @@ int dl_output_model_to(const dl_sink *out, const dl_program *p, const dl_eval *e
     uint32_t pr = order[i];
     if (skip && skip[pr]) continue;
     name.len = 0;
-    add_name(&name, p->terms, p->preds[pr].name, fmt, 1);
+    dl_text_add_name(&name, p->terms, p->preds[pr].name, fmt, 1);
     ok = !name.failed && write_relation(out, &b, name.data, name.len, dl_eval_relation(e, pr), &tt, fmt);
   }
   dl_buf_free(&name);
@@ -684,7 +458,7 @@ static int is_kif_variable(const char *z, size_t n)
 {
   if (n == 0) return 0;
   for (size_t i = 0; i < n; i++)
-    if (!is_upper(z[i]) && (!is_kif_symbol(z + i, 1, 0) || z[i] == '|')) return 0;
+    if (!is_upper(z[i]) && (!dl_text_is_kif_symbol(z + i, 1, 0) || z[i] == '|')) return 0;
   return 1;
 }
 
@@ -753,11 +527,11 @@ static void add_ast_term(dl_buf *b, const rule_writer *w, const ast_term *t)
     return;
   }
   if (t->kind == AST_SYM) {
-    add_name(b, w->p->terms, t->value, fmt, 0);
+    dl_text_add_name(b, w->p->terms, t->value, fmt, 0);
     return;
   }
   if (fmt == DL_FMT_KIF) dl_buf_add(b, "(", 1);
-  add_name(b, w->p->terms, t->value, fmt, 1);
+  dl_text_add_name(b, w->p->terms, t->value, fmt, 1);
   dl_buf_add(b, fmt == DL_FMT_KIF ? " " : "(", 1);
   for (uint32_t i = 0; i < t->n; i++) {
     if (i) dl_buf_add(b, fmt == DL_FMT_KIF ? " " : ",", 1);
@@ -769,7 +543,7 @@ static void add_ast_term(dl_buf *b, const rule_writer *w, const ast_term *t)
 /* An atom in a rule: in ASP and infix the predicate name is a functor. */
 static void add_ast_atom(dl_buf *b, const rule_writer *w, const ast_term *a)
 {
-  if (a->kind == AST_SYM) add_name(b, w->p->terms, a->value, w->fmt, 1);
+  if (a->kind == AST_SYM) dl_text_add_name(b, w->p->terms, a->value, w->fmt, 1);
   else add_ast_term(b, w, a);
 }
 

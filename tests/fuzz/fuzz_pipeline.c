@@ -10,7 +10,7 @@
 
 #include "datalog/base/diag.h"
 #include "datalog/eval/eval.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 #include "datalog/write/output.h"
 #include "tests/fuzz/fuzz.h"
 

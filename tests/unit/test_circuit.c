@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datalog/gdl/circuit.h"
+#include "datalog/circuit/circuit.h"
 #include "datalog/gdl/domains.h"
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 #include "datalog/write/output.h"
 
 static int failed, passed;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "datalog/eval/eval.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 
 static int failed, passed;
 

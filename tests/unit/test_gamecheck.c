@@ -10,7 +10,7 @@
 #include "datalog/base/diag.h"
 #include "datalog/eval/eval.h"
 #include "datalog/gdl/gamecheck.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 
 static int failed, passed;
 

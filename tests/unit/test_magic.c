@@ -1,5 +1,5 @@
 /* test_magic.c: the rules backend's demand-driven evaluation (the magic-set
- * rewriting of datalog/program/magic.h inside datalog/gdl/sm.h).
+ * rewriting of datalog/program/magic.h inside datalog/machine/sm.h).
  *
  *   test_magic agree GAME N SEED   N random playouts of GAME: in every state
  *                                  the machine over the rewriting answers
@@ -24,9 +24,9 @@
 #include <unistd.h>
 
 #include "datalog/gdl/domains.h"
-#include "datalog/gdl/sm.h"
+#include "datalog/machine/sm.h"
 #include "datalog/program/magic.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 
 static int checks, failures;
 static uint32_t max_states = 10000;  /* per playout */

@@ -13,7 +13,7 @@
 
 #include "datalog/gdl/domains.h"
 #include "datalog/gdl/reduce.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 
 static int failed, passed;
 

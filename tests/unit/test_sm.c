@@ -1,4 +1,4 @@
-/* test_sm.c: the minimal state machine (datalog/gdl/sm.h) on tic-tac-toe
+/* test_sm.c: the minimal state machine (datalog/machine/sm.h) on tic-tac-toe
  * (the file given as argument, tests/games/ticTacToe.kif): roles in file
  * order, the initial state, legal moves, a win for xplayer, a draw, an
  * illegal joint move, a role without legal moves, and goals asked where
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datalog/gdl/sm.h"
-#include "datalog/read/load.h"
+#include "datalog/machine/sm.h"
+#include "datalog/program/load.h"
 
 static int checks, failures;
 #define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)

@@ -15,7 +15,7 @@
 #include "datalog/base/buf.h"
 #include "datalog/base/diag.h"
 #include "datalog/eval/eval.h"
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 #include "datalog/write/output.h"
 
 static int failures;

@@ -9,7 +9,7 @@
  * the program evaluated is the magic-set rewriting of the game for the
  * keywords (magic.h): the same relations for the keywords, found by name in
  * the rewritten program. */
-#include "datalog/gdl/sm.h"
+#include "datalog/machine/sm.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* circuit_layout.c: the circuit's wires laid out per gate, its cyclic
  * blocks found, and its first settling (see circuit_build.h). */
-#include "datalog/gdl/circuit_build.h"
+#include "datalog/circuit/circuit_build.h"
 
 #include <assert.h>
 

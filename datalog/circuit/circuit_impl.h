@@ -4,7 +4,7 @@
 #ifndef DATALOG_GDL_CIRCUIT_IMPL_H
 #define DATALOG_GDL_CIRCUIT_IMPL_H
 
-#include "datalog/gdl/circuit.h"
+#include "datalog/circuit/circuit.h"
 
 #define NONE UINT32_MAX
 #define TOP 0x80000000u

@@ -9,7 +9,7 @@
  * atoms renumbered densely.  Phases (4) and (5), and the figures, are in
  * ground_prune.c; the store of atoms and rules is ground_store.c; the
  * state the files share is in ground_impl.h. */
-#include "datalog/gdl/ground_impl.h"
+#include "datalog/ground/ground_impl.h"
 
 #include <assert.h>
 #include <stdlib.h>

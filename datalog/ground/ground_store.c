@@ -2,7 +2,7 @@
  * ground_impl.h): atoms made once per term (a dense array by term id), rules
  * appended with their origin, and the rule set that makes each rule once
  * (open addressing over rule indices, placed by the hash's high half). */
-#include "datalog/gdl/ground_impl.h"
+#include "datalog/ground/ground_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -29,7 +29,7 @@
  * renamed, inlined or removed.  Each step is an unfolding or folding of a
  * stratified ground program, so the keyword atoms hold in exactly the same
  * states and joint moves. */
-#include "datalog/gdl/ground_impl.h"
+#include "datalog/ground/ground_impl.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -39,7 +39,7 @@
 #include <Judy.h>
 
 #include "datalog/base/sort.h"
-#include "datalog/gdl/ground_pgraph.h"
+#include "datalog/ground/ground_pgraph.h"
 
 enum { MAX_ROUNDS = 16, SUBSUME_MAX = 64 };
 

@@ -2,7 +2,7 @@
  * circuit_wide.c, which runs it) from the compiler's dense gates
  * (circuit_layout.c): the gates' records, the pushed moves, and the records
  * laid out as runs by level and shape. */
-#include "datalog/gdl/circuit_wide_impl.h"
+#include "datalog/circuit/circuit_wide_impl.h"
 
 #include "datalog/base/sort.h"
 

@@ -29,7 +29,7 @@
 #include "datalog/base/terms.h"
 #include "datalog/eval/eval.h"
 #include "datalog/program/program.h"
-#include "datalog/write/output.h"
+#include "datalog/base/text.h"
 
 typedef struct dl_sm dl_sm;
 

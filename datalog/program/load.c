@@ -1,5 +1,5 @@
 /* load.c: files to a checked program (see load.h). */
-#include "datalog/read/load.h"
+#include "datalog/program/load.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * rules scanned 69,000 moves for 1,240.  An index from the value of that
  * argument to the tuples that have it is made at the first such step, and
  * serves the steps of the same relation, column, functor and argument. */
-#include "datalog/gdl/ground_impl.h"
+#include "datalog/ground/ground_impl.h"
 
 #include <assert.h>
 #include <stddef.h>

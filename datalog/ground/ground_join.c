@@ -8,7 +8,7 @@
  * estimated join is large to gr_split (ground_split.c).  Memos keep each
  * literal's recent answers, and the block factor is enumerated once per
  * value of its head variables (enter_block). */
-#include "datalog/gdl/ground_impl.h"
+#include "datalog/ground/ground_impl.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 
 #include <Judy.h>
 
-#include "datalog/gdl/ground_impl.h"
+#include "datalog/ground/ground_impl.h"
 
 enum { GR_PGRAPH_REACH_MAX = 4096 };
 

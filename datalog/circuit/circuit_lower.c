@@ -1,6 +1,6 @@
 /* circuit_lower.c: the ground rules rewritten before they are wired into
  * gates (see circuit_build.h, cc_lower_rules). */
-#include "datalog/gdl/circuit_build.h"
+#include "datalog/circuit/circuit_build.h"
 
 #include "datalog/base/sort.h"
 

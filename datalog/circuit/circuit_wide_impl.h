@@ -4,7 +4,7 @@
 #ifndef GDLOG_GDL_CIRCUIT_WIDE_IMPL_H
 #define GDLOG_GDL_CIRCUIT_WIDE_IMPL_H
 
-#include "datalog/gdl/circuit_build.h"
+#include "datalog/circuit/circuit_build.h"
 
 enum { LANES = 64 };
 

@@ -3,7 +3,7 @@
 #ifndef DATALOG_GDL_GROUND_IMPL_H
 #define DATALOG_GDL_GROUND_IMPL_H
 
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -16,7 +16,7 @@
  * of a role are tested only when a fluent they need holds: each lazy move
  * is filed under one fluent its every rule requires (the one the fewest
  * other moves require), or under none. */
-#include "datalog/gdl/circuit_build.h"
+#include "datalog/circuit/circuit_build.h"
 
 #include <assert.h>
 

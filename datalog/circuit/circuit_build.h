@@ -5,7 +5,7 @@
 #ifndef DATALOG_GDL_CIRCUIT_BUILD_H
 #define DATALOG_GDL_CIRCUIT_BUILD_H
 
-#include "datalog/gdl/circuit_impl.h"
+#include "datalog/circuit/circuit_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* circuit.c: a ground game compiled into a circuit of counter gates with
  * differential propagation (see circuit.h). This file evaluates the circuit:
  * propagation, states, moves, playouts; circuit_compile.c builds it. */
-#include "datalog/gdl/circuit_impl.h"
+#include "datalog/circuit/circuit_impl.h"
 
 #include <assert.h>
 #include <stdlib.h>

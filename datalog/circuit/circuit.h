@@ -39,7 +39,7 @@
 
 #include "datalog/base/diag.h"
 #include "datalog/base/terms.h"
-#include "datalog/gdl/ground.h"
+#include "datalog/ground/ground.h"
 
 #define DL_CIRCUIT_NO_MOVE UINT32_MAX
 

@@ -16,7 +16,7 @@
  * variables of its negative and (in)equality literals occur in a positive
  * one.  The split is made when the pieces are estimated at less than a
  * quarter of the original join. */
-#include "datalog/gdl/ground_impl.h"
+#include "datalog/ground/ground_impl.h"
 
 #include <assert.h>
 #include <stdlib.h>

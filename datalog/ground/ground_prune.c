@@ -1,7 +1,7 @@
 /* ground_prune.c: phases (4) and (5) of grounding (see ground.c): pruning
  * to a fixpoint, auxiliary atoms inlined, identical rules once and atoms
  * renumbered densely; then the figures of the ground game. */
-#include "datalog/gdl/ground_impl.h"
+#include "datalog/ground/ground_impl.h"
 
 #include <assert.h>
 #include <stddef.h>

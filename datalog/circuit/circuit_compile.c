@@ -2,7 +2,7 @@
  * (see circuit.h): the gates of its atoms and rules, its roles, fluents,
  * moves and goals; circuit_lower.c rewrites the rules first, circuit_layout.c
  * lays the result out; circuit.c evaluates it. */
-#include "datalog/gdl/circuit_build.h"
+#include "datalog/circuit/circuit_build.h"
 
 #include <assert.h>
 

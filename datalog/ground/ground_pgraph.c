@@ -1,5 +1,5 @@
 /* ground_pgraph.c: the predicate graph of a ground game (see ground_pgraph.h). */
-#include "datalog/gdl/ground_pgraph.h"
+#include "datalog/ground/ground_pgraph.h"
 
 #include <assert.h>
 #include <stdlib.h>

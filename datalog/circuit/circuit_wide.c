@@ -9,7 +9,7 @@
  * block is iterated from all false to its least fixpoint (its wires are
  * positive).  An OR of many moves' does inputs gets the lanes of the moves
  * set pushed into one pseudo input (push_moves). */
-#include "datalog/gdl/circuit_wide_impl.h"
+#include "datalog/circuit/circuit_wide_impl.h"
 
 #include <assert.h>
 
