@@ -41,6 +41,7 @@ typedef struct fluent_entry {
 
 struct gdlog_game {
   gdlog_options opt;
+  dl_stop stop;              /* opt.cancel, for the library */
   dl_format format;          /* of the texts the game returns */
   dl_diag *diag;             /* the loader's, the machine's, the circuit's */
   dl_loaded *loaded;
@@ -101,7 +102,7 @@ const char *gdlog_status_name(gdlog_status s)
 static dl_sm *rules_machine(gdlog_game *g, dl_diag *d)
 {
   static const dl_sm_demand demand[] = { DL_SM_DEMAND_AUTO, DL_SM_DEMAND_OFF, DL_SM_DEMAND_ON };
-  dl_eval_options eo = { g->opt.max_atoms, g->opt.cancel };
+  dl_eval_options eo = { g->opt.max_atoms, &g->stop };
   return dl_sm_create_demand(g->loaded->prog, &eo, demand[g->opt.demand], d);
 }
 
@@ -250,10 +251,10 @@ static int build_circuit(gdlog_game *g)
 {
   const dl_program *p = g->loaded->prog;
   g->domains = dl_domains_build(p, g->diag);
-  dl_reduce_options ro = { .mode = DL_REDUCE_LFP, .max_atoms = g->opt.max_atoms, .cancel = g->opt.cancel };
+  dl_reduce_options ro = { .mode = DL_REDUCE_LFP, .max_atoms = g->opt.max_atoms, .stop = &g->stop };
   dl_reduction *red = g->domains ? dl_reduce(p, g->domains, &ro, g->diag) : NULL;
   uint64_t budget = g->opt.backend == GDLOG_BACKEND_AUTO ? AUTO_MAX_INSTANCES : g->opt.max_atoms;
-  dl_ground_options go = { .demand = 1, .max_instances = budget, .cancel = g->opt.cancel };
+  dl_ground_options go = { .demand = 1, .max_instances = budget, .stop = &g->stop };
   g->ground = red ? dl_ground_build(p, red, &go, g->diag) : NULL;
   dl_reduction_destroy(red);
   g->circuit = g->ground ? dl_circuit_create(g->ground, g->diag) : NULL;
@@ -304,6 +305,7 @@ static gdlog_game *game_create(const gdlog_options *o)
   if (!g) return NULL;
   if (o) g->opt = *o;
   else gdlog_options_init(&g->opt);
+  g->stop.cancel = g->opt.cancel;
   g->diag = dl_diag_create();
   if (!g->diag) {
     free(g);

@@ -309,22 +309,6 @@ void dl_circuit_initial(const dl_circuit *c, uint64_t *state)
   memcpy(state, c->init, c->words * sizeof *state);
 }
 
-void dl_rng_seed(dl_rng *rng, uint64_t seed) { rng->s = seed; }
-
-uint64_t dl_rng_next(dl_rng *rng)
-{
-  uint64_t z = (rng->s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-uint32_t dl_rng_below(dl_rng *rng, uint32_t n)
-{
-  assert(n >= 1);
-  return (uint32_t)(((dl_rng_next(rng) >> 32) * (uint64_t)n) >> 32);
-}
-
 /* A uniformly random legal move of role r in the current state into *m;
  * 0 when r has none.  Eager: read off the role's lists, no copy. */
 static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m)

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "datalog/base/diag.h"
+#include "datalog/base/rng.h"
 #include "datalog/base/terms.h"
 #include "datalog/ground/ground.h"
 
@@ -133,16 +134,6 @@ int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value);
  * one move per role: "does some move of r but these few" is compiled as
  * "does none of these few".)  Returns 1 (as set_state). */
 int dl_circuit_next(dl_circuit *c, const uint32_t *joint, uint64_t *next);
-
-/* A seeded pseudo-random generator (splitmix64); the caller owns it. */
-typedef struct dl_rng {
-  uint64_t s;
-} dl_rng;
-
-void dl_rng_seed(dl_rng *rng, uint64_t seed);
-uint64_t dl_rng_next(dl_rng *rng);
-/* Uniform in [0, n), n >= 1. */
-uint32_t dl_rng_below(dl_rng *rng, uint32_t n);
 
 typedef enum dl_playout_status {
   DL_PLAYOUT_OK,

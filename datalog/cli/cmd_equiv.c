@@ -304,7 +304,7 @@ static int side_legal(side *s, uint32_t r)
 static int circuit_twin(equiv *q, side *s)
 {
   if (s->sm) return 1;
-  dl_eval_options eo = { q->opt.max_atoms, dl_guard_cancel_flag() };
+  dl_eval_options eo = { q->opt.max_atoms, dl_guard_stop() };
   s->sm = dl_sm_create_limited(s->loaded->prog, &eo, s->diag);
   return s->sm != NULL;
 }
@@ -625,10 +625,10 @@ static int build_circuit(equiv *q, side *s)
   s->domains = dl_domains_build(p, s->diag);
   /* the least fixpoint: the domains reduction of a ground game can take the
    * products of its argument domains (checkers: more than 3 GB) */
-  dl_reduce_options ro = { DL_REDUCE_LFP, q->opt.max_atoms, dl_guard_cancel_flag(), 0 };
+  dl_reduce_options ro = { DL_REDUCE_LFP, q->opt.max_atoms, dl_guard_stop(), 0 };
   dl_guard_soft(1);  /* reducing and grounding poll the cancel flag */
   dl_reduction *red = s->domains ? dl_reduce(p, s->domains, &ro, s->diag) : NULL;
-  dl_ground_options go = { .demand = !ground, .max_instances = 200000000ULL, .cancel = dl_guard_cancel_flag() };
+  dl_ground_options go = { .demand = !ground, .max_instances = 200000000ULL, .stop = dl_guard_stop() };
   if (ground) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
   s->ground = red ? dl_ground_build(p, red, &go, s->diag) : NULL;
   dl_guard_soft(0);
@@ -665,7 +665,7 @@ static int load_side(equiv *q, int i, const char *file, dl_loaded *l, int circui
   if (circuit) {
     if (!build_circuit(q, s)) return 0;
   } else {
-    dl_eval_options eo = { q->opt.max_atoms, dl_guard_cancel_flag() };
+    dl_eval_options eo = { q->opt.max_atoms, dl_guard_stop() };
     dl_guard_soft(1);  /* the evaluator polls the cancel flag */
     s->sm = dl_sm_create_limited(s->loaded->prog, &eo, s->diag);
     dl_guard_soft(0);

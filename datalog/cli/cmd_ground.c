@@ -107,14 +107,14 @@ static int run_ground(cli_ctx *c)
   double t2 = cli_now();
   ph.domains = t2 - t1;
   dl_reduce_options ro = { cli_choice(c, "--from", 0) == 1 ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP, c->max_atoms,
-                           dl_guard_cancel_flag(), 0 };
+                           dl_guard_stop(), 0 };
   cli_progress_say(&progress, "reduce (G+)", NULL);
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
   ph.reduce = cli_now() - t2;
   dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
                            .no_factor = cli_given(c, "--no-factor"), .no_split = cli_given(c, "--no-split"),
                            .no_simplify = cli_given(c, "--no-simplify"), .max_instances = limit,
-                           .cancel = dl_guard_cancel_flag(), .progress = cli_progress_ground,
+                           .stop = dl_guard_stop(), .progress = cli_progress_ground,
                            .progress_ctx = &progress };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
   dl_guard_soft(0);

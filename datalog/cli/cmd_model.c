@@ -33,7 +33,7 @@ static const cli_option model_options[] = {
  * and the legal moves of the state. */
 static int evaluate(cli_ctx *c, const dl_program *p, uint64_t max_terms, dl_eval **e, cli_stats *st)
 {
-  dl_eval_options eo = { c->max_atoms, dl_guard_cancel_flag() };
+  dl_eval_options eo = { c->max_atoms, dl_guard_stop() };
   if (!dl_check_growth(p, max_terms, c->diag)) return 0;
   double t0 = cli_now();
   dl_guard_soft(1);

@@ -128,11 +128,11 @@ static dl_ground *build_ground(cli_ctx *c, dl_domains **d)
   cli_progress_begin(&progress, "play");
   dl_loaded *l = cli_load(c, c->args[0]);
   *d = l ? dl_domains_build(l->prog, c->diag) : NULL;
-  dl_reduce_options ro = { DL_REDUCE_LFP, c->max_atoms, dl_guard_cancel_flag(), 0 };
+  dl_reduce_options ro = { DL_REDUCE_LFP, c->max_atoms, dl_guard_stop(), 0 };
   dl_guard_soft(1);
   cli_progress_say(&progress, "reduce (G+)", NULL);
   dl_reduction *red = *d ? dl_reduce(l->prog, *d, &ro, c->diag) : NULL;
-  dl_ground_options go = { .demand = 1, .max_instances = 200000000ULL, .cancel = dl_guard_cancel_flag(),
+  dl_ground_options go = { .demand = 1, .max_instances = 200000000ULL, .stop = dl_guard_stop(),
                            .progress = cli_progress_ground, .progress_ctx = &progress };
   dl_ground *g = red ? dl_ground_build(l->prog, red, &go, c->diag) : NULL;
   dl_guard_soft(0);

@@ -251,7 +251,7 @@ static int run_reduce(cli_ctx *c)
   dl_loaded *l = cli_load(c, c->args[0]);
   dl_domains *d = l && cli_show_check(c, l->prog) ? dl_domains_build(l->prog, c->diag) : NULL;
   uint64_t limit = c->max_atoms_given || !d || !dl_domains_cycle_count(d) ? c->max_atoms : INFINITE_DOMAIN_ATOMS;
-  dl_reduce_options ro = { mode, limit, dl_guard_cancel_flag(), cli_given(c, "--program") };
+  dl_reduce_options ro = { mode, limit, dl_guard_stop(), cli_given(c, "--program") };
   dl_guard_soft(1);
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
   dl_guard_soft(0);

@@ -219,6 +219,12 @@ const char *dl_guard_stop_message(void)
 
 volatile sig_atomic_t *dl_guard_cancel_flag(void) { return &g_cancel; }
 
+const dl_stop *dl_guard_stop(void)
+{
+  static const dl_stop stop = { &g_cancel, NULL, 0 };
+  return &stop;
+}
+
 int dl_guard_signal(void) { return g_cancel; }
 
 void dl_guard_soft(int on)

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "datalog/base/stop.h"
+
 /* Installs the handlers of SIGINT, SIGTERM, SIGALRM, SIGSEGV and SIGBUS. */
 void dl_guard_install(void);
 
@@ -32,8 +34,12 @@ uint64_t dl_guard_memory(void);
 /* Stops the run after seconds of wall-clock time (0: no limit). */
 void dl_guard_set_timeout(double seconds);
 
-/* The flag to hand to the evaluator (dl_eval_options.cancel). */
+/* The flag the signal handlers set. */
 volatile sig_atomic_t *dl_guard_cancel_flag(void);
+
+/* The stop to hand to the library (dl_eval_options.stop and the like):
+ * the flag the signal handlers set. */
+const dl_stop *dl_guard_stop(void);
 
 /* The signal that asked the run to stop, 0 when none did. */
 int dl_guard_signal(void);

@@ -3,11 +3,11 @@
  * a frame of variable slots, then the head.  Terms are ids throughout;
  * compound arguments are matched against the term store. */
 #include "datalog/eval/eval.h"
+#include "datalog/base/clock.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "datalog/eval/plan.h"
 #include "datalog/eval/subsume.h"
@@ -170,8 +170,10 @@ static void fail_memory(dl_eval *e)
  * few thousand steps so that a long join stops promptly. */
 static int cancelled(dl_eval *e)
 {
-  if ((++e->polls & 4095) || !e->opt.cancel || !*e->opt.cancel) return e->failed;
-  if (!e->failed) dl_diag_report(e->diag, DL_ERROR, NULL, 0, "interrupted");
+  if ((++e->polls & 4095) || !e->opt.stop) return e->failed;
+  int why = dl_stop_requested(e->opt.stop);
+  if (!why) return e->failed;
+  if (!e->failed) dl_diag_report(e->diag, DL_ERROR, NULL, 0, "%s", dl_stop_message(why));
   e->failed = 1;
   return 1;
 }
@@ -627,12 +629,6 @@ static int run_plan(dl_eval *e, const pl_plan *pl, int mode)
 
 /* ---- components ---------------------------------------------------------------- */
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Does column `col` of b hold only values that column c of h has seen? */
 static int values_seen(const ix_relation *b, uint32_t col, const ix_relation *h, uint32_t c)
@@ -732,7 +728,7 @@ static void drop_plans(dl_eval *e, uint32_t r)
 
 static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
 {
-  double t0 = e->keep_plans ? 0 : now();
+  double t0 = e->keep_plans ? 0 : dl_clock_now();
   uint64_t d0 = e->stats.derivations, p0 = e->stats.in_products;
   dl_eval_rule_stats *rs = &e->rule_stats[r];
   pl_plan local = { 0 }, *pl = get_plan(e, r, delta_at, &local);
@@ -759,7 +755,7 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
   if (mode == EMIT_LINEAR && !e->failed) flush_staged(e, e->prog->head_pred[r], mode);
   rs->derivations += e->stats.derivations - d0;
   rs->in_products += e->stats.in_products - p0;
-  if (!e->keep_plans) rs->seconds += now() - t0;
+  if (!e->keep_plans) rs->seconds += dl_clock_now() - t0;
   rs->heads_first += pl->heads_first;
   pl_plan_free(&local);
   return ok && !e->failed;
@@ -1029,14 +1025,14 @@ static int component_given(const dl_eval *e, uint32_t c)
 
 int dl_eval_run(dl_eval *e)
 {
-  double t0 = now();
+  double t0 = dl_clock_now();
   const st_strata *s = e->prog->strata;
   int ok = 1;
   for (uint32_t c = 0; ok && c < s->n_sccs; c++)
     if ((!e->rerun || e->rerun[c]) && !component_given(e, c)) ok = run_component(e, c);
   e->stats.atoms = 0;
   for (uint32_t p = 0; p < e->prog->n_preds; p++) e->stats.atoms += ix_relation_size(e->rel[p]);
-  e->stats.seconds = now() - t0;
+  e->stats.seconds = dl_clock_now() - t0;
   return ok;
 }
 

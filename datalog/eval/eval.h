@@ -16,13 +16,14 @@
 #include <stdint.h>
 
 #include "datalog/base/diag.h"
+#include "datalog/base/stop.h"
 #include "datalog/program/program.h"
 #include "datalog/eval/subsume.h"
 #include "index/relation.h"
 
 typedef struct dl_eval_options {
   uint64_t max_atoms;                 /* stop beyond this many atoms; 0: no limit */
-  volatile sig_atomic_t *cancel;      /* stop when *cancel becomes non-zero; may be NULL */
+  const dl_stop *stop;                /* when to stop early (base/stop.h); may be NULL */
 } dl_eval_options;
 
 typedef struct dl_eval_stats {

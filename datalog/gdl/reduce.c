@@ -15,11 +15,11 @@
  * no parts apart may have parts joined only by head variables, as a frame
  * rule (see parts_to_factor): the same is done for those. */
 #include "datalog/gdl/reduce.h"
+#include "datalog/base/clock.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "datalog/read/normalize.h"
 #include "datalog/read/parse.h"
@@ -47,12 +47,6 @@ static const char lfp_rules[] =
   "true(X) :- next(X).\n"
   "does(R,A) :- legal(R,A).\n";
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- independent parts of a body --------------------------------------------- */
 
@@ -396,7 +390,7 @@ static void expect_domains(dl_reduction *r)
 
 static int run(dl_reduction *r, const facts *t, const facts *dz, const dl_reduce_options *o, dl_diag *diag)
 {
-  double t0 = now();
+  double t0 = dl_clock_now();
   drop_run(r);
   r->n_aux = 0;
   if (!(r->ast = ast_program_create()) || !add_positive_rules(r, r->ast, r->game, !o->build_only)) return 0;
@@ -407,11 +401,11 @@ static int run(dl_reduction *r, const facts *t, const facts *dz, const dl_reduce
     if (!add_fact(r, sym(r, "does"), 2, &dz->a[2 * i])) return 0;
   if (!(r->prog = dl_program_build(r->ast, r->terms, diag)) || !mark_aux_preds(r)) return 0;
   if (o->build_only) return 1;
-  dl_eval_options eo = { o->max_atoms, o->cancel };
+  dl_eval_options eo = { o->max_atoms, o->stop };
   if (!(r->eval = dl_eval_create(r->prog, &eo, diag))) return 0;
   expect_domains(r);
   if (!dl_eval_run(r->eval)) return 0;
-  r->seconds += now() - t0;
+  r->seconds += dl_clock_now() - t0;
   return 1;
 }
 

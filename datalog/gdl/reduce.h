@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "datalog/base/diag.h"
+#include "datalog/base/stop.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/eval/eval.h"
 #include "datalog/program/program.h"
@@ -37,7 +38,7 @@ typedef enum dl_reduce_mode {
 typedef struct dl_reduce_options {
   dl_reduce_mode mode;
   uint64_t max_atoms;                 /* per run, and per listed domain; 0: no limit */
-  volatile sig_atomic_t *cancel;      /* may be NULL */
+  const dl_stop *stop;                /* when to stop early (base/stop.h); may be NULL */
   int build_only;                     /* only build G+ of the LFP mode, do not evaluate it */
 } dl_reduce_options;
 

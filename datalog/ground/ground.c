@@ -105,8 +105,8 @@ static int classify_predicates(dl_ground *g)
  * rule reads), so that it runs only the rules of the others. */
 static int eval_statics(dl_ground *g)
 {
-  double t0 = gr_now();
-  dl_eval_options eo = { 0, g->opt->cancel };
+  double t0 = dl_clock_now();
+  dl_eval_options eo = { 0, g->opt->stop };
   const dl_program *p = g->game;
   g->statics = dl_eval_create(p, &eo, g->diag);
   uint8_t *relaxed = g->statics ? relaxed_in_gplus(p) : NULL;
@@ -115,7 +115,7 @@ static int eval_statics(dl_ground *g)
     if (g->dynamic[i] || !relaxed[i]) ok = dl_eval_give(g->statics, i, (ix_relation *)dl_reduction_relation(g->red, i));
   free(relaxed);
   if (!ok || !dl_eval_run(g->statics)) { g->failed = 1; return 0; }
-  g->stats.statics_seconds = gr_now() - t0;
+  g->stats.statics_seconds = dl_clock_now() - t0;
   return 1;
 }
 
@@ -196,7 +196,7 @@ static int make_demand(dl_ground *g, uint32_t q)
 
 static int instantiate(dl_ground *g)
 {
-  double t0 = gr_now();
+  double t0 = dl_clock_now();
   const dl_program *p = g->game;
   uint32_t n = p->n_preds;
   uint32_t *users = calloc(n + 1, sizeof *users);
@@ -253,7 +253,7 @@ static int instantiate(dl_ground *g)
   free(selfrec);
   free(done);
   gr_free_steps(g);
-  g->stats.instantiate_seconds = gr_now() - t0;
+  g->stats.instantiate_seconds = dl_clock_now() - t0;
   return ok;
 }
 

@@ -43,6 +43,7 @@
 #include <stdint.h>
 
 #include "datalog/base/diag.h"
+#include "datalog/base/stop.h"
 #include "datalog/base/terms.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/program/program.h"
@@ -81,7 +82,7 @@ typedef struct dl_ground_options {
   int no_split;                   /* never split a rule by variable elimination */
   int no_simplify;                /* no simplification after pruning (ground_simplify.c) */
   uint64_t max_instances;         /* stop beyond this many rule instances; 0: no limit */
-  volatile sig_atomic_t *cancel;  /* may be NULL */
+  const dl_stop *stop;            /* when to stop early (base/stop.h); may be NULL */
   /* When not NULL, called at the start of each phase and after each rule
    * instantiated, with progress_ctx; the library itself never prints. */
   void (*progress)(void *ctx, const dl_ground_progress *p);

@@ -10,6 +10,7 @@
 
 #include <Judy.h>
 
+#include "datalog/base/clock.h"
 #include "datalog/eval/eval.h"
 #include "index/relation.h"
 
@@ -94,8 +95,6 @@ typedef struct gr_lit_stats {
 } gr_lit_stats;
 
 /* ground_store.c */
-/* Seconds on a monotonic clock. */
-double gr_now(void);
 /* Appends x to v; 0 when out of memory (not reported). */
 int gr_push32(vec32 *v, int32_t x);
 /* Reports running out of memory once and marks g failed; returns 0. */

@@ -139,6 +139,7 @@ typedef struct join {
   Pvoid_t block_seen;     /* JudyL: the factor's atom term -> 1 + index in recs */
   block_rec *recs;
   uint32_t n_recs, cap_recs;
+  uint32_t polls;         /* calls of go_on since the stop was last read */
 } join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
@@ -715,11 +716,14 @@ static int make_head(join *j, uint32_t h, uint32_t n)
   return j->distinct ? gr_add_rule(g, head, j->body, n, j->gr->origin) : gr_add_rule_once(g, head, j->body, n, j->gr->origin);
 }
 
-/* 1 unless the user interrupted (then reported). */
+/* 1 unless the caller asks to stop (then reported); asked every 1,024
+ * calls, as reading a deadline reads the clock. */
 static int go_on(join *j)
 {
-  if (!j->g->opt->cancel || !*j->g->opt->cancel) return 1;
-  dl_diag_report(j->g->diag, DL_ERROR, NULL, 0, "interrupted");
+  if ((++j->polls & 1023) || !j->g->opt->stop) return 1;
+  int why = dl_stop_requested(j->g->opt->stop);
+  if (!why) return 1;
+  dl_diag_report(j->g->diag, DL_ERROR, NULL, 0, "%s", dl_stop_message(why));
   return !(j->g->failed = 1);
 }
 
@@ -1115,7 +1119,7 @@ static int try_split(join *j)
 
 int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
 {
-  double t0 = gr_now();
+  double t0 = dl_clock_now();
   const dl_rule *r = gr->r;
   uint32_t h = gr->head_pred;
   join j;
@@ -1156,7 +1160,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   dl_ground_rule_stats *rs = &g->rstats[gr->origin];
   rs->candidates += j.candidates;
   rs->instances += j.instances;
-  if (!pc) rs->seconds += gr_now() - t0;
+  if (!pc) rs->seconds += dl_clock_now() - t0;
   for (uint32_t s = 0; s < j.n_steps; s++) {
     if (!j.steps[s].kept) ix_relation_destroy(j.steps[s].rel);
     free(j.steps[s].vars);

@@ -359,7 +359,7 @@ int gr_compact(dl_ground *g, const uint8_t *alive)
 
 int gr_prune(dl_ground *g)
 {
-  double t0 = gr_now();
+  double t0 = dl_clock_now();
   uint8_t *alive = malloc(g->n_rules + 1), *mark = calloc(g->n_atoms + 1, 1);
   int ok = alive && mark;
   if (ok) memset(alive, 1, g->n_rules + 1);
@@ -376,7 +376,7 @@ int gr_prune(dl_ground *g)
   ok = ok ? inline_aux(g, alive) && gr_compact(g, alive) : gr_oom(g);
   free(alive);
   free(mark);
-  g->stats.prune_seconds = gr_now() - t0;
+  g->stats.prune_seconds = dl_clock_now() - t0;
   return ok;
 }
 

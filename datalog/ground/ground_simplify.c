@@ -1012,7 +1012,7 @@ static int round_of(simp *s)
 
 int gr_simplify(dl_ground *g)
 {
-  double t0 = gr_now();
+  double t0 = dl_clock_now();
   simp s = { .g = g, .ix_edits = UINT64_MAX, .ux_edits = UINT64_MAX, .all_dirty = 1 };
   if (!gr_components(g, &g->stats.simplify_before)) return gr_oom(g);
   for (uint32_t i = 0; i < g->n_rules; i++)  /* kept counts instances after pruning */
@@ -1041,6 +1041,6 @@ int gr_simplify(dl_ground *g)
   free(s.alive);
   free(s.tmp.a);
   free(s.dirty);
-  g->stats.simplify_seconds = gr_now() - t0;
+  g->stats.simplify_seconds = dl_clock_now() - t0;
   return ok || gr_oom(g);
 }

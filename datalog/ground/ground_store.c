@@ -6,16 +6,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "datalog/base/sort.h"
-
-double gr_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int gr_push32(vec32 *v, int32_t x)
 {

@@ -10,11 +10,11 @@
  * keywords (magic.h): the same relations for the keywords, found by name in
  * the rewritten program. */
 #include "datalog/machine/sm.h"
+#include "datalog/base/clock.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "datalog/base/sort.h"
 #include "datalog/gdl/domains.h"
@@ -100,13 +100,6 @@ static int list_has(const dl_sm_list *l, dl_tid t)
 
 /* ---- models -------------------------------------------------------------------- */
 
-static double seconds_of(clockid_t clock)
-{
-  struct timespec ts;
-  clock_gettime(clock, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void report_memory(dl_sm *sm)
 {
   dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "out of memory in the state machine");
@@ -168,14 +161,14 @@ static int seed(const dl_sm *sm, dl_eval *e, const dl_tid *state, uint32_t n, co
  * change).  1, or 0 after reporting (then there is no model). */
 static int compute_model(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, int same_state)
 {
-  double t0 = seconds_of(CLOCK_MONOTONIC), c0 = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
+  double t0 = dl_clock_now(), c0 = dl_clock_cpu();
   int fresh = sm->model == NULL;
   if (!ready_model(sm, same_state && !fresh)) return 0;
   dl_eval *e = sm->model;
   int ok = seed(sm, e, fresh || !same_state ? state : NULL, n, joint) && dl_eval_run(e);
   sm->stats.models++;
-  sm->stats.seconds += seconds_of(CLOCK_MONOTONIC) - t0;
-  sm->stats.cpu_seconds += seconds_of(CLOCK_PROCESS_CPUTIME_ID) - c0;
+  sm->stats.seconds += dl_clock_now() - t0;
+  sm->stats.cpu_seconds += dl_clock_cpu() - c0;
   if (!ok) {
     drop_model(sm);
     return 0;
@@ -327,7 +320,7 @@ enum { TRIAL_MOVES = 4 };
 static uint64_t trial_cost(dl_sm *sm, uint64_t max_atoms, uint64_t *atoms)
 {
   dl_diag *scratch = dl_diag_create();
-  dl_eval_options opt = { max_atoms, sm->opt.cancel };
+  dl_eval_options opt = { max_atoms, sm->opt.stop };
   dl_eval *e = scratch ? dl_eval_create(sm->prog, &opt, scratch) : NULL;
   dl_sm_list state = { 0 }, moves = { 0 };
   dl_tid *joint = malloc((sm->roles.n + 1) * sizeof *joint);

@@ -1,21 +1,15 @@
 /* load.c: files to a checked program (see load.h). */
 #include "datalog/program/load.h"
+#include "datalog/base/clock.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "datalog/read/normalize.h"
 #include "datalog/read/parse.h"
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 dl_source *dl_load_source(const char *path, dl_diag *diag)
 {
@@ -173,17 +167,17 @@ static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag 
                        !fix_facts(l, first, "does", 0, "--does", diag)))
     return 0;
   if (o->extra_rules && !parse_text(l, "<gdlog>", o->extra_rules, diag)) return 0;
-  l->parse_seconds = now() - t0;
-  t0 = now();
+  l->parse_seconds = dl_clock_now() - t0;
+  t0 = dl_clock_now();
   if (!dl_normalize(l->ast, 0, diag)) return 0;
   l->prog = dl_program_build(l->ast, l->terms, diag);
-  l->check_seconds = now() - t0;
+  l->check_seconds = dl_clock_now() - t0;
   return l->prog != NULL;
 }
 
 static int load_all(dl_loaded *l, const dl_load_options *o, dl_diag *diag)
 {
-  double t0 = now();
+  double t0 = dl_clock_now();
   return parse_file(l, o->file, o->syntax, 0, diag) && load_rest(l, o, t0, diag);
 }
 
@@ -215,7 +209,7 @@ dl_loaded *dl_load_memory(const dl_load_options *o, const char *text, size_t len
   dl_loaded *l = loaded_create();
   if (!l) return NULL;
   size_t errors = dl_diag_errors(diag);
-  double t0 = now();
+  double t0 = dl_clock_now();
   dl_source *src = len < UINT32_MAX ? copy_source(o->file, text, len) : NULL;
   int ok = 0;
   if (src) {

@@ -60,7 +60,8 @@ static FILE *sink(void)
 
 static void evaluate(const dl_loaded *l, dl_diag *diag)
 {
-  dl_eval_options eo = { FUZZ_MAX_ATOMS, &g_cancel };
+  dl_stop stop = { &g_cancel, NULL, 0 };
+  dl_eval_options eo = { FUZZ_MAX_ATOMS, &stop };
   dl_eval *e = dl_eval_create(l->prog, &eo, diag);
   arm(2000);
   int ok = e && dl_eval_run(e);
