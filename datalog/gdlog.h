@@ -8,7 +8,9 @@
  *
  * Handles are opaque.  A gdlog_game is used by one thread at a time (it
  * keeps caches); distinct games share nothing, so each thread may have its
- * own.  A gdlog_state belongs to the game that made it.
+ * own.  The one exception is gdlog_interrupt, which any thread may call
+ * on a game another thread is using.  A gdlog_state belongs to the game
+ * that made it.
  *
  * Every fallible function returns a gdlog_status.  On an error the game
  * keeps its text, `file:line:col: error: message` plus the source line and
@@ -16,7 +18,9 @@
  * with gdlog_error, or get each one through the error callback of
  * gdlog_options.  Errors follow ggp-base's contract: a role without a legal
  * move in a state that is not terminal, or a role with no goal value or
- * several, is GDLOG_ERR_GAME, never a silent default.
+ * several, is GDLOG_ERR_GAME, never a silent default.  An index out of
+ * range (a role, a move id) is GDLOG_ERR_INPUT (and an assertion failure
+ * in a build with assertions).
  *
  * Moves are gdlog_move ids the game hands out (by gdlog_legal or
  * gdlog_parse_move): a player picks moves by index into the legal list and
@@ -42,6 +46,11 @@ extern "C" {
 #define GDLOG_API
 #endif
 
+/* The version of this header; gdlog_version() gives the library's. */
+#define GDLOG_VERSION_MAJOR 0
+#define GDLOG_VERSION_MINOR 2
+#define GDLOG_VERSION_PATCH 0
+
 typedef struct gdlog_game gdlog_game;
 typedef struct gdlog_state gdlog_state;
 
@@ -53,7 +62,7 @@ typedef enum gdlog_status {
   GDLOG_ERR_INPUT,    /* bad text: a game, state or move that does not read, or names nothing of the game */
   GDLOG_ERR_ILLEGAL,  /* a joint move with a move that is not legal in the state */
   GDLOG_ERR_GAME,     /* the game broke the contract: no legal move, no goal value or several */
-  GDLOG_ERR_LIMIT,    /* the atom limit was reached, or the cancel flag was set */
+  GDLOG_ERR_LIMIT,    /* a limit was reached, the cancel flag was set, or gdlog_interrupt was called */
   GDLOG_ERR_NOMEM     /* out of memory */
 } gdlog_status;
 
@@ -83,7 +92,27 @@ typedef enum gdlog_syntax {
  * in a newline) and ctx. */
 typedef void (*gdlog_error_fn)(void *ctx, const char *text);
 
+typedef enum gdlog_severity { GDLOG_SEVERITY_ERROR, GDLOG_SEVERITY_WARNING, GDLOG_SEVERITY_NOTE } gdlog_severity;
+
+/* One message, its parts apart (valid during the callback only). */
+typedef struct gdlog_diagnostic {
+  gdlog_severity severity;
+  const char *file;        /* the text it points into, or NULL when it has no place */
+  int line, column;        /* 1-based; 0 without a place */
+  const char *message;     /* without place or severity: "unexpected ')'" */
+  const char *text;        /* rendered as gdlog_error holds it: place, message, source line, caret */
+} gdlog_diagnostic;
+
+/* Called once per message of a call that failed, errors and their notes,
+ * and, while a game is opened, every warning and note of loading it. */
+typedef void (*gdlog_diagnostic_fn)(void *ctx, const gdlog_diagnostic *d);
+
+/* Options of gdlog_open_*.  Fill it with gdlog_options_init, then set
+ * fields by name: the struct grows at its end from version to version,
+ * and gdlog_options_init records the size the caller was compiled with,
+ * so a program built against an older header keeps working. */
 typedef struct gdlog_options {
+  size_t size;             /* set by gdlog_options_init: sizeof(gdlog_options) of the caller */
   gdlog_backend backend;   /* default AUTO */
   gdlog_syntax syntax;     /* syntax of the game text; default AUTO */
   gdlog_syntax output;     /* syntax of texts the game returns; AUTO: the game's */
@@ -92,11 +121,17 @@ typedef struct gdlog_options {
   gdlog_error_fn on_error; /* may be NULL */
   void *error_ctx;
   gdlog_demand demand;     /* the rules backend's evaluation; default AUTO */
+  gdlog_diagnostic_fn on_diagnostic; /* may be NULL */
+  void *diagnostic_ctx;
+  double auto_seconds;     /* AUTO: seconds grounding may take before the rules answer; default 20 */
+  uint64_t max_instances;  /* rule instances per grounding (CIRCUIT); 0: the default, 200000000 */
 } gdlog_options;
 
-/* Fills *o with the defaults: AUTO everywhere, max_atoms 100000000, no
- * cancel flag, no callback. */
-GDLOG_API void gdlog_options_init(gdlog_options *o);
+/* Fills the size bytes at *o with the defaults (AUTO everywhere,
+ * max_atoms 100000000, auto_seconds 20, no cancel flag, no callbacks) and
+ * records size.  Call it through gdlog_options_init. */
+GDLOG_API void gdlog_options_init_size(gdlog_options *o, size_t size);
+#define gdlog_options_init(o) gdlog_options_init_size((o), sizeof *(o))
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 GDLOG_API const char *gdlog_version(void);
@@ -126,6 +161,14 @@ GDLOG_API void gdlog_close(gdlog_game *g);
  * valid until the next call on g. */
 GDLOG_API const char *gdlog_error(const gdlog_game *g);
 
+/* Asks the call running on g (in another thread) to stop soon with
+ * GDLOG_ERR_LIMIT, and every later call on g until gdlog_resume.
+ * Thread-safe and async-signal-safe: a player's clock thread may call it. */
+GDLOG_API void gdlog_interrupt(gdlog_game *g);
+
+/* Undoes gdlog_interrupt: calls on g run again. */
+GDLOG_API void gdlog_resume(gdlog_game *g);
+
 /* The backend g runs on: RULES or CIRCUIT. */
 GDLOG_API gdlog_backend gdlog_backend_of(const gdlog_game *g);
 
@@ -139,11 +182,12 @@ GDLOG_API int gdlog_uses_demand(const gdlog_game *g);
 GDLOG_API int gdlog_role_count(const gdlog_game *g);
 
 /* The name of role r (0 <= r < gdlog_role_count) in the output syntax;
- * owned by g, valid until gdlog_close. */
+ * owned by g, valid until gdlog_close.  NULL for an r out of range. */
 GDLOG_API const char *gdlog_role_name(const gdlog_game *g, int r);
 
-/* The index of the role named text (either syntax) into *r; INPUT when the
- * game has no such role. */
+/* The index of the role named text (either syntax; a bare name is read as
+ * the game's own names are, so `XPLAYER` names xplayer in a KIF game) into
+ * *r; INPUT when the game has no such role. */
 GDLOG_API gdlog_status gdlog_role_index(gdlog_game *g, const char *text, int *r);
 
 /* ---- states --------------------------------------------------------------------- */
@@ -201,7 +245,8 @@ GDLOG_API gdlog_status gdlog_playouts(gdlog_game *g, const gdlog_state *s, uint6
 /* ---- text ------------------------------------------------------------------------- */
 
 /* The text of move m in the output syntax: owned by g, valid until the
- * next call on g that returns text. */
+ * next call on g that returns text.  NULL for a move id g never handed
+ * out (gdlog_error says so). */
 GDLOG_API const char *gdlog_move_text(gdlog_game *g, gdlog_move m);
 
 /* The move of role r written as text (either syntax, e.g. "mark(1,1)" or

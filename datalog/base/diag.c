@@ -67,6 +67,23 @@ void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
   va_end(ap);
 }
 
+void dl_diag_append(dl_diag *dst, const dl_diag *src)
+{
+  assert(dst && src && dst != src);
+  for (size_t i = 0; i < src->n_kept; i++) {
+    const dl_message *m = &src->msgs[i];
+    dl_diag_report(dst, m->severity, m->src, m->off, "%s", m->text);
+  }
+}
+
+void dl_diag_clear(dl_diag *d)
+{
+  assert(d);
+  for (size_t i = 0; i < d->n_kept; i++) free(d->msgs[i].text);
+  memset(d, 0, sizeof *d);
+  d->last_pool = 1;
+}
+
 size_t dl_diag_count(const dl_diag *d) { return d->n_kept; }
 size_t dl_diag_errors(const dl_diag *d) { return d->n_errors; }
 size_t dl_diag_warnings(const dl_diag *d) { return d->n_warnings; }

@@ -42,6 +42,13 @@ void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
 void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
                      uint32_t off, const char *fmt, va_list ap);
 
+/* Appends the messages kept in src to dst (their sources must outlive
+ * dst's use of them), as if reported to dst. */
+void dl_diag_append(dl_diag *dst, const dl_diag *src);
+
+/* Drops every message of d and zeroes its counts: d is as new. */
+void dl_diag_clear(dl_diag *d);
+
 /* Number of messages kept: at most DL_DIAG_MAX_KEPT errors and as many
  * warnings, each with its notes (a note without a message before it goes
  * with the warnings); the rest are counted. */

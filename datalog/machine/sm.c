@@ -497,15 +497,21 @@ int dl_sm_terminal(dl_sm *sm, const dl_tid *state, uint32_t n, int *terminal)
   return 1;
 }
 
-int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves)
+int dl_sm_legal_moves(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves)
 {
   assert(sm && moves && role < sm->roles.n);
   const dl_eval *e = state_model(sm, state, n);
   if (!e) return 0;
-  if (!collect(sm, e, K_LEGAL, sm->roles.ids[role], 1, moves)) {
-    report_memory(sm);
-    return 0;
-  }
+  if (collect(sm, e, K_LEGAL, sm->roles.ids[role], 1, moves)) return 1;
+  report_memory(sm);
+  return 0;
+}
+
+int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves)
+{
+  assert(sm && moves && role < sm->roles.n);
+  if (!dl_sm_legal_moves(sm, state, n, role, moves)) return 0;
+  const dl_eval *e = state_model(sm, state, n);
   if (moves->n == 0 && !is_terminal(sm, e)) {
     dl_buf r = { 0 };
     dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "role '%s' has no legal move in a state that is not terminal",

@@ -120,6 +120,11 @@ int dl_sm_terminal(dl_sm *sm, const dl_tid *state, uint32_t n, int *terminal);
  * evaluation failure. */
 int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves);
 
+/* The legal moves of role index `role` in state[0..n), as the model has
+ * them (none in a state that is not terminal is no error here), sorted by
+ * term id, into *moves.  1, or 0 after reporting an evaluation failure. */
+int dl_sm_legal_moves(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves);
+
 /* The goal value of role index `role` in state[0..n), in *value.  1, or 0
  * after reporting: the role has no goal value or several, or one that is
  * not a number in 0..100, or an evaluation failure. */

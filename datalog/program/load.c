@@ -57,6 +57,7 @@ void dl_load_free_source(dl_source *src)
 /* Parses src into l->ast; clauses from gdlog's own inputs are trusted. */
 static int parse_source(dl_loaded *l, dl_source *src, lx_syntax syntax, int trusted, dl_diag *diag)
 {
+  if (l->n_sources == 0) l->syntax = (int)syntax;
   l->sources[l->n_sources++] = src;
   uint32_t first = l->ast->n_clauses;
   if (!dl_parse(l->ast, l->terms, src, syntax, diag)) return 0;

@@ -24,6 +24,7 @@ typedef struct dl_loaded {
   dl_program *prog;         /* NULL when loading failed */
   dl_source *sources[4];
   int n_sources;
+  int syntax;               /* the lx_syntax the program (the first source) was read in */
   double parse_seconds, check_seconds;
 } dl_loaded;
 

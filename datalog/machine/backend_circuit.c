@@ -1,0 +1,415 @@
+/* backend_circuit.c: the machine of a compiled circuit (circuit.h).  A
+ * state is the circuit's bitset of fluents; a move is the circuit's move
+ * index (one role's).  The circuit holds one current state: each question
+ * first positions it on the state asked about (cheap when it is already
+ * there: differential).  Playouts run in the circuit, 64 at a time when it
+ * has the bit-parallel program. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/base/clock.h"
+#include "datalog/base/sort.h"
+#include "datalog/circuit/circuit.h"
+#include "datalog/machine/machine.h"
+
+/* A fluent and its index, sorted by term: to read states. */
+typedef struct fluent_entry {
+  dl_tid term;
+  uint32_t index;
+} fluent_entry;
+
+typedef struct circuit_machine {
+  dl_machine m;
+  dl_circuit *c;
+  dl_tid *roles;
+  fluent_entry *fluents;     /* sorted by term */
+  uint32_t n_fluents, words;
+} circuit_machine;
+
+static circuit_machine *cm_of(dl_machine *m) { return (circuit_machine *)m; }
+static const circuit_machine *ccm_of(const dl_machine *m) { return (const circuit_machine *)m; }
+
+static void cm_destroy(dl_machine *m)
+{
+  circuit_machine *cm = cm_of(m);
+  dl_circuit_destroy(cm->c);
+  free(cm->roles);
+  free(cm->fluents);
+  free(cm);
+}
+
+/* A state of cm, all fluents false; NULL when out of memory. */
+static dl_mstate *blank_state(const circuit_machine *cm)
+{
+  return dl_mstate_alloc(&cm->m, cm->words, cm->words * (uint32_t)sizeof(uint64_t));
+}
+
+/* Positions the circuit on s. */
+static dl_mstatus cm_on(circuit_machine *cm, const dl_mstate *s)
+{
+  assert(s->n == cm->words);
+  return dl_circuit_set_state(cm->c, s->data) ? DL_M_OK : DL_M_NOMEM;
+}
+
+static dl_mstatus cm_initial(dl_machine *m, dl_mstate **s)
+{
+  circuit_machine *cm = cm_of(m);
+  if (!(*s = blank_state(cm))) return DL_M_NOMEM;
+  dl_circuit_initial(cm->c, (*s)->data);
+  return DL_M_OK;
+}
+
+static dl_mstatus cm_terminal(dl_machine *m, const dl_mstate *s, int *terminal)
+{
+  circuit_machine *cm = cm_of(m);
+  dl_mstatus st = cm_on(cm, s);
+  if (st == DL_M_OK) *terminal = dl_circuit_terminal(cm->c);
+  return st;
+}
+
+static int compare_u32(const void *a, const void *b, void *ctx)
+{
+  (void)ctx;
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static dl_mstatus cm_legal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_ids *out)
+{
+  circuit_machine *cm = cm_of(m);
+  dl_mstatus st = cm_on(cm, s);
+  if (st != DL_M_OK) return st;
+  const uint32_t *moves;
+  uint32_t n = dl_circuit_legal(cm->c, role, &moves);
+  if (!dl_ids_reserve(out, n)) return DL_M_NOMEM;
+  if (n) memcpy(out->ids, moves, n * sizeof *moves);
+  out->n = n;
+  dl_sort(out->ids, n, sizeof *out->ids, compare_u32, NULL);
+  return DL_M_OK;
+}
+
+/* dl_circuit_goal's answer as a dl_goal_found. */
+static dl_goal_found goal_found(int ok, int32_t v)
+{
+  if (ok) return (dl_goal_found){ 1, v };
+  return (dl_goal_found){ v == 0 ? 0 : (uint32_t)-v, -1 };
+}
+
+static dl_mstatus cm_goal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_goal_found *g)
+{
+  circuit_machine *cm = cm_of(m);
+  dl_mstatus st = cm_on(cm, s);
+  if (st != DL_M_OK) return st;
+  int32_t v;
+  int ok = dl_circuit_goal(cm->c, role, &v);
+  *g = goal_found(ok, v);
+  return DL_M_OK;
+}
+
+static dl_mstatus cm_next(dl_machine *m, const dl_mstate *s, const uint32_t *joint, dl_mstate **next)
+{
+  circuit_machine *cm = cm_of(m);
+  dl_mstatus st = cm_on(cm, s);
+  if (st != DL_M_OK) return st;
+  if (!(*next = blank_state(cm))) return DL_M_NOMEM;
+  if (dl_circuit_next(cm->c, joint, (*next)->data)) return DL_M_OK;
+  free(*next);
+  *next = NULL;
+  return DL_M_NOMEM;
+}
+
+static dl_tid cm_move_term(const dl_machine *m, uint32_t move) { return dl_circuit_move_term(ccm_of(m)->c, move); }
+
+static int cm_move_valid(const dl_machine *m, uint32_t move) { return move < dl_circuit_move_count(ccm_of(m)->c); }
+
+static uint32_t cm_move_of(const dl_machine *m, uint32_t role, dl_tid action)
+{
+  const dl_circuit *c = ccm_of(m)->c;
+  uint32_t n = dl_circuit_move_count(c);
+  for (uint32_t i = 0; i < n; i++)
+    if (dl_circuit_move_role(c, i) == role && dl_circuit_move_term(c, i) == action) return i;
+  return DL_NO_MOVE;
+}
+
+/* The circuit's index of fluent t, or UINT32_MAX. */
+static uint32_t fluent_index(const circuit_machine *cm, dl_tid t)
+{
+  uint32_t lo = 0, hi = cm->n_fluents;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (cm->fluents[mid].term < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < cm->n_fluents && cm->fluents[lo].term == t ? cm->fluents[lo].index : UINT32_MAX;
+}
+
+static dl_mstatus cm_state_of(dl_machine *m, dl_tid *fluents, uint32_t n, dl_mstate **s, uint32_t *unknown)
+{
+  circuit_machine *cm = cm_of(m);
+  if (!(*s = blank_state(cm))) return DL_M_NOMEM;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t f = fluent_index(cm, fluents[i]);
+    if (f == UINT32_MAX) {
+      free(*s);
+      *s = NULL;
+      *unknown = i;
+      return DL_M_INPUT;
+    }
+    (*s)->data[f / 64] |= (uint64_t)1 << (f % 64);
+  }
+  return DL_M_OK;
+}
+
+static dl_mstatus cm_fluents(const dl_machine *m, const dl_mstate *s, dl_ids *out)
+{
+  const circuit_machine *cm = ccm_of(m);
+  out->n = 0;
+  if (!dl_ids_reserve(out, cm->n_fluents)) return DL_M_NOMEM;
+  for (uint32_t f = 0; f < cm->n_fluents; f++)
+    if (s->data[f / 64] >> (f % 64) & 1) out->ids[out->n++] = dl_circuit_fluent_term(cm->c, f);
+  return DL_M_OK;
+}
+
+/* ---- playouts ---- */
+
+/* A run of playouts: what they need, and what they gave. */
+typedef struct run {
+  circuit_machine *cm;
+  const dl_playout_options *o;
+  dl_playout_totals *t;
+  int32_t *goals;          /* room for a goal per role */
+  int32_t *goal_n;         /* room for a number of goal values per role */
+  double t0;
+  uint64_t ended;          /* playouts ended, errors included */
+  dl_mstatus st;
+} run;
+
+/* Whether the run is to stop before its next playout: the time limit or
+ * the machine's stop. */
+static int run_over(const run *r)
+{
+  return (r->o->time_limit > 0 && dl_clock_now() - r->t0 >= r->o->time_limit) || dl_stop_requested(r->cm->m.stop);
+}
+
+/* Counts a finished playout. */
+static void count_playout(run *r, uint32_t depth, const int32_t *goals)
+{
+  dl_playout_totals *t = r->t;
+  t->playouts++;
+  t->states += depth + 1;
+  if (depth < t->min_depth) t->min_depth = depth;
+  if (depth > t->max_depth) t->max_depth = depth;
+  for (uint32_t q = 0; q < r->cm->m.n_roles; q++) t->goal_sum[q] += goals[q];
+}
+
+/* Reports how playout `index` broke the contract; returns its status.
+ * found: per role its number of goal values (BAD_GOAL), else NULL. */
+static dl_mstatus playout_failed(run *r, dl_playout p, uint64_t index, const int32_t *goals)
+{
+  dl_machine *m = &r->cm->m;
+  if (p.status == DL_PLAYOUT_NO_MEMORY) return DL_M_NOMEM;
+  if (p.status == DL_PLAYOUT_TOO_DEEP) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: no terminal state within %u joint moves",
+                   (unsigned long long)index, p.depth);
+    return DL_M_LIMIT;
+  }
+  dl_buf b = { 0 };
+  dl_output_term(&b, m->terms, m->roles[p.role], m->format);
+  const char *what = p.status == DL_PLAYOUT_NO_LEGAL ? "has no legal move"
+                     : goals && goals[p.role] < -1 ? "has several goal values"
+                     : goals && goals[p.role] > 100 ? "has a goal value above 100"
+                                                    : "has no goal value";
+  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: role '%s' %s after %u joint moves", (unsigned long long)index,
+                 b.data && !b.failed ? b.data : "?", what, p.depth);
+  dl_buf_free(&b);
+  return DL_M_GAME;
+}
+
+/* With goal_default, a role with no goal value (goal_n[q] 0) scores it
+ * in goals.  1 when the playout counts (no role has several); *p names
+ * the role that has. */
+static int default_goals(const run *r, int32_t *goals, const int32_t *goal_n, dl_playout *p)
+{
+  if (r->o->goal_default < 0) return 0;
+  for (uint32_t q = 0; q < r->cm->m.n_roles; q++) {
+    int32_t n = goal_n[q];
+    if (n > 1) {
+      p->role = q;
+      return 0;
+    }
+    if (n == 0) goals[q] = r->o->goal_default;
+  }
+  return 1;
+}
+
+/* Whether every goal of a finished playout is in 0..100; else *p names
+ * the role, as BAD_GOAL. */
+static int goals_in_range(const run *r, const int32_t *goals, dl_playout *p)
+{
+  for (uint32_t q = 0; q < r->cm->m.n_roles; q++)
+    if (goals[q] < 0 || goals[q] > 100) {
+      p->status = DL_PLAYOUT_BAD_GOAL;
+      p->role = q;
+      return 0;
+    }
+  return 1;
+}
+
+/* Ends playout `index` that finished as p with goals (goal_n: per role its
+ * number of goal values, read when p is BAD_GOAL); 1 when the run goes on. */
+static int end_playout(run *r, dl_playout p, uint64_t index, int32_t *goals, const int32_t *goal_n)
+{
+  if (p.status == DL_PLAYOUT_BAD_GOAL && default_goals(r, goals, goal_n, &p)) {
+    p.status = DL_PLAYOUT_OK;
+    r->t->defaulted++;
+  }
+  if (p.status == DL_PLAYOUT_OK && goals_in_range(r, goals, &p)) {
+    count_playout(r, p.depth, goals);
+    return 1;
+  }
+  r->st = playout_failed(r, p, index, goals);
+  return 0;
+}
+
+static int wide_done(void *ctx, const dl_wide_result *res)
+{
+  run *r = ctx;
+  uint64_t index = r->ended++;
+  uint32_t roles = r->cm->m.n_roles;
+  if (res->goals) memcpy(r->goals, res->goals, roles * sizeof *r->goals);
+  if (!end_playout(r, res->p, index, r->goals, res->goal_n)) return 0;
+  return (index & 63) != 63 || !run_over(r);
+}
+
+/* The playouts 64 at a time. */
+static void run_wide(run *r, const dl_mstate *start, dl_rng *rng)
+{
+  if (!dl_circuit_wide_playouts(r->cm->c, start->data, rng, r->o->n, r->o->max_depth, 0, wide_done, r))
+    r->st = DL_M_NOMEM;
+}
+
+/* Every role's goals in the circuit's current state, into r->goals and
+ * r->goal_n (a playout stopped at the first role without one value). */
+static void read_goals(run *r)
+{
+  for (uint32_t q = 0; q < r->cm->m.n_roles; q++) {
+    int ok = dl_circuit_goal(r->cm->c, q, &r->goals[q]);
+    r->goal_n[q] = (int32_t)goal_found(ok, r->goals[q]).count;
+  }
+}
+
+/* The playouts one at a time. */
+static void run_narrow(run *r, const dl_mstate *start, dl_rng *rng)
+{
+  for (uint64_t i = 0; i < r->o->n; i++) {
+    if ((i & 15) == 0 && run_over(r)) break;
+    dl_playout p = dl_circuit_playout(r->cm->c, start->data, rng, r->o->max_depth, r->goals);
+    if (p.status == DL_PLAYOUT_BAD_GOAL) read_goals(r);
+    if (!end_playout(r, p, i, r->goals, r->goal_n)) break;
+  }
+}
+
+static dl_mstatus cm_playouts(dl_machine *m, const dl_mstate *start, const dl_playout_options *o, dl_playout_totals *t)
+{
+  circuit_machine *cm = cm_of(m);
+  run r = { cm, o, t, calloc(m->n_roles + 1, sizeof *r.goals), calloc(m->n_roles + 1, sizeof *r.goal_n),
+            dl_clock_now(), 0, DL_M_OK };
+  if (!r.goals || !r.goal_n) {
+    free(r.goals), free(r.goal_n);
+    return DL_M_NOMEM;
+  }
+  int wide = o->lanes != 1 && dl_circuit_has_wide(cm->c);
+  if (o->lanes == 64 && !wide) {
+    free(r.goals), free(r.goal_n);
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "64 lanes need an eager circuit whose legal moves, goals and terminal "
+                   "read no move: %s", dl_circuit_get_stats(cm->c).lazy_gates ?
+                   "this one is lazy (--circuit eager makes it eager)" : "here they read a move");
+    return DL_M_INPUT;
+  }
+  dl_rng rng;
+  dl_rng_seed(&rng, o->seed);
+  t->lanes = wide ? 64 : 1;
+  if (wide) run_wide(&r, start, &rng);
+  else run_narrow(&r, start, &rng);
+  free(r.goals), free(r.goal_n);
+  return r.st;
+}
+
+/* ---- figures ---- */
+
+static void cm_describe(const dl_machine *m, int json, dl_buf *b)
+{
+  dl_circuit_stats s = dl_circuit_get_stats(ccm_of(m)->c);
+  if (json) {
+    dl_buf_addf(b, "\"bytes_per_state\": %u, \"circuit_bytes\": %zu, \"gates\": %u, \"and\": %u, \"or\": %u, "
+                "\"inputs\": %u, \"wires\": %u, \"negated_wires\": %u,\n", s.state_words * 8, s.bytes, s.gates,
+                s.and_gates, s.or_gates, s.inputs, s.edges, s.negated);
+    dl_buf_addf(b, "\"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u, \"lazy_gates\": %u, "
+                "\"lazy_wires\": %u, \"lazy_next_rules\": %u,\n", s.cyclic_blocks, s.cyclic_gates, s.fluents, s.moves,
+                s.lazy_gates, s.lazy_wires, s.lazy_next_rules);
+    return;
+  }
+  dl_buf_addf(b, "circuit    %u gates (%u and, %u or, %u inputs), %u wires (%u negated), %u cyclic blocks of %u gates,"
+              " %zu bytes\n", s.gates, s.and_gates, s.or_gates, s.inputs, s.edges, s.negated, s.cyclic_blocks,
+              s.cyclic_gates, s.bytes);
+  if (s.lazy_gates)
+    dl_buf_addf(b, "lazy       %u gates, %u wires: evaluated when asked, not kept up to date; %u next rules\n",
+                s.lazy_gates, s.lazy_wires, s.lazy_next_rules);
+  dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
+              s.state_words * 8, s.moves);
+}
+
+static const dl_machine_ops circuit_ops = {
+  .name = "circuit",
+  .destroy = cm_destroy,
+  .initial = cm_initial,
+  .terminal = cm_terminal,
+  .legal = cm_legal,
+  .goal = cm_goal,
+  .next = cm_next,
+  .move_term = cm_move_term,
+  .move_valid = cm_move_valid,
+  .move_of = cm_move_of,
+  .state_of = cm_state_of,
+  .fluents = cm_fluents,
+  .playouts = cm_playouts,
+  .describe = cm_describe,
+};
+
+static int compare_fluent(const void *a, const void *b, void *ctx)
+{
+  (void)ctx;
+  dl_tid x = ((const fluent_entry *)a)->term, y = ((const fluent_entry *)b)->term;
+  return (x > y) - (x < y);
+}
+
+/* The roles and the fluents sorted by term; 0 when out of memory. */
+static int index_circuit(circuit_machine *cm)
+{
+  uint32_t roles = dl_circuit_role_count(cm->c);
+  cm->n_fluents = dl_circuit_fluent_count(cm->c);
+  cm->words = dl_circuit_state_words(cm->c);
+  cm->roles = malloc((roles ? roles : 1) * sizeof *cm->roles);
+  cm->fluents = malloc((cm->n_fluents ? cm->n_fluents : 1) * sizeof *cm->fluents);
+  if (!cm->roles || !cm->fluents) return 0;
+  for (uint32_t r = 0; r < roles; r++) cm->roles[r] = dl_circuit_role_term(cm->c, r);
+  for (uint32_t f = 0; f < cm->n_fluents; f++) cm->fluents[f] = (fluent_entry){ dl_circuit_fluent_term(cm->c, f), f };
+  dl_sort(cm->fluents, cm->n_fluents, sizeof *cm->fluents, compare_fluent, NULL);
+  cm->m.n_roles = roles;
+  cm->m.roles = cm->roles;
+  return 1;
+}
+
+dl_machine *dl_machine_circuit(dl_circuit *c, dl_terms *terms, dl_diag *diag)
+{
+  assert(c && diag && terms == dl_circuit_terms(c));
+  circuit_machine *cm = calloc(1, sizeof *cm);
+  if (!cm) return NULL;
+  cm->m = (dl_machine){ .ops = &circuit_ops, .diag = diag, .terms = terms };
+  cm->c = c;
+  if (index_circuit(cm)) return &cm->m;
+  cm->c = NULL;
+  cm_destroy(&cm->m);
+  return NULL;
+}

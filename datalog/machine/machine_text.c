@@ -1,0 +1,336 @@
+/* machine_text.c: roles, moves, joint moves and states read from text and
+ * states written as text, for every backend (machine.h).
+ *
+ * A text is read in the syntax its content shows ('(' first: KIF; a name
+ * followed by '(': infix).  A text that does not show it (a bare name such
+ * as `noop`, `straight-line` or `XPLAYER`) is read in the game's own
+ * syntax, so that names read as the game's own names were: in a KIF game
+ * a bare name may hold '-', and upper case is folded as KIF folds it (the
+ * loader lower-cases a KIF game, and so does the KIF reader here). */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/base/sort.h"
+#include "datalog/machine/machine.h"
+#include "datalog/read/ast.h"
+#include "datalog/read/parse.h"
+
+/* A text being read: its source (the machine's m->text) and the clauses
+ * read from it. */
+typedef struct parsed {
+  const dl_source *src;
+  ast_program *ast;
+} parsed;
+
+void dl_machine_forget_text(dl_machine *m)
+{
+  assert(m);
+  if (!m->text) return;
+  free((char *)m->text->name);
+  free((char *)m->text->text);
+  free(m->text);
+  m->text = NULL;
+}
+
+/* A copy of name and text[0..len) as m's text (the last one freed);
+ * NULL when out of memory. */
+static const dl_source *keep_text(dl_machine *m, const char *name, const char *text, size_t len)
+{
+  dl_machine_forget_text(m);
+  dl_source *src = malloc(sizeof *src);
+  char *copy = len < UINT32_MAX ? malloc(len + 1) : NULL, *z = strdup(name);
+  if (!src || !copy || !z) {
+    free(src), free(copy), free(z);
+    return NULL;
+  }
+  if (len) memcpy(copy, text, len);
+  copy[len] = 0;
+  *src = (dl_source){ z, copy, (uint32_t)len };
+  return m->text = src;
+}
+
+/* Reads text[0..len) into p, interning names in m's store; 0 after
+ * reporting.  Free p with parsed_free (the text stays with m: messages
+ * point into it). */
+static int parse_text(dl_machine *m, const char *name, const char *text, size_t len, int kif, parsed *p)
+{
+  memset(p, 0, sizeof *p);
+  p->src = keep_text(m, name, text, len);
+  p->ast = ast_program_create();
+  if (!p->src || !p->ast) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory");
+    return 0;
+  }
+  lx_syntax syn = dl_parse_guess_syntax(kif ? ".kif" : ".dl", p->src->text, p->src->len);
+  return dl_parse(p->ast, m->terms, p->src, syn, m->diag);
+}
+
+static void parsed_free(parsed *p)
+{
+  ast_program_destroy(p->ast);
+}
+
+/* The term of ground ast term t, interned; DL_NO_TERM after reporting. */
+static dl_tid term_of(dl_machine *m, const parsed *p, const ast_term *t)
+{
+  if (t->kind == AST_VAR) {
+    dl_diag_report(m->diag, DL_ERROR, p->src, t->off, "a variable where a ground term is expected");
+    return DL_NO_TERM;
+  }
+  if (t->kind == AST_SYM) return dl_terms_constant(m->terms, t->value);
+  dl_tid args[t->n ? t->n : 1];
+  for (uint32_t i = 0; i < t->n; i++)
+    if ((args[i] = term_of(m, p, t->args[i])) == DL_NO_TERM) return DL_NO_TERM;
+  dl_tid id = dl_terms_make(m->terms, t->value, t->n, args);
+  if (id == DL_NO_TERM) dl_diag_report(m->diag, DL_ERROR, p->src, t->off, "term too deep, or out of memory");
+  return id;
+}
+
+/* Whether clause c is a fact (no body, no variable); reports it when not. */
+static int is_fact(dl_machine *m, const parsed *p, const ast_clause *c, const char *what)
+{
+  if (c->n_body == 0 && c->n_vars == 0) return 1;
+  dl_diag_report(m->diag, DL_ERROR, p->src, c->off, "%s holds ground terms only, not rules or variables", what);
+  return 0;
+}
+
+/* Whether atom a is name(...) with arity args. */
+static int is_atom(const dl_machine *m, const ast_term *a, const char *name, uint32_t arity)
+{
+  size_t len;
+  const char *z = dl_terms_name(m->terms, a->value, &len);
+  return a->kind != AST_VAR && ast_atom_arity(a) == arity && len == strlen(name) && memcmp(z, name, len) == 0;
+}
+
+/* The one ground term written in text (what: "a move", "a role") into *t;
+ * INPUT after reporting. */
+static dl_mstatus read_term(dl_machine *m, const char *what, const char *text, size_t len, int kif, dl_tid *t)
+{
+  parsed p;
+  dl_mstatus st = DL_M_INPUT;
+  char name[16];
+  snprintf(name, sizeof name, "<%s>", what + 2);
+  if (parse_text(m, name, text, len, kif, &p)) {
+    if (p.ast->n_clauses != 1)
+      dl_diag_report(m->diag, DL_ERROR, p.src, 0, "%s is one ground term; this text holds %u", what,
+                     p.ast->n_clauses);
+    else if (is_fact(m, &p, p.ast->clauses[0], what) && (*t = term_of(m, &p, p.ast->clauses[0]->head)) != DL_NO_TERM)
+      st = DL_M_OK;
+  }
+  parsed_free(&p);
+  return st;
+}
+
+void dl_machine_term_text(const dl_machine *m, dl_tid t, dl_format fmt, dl_buf *out)
+{
+  assert(m && out);
+  dl_output_term(out, m->terms, t, fmt);
+}
+
+/* The index of the role whose term is t, or UINT32_MAX. */
+static uint32_t role_of(const dl_machine *m, dl_tid t)
+{
+  for (uint32_t r = 0; r < m->n_roles; r++)
+    if (m->roles[r] == t) return r;
+  return UINT32_MAX;
+}
+
+dl_mstatus dl_machine_parse_role(dl_machine *m, const char *text, size_t len, int kif, uint32_t *role)
+{
+  assert(m && (text || len == 0) && role);
+  dl_tid t;
+  dl_mstatus st = read_term(m, "a role", text, len, kif, &t);
+  if (st != DL_M_OK) return st;
+  if ((*role = role_of(m, t)) != UINT32_MAX) return DL_M_OK;
+  dl_buf b = { 0 };
+  dl_output_term(&b, m->terms, t, m->format);
+  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the game has no role '%s'", b.data && !b.failed ? b.data : "?");
+  dl_buf_free(&b);
+  return DL_M_INPUT;
+}
+
+/* The move of role whose action is t into *move; ILLEGAL after reporting
+ * (at src/off) when the backend knows it is never legal. */
+static dl_mstatus move_of(dl_machine *m, uint32_t role, dl_tid t, const dl_source *src, uint32_t off, uint32_t *move)
+{
+  if ((*move = m->ops->move_of(m, role, t)) != DL_NO_MOVE) return DL_M_OK;
+  dl_buf a = { 0 }, r = { 0 };
+  dl_output_term(&a, m->terms, t, m->format);
+  dl_output_term(&r, m->terms, m->roles[role], m->format);
+  dl_diag_report(m->diag, DL_ERROR, src, off, "illegal move: '%s' is never a legal move of role '%s' in this game",
+                 a.data && !a.failed ? a.data : "?", r.data && !r.failed ? r.data : "?");
+  dl_buf_free(&a);
+  dl_buf_free(&r);
+  return DL_M_ILLEGAL;
+}
+
+dl_mstatus dl_machine_parse_move(dl_machine *m, uint32_t role, const char *text, size_t len, int kif, uint32_t *move)
+{
+  assert(m && role < m->n_roles && (text || len == 0) && move);
+  dl_tid t;
+  dl_mstatus st = read_term(m, "a move", text, len, kif, &t);
+  return st == DL_M_OK ? move_of(m, role, t, NULL, 0, move) : st;
+}
+
+/* The role of does-fact c into joint (its place into offs). */
+static dl_mstatus joint_add(dl_machine *m, const parsed *p, const ast_clause *c, uint32_t *joint, uint32_t *offs)
+{
+  if (!is_atom(m, c->head, "does", 2)) {
+    dl_diag_report(m->diag, DL_ERROR, p->src, c->off, "a joint move is does(ROLE,MOVE) facts only");
+    return DL_M_INPUT;
+  }
+  const ast_term *a = c->head->args[1];
+  dl_tid role = term_of(m, p, c->head->args[0]), action = term_of(m, p, a);
+  if (role == DL_NO_TERM || action == DL_NO_TERM) return DL_M_INPUT;
+  uint32_t r = role_of(m, role);
+  if (r == UINT32_MAX) {
+    dl_diag_report(m->diag, DL_ERROR, p->src, c->head->args[0]->off, "the game has no such role");
+    return DL_M_INPUT;
+  }
+  if (offs[r] != UINT32_MAX) {
+    dl_buf b = { 0 };
+    dl_output_term(&b, m->terms, m->roles[r], m->format);
+    dl_diag_report(m->diag, DL_ERROR, p->src, c->off, "role '%s' has two moves in this joint move",
+                   b.data && !b.failed ? b.data : "?");
+    dl_buf_free(&b);
+    return DL_M_INPUT;
+  }
+  offs[r] = a->off;
+  return move_of(m, r, action, p->src, a->off, &joint[r]);
+}
+
+/* Reads the does facts of p into joint. */
+static dl_mstatus joint_read(dl_machine *m, const parsed *p, uint32_t *joint, uint32_t *offs)
+{
+  for (uint32_t r = 0; r < m->n_roles; r++) offs[r] = UINT32_MAX;
+  for (uint32_t i = 0; i < p->ast->n_clauses; i++) {
+    const ast_clause *c = p->ast->clauses[i];
+    if (!is_fact(m, p, c, "a joint move")) return DL_M_INPUT;
+    dl_mstatus st = joint_add(m, p, c, joint, offs);
+    if (st != DL_M_OK) return st;
+  }
+  for (uint32_t r = 0; r < m->n_roles; r++)
+    if (offs[r] == UINT32_MAX) {
+      dl_buf b = { 0 };
+      dl_output_term(&b, m->terms, m->roles[r], m->format);
+      dl_diag_report(m->diag, DL_ERROR, p->src, 0, "role '%s' has no move in this joint move",
+                     b.data && !b.failed ? b.data : "?");
+      dl_buf_free(&b);
+      return DL_M_INPUT;
+    }
+  return DL_M_OK;
+}
+
+dl_mstatus dl_machine_parse_joint(dl_machine *m, const dl_mstate *s, const char *name, const char *text, size_t len,
+                                  int kif, uint32_t *joint)
+{
+  assert(m && (text || len == 0) && joint);
+  uint32_t *offs = malloc(((size_t)m->n_roles + 1) * sizeof *offs);
+  if (!offs) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory");
+    return DL_M_NOMEM;
+  }
+  parsed p;
+  dl_mstatus st = DL_M_INPUT;
+  if (parse_text(m, name ? name : "<moves>", text, len, kif, &p)) {
+    st = joint_read(m, &p, joint, offs);
+    if (st == DL_M_OK && s) st = dl_machine_check_joint(m, s, joint, p.src, offs);
+  }
+  parsed_free(&p);
+  free(offs);
+  return st;
+}
+
+/* The fluent of state clause c: t for a fact true(t) or t. */
+static dl_tid fluent_of(dl_machine *m, const parsed *p, const ast_clause *c)
+{
+  if (!is_fact(m, p, c, "a state")) return DL_NO_TERM;
+  const ast_term *t = is_atom(m, c->head, "true", 1) ? c->head->args[0] : c->head;
+  return term_of(m, p, t);
+}
+
+/* The state of the clauses of p into *s. */
+static dl_mstatus state_read(dl_machine *m, const parsed *p, dl_mstate **s)
+{
+  uint32_t n = p->ast->n_clauses, unknown = 0;
+  dl_tid *ids = malloc((n ? n : 1) * sizeof *ids), *order = malloc((n ? n : 1) * sizeof *order);
+  dl_mstatus st = ids && order ? DL_M_OK : DL_M_NOMEM;
+  for (uint32_t k = 0; st == DL_M_OK && k < n; k++)
+    if ((order[k] = ids[k] = fluent_of(m, p, p->ast->clauses[k])) == DL_NO_TERM) st = DL_M_INPUT;
+  if (st == DL_M_OK && (st = m->ops->state_of(m, ids, n, s, &unknown)) == DL_M_INPUT) {  /* the backend cannot hold fluent ids[unknown], which order places */
+    uint32_t k = 0;
+    while (k + 1 < n && order[k] != ids[unknown]) k++;
+    dl_buf b = { 0 };
+    dl_output_term(&b, m->terms, ids[unknown], m->format);
+    dl_diag_report(m->diag, DL_ERROR, p->src, p->ast->clauses[k]->off,
+                   "'%s' is not a fluent of the ground game (no state reached from init holds it)",
+                   b.data && !b.failed ? b.data : "?");
+    dl_buf_free(&b);
+  }
+  if (st == DL_M_NOMEM) dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory");
+  free(ids);
+  free(order);
+  return st;
+}
+
+dl_mstatus dl_machine_parse_state(dl_machine *m, const char *name, const char *text, size_t len, int kif,
+                                  dl_mstate **s)
+{
+  assert(m && (text || len == 0) && s);
+  *s = NULL;
+  parsed p;
+  dl_mstatus st = parse_text(m, name ? name : "<state>", text, len, kif, &p) ? state_read(m, &p, s) : DL_M_INPUT;
+  parsed_free(&p);
+  return st;
+}
+
+/* Compares two lines of text. */
+static int compare_text(const void *a, const void *b, void *ctx)
+{
+  (void)ctx;
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of fluents ids[0..n) in fmt, sorted, into *text; 0 when out of
+ * memory. */
+static int fluents_text(const dl_machine *m, const uint32_t *ids, uint32_t n, dl_format fmt, char **text)
+{
+  char **lines = calloc(n ? n : 1, sizeof *lines);
+  if (!lines) return 0;
+  dl_buf all = { 0 };
+  int ok = 1;
+  for (uint32_t i = 0; i < n && ok; i++) {
+    dl_buf b = { 0 };
+    dl_output_term(&b, m->terms, ids[i], fmt);
+    lines[i] = b.data;
+    ok = b.data && !b.failed;
+  }
+  if (ok) dl_sort(lines, n, sizeof *lines, compare_text, NULL);
+  for (uint32_t i = 0; ok && i < n; i++) {
+    dl_buf_addz(&all, lines[i]);
+    dl_buf_add(&all, "\n", 1);
+  }
+  for (uint32_t i = 0; i < n; i++) free(lines[i]);
+  free(lines);
+  if (ok && !all.data) ok = dl_buf_reserve(&all, 1) && (all.data[0] = 0, 1);
+  if (!ok || all.failed) {
+    dl_buf_free(&all);
+    return 0;
+  }
+  *text = all.data;
+  return 1;
+}
+
+dl_mstatus dl_machine_state_text(dl_machine *m, const dl_mstate *s, dl_format fmt, char **text)
+{
+  assert(m && s && text);
+  *text = NULL;
+  dl_ids ids = { 0 };
+  dl_mstatus st = m->ops->fluents(m, s, &ids);
+  if (st == DL_M_OK && !fluents_text(m, ids.ids, ids.n, fmt, text)) st = DL_M_NOMEM;
+  dl_ids_free(&ids);
+  if (st == DL_M_NOMEM) dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory");
+  return st;
+}
