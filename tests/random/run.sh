@@ -6,10 +6,13 @@
 # must equal
 #   GDLOG print --format asp P.dl | gringo --text | asp_to_infix.pl | sort.
 # COUNT programs (default 300) from FIRST_SEED (default 1).  A failing
-# program is kept in tests/random/failed-SEED.dl to reproduce it.
+# program is kept as failed-SEED.dl in $GDLOG_RANDOM_KEEP, or else in a new
+# temporary directory, named in the output and never removed; it is not
+# written into the source tree.  gen.pl is deterministic, so
+# `run.sh GDLOG 1 SEED` runs that program again.
 # Exit status: 0 all equal, 1 a difference or an error, 2 usage, 77 (ctest's
 # skip code) without gringo or perl.
-set -u
+set -u -o pipefail
 if [ "$#" -lt 1 ]; then echo "usage: $0 GDLOG [COUNT [FIRST_SEED]]" >&2; exit 2; fi
 GDLOG=$1
 COUNT=${2:-300}
@@ -20,6 +23,14 @@ command -v gringo > /dev/null || { echo "skip: gringo is not installed (apt-get 
 command -v perl > /dev/null || { echo "skip: perl is not installed"; exit 77; }
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+KEEP=${GDLOG_RANDOM_KEEP:-}
+# Keeps the program of a failing seed, in a directory made at the first one.
+keep() {
+    if [ -z "$KEEP" ]; then
+        KEEP=$(mktemp -d "${TMPDIR:-/tmp}/gdlog-random.XXXXXX") || return 1
+    fi
+    mkdir -p "$KEEP" && cp "$W/p.dl" "$KEEP/failed-$1.dl" && echo "  kept in $KEEP/failed-$1.dl"
+}
 pass=0 fail=0 atoms=0
 for ((seed = FIRST; seed < FIRST + COUNT; seed++)); do
     perl "$HERE/gen.pl" "$seed" > "$W/p.dl"
@@ -38,7 +49,7 @@ for ((seed = FIRST; seed < FIRST + COUNT; seed++)); do
         atoms=$((atoms + $(wc -l < "$W/gdlog")))
     else
         fail=$((fail + 1))
-        cp "$W/p.dl" "$HERE/failed-$seed.dl"
+        keep "$seed"
     fi
 done
 echo "$pass passed, $fail failed ($atoms atoms in the models that agree)"

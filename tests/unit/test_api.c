@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/gdlog.h"
-
-static int checks, failures;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 static gdlog_backend backend;  /* the backend of the current round */
 
@@ -369,6 +367,5 @@ int main(int argc, char **argv)
     test_broken_games();
     test_playouts(argv[1]);
   }
-  printf("%d passed, %d failed\n", checks - failures, failures);
-  return failures != 0;
+  return check_exit();
 }

@@ -10,21 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/circuit/circuit.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/program/load.h"
 #include "datalog/write/output.h"
-
-static int failed, passed;
-
-#define CHECK(what, cond)                                   \
-  do {                                                      \
-    int ok_ = (cond);                                       \
-    printf("%s %s\n", ok_ ? "ok" : "FAIL", what);           \
-    ok_ ? passed++ : failed++;                              \
-  } while (0)
 
 typedef struct game {
   dl_diag *diag;
@@ -71,15 +63,11 @@ static int game_load(game *x, const char *path)
 /* Loads the infix program text (through a temporary file) up to its circuit. */
 static int game_make(game *x, const char *text)
 {
-  char path[] = "/tmp/test_circuit_XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) {
+  char path[32];
+  if (!check_temp_file(text, path)) {
     memset(x, 0, sizeof *x);
     return 0;
   }
-  FILE *f = fdopen(fd, "w");
-  fputs(text, f);
-  fclose(f);
   int ok = game_load(x, path);
   remove(path);
   return ok;
@@ -88,7 +76,7 @@ static int game_make(game *x, const char *text)
 /* game_make checked as `what`; on failure frees x and returns 0. */
 static int game_open(game *x, const char *text, const char *what)
 {
-  CHECK(what, game_make(x, text));
+  CHECK(game_make(x, text), "%s", what);
   if (x->c) return 1;
   game_free(x);
   return 0;
@@ -152,23 +140,24 @@ static void test_cycle(void)
   if (!game_open(&x, cycle_game, "cycle game compiles")) return;
   dl_circuit *c = x.c;
   dl_circuit_stats st = dl_circuit_get_stats(c);
-  CHECK("cycle game has a cyclic block", st.cyclic_blocks >= 1);
+  CHECK(st.cyclic_blocks >= 1, "cycle game has a cyclic block");
   uint32_t w = dl_circuit_state_words(c), cut = move_named(c, "cut"), unstart = move_named(c, "unstart");
   uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8), *s2 = calloc(w, 8);
   const uint32_t *moves;
   dl_circuit_initial(c, s0);
-  CHECK("initial state holds start(a)", holds(c, s0, "start(a)") == 1);
-  CHECK("initial: 3 legal moves", dl_circuit_legal(c, 0, &moves) == 3);
-  CHECK("initial: goal 100, not terminal", goal0(c) == 100 && !dl_circuit_terminal(c));
-  CHECK("next of cut", dl_circuit_next(c, &cut, s1) && holds(c, s1, "edge(b,d)") == 0 && holds(c, s1, "edge(a,b)") == 1);
-  CHECK("after cut: set", dl_circuit_set_state(c, s1));
-  CHECK("after cut: goal 50 (a, b reached through the cycle)", goal0(c) == 50 && !dl_circuit_terminal(c));
-  CHECK("after cut: 2 legal moves", dl_circuit_legal(c, 0, &moves) == 2);
-  CHECK("next of unstart", dl_circuit_next(c, &unstart, s2) && holds(c, s2, "start(a)") == 0);
-  CHECK("after unstart: set", dl_circuit_set_state(c, s2));
-  CHECK("after unstart: the cycle a-b holds no more: goal 0, terminal", goal0(c) == 0 && dl_circuit_terminal(c));
-  CHECK("back to the initial state", dl_circuit_set_state(c, s0) && goal0(c) == 100 && !dl_circuit_terminal(c));
-  CHECK("initial again: 3 legal moves", dl_circuit_legal(c, 0, &moves) == 3);
+  CHECK(holds(c, s0, "start(a)") == 1, "initial state holds start(a)");
+  CHECK(dl_circuit_legal(c, 0, &moves) == 3, "initial: 3 legal moves");
+  CHECK(goal0(c) == 100 && !dl_circuit_terminal(c), "initial: goal 100, not terminal");
+  CHECK(dl_circuit_next(c, &cut, s1) && holds(c, s1, "edge(b,d)") == 0 && holds(c, s1, "edge(a,b)") == 1,
+        "next of cut");
+  CHECK(dl_circuit_set_state(c, s1), "after cut: set");
+  CHECK(goal0(c) == 50 && !dl_circuit_terminal(c), "after cut: goal 50 (a, b reached through the cycle)");
+  CHECK(dl_circuit_legal(c, 0, &moves) == 2, "after cut: 2 legal moves");
+  CHECK(dl_circuit_next(c, &unstart, s2) && holds(c, s2, "start(a)") == 0, "next of unstart");
+  CHECK(dl_circuit_set_state(c, s2), "after unstart: set");
+  CHECK(goal0(c) == 0 && dl_circuit_terminal(c), "after unstart: the cycle a-b holds no more: goal 0, terminal");
+  CHECK(dl_circuit_set_state(c, s0) && goal0(c) == 100 && !dl_circuit_terminal(c), "back to the initial state");
+  CHECK(dl_circuit_legal(c, 0, &moves) == 3, "initial again: 3 legal moves");
   dl_rng rng;
   dl_rng_seed(&rng, 7);
   int32_t goals[1];
@@ -177,7 +166,7 @@ static void test_cycle(void)
     dl_playout p = dl_circuit_playout(c, s0, &rng, 100000, goals);
     all_ok &= p.status == DL_PLAYOUT_OK && p.depth >= 1 && goals[0] == 0;
   }
-  CHECK("200 playouts end with unstart: goal 0", all_ok);
+  CHECK(all_ok, "200 playouts end with unstart: goal 0");
   free(s0), free(s1), free(s2);
   game_free(&x);
 }
@@ -211,22 +200,26 @@ static void test_turns(void)
   const uint32_t *moves;
   dl_circuit_initial(c, s0);
   joint[0] = role_move(c, 0, "m(1)"), joint[1] = role_move(c, 1, "noop");
-  CHECK("a moves to 1", dl_circuit_next(c, joint, s1) && holds(c, s1, "c(1)") == 1 && holds(c, s1, "c(2)") == 1 &&
-                            holds(c, s1, "turn(b)") == 1);
-  CHECK("set after a's move", dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 1, &moves) == 3 &&
-                                  dl_circuit_legal(c, 0, &moves) == 1);
+  CHECK(dl_circuit_next(c, joint, s1) && holds(c, s1, "c(1)") == 1 && holds(c, s1, "c(2)") == 1 &&
+            holds(c, s1, "turn(b)") == 1,
+        "a moves to 1");
+  CHECK(dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 1, &moves) == 3 && dl_circuit_legal(c, 0, &moves) == 1,
+        "set after a's move");
   joint[0] = role_move(c, 0, "noop"), joint[1] = role_move(c, 1, "m(3)");
-  CHECK("b moves to 3: terminal next", dl_circuit_next(c, joint, s2) && holds(c, s2, "c(3)") == 1 &&
-                                           holds(c, s2, "c(1)") == 1 && holds(c, s2, "turn(a)") == 1);
-  CHECK("set after b's move: terminal", dl_circuit_set_state(c, s2) && dl_circuit_terminal(c));
+  CHECK(dl_circuit_next(c, joint, s2) && holds(c, s2, "c(3)") == 1 && holds(c, s2, "c(1)") == 1 &&
+            holds(c, s2, "turn(a)") == 1,
+        "b moves to 3: terminal next");
+  CHECK(dl_circuit_set_state(c, s2) && dl_circuit_terminal(c), "set after b's move: terminal");
   /* states set one after the other without a move, then a move: the next
    * state is that of the last state */
-  CHECK("set s0, s1, s0", dl_circuit_set_state(c, s0) && dl_circuit_set_state(c, s1) && dl_circuit_set_state(c, s0));
+  CHECK(dl_circuit_set_state(c, s0) && dl_circuit_set_state(c, s1) && dl_circuit_set_state(c, s0), "set s0, s1, s0");
   joint[0] = role_move(c, 0, "m(3)"), joint[1] = role_move(c, 1, "noop");
-  CHECK("a moves to 3 from s0", dl_circuit_next(c, joint, t) && holds(c, t, "c(3)") == 1 && holds(c, t, "c(2)") == 1 &&
-                                    holds(c, t, "c(1)") == 0);
-  CHECK("the same joint move again, after s1", dl_circuit_set_state(c, s1) && dl_circuit_next(c, joint, t) &&
-                                                   holds(c, t, "c(1)") == 1 && holds(c, t, "c(3)") == 1);
+  CHECK(dl_circuit_next(c, joint, t) && holds(c, t, "c(3)") == 1 && holds(c, t, "c(2)") == 1 &&
+            holds(c, t, "c(1)") == 0,
+        "a moves to 3 from s0");
+  CHECK(dl_circuit_set_state(c, s1) && dl_circuit_next(c, joint, t) && holds(c, t, "c(1)") == 1 &&
+            holds(c, t, "c(3)") == 1,
+        "the same joint move again, after s1");
   free(s0), free(s1), free(s2), free(t);
   game_free(&x);
 }
@@ -241,22 +234,22 @@ static void test_errors(void)
   if (game_make(&x, "role(p). init(s). legal(p,go) :- true(t). terminal :- true(u). goal(p,1).\n")) {
     dl_circuit_initial(x.c, s);
     dl_playout p = dl_circuit_playout(x.c, s, &rng, 100, goals);
-    CHECK("no legal move is an error", p.status == DL_PLAYOUT_NO_LEGAL && p.role == 0 && p.depth == 0);
-  } else CHECK("no-legal game compiles", 0);
+    CHECK(p.status == DL_PLAYOUT_NO_LEGAL && p.role == 0 && p.depth == 0, "no legal move is an error");
+  } else CHECK(0, "no-legal game compiles");
   game_free(&x);
   if (game_make(&x, "role(p). role(q). init(s). legal(p,go). legal(q,go). next(t) :- does(p,go).\n"
                     "terminal :- true(t). goal(p,10). goal(q,20) :- true(s).\n")) {
     dl_circuit_initial(x.c, s);
     dl_playout p = dl_circuit_playout(x.c, s, &rng, 100, goals);
-    CHECK("a role without a goal value at the end is an error", p.status == DL_PLAYOUT_BAD_GOAL && p.role == 1 &&
-                                                                   p.depth == 1);
-  } else CHECK("no-goal game compiles", 0);
+    CHECK(p.status == DL_PLAYOUT_BAD_GOAL && p.role == 1 && p.depth == 1,
+          "a role without a goal value at the end is an error");
+  } else CHECK(0, "no-goal game compiles");
   game_free(&x);
   if (game_make(&x, "role(p). init(s). legal(p,go). next(s) :- true(s). goal(p,1).\n")) {
     dl_circuit_initial(x.c, s);
     dl_playout p = dl_circuit_playout(x.c, s, &rng, 50, goals);
-    CHECK("no terminal state within the depth is reported", p.status == DL_PLAYOUT_TOO_DEEP && p.depth == 50);
-  } else CHECK("endless game compiles", 0);
+    CHECK(p.status == DL_PLAYOUT_TOO_DEEP && p.depth == 50, "no terminal state within the depth is reported");
+  } else CHECK(0, "endless game compiles");
   game_free(&x);
 }
 
@@ -299,28 +292,29 @@ static void test_kings(void)
   game x;
   if (!game_open(&x, kings_game, "kings game compiles")) return;
   dl_circuit *c = x.c;
-  CHECK("lazy gates only in lazy mode", (dl_circuit_get_stats(c).lazy_gates > 0) == (mode == DL_CIRCUIT_LAZY));
+  CHECK((dl_circuit_get_stats(c).lazy_gates > 0) == (mode == DL_CIRCUIT_LAZY), "lazy gates only in lazy mode");
   uint32_t w = dl_circuit_state_words(c), joint[2];
   uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8);
   const uint32_t *moves;
   dl_circuit_initial(c, s0);
-  CHECK("initial: w's one move is go(2)", dl_circuit_set_state(c, s0) && dl_circuit_legal(c, 0, &moves) == 1 &&
-                                             moves[0] == role_move(c, 0, "go(2)"));
-  CHECK("initial: b's one move is noop", dl_circuit_legal(c, 1, &moves) == 1 && moves[0] == role_move(c, 1, "noop"));
-  CHECK("initial: not terminal", !dl_circuit_terminal(c));
+  CHECK(dl_circuit_set_state(c, s0) && dl_circuit_legal(c, 0, &moves) == 1 && moves[0] == role_move(c, 0, "go(2)"),
+        "initial: w's one move is go(2)");
+  CHECK(dl_circuit_legal(c, 1, &moves) == 1 && moves[0] == role_move(c, 1, "noop"), "initial: b's one move is noop");
+  CHECK(!dl_circuit_terminal(c), "initial: not terminal");
   joint[0] = role_move(c, 0, "go(2)"), joint[1] = role_move(c, 1, "noop");
-  CHECK("w to 2", dl_circuit_next(c, joint, s1) && holds(c, s1, "at(w,2)") == 1 && holds(c, s1, "at(w,1)") == 0 &&
-                      holds(c, s1, "control(b)") == 1);
-  CHECK("after w to 2: b's one move is go(4)", dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 1, &moves) == 1 &&
-                                                  moves[0] == role_move(c, 1, "go(4)"));
+  CHECK(dl_circuit_next(c, joint, s1) && holds(c, s1, "at(w,2)") == 1 && holds(c, s1, "at(w,1)") == 0 &&
+            holds(c, s1, "control(b)") == 1,
+        "w to 2");
+  CHECK(dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 1, &moves) == 1 && moves[0] == role_move(c, 1, "go(4)"),
+        "after w to 2: b's one move is go(4)");
   const char *const stuck[] = { "at(w,1)", "at(b,3)", "control(w)", "step(0)" };
   set_fluents(c, s1, stuck, 4);
   int32_t v0 = -1, v1 = -1;
-  CHECK("w at 1, b at 3: w is stuck, terminal", dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 0, &moves) == 0 &&
-                                                   dl_circuit_terminal(c));
-  CHECK("w at 1, b at 3: w 0, b 100", dl_circuit_goal(c, 0, &v0) && v0 == 0 && dl_circuit_goal(c, 1, &v1) && v1 == 100);
-  CHECK("back to the initial state: not terminal, goals 50",
-        dl_circuit_set_state(c, s0) && !dl_circuit_terminal(c) && dl_circuit_goal(c, 0, &v0) && v0 == 50);
+  CHECK(dl_circuit_set_state(c, s1) && dl_circuit_legal(c, 0, &moves) == 0 && dl_circuit_terminal(c),
+        "w at 1, b at 3: w is stuck, terminal");
+  CHECK(dl_circuit_goal(c, 0, &v0) && v0 == 0 && dl_circuit_goal(c, 1, &v1) && v1 == 100, "w at 1, b at 3: w 0, b 100");
+  CHECK(dl_circuit_set_state(c, s0) && !dl_circuit_terminal(c) && dl_circuit_goal(c, 0, &v0) && v0 == 50,
+        "back to the initial state: not terminal, goals 50");
   free(s0), free(s1);
   game_free(&x);
 }
@@ -345,19 +339,21 @@ static void test_sinks(void)
   game x;
   if (!game_open(&x, sink_game, "sink game compiles")) return;
   dl_circuit *c = x.c;
-  CHECK("lazy next rules only in lazy mode",
-        (dl_circuit_get_stats(c).lazy_next_rules > 0) == (mode == DL_CIRCUIT_LAZY));
+  CHECK((dl_circuit_get_stats(c).lazy_next_rules > 0) == (mode == DL_CIRCUIT_LAZY),
+        "lazy next rules only in lazy mode");
   uint32_t w = dl_circuit_state_words(c), joint[2] = { role_move(c, 0, "go(1)"), role_move(c, 1, "noop") };
   uint64_t *s0 = calloc(w, 8), *s1 = calloc(w, 8);
   dl_circuit_initial(c, s0);
-  CHECK("go(1) from 1: stay", dl_circuit_set_state(c, s0) && dl_circuit_next(c, joint, s1) &&
-                                  holds(c, s1, "stay") == 1 && holds(c, s1, "moved") == 0 &&
-                                  holds(c, s1, "at(1)") == 1);
+  CHECK(dl_circuit_set_state(c, s0) && dl_circuit_next(c, joint, s1) && holds(c, s1, "stay") == 1 &&
+            holds(c, s1, "moved") == 0 && holds(c, s1, "at(1)") == 1,
+        "go(1) from 1: stay");
   joint[0] = role_move(c, 0, "go(2)");  /* another move, the same state */
-  CHECK("then go(2) from 1: moved", dl_circuit_next(c, joint, s1) && holds(c, s1, "stay") == 0 &&
-                                        holds(c, s1, "moved") == 1 && holds(c, s1, "at(2)") == 1);
-  CHECK("go(2) from 2: stay", dl_circuit_set_state(c, s1) && dl_circuit_next(c, joint, s0) &&
-                                  holds(c, s0, "stay") == 1 && holds(c, s0, "moved") == 0);
+  CHECK(dl_circuit_next(c, joint, s1) && holds(c, s1, "stay") == 0 && holds(c, s1, "moved") == 1 &&
+            holds(c, s1, "at(2)") == 1,
+        "then go(2) from 1: moved");
+  CHECK(dl_circuit_set_state(c, s1) && dl_circuit_next(c, joint, s0) && holds(c, s0, "stay") == 1 &&
+            holds(c, s0, "moved") == 0,
+        "go(2) from 2: stay");
   free(s0), free(s1);
   game_free(&x);
 }
@@ -384,14 +380,14 @@ static void test_any_legal(void)
   dl_circuit *c = x.c;
   uint64_t *s = calloc(dl_circuit_state_words(c), 8);
   dl_circuit_initial(c, s);
-  CHECK("every cell free: not terminal", dl_circuit_set_state(c, s) && !dl_circuit_terminal(c));
+  CHECK(dl_circuit_set_state(c, s) && !dl_circuit_terminal(c), "every cell free: not terminal");
   const char *const one[] = { "free(17)", "blocked(5)" }, *const blocked[] = { "free(5)", "blocked(5)" };
   set_fluents(c, s, one, 2);
-  CHECK("one free cell: not terminal", dl_circuit_set_state(c, s) && !dl_circuit_terminal(c));
+  CHECK(dl_circuit_set_state(c, s) && !dl_circuit_terminal(c), "one free cell: not terminal");
   set_fluents(c, s, blocked, 2);
-  CHECK("a free cell, blocked: terminal", dl_circuit_set_state(c, s) && dl_circuit_terminal(c));
+  CHECK(dl_circuit_set_state(c, s) && dl_circuit_terminal(c), "a free cell, blocked: terminal");
   set_fluents(c, s, NULL, 0);
-  CHECK("no free cell: terminal", dl_circuit_set_state(c, s) && dl_circuit_terminal(c));
+  CHECK(dl_circuit_set_state(c, s) && dl_circuit_terminal(c), "no free cell: terminal");
   free(s);
   game_free(&x);
 }
@@ -425,12 +421,12 @@ static void test_uniform_pick(void)
     ok = p.status == DL_PLAYOUT_OK && p.depth == 1 && goal >= 1 && goal <= 6;
     if (ok) seen[goal]++;
   }
-  CHECK("pick: 4000 playouts of one move", ok);
-  CHECK("pick: the illegal moves are never made", seen[2] == 0 && seen[5] == 0);
+  CHECK(ok, "pick: 4000 playouts of one move");
+  CHECK(seen[2] == 0 && seen[5] == 0, "pick: the illegal moves are never made");
   int even = 1;
   for (int k = 1; k <= 6; k++)
     if (k != 2 && k != 5) even &= seen[k] >= 900 && seen[k] <= 1100;  /* 1000 each; 3 sigma is 82 */
-  CHECK("pick: each legal move about a quarter of the time", even);
+  CHECK(even, "pick: each legal move about a quarter of the time");
   free(s);
   game_free(&x);
 }
@@ -496,14 +492,12 @@ static void test_modes_agree(void)
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     if (!game_make(&x, games[i])) {
-      CHECK("game for the modes compiles", 0);
+      CHECK(0, "game for the modes compiles");
       game_free(&x);
       continue;
     }
     uint32_t states = modes_agree(x.g, 11 + i, 60);
-    char what[80];
-    snprintf(what, sizeof what, "eager and lazy agree on game %zu (%u states)", i, states);
-    CHECK(what, states > 60);
+    CHECK(states > 60, "eager and lazy agree on game %zu (%u states)", i, states);
     game_free(&x);
   }
 }
@@ -611,10 +605,8 @@ static void test_wide(void)
     replay rp;
     if (!game_open(&x, games[i], "game for the lanes compiles")) continue;
     const char *why = wide_agrees(&rp, x.c, 5 + i, 300, 1000);
-    char what[200];
-    snprintf(what, sizeof what, "game %zu: 300 bit-parallel playouts replayed (%u states)%s%s", i, rp.states,
-             why ? ": " : "", why ? why : "");
-    CHECK(what, !why && rp.states > 300);
+    CHECK(!why && rp.states > 300, "game %zu: 300 bit-parallel playouts replayed (%u states)%s%s", i, rp.states,
+          why ? ": " : "", why ? why : "");
     game_free(&x);
   }
   /* the draws are uniform: role a's three first moves of the turn game */
@@ -625,9 +617,8 @@ static void test_wide(void)
     uint32_t lo = UINT32_MAX, hi = 0, n = 0;
     for (uint32_t m = 0; m < 8; m++)
       if (rp.first[m]) n++, lo = rp.first[m] < lo ? rp.first[m] : lo, hi = rp.first[m] > hi ? rp.first[m] : hi;
-    char what[160];
-    snprintf(what, sizeof what, "3000 playouts: a's 3 first moves drawn %u to %u times", lo, hi);
-    CHECK(what, !why && n == 3 && lo > 850 && hi < 1150);
+    CHECK(!why && n == 3 && lo > 850 && hi < 1150, "3000 playouts: a's 3 first moves drawn %u to %u times%s%s", lo,
+          hi, why ? ": " : "", why ? why : "");
     game_free(&x);
   }
   static const struct {
@@ -643,10 +634,9 @@ static void test_wide(void)
   for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
     if (!game_open(&x, ends[i].text, "game with a bad end compiles")) continue;
     const char *why = wide_agrees(&rp, x.c, 3, 70, 50);
-    char what[200];
-    snprintf(what, sizeof what, "bad end %zu: 70 playouts end as status %d after %u moves%s%s", i,
-             (int)ends[i].status, ends[i].depth, why ? ": " : "", why ? why : "");
-    CHECK(what, !why && rp.n_stat[ends[i].status] == 70 && rp.states == 70 * (ends[i].depth + 1));
+    CHECK(!why && rp.n_stat[ends[i].status] == 70 && rp.states == 70 * (ends[i].depth + 1),
+          "bad end %zu: 70 playouts end as status %d after %u moves%s%s", i, (int)ends[i].status, ends[i].depth,
+          why ? ": " : "", why ? why : "");
     game_free(&x);
   }
 }
@@ -664,23 +654,20 @@ static int corpus_wide(int argc, char **argv)
     game x;
     replay rp;
     if (!game_load(&x, argv[i])) {
-      CHECK(argv[i], 0);
+      CHECK(0, "%s does not load", argv[i]);
       game_free(&x);
       continue;
     }
     const char *why = dl_circuit_has_wide(x.c) ? wide_agrees(&rp, x.c, 1, 256, 400) : NULL;
-    char what[400];
-    snprintf(what, sizeof what, "%s: %s%s", argv[i], dl_circuit_has_wide(x.c) ? "256 playouts replayed" : "no lanes",
-             why ? why : "");
-    CHECK(what, !why);
+    printf("%s: %s\n", argv[i], dl_circuit_has_wide(x.c) ? "256 playouts replayed" : "no lanes");
+    CHECK(!why, "%s: %s", argv[i], why);
     game_free(&x);
   }
   if (!found) {
     printf("skip: none of the games exists (no corpus)\n");
     return 77;
   }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_exit();
 }
 
 int main(int argc, char **argv)
@@ -700,6 +687,5 @@ int main(int argc, char **argv)
   test_modes_agree();
   mode = DL_CIRCUIT_EAGER;
   test_wide();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_exit();
 }

@@ -7,15 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "datalog/cli/cli.h"
-
-static int failed, passed;
-
-static void check(const char *what, int ok)
-{
-  printf("%s %s\n", ok ? "ok" : "FAIL", what);
-  ok ? passed++ : failed++;
-}
 
 /* Runs cli_report and cli_report_end on c with stderr in a file; returns
  * what they printed (malloc'd). */
@@ -54,9 +47,9 @@ int main(void)
   memset(&c, 0, sizeof c);
   fill(&c);
   char *all = printed(&c);
-  check("all messages printed by default",
-        strcmp(all, "gdlog: warning: w1\ngdlog: note: n1\ngdlog: error: e1\ngdlog: note: n2\n") == 0);
-  check("a warning is counted", cli_warnings(&c) == 1 && cli_ok(&c));
+  CHECK(strcmp(all, "gdlog: warning: w1\ngdlog: note: n1\ngdlog: error: e1\ngdlog: note: n2\n") == 0,
+        "all messages printed by default");
+  CHECK(cli_warnings(&c) == 1 && cli_ok(&c), "a warning is counted");
   free(all);
   dl_diag_destroy(c.diag);
 
@@ -64,8 +57,8 @@ int main(void)
   c.no_warnings = 1;
   fill(&c);
   char *quiet = printed(&c);
-  check("--no-warnings hides the warning and its note, not the error and its note",
-        strcmp(quiet, "gdlog: error: e1\ngdlog: note: n2\n") == 0);
+  CHECK(strcmp(quiet, "gdlog: error: e1\ngdlog: note: n2\n") == 0,
+        "--no-warnings hides the warning and its note, not the error and its note");
   free(quiet);
   dl_diag_destroy(c.diag);
 
@@ -73,18 +66,17 @@ int main(void)
   c.warnings_as_errors = 1;
   c.diag = dl_diag_create();
   dl_diag_report(c.diag, DL_NOTE, NULL, 0, "n0");
-  check("no warning: the run is fine under --warnings-as-errors", cli_ok(&c));
-  check("cli_warn tells the command to stop", cli_warn(&c, "w%d", 2) == 0 && !cli_ok(&c));
+  CHECK(cli_ok(&c), "no warning: the run is fine under --warnings-as-errors");
+  CHECK(cli_warn(&c, "w%d", 2) == 0 && !cli_ok(&c), "cli_warn tells the command to stop");
   char *strict = printed(&c);
-  check("--warnings-as-errors says why the run fails, once",
-        strcmp(strict, "gdlog: note: n0\ngdlog: warning: w2\n"
-                       "gdlog: error: warnings are errors (--warnings-as-errors)\n") == 0);
+  CHECK(strcmp(strict, "gdlog: note: n0\ngdlog: warning: w2\n"
+                       "gdlog: error: warnings are errors (--warnings-as-errors)\n") == 0,
+        "--warnings-as-errors says why the run fails, once");
   char *again = printed(&c);
-  check("printing again prints nothing new", again[0] == 0);
+  CHECK(again[0] == 0, "printing again prints nothing new");
   free(strict);
   free(again);
   dl_diag_destroy(c.diag);
 
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_exit();
 }

@@ -7,17 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/eval/eval.h"
 #include "datalog/program/load.h"
-
-static int failed, passed;
-
-#define CHECK(what, cond)                                   \
-  do {                                                      \
-    int ok_ = (cond);                                       \
-    printf("%s %s\n", ok_ ? "ok" : "FAIL", what);           \
-    ok_ ? passed++ : failed++;                              \
-  } while (0)
 
 /* Loads the infix program text; NULL on errors. */
 static dl_loaded *load_text(const char *text, dl_diag *diag)
@@ -46,7 +38,7 @@ static void test_given(void)
   dl_loaded *l = load_text("q(a). q(X) :- r(X). r(b).\n"
                            "p(X) :- q(X) & ~s(X).\n"
                            "s(b).\n", diag);
-  CHECK("given: loaded", l != NULL);
+  CHECK(l != NULL, "given: loaded");
   if (!l) {
     dl_diag_destroy(diag);
     return;
@@ -59,16 +51,16 @@ static void test_given(void)
   ix_relation_insert(given, &c, NULL);
   dl_eval_options eo = { 0, NULL };
   dl_eval *e = dl_eval_create(prog, &eo, diag);
-  CHECK("given: created", e != NULL);
-  CHECK("given: given", e && dl_eval_give(e, q, given));
-  CHECK("given: run", e && dl_eval_run(e));
+  CHECK(e != NULL, "given: created");
+  CHECK(e && dl_eval_give(e, q, given), "given: given");
+  CHECK(e && dl_eval_run(e), "given: run");
   const ix_relation *pr = e ? dl_eval_relation(e, p) : NULL;
-  CHECK("given: q is the given relation", e && dl_eval_relation(e, q) == given);
-  CHECK("given: q's rules did not run", ix_relation_size(given) == 2 && !ix_relation_contains(given, &a));
-  CHECK("given: p(c) from the given q(c), p(b) blocked by s(b)",
-        pr && ix_relation_size(pr) == 1 && ix_relation_contains(pr, &c));
+  CHECK(e && dl_eval_relation(e, q) == given, "given: q is the given relation");
+  CHECK(ix_relation_size(given) == 2 && !ix_relation_contains(given, &a), "given: q's rules did not run");
+  CHECK(pr && ix_relation_size(pr) == 1 && ix_relation_contains(pr, &c),
+        "given: p(c) from the given q(c), p(b) blocked by s(b)");
   dl_eval_destroy(e);
-  CHECK("given: the relation outlives the evaluator", ix_relation_size(given) == 2);
+  CHECK(ix_relation_size(given) == 2, "given: the relation outlives the evaluator");
   ix_relation_destroy(given);
   dl_load_destroy(l);
   dl_diag_destroy(diag);
@@ -77,6 +69,5 @@ static void test_given(void)
 int main(void)
 {
   test_given();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_exit();
 }

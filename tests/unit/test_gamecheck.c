@@ -5,27 +5,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "check.h"
 #include "datalog/base/diag.h"
 #include "datalog/eval/eval.h"
 #include "datalog/gdl/gamecheck.h"
 #include "datalog/program/load.h"
 
-static int failed, passed;
+static const dl_diag *last; /* the diag of the run at hand, shown when a check fails */
 
-static const dl_diag *last;  /* the diag of the run at hand, shown when a test fails */
-
-static void expect(int ok, const char *what)
-{
-  printf("%s %s\n", ok ? "ok" : "FAIL", what);
-  ok ? passed++ : failed++;
-  for (size_t i = 0; !ok && last && i < dl_diag_count(last); i++) {
+static void show_last(void) {
+  for (size_t i = 0; last && i < dl_diag_count(last); i++) {
     char *z = dl_diag_render(dl_diag_message(last, i));
     printf("    %s", z ? z : "?\n");
     free(z);
   }
 }
+
+/* CHECK, and on failure the messages of the run at hand. */
+#define EXPECT(cond, ...)                                                                                              \
+  do {                                                                                                                 \
+    if (!CHECK(cond, __VA_ARGS__)) show_last();                                                                        \
+  } while (0)
 
 /* Number of messages of severity sev whose text holds word (NULL: any). */
 static size_t count(const dl_diag *d, dl_severity sev, const char *word)
@@ -80,46 +81,37 @@ static void run_free(run *r)
   dl_diag_destroy(r->diag);
 }
 
-static char *write_file(const char *text)
-{
-  static char path[64];
-  snprintf(path, sizeof path, "/tmp/test_gamecheck_%d.kif", (int)getpid());
-  FILE *f = fopen(path, "w");
-  if (!f) return NULL;
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
-
 static void test_growth(void)
 {
   run r = evaluate("pairs.dl", "t(a). t(b). t(p(X,Y)) :- t(X) & t(Y).", NULL, NULL, NULL, 1000);
-  expect(count(r.diag, DL_WARNING, "p -> p[1] -> p") == 1, "growth: warned, naming the cycle");
-  expect(!r.ok && count(r.diag, DL_ERROR, "--max-terms") == 1, "growth: stopped, naming --max-terms");
+  EXPECT(count(r.diag, DL_WARNING, "p -> p[1] -> p") == 1, "growth: warned, naming the cycle");
+  EXPECT(!r.ok && count(r.diag, DL_ERROR, "--max-terms") == 1, "growth: stopped, naming --max-terms");
   run_free(&r);
   r = evaluate("pairs.dl", "t(a). t(b). t(p(X,Y)) :- t(X) & t(Y) & small(X) & small(Y). small(a). small(b).", NULL, NULL, NULL, 1000);
-  expect(r.ok && count(r.diag, DL_WARNING, NULL) == 1, "growth: a finite model is warned about but computed");
+  EXPECT(r.ok && count(r.diag, DL_WARNING, NULL) == 1, "growth: a finite model is warned about but computed");
   run_free(&r);
   r = evaluate("g.kif", game, NULL, NULL, "true(X) :- init(X).", 1000);
-  expect(r.ok && count(r.diag, DL_WARNING, NULL) == 0, "growth: a game without recursive symbols: no warning");
+  EXPECT(r.ok && count(r.diag, DL_WARNING, NULL) == 0, "growth: a game without recursive symbols: no warning");
   run_free(&r);
 }
 
 static void test_legal_moves(void)
 {
   run r = evaluate("g.kif", game, NULL, NULL, "true(X) :- init(X).", 0);
-  expect(r.ok && dl_check_legal_moves(r.loaded->prog, r.eval, r.diag) && count(r.diag, DL_WARNING, NULL) == 0,
+  EXPECT(r.ok && dl_check_legal_moves(r.loaded->prog, r.eval, r.diag) && count(r.diag, DL_WARNING, NULL) == 0,
          "legal moves: every role has one in the initial state");
   run_free(&r);
-  char *state = write_file("(cell 1 b) (cell 2 b)\n");
+  char state[32];
+  CHECK(check_temp_file("(cell 1 b) (cell 2 b)\n", state), "a state file written");
   r = evaluate("g.kif", game, state, NULL, NULL, 0);
-  expect(r.ok && dl_check_legal_moves(r.loaded->prog, r.eval, r.diag) &&
+  EXPECT(r.ok && dl_check_legal_moves(r.loaded->prog, r.eval, r.diag) &&
              count(r.diag, DL_WARNING, "no legal move") == 2,
          "legal moves: without control nobody moves");
   run_free(&r);
-  state = write_file("(cell 1 x) (cell 2 b)\n");
+  remove(state);
+  CHECK(check_temp_file("(cell 1 x) (cell 2 b)\n", state), "a state file written");
   r = evaluate("g.kif", game, state, NULL, NULL, 0);
-  expect(r.ok && dl_check_legal_moves(r.loaded->prog, r.eval, r.diag) && count(r.diag, DL_WARNING, NULL) == 0,
+  EXPECT(r.ok && dl_check_legal_moves(r.loaded->prog, r.eval, r.diag) && count(r.diag, DL_WARNING, NULL) == 0,
          "legal moves: a terminal state needs none");
   run_free(&r);
   remove(state);
@@ -127,16 +119,18 @@ static void test_legal_moves(void)
 
 static void test_moves(void)
 {
-  char *does = write_file("(does x (mark 1)) (does x (mark 2)) (does z noop)\n");
+  char does[32];
+  CHECK(check_temp_file("(does x (mark 1)) (does x (mark 2)) (does z noop)\n", does), "a does file written");
   run r = evaluate("g.kif", game, NULL, does, "true(X) :- init(X).", 0);
-  expect(r.ok && dl_check_moves(r.loaded->prog, r.eval, r.diag), "moves: checked");
-  expect(count(r.diag, DL_WARNING, "second move") == 1, "moves: a second move for x");
-  expect(count(r.diag, DL_WARNING, "not a role") == 1, "moves: z is not a role");
-  expect(count(r.diag, DL_WARNING, "has no move") == 1, "moves: o has no move");
+  EXPECT(r.ok && dl_check_moves(r.loaded->prog, r.eval, r.diag), "moves: checked");
+  EXPECT(count(r.diag, DL_WARNING, "second move") == 1, "moves: a second move for x");
+  EXPECT(count(r.diag, DL_WARNING, "not a role") == 1, "moves: z is not a role");
+  EXPECT(count(r.diag, DL_WARNING, "has no move") == 1, "moves: o has no move");
   run_free(&r);
-  does = write_file("(does x (mark 7)) (does o noop)\n");
+  remove(does);
+  CHECK(check_temp_file("(does x (mark 7)) (does o noop)\n", does), "a does file written");
   r = evaluate("g.kif", game, NULL, does, "true(X) :- init(X).", 0);
-  expect(r.ok && dl_check_moves(r.loaded->prog, r.eval, r.diag) && count(r.diag, DL_WARNING, "not legal") == 1 &&
+  EXPECT(r.ok && dl_check_moves(r.loaded->prog, r.eval, r.diag) && count(r.diag, DL_WARNING, "not legal") == 1 &&
              count(r.diag, DL_WARNING, NULL) == 1,
          "moves: mark 7 is not legal, noop is");
   run_free(&r);
@@ -148,6 +142,5 @@ int main(void)
   test_growth();
   test_legal_moves();
   test_moves();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_exit();
 }

@@ -23,14 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/machine/sm.h"
 #include "datalog/program/magic.h"
 #include "datalog/program/load.h"
 
-static int checks, failures;
 static uint32_t max_states = 10000;  /* per playout */
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 /* A xorshift generator: the test's own, seeded from the command line. */
 static uint32_t next_random(uint64_t *s)
@@ -161,7 +160,7 @@ int main(int argc, char **argv)
     dl_magic_destroy(m);
     dl_load_destroy(l);
     dl_diag_destroy(d);
-    return failures != 0;
+    return check_exit();
   }
   if (strcmp(argv[1], "auto") == 0) {
     dl_sm *sm = l && l->prog ? dl_sm_create_demand(l->prog, &eo, DL_SM_DEMAND_AUTO, d) : NULL;
@@ -178,7 +177,7 @@ int main(int argc, char **argv)
     dl_sm_destroy(sm);
     dl_load_destroy(l);
     dl_diag_destroy(d);
-    return failures != 0;
+    return check_exit();
   }
   double t0 = now();
   dl_sm *on = l && l->prog ? dl_sm_create_demand(l->prog, &eo, DL_SM_DEMAND_ON, d) : NULL;
@@ -193,7 +192,7 @@ int main(int argc, char **argv)
     CHECK(ia == ib && memcmp(xa, xb, ia * sizeof *xa) == 0, "same initial state");
     CHECK(dl_sm_uses_demand(on) && !dl_sm_uses_demand(off), "demand as asked");
     uint64_t states = 0;
-    for (long i = 0; i < n && failures == 0; i++) states += playout(off, on, &rng, d);
+    for (long i = 0; i < n && check_failures == 0; i++) states += playout(off, on, &rng, d);
     dl_sm_stats so = dl_sm_get_stats(off), sn = dl_sm_get_stats(on);
     printf("%ld playouts, %llu states agree; models: rules %.3f s (processor %.3f s), rewriting %.3f s "
            "(processor %.3f s)\n",
@@ -201,7 +200,7 @@ int main(int argc, char **argv)
   } else if (on) {
     uint64_t states = 0;
     t0 = now();
-    for (long i = 0; i < n && failures == 0; i++) states += playout(on, NULL, &rng, d);
+    for (long i = 0; i < n && check_failures == 0; i++) states += playout(on, NULL, &rng, d);
     double t = now() - t0;
     dl_sm_stats st = dl_sm_get_stats(on);
     printf("%llu models, %.3f s of processor time: %.1f states per processor second\n",
@@ -218,6 +217,5 @@ int main(int argc, char **argv)
   dl_sm_destroy(off);
   dl_load_destroy(l);
   dl_diag_destroy(d);
-  printf("%d passed, %d failed\n", checks - failures, failures);
-  return failures != 0;
+  return check_exit();
 }

@@ -4,10 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/write/output.h"
-
-static int failures, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 static dl_tid constant(dl_terms *t, const char *name)
 {
@@ -64,6 +62,5 @@ int main(void)
     same_texts(t, formats[f], 1);
   }
   dl_terms_destroy(t);
-  printf("%d passed, %d failed\n", checks - failures, failures);
-  return failures != 0;
+  return check_exit();
 }

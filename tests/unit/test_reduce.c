@@ -11,18 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/program/load.h"
-
-static int failed, passed;
-
-#define CHECK(what, cond)                                   \
-  do {                                                      \
-    int ok_ = (cond);                                       \
-    printf("%s %s\n", ok_ ? "ok" : "FAIL", what);           \
-    ok_ ? passed++ : failed++;                              \
-  } while (0)
 
 typedef struct game {
   dl_diag *diag;
@@ -43,12 +35,8 @@ static void game_free(game *x)
 static int game_reduce(game *x, const char *text)
 {
   memset(x, 0, sizeof *x);
-  char path[] = "/tmp/test_reduce_XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return 0;
-  FILE *f = fdopen(fd, "w");
-  fputs(text, f);
-  fclose(f);
+  char path[32];
+  if (!check_temp_file(text, path)) return 0;
   x->diag = dl_diag_create();
   dl_load_options lo = { path, NULL, NULL, NULL, -1 };
   x->l = dl_load(&lo, x->diag);
@@ -97,14 +85,14 @@ static void test_parts(void)
                            "next(s(Y)) :- true(s(X)) & succ(X,Y).\n"
                            "next(w(K,M)) :- true(s(K)) & succ(M,E) & gplus_0(G).\n"
                            "terminal :- true(s(3)). goal(p,100).\n");
-  CHECK("parts: reduced", ok);
+  CHECK(ok, "parts: reduced");
   if (ok) {
     char names[256];
-    CHECK("parts: two auxiliary predicates", auxiliaries(&x, names, sizeof names) == 2);
-    CHECK("parts: their names avoid the game's gplus_0", strcmp(names, "_gplus_0 gplus_1") == 0);
-    CHECK("parts: next keeps s(2), s(3) and w(1..3, 1..2)", kept(&x, "next") == 8);
-    CHECK("parts: true keeps 9", kept(&x, "true") == 9);
-    CHECK("parts: atoms leave the auxiliary ones out", dl_reduction_atoms(x.r) == 27);
+    CHECK(auxiliaries(&x, names, sizeof names) == 2, "parts: two auxiliary predicates");
+    CHECK(strcmp(names, "_gplus_0 gplus_1") == 0, "parts: their names avoid the game's gplus_0");
+    CHECK(kept(&x, "next") == 8, "parts: next keeps s(2), s(3) and w(1..3, 1..2)");
+    CHECK(kept(&x, "true") == 9, "parts: true keeps 9");
+    CHECK(dl_reduction_atoms(x.r) == 27, "parts: atoms leave the auxiliary ones out");
   }
   game_free(&x);
 }
@@ -126,12 +114,12 @@ static void test_hex_like(void)
            "terminal :- true(step(20)). goal(p,100).\n");
   game x;
   int ok = game_reduce(&x, text);
-  CHECK("hex-like: reduced", ok);
+  CHECK(ok, "hex-like: reduced");
   if (ok) {
-    CHECK("hex-like: next keeps 20 steps and 21 x 10 connected", kept(&x, "next") == 20 + 21 * 10);
+    CHECK(kept(&x, "next") == 20 + 21 * 10, "hex-like: next keeps 20 steps and 21 x 10 connected");
     uint64_t d = dl_eval_get_stats(dl_reduction_eval(x.r)).derivations;
     printf("   derivations %llu\n", (unsigned long long)d);
-    CHECK("hex-like: derivations about the sum of the parts, not their product", d < 1500);
+    CHECK(d < 1500, "hex-like: derivations about the sum of the parts, not their product");
   }
   game_free(&x);
 }
@@ -156,12 +144,12 @@ static void test_frame_like(void)
            "terminal :- true(cell(c0,4)). goal(p,100).\n");
   game x;
   int ok = game_reduce(&x, text);
-  CHECK("frame-like: reduced", ok);
+  CHECK(ok, "frame-like: reduced");
   if (ok) {
     char names[256];
-    CHECK("frame-like: one auxiliary predicate, for the moves", auxiliaries(&x, names, sizeof names) == 1);
-    CHECK("frame-like: next keeps the 50 cells", kept(&x, "next") == 50);
-    CHECK("frame-like: true keeps the 50 cells", kept(&x, "true") == 50);
+    CHECK(auxiliaries(&x, names, sizeof names) == 1, "frame-like: one auxiliary predicate, for the moves");
+    CHECK(kept(&x, "next") == 50, "frame-like: next keeps the 50 cells");
+    CHECK(kept(&x, "true") == 50, "frame-like: true keeps the 50 cells");
   }
   game_free(&x);
 }
@@ -171,6 +159,5 @@ int main(void)
   test_parts();
   test_frame_like();
   test_hex_like();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_exit();
 }

@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "index/relation.h"
 #include "index/tupleset.h"
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 /* The calls under test, with their out-of-memory status checked. */
 static int set_insert(ix_tupleset *s, const uint32_t *tuple)
@@ -438,41 +436,32 @@ static void judy_readback(void)
 
 int main(void)
 {
-  int cases = 0;
   for (uint32_t arity = 0; arity <= 12; arity++)
-    for (uint32_t range = 2; range <= 4096; range *= 8, cases++) random_relation(arity, 3000, range);
+    for (uint32_t range = 2; range <= 4096; range *= 8) random_relation(arity, 3000, range);
   random_relation(3, 200000, 100000);  /* wide codes: several chunks */
   random_relation(20, 2000, 70000);
-  cases += 2;
-  for (uint32_t arity = 1; arity <= 9; arity += 4, cases++) staged_relation(arity, 20000, 300);
+  for (uint32_t arity = 1; arity <= 9; arity += 4) staged_relation(arity, 20000, 300);
   staged_relation(3, 50000, 200000);  /* keys beyond one chunk: flushed unsorted */
-  cases++;
-  for (uint32_t arity = 1; arity <= 7; arity += 3, cases++) staged_into_empty(arity, 100000, 12);
+  for (uint32_t arity = 1; arity <= 7; arity += 3) staged_into_empty(arity, 100000, 12);
   /* dense relations: the primary index becomes a bitmap (narrow columns),
    * then new values widen it while it holds tuples */
   random_relation(2, 30000, 300);
   random_relation(4, 40000, 14);
   staged_relation(2, 60000, 260);
   staged_relation(3, 60000, 40);
-  cases += 4;
   mirror_states(1, 300);
   mirror_states(3, 20);
   mirror_states(3, 3000);  /* codes widen: the mirrors are rebuilt */
   mirror_states(2, 90);    /* dense */
-  cases += 4;
   dense_then_sparse(0);
   dense_then_sparse(1);
   staged_products();
-  cases += 3;
   judy_readback();
-  cases++;
   /* columns told their number of values: right, too many, too few, and
    * more than 64 bits in all (ignored) */
   expected_relation(4, 40000, 14, 14);
   expected_relation(3, 20000, 40, 5000);
   expected_relation(2, 3000, 300, 5);
   expected_relation(5, 3000, 4096, (uint64_t)1 << 40);
-  cases += 4;
-  printf("%d passed, %d failed\n", failures ? cases - 1 : cases, failures ? 1 : 0);
-  return failures != 0;
+  return check_exit();
 }

@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/machine/sm.h"
 #include "datalog/program/load.h"
-
-static int checks, failures;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 /* The printed form of t (static buffer: one use at a time). */
 static const char *text(const dl_sm *sm, dl_tid t)
@@ -268,6 +266,5 @@ int main(int argc, char **argv)
   dl_load_destroy(l);
   dl_diag_destroy(d);
   test_broken();
-  printf("%d passed, %d failed\n", checks - failures, failures);
-  return failures != 0;
+  return check_exit();
 }

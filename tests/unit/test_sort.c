@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/base/sort.h"
-
-static int failed, passed;
 
 static int by_value(const void *a, const void *b, void *ctx)
 {
@@ -25,7 +24,7 @@ static int plain(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static void check(const char *what, uint32_t *a, size_t n)
+static void sorts_as_qsort(const char *what, uint32_t *a, size_t n)
 {
   uint32_t *want = malloc((n + 1) * sizeof *want);
   memcpy(want, a, n * sizeof *a);
@@ -34,8 +33,7 @@ static void check(const char *what, uint32_t *a, size_t n)
   dl_sort(a, n, sizeof *a, by_value, &compares);
   int ok = memcmp(a, want, n * sizeof *a) == 0;
   ok = ok && (n < 2 || compares > 0);
-  printf("%s %s (n=%zu)\n", ok ? "ok" : "FAIL", what, n);
-  ok ? passed++ : failed++;
+  CHECK(ok, "%s (n=%zu)", what, n);
   free(want);
 }
 
@@ -51,7 +49,7 @@ static int by_key_then_place(const void *a, const void *b)
 static uint64_t random64(void) { return (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand(); }
 
 /* Keys random (modulo modulus when not 0), with the bits of high set. */
-static void check_key64(const char *what, size_t n, uint64_t modulus, uint64_t high)
+static void sorts_by_key64(const char *what, size_t n, uint64_t modulus, uint64_t high)
 {
   record *a = malloc((n + 1) * sizeof *a), *want = malloc((n + 1) * sizeof *want);
   for (size_t i = 0; i < n; i++) a[i] = (record){ (uint32_t)i, (modulus ? random64() % modulus : random64()) | high, 7 };
@@ -59,8 +57,7 @@ static void check_key64(const char *what, size_t n, uint64_t modulus, uint64_t h
   qsort(want, n, sizeof *want, by_key_then_place);
   int ok = dl_sort_by_key64(a, n, sizeof *a, offsetof(record, key));
   for (size_t i = 0; ok && i < n; i++) ok = a[i].place == want[i].place && a[i].key == want[i].key;
-  printf("%s key64 %s (n=%zu)\n", ok ? "ok" : "FAIL", what, n);
-  ok ? passed++ : failed++;
+  CHECK(ok, "key64 %s (n=%zu)", what, n);
   free(a);
   free(want);
 }
@@ -73,20 +70,19 @@ int main(void)
     size_t n = sizes[k];
     uint32_t *a = malloc((n + 1) * sizeof *a);
     for (size_t i = 0; i < n; i++) a[i] = (uint32_t)rand();
-    check("random", a, n);
-    check("sorted", a, n);
+    sorts_as_qsort("random", a, n);
+    sorts_as_qsort("sorted", a, n);
     for (size_t i = 0; i < n / 2; i++) { uint32_t t = a[i]; a[i] = a[n - 1 - i]; a[n - 1 - i] = t; }
-    check("reversed", a, n);
+    sorts_as_qsort("reversed", a, n);
     for (size_t i = 0; i < n; i++) a[i] = (uint32_t)rand() % 3;
-    check("three values", a, n);
+    sorts_as_qsort("three values", a, n);
     free(a);
   }
   for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-    check_key64("random", sizes[k], 0, 0);
-    check_key64("five keys, stable", sizes[k], 5, 0);
-    check_key64("one key", sizes[k], 1, 0);
-    check_key64("the top byte the same in all", sizes[k], (uint64_t)1 << 40, (uint64_t)0xab << 56);
+    sorts_by_key64("random", sizes[k], 0, 0);
+    sorts_by_key64("five keys, stable", sizes[k], 5, 0);
+    sorts_by_key64("one key", sizes[k], 1, 0);
+    sorts_by_key64("the top byte the same in all", sizes[k], (uint64_t)1 << 40, (uint64_t)0xab << 56);
   }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_exit();
 }

@@ -3,10 +3,8 @@
  * a closed chain of edges that contains a negative one. */
 #include <stdio.h>
 
+#include "check.h"
 #include "strata/strata.h"
-
-static int failures, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 /* 0 -> 1 -> 2 -> 1 (recursion), 2 -not-> 3, 0 -not-> 3: strata 0, 0, 0, 1 */
 static void ordered(void)
@@ -68,6 +66,5 @@ int main(void)
   ordered();
   negative_cycle();
   long_chain();
-  printf("%d passed, %d failed\n", checks - failures, failures);
-  return failures != 0;
+  return check_exit();
 }

@@ -5,10 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/base/terms.h"
-
-static int failures, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 static void symbols(dl_terms *t)
 {
@@ -112,6 +110,5 @@ int main(void)
   argument_index(t);
   combination_index(t);
   dl_terms_destroy(t);
-  printf("%d passed, %d failed\n", checks - failures, failures);
-  return failures != 0;
+  return check_exit();
 }

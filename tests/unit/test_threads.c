@@ -12,14 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/base/buf.h"
 #include "datalog/base/diag.h"
 #include "datalog/eval/eval.h"
 #include "datalog/program/load.h"
 #include "datalog/write/output.h"
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 /* One evaluation: what to load, and the model it gave. */
 typedef struct job {
@@ -148,7 +146,7 @@ int main(int argc, char **argv)
     job_run(&ref[k]);
     CHECK(ref[k].ok, "%s alone: evaluation failed", ref[k].name);
   }
-  if (!ref[0].ok || !ref[1].ok) return 1;
+  if (!ref[0].ok || !ref[1].ok) return check_exit();
   uint64_t paths = (uint64_t)n_edges * (n_edges + 1) / 2, total = 0;
   for (uint32_t p = 0; p < ref[1].n_preds; p++) total += ref[1].counts[p];
   CHECK(total == n_edges + paths, "chain alone: %llu atoms, expected %llu", (unsigned long long)total,
@@ -174,6 +172,6 @@ int main(int argc, char **argv)
   job_clear(&ref[1]);
   free(chain);
   printf("%d rounds of 2 threads (tic-tac-toe, chain of %u edges): %s\n", rounds, n_edges,
-         failures ? "FAILED" : "models equal to those computed alone");
-  return failures != 0;
+         check_failures ? "FAILED" : "models equal to those computed alone");
+  return check_exit();
 }
