@@ -12,9 +12,7 @@
 #include <time.h>
 
 #include "datalog/gdlog.h"
-
-static int checks, failures;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#include "check.h"
 
 static gdlog_game *open_game(const char *path, gdlog_backend backend)
 {
@@ -183,6 +181,5 @@ int main(int argc, char **argv)
   test_version();
   test_options_size(argv[1]);
   test_diagnostics();
-  printf("%d passed, %d failed\n", checks - failures, failures);
-  return failures != 0;
+  return check_exit();
 }
