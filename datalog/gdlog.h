@@ -123,12 +123,12 @@ typedef struct gdlog_options {
   gdlog_demand demand;     /* the rules backend's evaluation; default AUTO */
   gdlog_diagnostic_fn on_diagnostic; /* may be NULL */
   void *diagnostic_ctx;
-  double auto_seconds;     /* AUTO: seconds grounding may take before the rules answer; default 20 */
+  double auto_seconds;     /* AUTO: seconds grounding may take before the rules answer; default 10 */
   uint64_t max_instances;  /* rule instances per grounding (CIRCUIT); 0: the default, 200000000 */
 } gdlog_options;
 
 /* Fills the size bytes at *o with the defaults (AUTO everywhere,
- * max_atoms 100000000, auto_seconds 20, no cancel flag, no callbacks) and
+ * max_atoms 100000000, auto_seconds 10, no cancel flag, no callbacks) and
  * records size.  Call it through gdlog_options_init. */
 GDLOG_API void gdlog_options_init_size(gdlog_options *o, size_t size);
 #define gdlog_options_init(o) gdlog_options_init_size((o), sizeof *(o))

@@ -29,8 +29,8 @@
 #define DL_DEFAULT_MAX_ATOMS 100000000ULL       /* atoms of one model, and of G+ */
 #define DL_DEFAULT_MAX_INSTANCES 200000000ULL   /* rule instances of one grounding */
 #define DL_AUTO_MAX_INSTANCES 2000000ULL        /* AUTO grounds at most this many ... */
-#define DL_AUTO_MAX_ATOMS 10000000ULL           /* ... over a G+ of at most this many atoms ... */
-#define DL_AUTO_SECONDS 20.0                    /* ... within this many seconds, else the rules */
+#define DL_AUTO_MAX_ATOMS 4000000ULL            /* ... over a G+ of at most this many atoms ... */
+#define DL_AUTO_SECONDS 10.0                    /* ... within this many seconds, else the rules */
 
 /* Where the pipeline stops. */
 typedef enum dl_stage {
