@@ -3,21 +3,35 @@
  *
  * The graph has a vertex per constant, per function or predicate symbol
  * (a name with an arity) and per argument position p[i]; edges f -> p[i] for
- * a constant or function f in argument i of p in a rule head (at any depth),
+ * a constant or function f in argument i of p in a rule head (at any depth);
  * q[j] -> p[i] when a variable is shared by head position p[i] and a
- * position q[j] of a positive body literal, and base[1] -> true[1],
- * input[1] -> does[1], input[2] -> does[2].  A game without base rules gets
- * init[1] -> true[1] and next[1] -> true[1] instead; without input rules,
- * legal[1] -> does[1] and legal[2] -> does[2].
+ * position q[j] of a positive body literal (safety puts every variable in
+ * one, so negative literals and distinct add nothing); and the keyword edges
+ * base[1] -> true[1], input[1] -> does[1], input[2] -> does[2].
+ *
+ * Deviation from the book: init[1] -> true[1], next[1] -> true[1] and
+ * legal[i] -> does[i] are added always.  They add nothing when base and
+ * input are complete; when they are not (3pffa.kif: base allows
+ * capture(r,0..9), next makes capture(r,10)), Definition 14.1 alone makes
+ * the reduction unsound.  The table then says "note: base is incomplete"
+ * (input: likewise); a game without base (input) rules, as chess.kif, gets
+ * true (does) from these edges only, and the table says so too.
  *
  * The domain of a position is the set of constants and function symbols that
  * reach it; a function symbol stands for all its instances over the domains
- * of its own positions.  A predicate's row is refined by its head
- * occurrences: init(cell(1,1,b)) gives init[1] the value cell({1}x{1}x{b}),
- * not cell over the whole of cell[1..3] (this is how the book's Table 14.2
- * prints init).  A function symbol that reaches one of its own positions
- * (through other symbols or not) makes every domain holding it infinite;
- * those cycles are reported, and no computation here follows them. */
+ * of its own positions (one vertex per symbol, as in the definition).  A
+ * predicate's row is refined by its head occurrences: init(cell(1,1,b))
+ * gives init[1] the value cell({1}x{1}x{b}), not cell over the whole of
+ * cell[1..3] (this is how the book's Table 14.2 prints init); still sound,
+ * as every variable ranges over the domains of the definition.  The counts
+ * (dl_domains_pred_count, and so gdlog reduce) use the refined rows.
+ *
+ * A function symbol that reaches one of its own positions (cons -> cons[2]
+ * -> cons, through other symbols or not) makes every domain holding it
+ * infinite.  Cycles are found by a depth-first search over the function
+ * symbols and reported as notes; the rows holding them are marked
+ * (infinite) and print cons(...) where they would recurse; no computation
+ * here follows a cycle. */
 #ifndef GDLOG_DOMAINS_H
 #define GDLOG_DOMAINS_H
 

@@ -1,18 +1,30 @@
 /* reduce.h: the G+ reduction of a game (section 14.3 of the book, steps 2-5
  * iterated to a fixpoint).  G+ is the game with its negative literals
- * deleted; distinct and equality literals are kept (that only removes
- * instances no state can produce, so it stays sound).  Every derivation is
- * one run of the semi-naive evaluator over G+ as a positive program.
+ * deleted.  distinct and equality (from not distinct) are kept: they do
+ * not depend on the state, so an instance they reject is rejected in every
+ * state; keeping them is sound and tighter (blocksworld loses
+ * legal(robot,stack(X,X))).  Every derivation is one run of the semi-naive
+ * evaluator over G+ as a positive program.
  *
  * Two modes:
  *  - DL_REDUCE_LFP (default): the least fixpoint upward from init, one run
  *    of G+ plus  true(X) :- init(X).  true(X) :- next(X).
- *    does(R,A) :- legal(R,A).
+ *    does(R,A) :- legal(R,A).  Sound: by induction every reachable state
+ *    is inside it.
  *  - DL_REDUCE_DOMAINS: the book's iteration downward from the domain sets:
  *    T, D = the true and does instances of the domains; repeat { run G+ with
  *    the facts T and D; T = T ∩ (init ∪ next); D = D ∩ legal } until T and D
- *    stay the same.
- * The least fixpoint is contained in the book's fixpoint.
+ *    stay the same.  Fails when a domain is infinite.
+ * The least fixpoint is contained in the book's fixpoint
+ * (tests/domains/corpus.sh checks it on every corpus game where the book's
+ * iteration ends).
+ *
+ * Before G+ is evaluated, a body that falls into parts sharing no variable,
+ * or whose dynamic parts share only head variables (a frame rule), gets an
+ * auxiliary predicate gplus_N per such part (see reduce.c): the instances
+ * are the same, each derived once per part instead of once per product.
+ * They are hidden from every output, and build_only (gdlog reduce
+ * --program) gives G+ without them.
  *
  * The result keeps the last run: for every predicate of the game, the set of
  * its instances that survive, as an ix_relation of term ids.  Grounding

@@ -6,9 +6,10 @@
  * rules of the dynamic predicates, predicate by predicate, users before the
  * predicates they use (with demand), each rule by a backtracking join over
  * the kept relations (ground_join.c); (4) pruning to a fixpoint; (5) identical rules once,
- * atoms renumbered densely.  Phases (4) and (5), and the figures, are in
- * ground_prune.c; the store of atoms and rules is ground_store.c; the
- * state the files share is in ground_impl.h. */
+ * atoms renumbered densely; (6) simplification (ground_simplify.c).  Phases
+ * (4) and (5), and the figures, are in ground_prune.c; the store of atoms
+ * and rules is ground_store.c; the state the files share is in
+ * ground_impl.h. */
 #include "datalog/ground/ground_impl.h"
 
 #include <assert.h>

@@ -1,40 +1,46 @@
-/* ground.h: goal-directed grounding of a GDL game (section 14.4 of the book,
- * issue 12).  Every rule is instantiated over the instance sets the G+
+/* ground.h: goal-directed grounding of a GDL game (section 14.4 of the
+ * book).  Every rule is instantiated over the instance sets the G+
  * reduction keeps (reduce.h): an instance exists only where each positive
  * body atom is a kept instance, found by a join over the kept relations (an
  * index lookup per atom, atoms ordered by estimated size), never a cross
- * product of domains.
+ * product of domains.  The phases (datalog/ground/DESIGN.md gives each
+ * one's reasons and figures):
  *
- * Static predicates (those that depend on neither true nor does) are
- * evaluated once, with full stratified negation, on the game itself; their
- * literals are decided and disappear (or the instance is dropped), and only
- * the keyword ones (role, init, base, input, and legal, next, goal, terminal
- * when static) stay, as facts.  distinct and equality are decided.  A
- * negative literal whose atom is not kept by G+ disappears.
- *
- * Then pruning, repeated until nothing changes: an atom that no kept rule
- * can derive (true and does atoms are inputs) is false, so rules using it
- * positively go and negative literals of it disappear; and only rules whose
- * heads the keyword atoms (legal, next, goal, terminal) need, transitively,
- * are kept.  Identical instances are kept once.
- *
- * Then simplification (ground_simplify.c; off with opt.no_simplify):
- * constants folded, aliases replaced, single-use and single-rule
- * supporting atoms merged or inlined, rules of a head that differ in one
- * literal factored through a shared new atom simp_N, duplicate and subsumed
- * rules removed, so that the propnet has fewer components; keyword atoms
- * keep their identity and hold exactly as before.
- *
- * Demand (opt.demand): a rule of a supporting predicate is instantiated
- * only for the head instances that kept instances of the rules using it
- * ask for (their ground literals), rule by rule in an order where users come
- * first; a predicate in a recursive cycle is instantiated fully.
+ *  1. Statics (ground.c).  A predicate is static when it depends on
+ *     neither true nor does.  The game is evaluated once, true and does
+ *     without facts, with full stratified negation: for static predicates
+ *     that is their real model.  Their literals are decided and disappear
+ *     (or the instance is dropped); only the keyword ones (role, init, base,
+ *     input, and legal, next, goal, terminal when static) stay, as facts.
+ *     When the game has no base (input) predicate, base(t) (input(r,a))
+ *     facts are made from the true (does) instances of G+.
+ *  2. Instantiation (ground.c, ground_join.c), predicate by predicate.
+ *     With demand (opt.demand), users come first, and a supporting
+ *     predicate is instantiated only for the atoms its users' kept
+ *     instances contain; a predicate in a cycle is instantiated fully.
+ *     distinct and equality are decided; a negative literal whose atom G+
+ *     does not keep disappears.  Factoring (unless opt.no_factor) gives a
+ *     body part that shares only head variables with the rest an auxiliary
+ *     atom aux_N; splitting (ground_split.c, unless opt.no_split) breaks a
+ *     rule whose join is large into pieces by variable elimination.
+ *  3. Pruning (ground_prune.c, unless opt.no_prune), one round, which
+ *     reaches the fixpoint: an atom that no rule left can derive (true and
+ *     does atoms are inputs) is false, so rules using it positively go and
+ *     negative literals of it disappear; then only the rules whose heads the
+ *     keyword atoms (legal, next, goal, terminal) need, transitively, stay.
+ *     Auxiliary atoms with one rule are inlined, identical rules kept once,
+ *     atoms renumbered densely.
+ *  4. Simplification (ground_simplify.c; off with opt.no_simplify, and
+ *     above 4 million rules): in rounds, unfoldings and foldings that make
+ *     the propnet smaller; keyword atoms keep their identity and hold in
+ *     exactly the same states and joint moves.
  *
  * The ground game: atoms have dense ids 1..n (an id, negated, is a negated
- * literal); each atom is a term pred(args) of the game's term store.  A rule
- * is a head atom and a body of literals; a fact has an empty body.  When the
- * game has no base (input) predicate, base(t) (input(r,a)) facts are added
- * for the true (does) instances of G+. */
+ * literal); each atom is a term pred(args) of the game's term store, with
+ * the role it plays for a propnet builder (dl_atom_role).  A rule is a head
+ * atom and a body of literals; a fact has an empty body.  Supporting atoms
+ * (role other) include the auxiliary ones: aux_N of factors and split
+ * pieces, simp_N of the simplifier's factoring. */
 #ifndef GDLOG_GROUND_H
 #define GDLOG_GROUND_H
 
