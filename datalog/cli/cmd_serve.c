@@ -200,15 +200,34 @@ static void ok_field(serve *s, const char *text)
   dl_buf_addz(&s->reply, text);
 }
 
+/* Reads field f, a whole number in decimal digits alone, into *n.
+ * Returns 1, 0 when f is not one (empty, a sign, blanks, other bytes), -1
+ * when it is beyond UINT64_MAX. */
+static int read_count(const char *f, uint64_t *n)
+{
+  char *end;
+  if (*f < '0' || *f > '9') return 0;
+  errno = 0;
+  unsigned long long v = strtoull(f, &end, 10);
+  if (*end) return 0;
+  if (errno == ERANGE) return -1;
+  *n = v;
+  return 1;
+}
+
+/* The id in field f into *id; 0 after an error reply. */
+static int id_arg(serve *s, const char *f, uint64_t *id)
+{
+  int got = read_count(f, id);
+  if (got < 0) return fail(s, "'%.100s' is not a state id (too large)", f);
+  return got ? 1 : fail(s, "'%.100s' is not a state id", f);
+}
+
 /* The state of the id in field f into *st; 0 after an error reply. */
 static int state_arg(serve *s, const char *f, gdlog_state **st)
 {
-  uint64_t id = 0;
-  size_t n = strlen(f);
-  int digits = n > 0 && n <= 19;
-  for (size_t i = 0; i < n && digits; i++) digits = f[i] >= '0' && f[i] <= '9';
-  if (!digits) return fail(s, "'%.100s' is not a state id", f);
-  for (size_t i = 0; i < n; i++) id = id * 10 + (uint64_t)(f[i] - '0');
+  uint64_t id;
+  if (!id_arg(s, f, &id)) return 0;
   *st = table_get(&s->states, id);
   return *st ? 1 : fail(s, "no state %s (never made, or dropped)", f);
 }
@@ -411,11 +430,10 @@ static int req_playouts(serve *s, char **f, int n)
 {
   (void)n;
   gdlog_state *st;
-  char *end;
-  unsigned long long count = strtoull(f[1], &end, 10);
+  uint64_t count = 0;
   if (!state_arg(s, f[0], &st)) return 0;
-  if (f[1][0] < '0' || f[1][0] > '9' || *end || count < 1 || count > 1000000000ULL)
-    return fail(s, "playouts: '%s' is not a number of playouts from 1 to 1000000000", f[1]);
+  if (read_count(f[1], &count) != 1 || count < 1 || count > 1000000000ULL)
+    return fail(s, "playouts: '%.100s' is not a number of playouts from 1 to 1000000000", f[1]);
   double *mean = calloc((size_t)s->roles + 1, sizeof *mean);
   if (!mean) return fail(s, "out of memory");
   gdlog_status rc = gdlog_playouts(s->g, st, count, rng_next(&s->rng), mean, NULL);
