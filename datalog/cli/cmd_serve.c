@@ -1,13 +1,15 @@
 /* cmd_serve.c: gdlog serve: a game behind a line protocol on standard input
- * and output (issue 13), for players written in another language.  One
- * request per line, one reply per line: `ok ...` or `error MESSAGE`; the
- * server hands out state ids and answers roles, init, legal, next,
- * terminal, goals and the rest over them (the protocol is in the README,
- * "Using gdlog from another language", and in `gdlog serve --help`).
+ * and output, for players written in another language.  One request per
+ * line, one reply per line: `ok ...` or `error MESSAGE`; the server hands
+ * out state ids (evicting the least recently used beyond --max-states) and
+ * answers roles, init, legal, next, terminal, goals and the rest over them
+ * (the protocol is in the README, "Using gdlog from another language", and
+ * in `gdlog serve --help`).
  *
  * Built on the public API only (datalog/gdlog.h), as an embedder would.  A
  * bad request never ends the session: it gets an error reply.  End of input
  * or `quit` ends it with status 0. */
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -31,8 +33,8 @@ static const cli_option serve_options[] = {
     .help = "a `random` playout longer than N joint moves is an error\n"
             "reply (default 10000)" },
   { .name = "--max-states", .value = "N",
-    .help = "at most N states at once; beyond, a request that makes one\n"
-            "is an error reply (default 1000000; 0: no limit)" },
+    .help = "keep at most N states: a new one evicts the least recently\n"
+            "used (default 1000000; 0: no limit)" },
   { .name = "--syntax", .value = "S", .choices = "kif|infix",
     .help = "syntax of FILE: kif or infix (default: by its content, else\n"
             "its extension)" },
@@ -40,14 +42,25 @@ static const cli_option serve_options[] = {
 };
 
 /* ---- the states, by id: an open-addressing hash table (linear probing,
- * backward-shift deletion).  Ids start at 1 and are never reused; key 0
- * marks an empty slot. ---- */
+ * backward-shift deletion) whose entries also form a list in the order of
+ * their last use, to evict the least recently used one when the table is
+ * full.  The list links by id, not by slot, so that moving an entry within
+ * the table keeps it.  Ids start at 1 and are never reused; id 0 marks an
+ * empty slot and the end of the list. ---- */
+
+typedef struct state_entry {
+  uint64_t id;             /* 0: an empty slot */
+  uint64_t older, newer;   /* the neighbours in the order of use; 0: none */
+  gdlog_state *state;
+} state_entry;
 
 typedef struct state_table {
-  uint64_t *keys;
-  gdlog_state **states;
-  size_t cap, n;       /* cap: a power of two, or 0 */
-  uint64_t last_id;
+  state_entry *slots;
+  size_t cap, n;           /* cap: a power of two, or 0; n: states kept */
+  uint64_t last_id;        /* the last id handed out */
+  uint64_t oldest, newest; /* the ends of the order of use; 0 when empty */
+  uint8_t *evicted;        /* one bit per id handed out: it was evicted */
+  size_t evicted_bytes;
 } state_table;
 
 /* The home slot of id: a mix of all its bits (murmur3's finalizer), so
@@ -65,69 +78,128 @@ static size_t slot_of(const state_table *t, uint64_t id)
 static size_t table_find(const state_table *t, uint64_t id)
 {
   size_t i = slot_of(t, id);
-  while (t->keys[i] && t->keys[i] != id) i = (i + 1) & (t->cap - 1);
+  while (t->slots[i].id && t->slots[i].id != id) i = (i + 1) & (t->cap - 1);
   return i;
 }
 
-static gdlog_state *table_get(const state_table *t, uint64_t id)
+/* The entry of id, NULL when the table does not keep it. */
+static state_entry *table_entry(const state_table *t, uint64_t id)
 {
   if (!t->cap || !id) return NULL;
-  size_t i = table_find(t, id);
-  return t->keys[i] ? t->states[i] : NULL;
+  state_entry *e = &t->slots[table_find(t, id)];
+  return e->id ? e : NULL;
+}
+
+/* Takes e (kept) out of the order of use. */
+static void order_unlink(state_table *t, state_entry *e)
+{
+  if (e->older) table_entry(t, e->older)->newer = e->newer;
+  else t->oldest = e->newer;
+  if (e->newer) table_entry(t, e->newer)->older = e->older;
+  else t->newest = e->older;
+  e->older = e->newer = 0;
+}
+
+/* Puts e (kept, not in the order) at the newest end of the order of use. */
+static void order_push(state_table *t, state_entry *e)
+{
+  e->older = t->newest;
+  e->newer = 0;
+  if (t->newest) table_entry(t, t->newest)->newer = e->id;
+  else t->oldest = e->id;
+  t->newest = e->id;
+}
+
+/* Marks e (kept) as the most recently used state. */
+static void table_touch(state_table *t, state_entry *e)
+{
+  if (t->newest == e->id) return;
+  order_unlink(t, e);
+  order_push(t, e);
 }
 
 /* Doubles the table; 0 when out of memory. */
 static int table_grow(state_table *t)
 {
   size_t cap = t->cap ? t->cap * 2 : 64;
-  state_table u = { calloc(cap, sizeof *u.keys), calloc(cap, sizeof *u.states), cap, t->n, t->last_id };
-  if (!u.keys || !u.states) {
-    free(u.keys), free(u.states);
-    return 0;
-  }
+  state_table u = *t;
+  u.cap = cap;
+  u.slots = calloc(cap, sizeof *u.slots);
+  if (!u.slots) return 0;
   for (size_t i = 0; i < t->cap; i++)
-    if (t->keys[i]) {
-      size_t j = table_find(&u, t->keys[i]);
-      u.keys[j] = t->keys[i], u.states[j] = t->states[i];
-    }
-  free(t->keys), free(t->states);
+    if (t->slots[i].id) u.slots[table_find(&u, t->slots[i].id)] = t->slots[i];
+  free(t->slots);
   *t = u;
   return 1;
 }
 
-/* Stores s under a new id into *id; 0 when out of memory (s not stored). */
+/* Makes the bits of t->evicted cover id; 0 when out of memory. */
+static int evicted_reserve(state_table *t, uint64_t id)
+{
+  if (id / 8 < t->evicted_bytes) return 1;
+  size_t bytes = t->evicted_bytes ? t->evicted_bytes * 2 : 64;
+  uint8_t *bits = realloc(t->evicted, bytes);
+  if (!bits) return 0;
+  memset(bits + t->evicted_bytes, 0, bytes - t->evicted_bytes);
+  t->evicted = bits, t->evicted_bytes = bytes;
+  return 1;
+}
+
+/* 1 when id was handed out and then evicted. */
+static int table_evicted(const state_table *t, uint64_t id)
+{
+  return id && id <= t->last_id && (t->evicted[id / 8] >> (id % 8) & 1);
+}
+
+/* Stores s under a new id into *id, as the most recently used; 0 when out
+ * of memory (s not stored). */
 static int table_add(state_table *t, gdlog_state *s, uint64_t *id)
 {
   if ((t->n + 1) * 2 > t->cap && !table_grow(t)) return 0;
+  if (!evicted_reserve(t, t->last_id + 1)) return 0;
   *id = ++t->last_id;
-  size_t i = table_find(t, *id);
-  t->keys[i] = *id, t->states[i] = s;
+  state_entry *e = &t->slots[table_find(t, *id)];
+  *e = (state_entry){ .id = *id, .state = s };
+  order_push(t, e);
   t->n++;
   return 1;
 }
 
-/* Removes id (present) from the table and returns its state. */
+/* Removes id (kept) from the table and returns its state. */
 static gdlog_state *table_remove(state_table *t, uint64_t id)
 {
   size_t i = table_find(t, id), mask = t->cap - 1;
-  gdlog_state *s = t->states[i];
-  for (size_t j = (i + 1) & mask; t->keys[j]; j = (j + 1) & mask) {
-    size_t home = slot_of(t, t->keys[j]);
+  assert(t->slots[i].id == id);
+  order_unlink(t, &t->slots[i]);
+  gdlog_state *s = t->slots[i].state;
+  for (size_t j = (i + 1) & mask; t->slots[j].id; j = (j + 1) & mask) {
+    size_t home = slot_of(t, t->slots[j].id);
     /* the entry at j may move to the hole at i unless its home lies in (i, j] */
     if (((j - home) & mask) >= ((j - i) & mask)) {
-      t->keys[i] = t->keys[j], t->states[i] = t->states[j];
+      t->slots[i] = t->slots[j];
       i = j;
     }
   }
-  t->keys[i] = 0, t->states[i] = NULL;
+  t->slots[i] = (state_entry){ 0 };
   t->n--;
   return s;
 }
 
+/* Frees the least recently used state (the table keeps one) and remembers
+ * its id as evicted. */
+static void table_evict_oldest(state_table *t)
+{
+  assert(t->n > 0);
+  uint64_t id = t->oldest;
+  t->evicted[id / 8] |= (uint8_t)(1u << (id % 8));
+  gdlog_state_free(table_remove(t, id));
+}
+
 static void table_free(state_table *t)
 {
-  for (size_t i = 0; i < t->cap; i++) gdlog_state_free(t->states[i]);
-  free(t->keys), free(t->states);
+  for (size_t i = 0; i < t->cap; i++) gdlog_state_free(t->slots[i].state);
+  free(t->slots);
+  free(t->evicted);
 }
 
 /* ---- the session ---- */
@@ -223,13 +295,22 @@ static int id_arg(serve *s, const char *f, uint64_t *id)
   return got ? 1 : fail(s, "'%.100s' is not a state id", f);
 }
 
-/* The state of the id in field f into *st; 0 after an error reply. */
+/* The state of the id in field f into *st, which becomes the most recently
+ * used; 0 after an error reply. */
 static int state_arg(serve *s, const char *f, gdlog_state **st)
 {
   uint64_t id;
   if (!id_arg(s, f, &id)) return 0;
-  *st = table_get(&s->states, id);
-  return *st ? 1 : fail(s, "no state %s (never made, or dropped)", f);
+  state_entry *e = table_entry(&s->states, id);
+  if (e) {
+    table_touch(&s->states, e);
+    *st = e->state;
+    return 1;
+  }
+  if (table_evicted(&s->states, id))
+    return fail(s, "state %s was evicted (least recently used, beyond --max-states %llu): load its fluents again", f,
+                (unsigned long long)s->max_states);
+  return fail(s, "no state %s (never made, or dropped)", f);
 }
 
 /* The role named in field f into *r; 0 after an error reply. */
@@ -239,15 +320,13 @@ static int role_arg(serve *s, const char *f, int *r)
   return st == GDLOG_OK ? 1 : fail_api(s, st);
 }
 
-/* Replies `ok ID` with a new id for st (taken over); 0 after an error
- * reply (st freed). */
+/* Replies `ok ID` with a new id for st (taken over), evicting the least
+ * recently used state when --max-states are kept; 0 after an error reply
+ * (st freed). */
 static int ok_new_state(serve *s, gdlog_state *st)
 {
   uint64_t id;
-  if (s->max_states && s->states.n >= s->max_states) {
-    gdlog_state_free(st);
-    return fail(s, "too many states (--max-states %llu): drop some", (unsigned long long)s->max_states);
-  }
+  if (s->max_states && s->states.n >= s->max_states) table_evict_oldest(&s->states);
   if (!table_add(&s->states, st, &id)) {
     gdlog_state_free(st);
     return fail(s, "out of memory");
@@ -445,14 +524,17 @@ static int req_playouts(serve *s, char **f, int n)
   return rc == GDLOG_OK ? 1 : fail_api(s, rc);
 }
 
+/* drop ID...: every id must be kept or evicted (then already freed), else
+ * nothing is dropped. */
 static int req_drop(serve *s, char **f, int n)
 {
   gdlog_state *st;
+  uint64_t id;
   for (int i = 0; i < n; i++)
-    if (!state_arg(s, f[i], &st)) return 0;
+    if (!id_arg(s, f[i], &id) || (!table_evicted(&s->states, id) && !state_arg(s, f[i], &st))) return 0;
   for (int i = 0; i < n; i++) {
-    uint64_t id = strtoull(f[i], NULL, 10);
-    if (table_get(&s->states, id)) gdlog_state_free(table_remove(&s->states, id));  /* an id given twice */
+    read_count(f[i], &id);
+    if (table_entry(&s->states, id)) gdlog_state_free(table_remove(&s->states, id));  /* not an id given twice */
   }
   ok_begin(s);
   return 1;
@@ -700,7 +782,9 @@ const cli_command cli_cmd_serve = {
            "`error MESSAGE` for a bad request (the session goes on).  End of input or\n"
            "quit ends it with status 0.  Fields are separated by blanks; a term with\n"
            "blanks is one field when its parentheses balance: (mark 1 2).  States\n"
-           "are ids the server hands out (1, 2, ...; never reused).\n"
+           "are ids the server hands out (1, 2, ...; never reused); beyond\n"
+           "--max-states, the least recently used one (named in no request for the\n"
+           "longest time) is evicted, and naming it is an error that says so.\n"
            "  roles                 ok ROLE...        (the order of joint moves)\n"
            "  init                  ok ID             (a new id for the initial state)\n"
            "  legal ID ROLE         ok MOVE...\n"
