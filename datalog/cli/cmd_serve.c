@@ -245,19 +245,32 @@ static int fail(serve *s, const char *fmt, ...)
   return 0;
 }
 
+/* The first line of an error text as gdlog_error or the guard give it
+ * (`file:line:col: error: message`, `gdlog: error: message`, `gdlog:
+ * message`): its place into *place (0 bytes when none) and its message
+ * into *msg, each with its length. */
+static void first_error(const char *e, const char **place, int *n_place, const char **msg, int *n_msg)
+{
+  const char *end = strchr(e, '\n'), *m = strstr(e, "error: ");
+  if (!end) end = e + strlen(e);
+  if (!m || m > end) m = strncmp(e, "gdlog: ", 7) == 0 ? e + 7 : e;
+  else m += 7;
+  int before = (int)(m - e);
+  int has_place = before > 9 && strncmp(e, "gdlog: ", 7) != 0;  /* "X: error: " */
+  *place = e, *n_place = has_place ? before - 9 : 0;
+  *msg = m, *n_msg = (int)(end - m);
+}
+
 /* An error reply with the first message of the game's last failed call,
- * without its place (`file:line:col: error: `); returns 0. */
+ * without its place; returns 0. */
 static int fail_api(serve *s, gdlog_status st)
 {
-  const char *e = gdlog_error(s->g), *end = strchr(e, '\n');
-  size_t n = end ? (size_t)(end - e) : strlen(e);
-  const char *m = NULL;
+  const char *place, *msg;
+  int n_place, n_msg;
   if (st == GDLOG_ERR_NOMEM) return fail(s, "out of memory");
-  for (size_t i = 0; i + 7 <= n && !m; i++)
-    if (memcmp(e + i, "error: ", 7) == 0) m = e + i + 7;
-  if (!m || n == 0) return fail(s, "%s", gdlog_status_name(st));
-  n -= (size_t)(m - e);
-  return fail(s, "%.*s", n > 400 ? 400 : (int)n, m);
+  first_error(gdlog_error(s->g), &place, &n_place, &msg, &n_msg);
+  if (n_msg == 0) return fail(s, "%s", gdlog_status_name(st));
+  return fail(s, "%.*s", n_msg > 400 ? 400 : n_msg, msg);
 }
 
 static void ok_begin(serve *s)
@@ -729,8 +742,21 @@ static int session(cli_ctx *c, serve *s)
   return rc;
 }
 
+/* Replies why the session cannot start, as the first line of error text
+ * e (with its place), for a client that reads the reason where it reads
+ * replies; the whole text goes to standard error as well. */
+static void reply_no_game(serve *s, const char *e)
+{
+  const char *place, *msg;
+  int n_place, n_msg;
+  first_error(e, &place, &n_place, &msg, &n_msg);
+  fail(s, "the game does not load: %.*s%s%.*s", n_place > 200 ? 200 : n_place, place, n_place ? ": " : "",
+       n_msg > 300 ? 300 : n_msg, msg);
+  send_reply(s);
+}
+
 /* Loads the game of FILE with the options into s->g; 0 after printing its
- * errors. */
+ * errors (and an error reply). */
 static int open_game(cli_ctx *c, serve *s)
 {
   gdlog_options o;
@@ -744,7 +770,9 @@ static int open_game(cli_ctx *c, serve *s)
   gdlog_status rc = gdlog_open_file(c->args[0], &o, &s->g);
   dl_guard_soft(0);
   if (rc == GDLOG_OK) return 1;
-  fputs(s->g ? gdlog_error(s->g) : "gdlog: error: out of memory\n", stderr);
+  const char *e = s->g ? gdlog_error(s->g) : "gdlog: error: out of memory\n";
+  reply_no_game(s, dl_guard_stop_message() ? dl_guard_stop_message() : e);
+  fputs(e, stderr);
   return 0;
 }
 
@@ -761,8 +789,10 @@ static int run_serve(cli_ctx *c)
   if (open_game(c, &s)) {
     s.roles = gdlog_role_count(s.g);
     s.joint = malloc((size_t)s.roles * sizeof *s.joint);
-    if (!s.joint) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
-    else rc = session(c, &s);
+    if (!s.joint) {
+      reply_no_game(&s, "out of memory");
+      dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    } else rc = session(c, &s);
   }
   table_free(&s.states);
   free(s.joint);
@@ -798,7 +828,8 @@ const cli_command cli_cmd_serve = {
            "  drop ID...            ok                (frees the states)\n"
            "  help                  ok REQUEST...\n"
            "  quit                  ok                (and ends)\n"
-           "The game's load errors go to standard error (exit status 1, no reply).",
+           "A game that does not load gets one reply, `error the game does not load:\n"
+           "...`, its errors on standard error and exit status 1.",
   .options = serve_options,
   .run = run_serve,
 };
