@@ -783,6 +783,8 @@ static int run_serve(cli_ctx *c)
   if (!cli_count(c, "--seed", 1, &s.rng) || !cli_count(c, "--max-depth", 10000, &s.max_depth) ||
       !cli_count(c, "--max-states", 1000000, &s.max_states))
     return CLI_USAGE;
+  if (strcmp(c->args[0], "-") == 0)
+    return cli_usage(c, "FILE cannot be '-': standard input carries the requests");
   s.infix = cli_choice(c, "--format", 0) == 1;
   signal(SIGPIPE, SIG_IGN);  /* a player that went away: a write error, not a silent death */
   int rc = CLI_INPUT;
@@ -829,7 +831,8 @@ const cli_command cli_cmd_serve = {
            "  help                  ok REQUEST...\n"
            "  quit                  ok                (and ends)\n"
            "A game that does not load gets one reply, `error the game does not load:\n"
-           "...`, its errors on standard error and exit status 1.",
+           "...`, its errors on standard error and exit status 1.  FILE cannot be -\n"
+           "(standard input carries the requests).",
   .options = serve_options,
   .run = run_serve,
 };
