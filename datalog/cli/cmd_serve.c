@@ -382,19 +382,54 @@ static int req_legal(serve *s, char **f, int n)
   return 1;
 }
 
-static int req_next(serve *s, char **f, int n)
+/* The next state of the state in f[0] for the joint move f[1..n) into
+ * *next (a new state); 0 after an error reply (name: the request's). */
+static int next_of(serve *s, const char *name, char **f, int n, gdlog_state **next)
 {
-  gdlog_state *st, *next;
+  gdlog_state *st;
   if (!state_arg(s, f[0], &st)) return 0;
   if (n - 1 != s->roles)
-    return fail(s, "next needs a state id and %d moves, one per role in the order of roles; got %d moves", s->roles,
-                n - 1);
+    return fail(s, "%s needs a state id and %d moves, one per role in the order of roles; got %d moves", name,
+                s->roles, n - 1);
   for (int r = 0; r < s->roles; r++) {
     gdlog_status rc = gdlog_parse_move(s->g, r, f[r + 1], &s->joint[r]);
     if (rc != GDLOG_OK) return fail_api(s, rc);
   }
-  gdlog_status rc = gdlog_next(s->g, st, s->joint, &next);
-  return rc == GDLOG_OK ? ok_new_state(s, next) : fail_api(s, rc);
+  gdlog_status rc = gdlog_next(s->g, st, s->joint, next);
+  return rc == GDLOG_OK ? 1 : fail_api(s, rc);
+}
+
+static int req_next(serve *s, char **f, int n)
+{
+  gdlog_state *next;
+  return next_of(s, "next", f, n, &next) && ok_new_state(s, next);
+}
+
+/* Adds the fluents of text (one a line, as gdlog_state_text writes them)
+ * to the reply (begun) and frees text. */
+static void add_fluents(serve *s, char *text)
+{
+  for (char *p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) ok_field(s, p);
+  free(text);
+}
+
+/* nextstate ID MOVE...: next and state in one round trip. */
+static int req_nextstate(serve *s, char **f, int n)
+{
+  gdlog_state *next;
+  char *text;
+  if (!next_of(s, "nextstate", f, n, &next)) return 0;
+  gdlog_status rc = gdlog_state_text(s->g, next, &text);  /* before the id: no id is lost to an error */
+  if (rc != GDLOG_OK) {
+    gdlog_state_free(next);
+    return fail_api(s, rc);
+  }
+  if (!ok_new_state(s, next)) {
+    free(text);
+    return 0;
+  }
+  add_fluents(s, text);
+  return 1;
 }
 
 static int req_terminal(serve *s, char **f, int n)
@@ -454,8 +489,7 @@ static int req_state(serve *s, char **f, int n)
   gdlog_status rc = gdlog_state_text(s->g, st, &text);
   if (rc != GDLOG_OK) return fail_api(s, rc);
   ok_begin(s);
-  for (char *p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) ok_field(s, p);
-  free(text);
+  add_fluents(s, text);
   return 1;
 }
 
@@ -574,6 +608,7 @@ static const request requests[] = {
   { "init", "", 0, 0, req_init },
   { "legal", " ID ROLE", 2, 2, req_legal },
   { "next", " ID MOVE...", 1, -1, req_next },
+  { "nextstate", " ID MOVE...", 1, -1, req_nextstate },
   { "terminal", " ID", 1, 1, req_terminal },
   { "goal", " ID ROLE", 2, 2, req_goal },
   { "goals", " ID", 1, 1, req_goals },
@@ -827,6 +862,7 @@ const cli_command cli_cmd_serve = {
            "  state ID              ok FLUENT...\n"
            "  load FLUENT...        ok ID             (the state of these fluents)\n"
            "  random ID             ok VALUE...       (goals at the end of a random playout)\n"
+           "  playouts ID N         ok MEAN...        (mean goals over N random playouts)\n"
            "  drop ID...            ok                (frees the states)\n"
            "  help                  ok REQUEST...\n"
            "  quit                  ok                (and ends)\n"
