@@ -376,7 +376,8 @@ static int req_legal(serve *s, char **f, int n)
   const gdlog_move *moves;
   if (!state_arg(s, f[0], &st) || !role_arg(s, f[1], &r)) return 0;
   gdlog_status rc = gdlog_legal(s->g, st, r, &moves, &count);
-  if (rc != GDLOG_OK) return fail_api(s, rc);
+  if (rc != GDLOG_OK) return fail_api(s, rc);  /* none in a state that is not terminal: the game's fault */
+  if (count == 0) return fail(s, "role '%s' has no legal move in this terminal state", gdlog_role_name(s->g, r));
   ok_begin(s);
   for (int i = 0; i < count; i++) ok_field(s, gdlog_move_text(s->g, moves[i]));
   return 1;
@@ -854,7 +855,8 @@ const cli_command cli_cmd_serve = {
            "longest time) is evicted, and naming it is an error that says so.\n"
            "  roles                 ok ROLE...        (the order of joint moves)\n"
            "  init                  ok ID             (a new id for the initial state)\n"
-           "  legal ID ROLE         ok MOVE...\n"
+           "  legal ID ROLE         ok MOVE...        (at least one; a role without\n"
+           "                                           legal moves is an error)\n"
            "  next ID MOVE...       ok ID             (one move per role, in role order)\n"
            "  terminal ID           ok true|false\n"
            "  goal ID ROLE          ok VALUE\n"
