@@ -730,8 +730,40 @@ static void answer(serve *s, char *line, char ***f, int *cap)
   fail(s, "unknown request '%.100s' (try help)", (*f)[0]);
 }
 
-/* Writes the reply and its newline, any control byte as '?', and flushes;
- * 0 when the output failed. */
+/* The length of the character at p (n > 0 bytes left) when it is valid
+ * UTF-8 (no overlong form, surrogate or code point beyond U+10FFFF) and not
+ * an ASCII control character, else 0. */
+static size_t printable_char(const unsigned char *p, size_t n)
+{
+  unsigned char c = p[0];
+  if (c < 0x80) return c >= 0x20 && c != 0x7f;
+  size_t len = c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+  if (len == 0 || len > n) return 0;
+  unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+  unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+  if (p[1] < lo || p[1] > hi) return 0;
+  for (size_t i = 2; i < len; i++)
+    if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+  return len;
+}
+
+/* Writes text[0..n) with every byte that is not part of a printable
+ * character as \xHH, so that a reply is one line of valid UTF-8 (a client
+ * reading text decodes it) even when it echoes bytes of a request. */
+static void write_escaped(const char *text, size_t n)
+{
+  const unsigned char *p = (const unsigned char *)text;
+  for (size_t i = 0; i < n;) {
+    size_t len = printable_char(p + i, n - i);
+    if (len) {
+      fwrite(p + i, 1, len, stdout);
+      i += len;
+    } else printf("\\x%02x", p[i++]);
+  }
+}
+
+/* Writes the reply (escaped) and its newline, and flushes; 0 when the
+ * output failed. */
 static int send_reply(serve *s)
 {
   if (s->reply.failed) {
@@ -739,9 +771,8 @@ static int send_reply(serve *s)
     fail(s, "out of memory");
     if (s->reply.failed) return fputs("error out of memory\n", stdout) >= 0 && fflush(stdout) == 0;
   }
-  for (size_t i = 0; i < s->reply.len; i++)
-    if ((unsigned char)s->reply.data[i] < 0x20 || s->reply.data[i] == 0x7f) s->reply.data[i] = '?';
-  return fwrite(s->reply.data, 1, s->reply.len, stdout) == s->reply.len && putchar('\n') != EOF && fflush(stdout) == 0;
+  write_escaped(s->reply.data, s->reply.len);
+  return putchar('\n') != EOF && fflush(stdout) == 0 && !ferror(stdout);
 }
 
 /* The session: requests until the end of input, quit, a signal or a write
@@ -868,9 +899,9 @@ const cli_command cli_cmd_serve = {
            "  drop ID...            ok                (frees the states)\n"
            "  help                  ok REQUEST...\n"
            "  quit                  ok                (and ends)\n"
-           "A game that does not load gets one reply, `error the game does not load:\n"
-           "...`, its errors on standard error and exit status 1.  FILE cannot be -\n"
-           "(standard input carries the requests).",
+           "Bytes of a reply that are not printable UTF-8 are written \\xHH.  A game\n"
+           "that does not load gets one reply, `error the game does not load: ...`,\n"
+           "its errors on standard error and exit status 1.  FILE cannot be -.",
   .options = serve_options,
   .run = run_serve,
 };
