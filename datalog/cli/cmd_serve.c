@@ -28,7 +28,8 @@ static const cli_option serve_options[] = {
   { .name = "--format", .value = "F", .choices = "kif|infix",
     .help = "syntax of the roles, moves and fluents of the replies, and\n"
             "of the quotes that split requests (default kif)" },
-  { .name = "--seed", .value = "S", .help = "seed of the playouts of `random` (default 1)" },
+  { .name = "--seed", .value = "S", .help = "seed of the random playouts of `random` and `playouts`\n"
+            "(default 1)" },
   { .name = "--max-depth", .value = "N",
     .help = "a `random` playout longer than N joint moves is an error\n"
             "reply (default 10000)" },
@@ -889,6 +890,7 @@ const cli_command cli_cmd_serve = {
            "  legal ID ROLE         ok MOVE...        (at least one; a role without\n"
            "                                           legal moves is an error)\n"
            "  next ID MOVE...       ok ID             (one move per role, in role order)\n"
+           "  nextstate ID MOVE...  ok ID FLUENT...   (next and state in one)\n"
            "  terminal ID           ok true|false\n"
            "  goal ID ROLE          ok VALUE\n"
            "  goals ID              ok VALUE...       (in role order)\n"
