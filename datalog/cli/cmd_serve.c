@@ -6,7 +6,7 @@
  * (the protocol is in the README, "Using gdlog from another language", and
  * in `gdlog serve --help`).
  *
- * Built on the public API only (datalog/gdlog.h), as an embedder would.  A
+ * Built on the public API (datalog/gdlog.h) and Judy, as an embedder would.  A
  * bad request never ends the session: it gets an error reply.  End of input
  * or `quit` ends it with status 0. */
 #include <assert.h>
@@ -15,6 +15,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <Judy.h>
 
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
@@ -42,165 +44,103 @@ static const cli_option serve_options[] = {
   CLI_OPT_END
 };
 
-/* ---- the states, by id: an open-addressing hash table (linear probing,
- * backward-shift deletion) whose entries also form a list in the order of
- * their last use, to evict the least recently used one when the table is
- * full.  The list links by id, not by slot, so that moving an entry within
- * the table keeps it.  Ids start at 1 and are never reused; id 0 marks an
- * empty slot and the end of the list. ---- */
+/* ---- the states, by id (from 1, never reused), also in a list in the
+ * order of their last use, to evict the least recently used when the
+ * table is full; and the set of the ids evicted. ---- */
 
 typedef struct state_entry {
-  uint64_t id;             /* 0: an empty slot */
-  uint64_t older, newer;   /* the neighbours in the order of use; 0: none */
+  uint64_t id;
   gdlog_state *state;
+  struct state_entry *older, *newer;  /* the neighbours in the order of use */
 } state_entry;
 
 typedef struct state_table {
-  state_entry *slots;
-  size_t cap, n;           /* cap: a power of two, or 0; n: states kept */
-  uint64_t last_id;        /* the last id handed out */
-  uint64_t oldest, newest; /* the ends of the order of use; 0 when empty */
-  uint8_t *evicted;        /* one bit per id handed out: it was evicted */
-  size_t evicted_bytes;
+  Pvoid_t by_id;                /* JudyL: id -> its state_entry (0: none) */
+  Pvoid_t evicted;              /* Judy1: the ids evicted */
+  state_entry *oldest, *newest; /* the ends of the order of use */
+  size_t n;                     /* states kept */
+  uint64_t last_id;             /* the last id handed out */
 } state_table;
-
-/* The home slot of id: a mix of all its bits (murmur3's finalizer), so
- * that consecutive ids collide as random keys would (many.case drops in a
- * scattered order through those clusters). */
-static size_t slot_of(const state_table *t, uint64_t id)
-{
-  id ^= id >> 33;
-  id *= 0xFF51AFD7ED558CCDULL;
-  id ^= id >> 33;
-  return (size_t)id & (t->cap - 1);
-}
-
-/* The slot of id, or of the empty slot where it would go (cap > 0). */
-static size_t table_find(const state_table *t, uint64_t id)
-{
-  size_t i = slot_of(t, id);
-  while (t->slots[i].id && t->slots[i].id != id) i = (i + 1) & (t->cap - 1);
-  return i;
-}
 
 /* The entry of id, NULL when the table does not keep it. */
 static state_entry *table_entry(const state_table *t, uint64_t id)
 {
-  if (!t->cap || !id) return NULL;
-  state_entry *e = &t->slots[table_find(t, id)];
-  return e->id ? e : NULL;
+  PWord_t v = (PWord_t)JudyLGet(t->by_id, (Word_t)id, PJE0);
+  state_entry *e = v ? (state_entry *)*v : NULL;
+  return e && e->id == id ? e : NULL;  /* the id check: a Word_t narrower than ids */
 }
 
-/* Takes e (kept) out of the order of use. */
+/* Takes e out of the order of use. */
 static void order_unlink(state_table *t, state_entry *e)
 {
-  if (e->older) table_entry(t, e->older)->newer = e->newer;
-  else t->oldest = e->newer;
-  if (e->newer) table_entry(t, e->newer)->older = e->older;
-  else t->newest = e->older;
-  e->older = e->newer = 0;
+  *(e->older ? &e->older->newer : &t->oldest) = e->newer;
+  *(e->newer ? &e->newer->older : &t->newest) = e->older;
 }
 
-/* Puts e (kept, not in the order) at the newest end of the order of use. */
+/* Puts e (out of the order) at the newest end of the order of use. */
 static void order_push(state_table *t, state_entry *e)
 {
-  e->older = t->newest;
-  e->newer = 0;
-  if (t->newest) table_entry(t, t->newest)->newer = e->id;
-  else t->oldest = e->id;
-  t->newest = e->id;
+  e->older = t->newest, e->newer = NULL;
+  *(t->newest ? &t->newest->newer : &t->oldest) = e;
+  t->newest = e;
 }
 
-/* Marks e (kept) as the most recently used state. */
+/* Marks e as the most recently used state. */
 static void table_touch(state_table *t, state_entry *e)
 {
-  if (t->newest == e->id) return;
   order_unlink(t, e);
   order_push(t, e);
-}
-
-/* Doubles the table; 0 when out of memory. */
-static int table_grow(state_table *t)
-{
-  size_t cap = t->cap ? t->cap * 2 : 64;
-  state_table u = *t;
-  u.cap = cap;
-  u.slots = calloc(cap, sizeof *u.slots);
-  if (!u.slots) return 0;
-  for (size_t i = 0; i < t->cap; i++)
-    if (t->slots[i].id) u.slots[table_find(&u, t->slots[i].id)] = t->slots[i];
-  free(t->slots);
-  *t = u;
-  return 1;
-}
-
-/* Makes the bits of t->evicted cover id; 0 when out of memory. */
-static int evicted_reserve(state_table *t, uint64_t id)
-{
-  if (id / 8 < t->evicted_bytes) return 1;
-  size_t bytes = t->evicted_bytes ? t->evicted_bytes * 2 : 64;
-  uint8_t *bits = realloc(t->evicted, bytes);
-  if (!bits) return 0;
-  memset(bits + t->evicted_bytes, 0, bytes - t->evicted_bytes);
-  t->evicted = bits, t->evicted_bytes = bytes;
-  return 1;
-}
-
-/* 1 when id was handed out and then evicted. */
-static int table_evicted(const state_table *t, uint64_t id)
-{
-  return id && id <= t->last_id && (t->evicted[id / 8] >> (id % 8) & 1);
 }
 
 /* Stores s under a new id into *id, as the most recently used; 0 when out
  * of memory (s not stored). */
 static int table_add(state_table *t, gdlog_state *s, uint64_t *id)
 {
-  if ((t->n + 1) * 2 > t->cap && !table_grow(t)) return 0;
-  if (!evicted_reserve(t, t->last_id + 1)) return 0;
-  *id = ++t->last_id;
-  state_entry *e = &t->slots[table_find(t, *id)];
-  *e = (state_entry){ .id = *id, .state = s };
+  state_entry *e = malloc(sizeof *e);
+  PWord_t v = e ? (PWord_t)JudyLIns(&t->by_id, (Word_t)(t->last_id + 1), PJE0) : NULL;
+  if (!v || v == PJERR) {
+    free(e);
+    return 0;
+  }
+  *e = (state_entry){ .id = *id = ++t->last_id, .state = s };
+  *v = (Word_t)e;
   order_push(t, e);
   t->n++;
   return 1;
 }
 
-/* Removes id (kept) from the table and returns its state. */
-static gdlog_state *table_remove(state_table *t, uint64_t id)
+/* Removes e from the table and returns its state. */
+static gdlog_state *table_remove(state_table *t, state_entry *e)
 {
-  size_t i = table_find(t, id), mask = t->cap - 1;
-  assert(t->slots[i].id == id);
-  order_unlink(t, &t->slots[i]);
-  gdlog_state *s = t->slots[i].state;
-  for (size_t j = (i + 1) & mask; t->slots[j].id; j = (j + 1) & mask) {
-    size_t home = slot_of(t, t->slots[j].id);
-    /* the entry at j may move to the hole at i unless its home lies in (i, j] */
-    if (((j - home) & mask) >= ((j - i) & mask)) {
-      t->slots[i] = t->slots[j];
-      i = j;
-    }
-  }
-  t->slots[i] = (state_entry){ 0 };
+  gdlog_state *s = e->state;
+  *(PWord_t)JudyLGet(t->by_id, (Word_t)e->id, PJE0) = 0;  /* gone even if the delete runs out of memory */
+  JudyLDel(&t->by_id, (Word_t)e->id, PJE0);
+  order_unlink(t, e);
+  free(e);
   t->n--;
   return s;
 }
 
 /* Frees the least recently used state (the table keeps one) and remembers
- * its id as evicted. */
+ * its id as evicted (out of memory: as dropped). */
 static void table_evict_oldest(state_table *t)
 {
-  assert(t->n > 0);
-  uint64_t id = t->oldest;
-  t->evicted[id / 8] |= (uint8_t)(1u << (id % 8));
-  gdlog_state_free(table_remove(t, id));
+  assert(t->oldest);
+  Judy1Set(&t->evicted, (Word_t)t->oldest->id, PJE0);
+  gdlog_state_free(table_remove(t, t->oldest));
+}
+
+/* 1 when id was handed out and then evicted. */
+static int table_evicted(const state_table *t, uint64_t id)
+{
+  return id <= t->last_id && Judy1Test(t->evicted, (Word_t)id, PJE0) == 1;
 }
 
 static void table_free(state_table *t)
 {
-  for (size_t i = 0; i < t->cap; i++) gdlog_state_free(t->slots[i].state);
-  free(t->slots);
-  free(t->evicted);
+  while (t->oldest) gdlog_state_free(table_remove(t, t->oldest));
+  JudyLFreeArray(&t->by_id, PJE0);
+  Judy1FreeArray(&t->evicted, PJE0);
 }
 
 /* ---- the session ---- */
@@ -583,7 +523,8 @@ static int req_drop(serve *s, char **f, int n)
     if (!id_arg(s, f[i], &id) || (!table_evicted(&s->states, id) && !state_arg(s, f[i], &st))) return 0;
   for (int i = 0; i < n; i++) {
     read_count(f[i], &id);
-    if (table_entry(&s->states, id)) gdlog_state_free(table_remove(&s->states, id));  /* not an id given twice */
+    state_entry *e = table_entry(&s->states, id);  /* NULL: evicted, or given twice */
+    if (e) gdlog_state_free(table_remove(&s->states, e));
   }
   ok_begin(s);
   return 1;
