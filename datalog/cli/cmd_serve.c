@@ -1,18 +1,22 @@
 /* cmd_serve.c: gdlog serve: a game behind a line protocol on standard input
- * and output (issue 13), for players written in another language.  One
- * request per line, one reply per line: `ok ...` or `error MESSAGE`; the
- * server hands out state ids and answers roles, init, legal, next,
- * terminal, goals and the rest over them (the protocol is in the README,
- * "Using gdlog from another language", and in `gdlog serve --help`).
+ * and output, for players written in another language.  One request per
+ * line, one reply per line: `ok ...` or `error MESSAGE`; the server hands
+ * out state ids (evicting the least recently used beyond --max-states) and
+ * answers roles, init, legal, next, terminal, goals and the rest over them
+ * (the protocol is in the README, "Using gdlog from another language", and
+ * in `gdlog serve --help`).
  *
- * Built on the public API only (datalog/gdlog.h), as an embedder would.  A
+ * Built on the public API (datalog/gdlog.h) and Judy, as an embedder would.  A
  * bad request never ends the session: it gets an error reply.  End of input
  * or `quit` ends it with status 0. */
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <Judy.h>
 
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
@@ -26,108 +30,117 @@ static const cli_option serve_options[] = {
   { .name = "--format", .value = "F", .choices = "kif|infix",
     .help = "syntax of the roles, moves and fluents of the replies, and\n"
             "of the quotes that split requests (default kif)" },
-  { .name = "--seed", .value = "S", .help = "seed of the playouts of `random` (default 1)" },
+  { .name = "--seed", .value = "S", .help = "seed of the random playouts of `random` and `playouts`\n"
+            "(default 1)" },
   { .name = "--max-depth", .value = "N",
     .help = "a `random` playout longer than N joint moves is an error\n"
             "reply (default 10000)" },
   { .name = "--max-states", .value = "N",
-    .help = "at most N states at once; beyond, a request that makes one\n"
-            "is an error reply (default 1000000; 0: no limit)" },
+    .help = "keep at most N states: a new one evicts the least recently\n"
+            "used (default 1000000; 0: no limit)" },
   { .name = "--syntax", .value = "S", .choices = "kif|infix",
     .help = "syntax of FILE: kif or infix (default: by its content, else\n"
             "its extension)" },
   CLI_OPT_END
 };
 
-/* ---- the states, by id: an open-addressing hash table (linear probing,
- * backward-shift deletion).  Ids start at 1 and are never reused; key 0
- * marks an empty slot. ---- */
+/* ---- the states, by id (from 1, never reused), also in a list in the
+ * order of their last use, to evict the least recently used when the
+ * table is full; and the set of the ids evicted. ---- */
+
+typedef struct state_entry {
+  uint64_t id;
+  gdlog_state *state;
+  struct state_entry *older, *newer;  /* the neighbours in the order of use */
+} state_entry;
 
 typedef struct state_table {
-  uint64_t *keys;
-  gdlog_state **states;
-  size_t cap, n;       /* cap: a power of two, or 0 */
-  uint64_t last_id;
+  Pvoid_t by_id;                /* JudyL: id -> its state_entry (0: none) */
+  Pvoid_t evicted;              /* Judy1: the ids evicted */
+  state_entry *oldest, *newest; /* the ends of the order of use */
+  size_t n;                     /* states kept */
+  uint64_t last_id;             /* the last id handed out */
 } state_table;
 
-/* The home slot of id: a mix of all its bits (murmur3's finalizer), so
- * that consecutive ids collide as random keys would (many.case drops in a
- * scattered order through those clusters). */
-static size_t slot_of(const state_table *t, uint64_t id)
+/* The entry of id, NULL when the table does not keep it. */
+static state_entry *table_entry(const state_table *t, uint64_t id)
 {
-  id ^= id >> 33;
-  id *= 0xFF51AFD7ED558CCDULL;
-  id ^= id >> 33;
-  return (size_t)id & (t->cap - 1);
+  PWord_t v = (PWord_t)JudyLGet(t->by_id, (Word_t)id, PJE0);
+  state_entry *e = v ? (state_entry *)*v : NULL;
+  return e && e->id == id ? e : NULL;  /* the id check: a Word_t narrower than ids */
 }
 
-/* The slot of id, or of the empty slot where it would go (cap > 0). */
-static size_t table_find(const state_table *t, uint64_t id)
+/* Takes e out of the order of use. */
+static void order_unlink(state_table *t, state_entry *e)
 {
-  size_t i = slot_of(t, id);
-  while (t->keys[i] && t->keys[i] != id) i = (i + 1) & (t->cap - 1);
-  return i;
+  *(e->older ? &e->older->newer : &t->oldest) = e->newer;
+  *(e->newer ? &e->newer->older : &t->newest) = e->older;
 }
 
-static gdlog_state *table_get(const state_table *t, uint64_t id)
+/* Puts e (out of the order) at the newest end of the order of use. */
+static void order_push(state_table *t, state_entry *e)
 {
-  if (!t->cap || !id) return NULL;
-  size_t i = table_find(t, id);
-  return t->keys[i] ? t->states[i] : NULL;
+  e->older = t->newest, e->newer = NULL;
+  *(t->newest ? &t->newest->newer : &t->oldest) = e;
+  t->newest = e;
 }
 
-/* Doubles the table; 0 when out of memory. */
-static int table_grow(state_table *t)
+/* Marks e as the most recently used state. */
+static void table_touch(state_table *t, state_entry *e)
 {
-  size_t cap = t->cap ? t->cap * 2 : 64;
-  state_table u = { calloc(cap, sizeof *u.keys), calloc(cap, sizeof *u.states), cap, t->n, t->last_id };
-  if (!u.keys || !u.states) {
-    free(u.keys), free(u.states);
-    return 0;
-  }
-  for (size_t i = 0; i < t->cap; i++)
-    if (t->keys[i]) {
-      size_t j = table_find(&u, t->keys[i]);
-      u.keys[j] = t->keys[i], u.states[j] = t->states[i];
-    }
-  free(t->keys), free(t->states);
-  *t = u;
-  return 1;
+  order_unlink(t, e);
+  order_push(t, e);
 }
 
-/* Stores s under a new id into *id; 0 when out of memory (s not stored). */
+/* Stores s under a new id into *id, as the most recently used; 0 when out
+ * of memory (s not stored). */
 static int table_add(state_table *t, gdlog_state *s, uint64_t *id)
 {
-  if ((t->n + 1) * 2 > t->cap && !table_grow(t)) return 0;
-  *id = ++t->last_id;
-  size_t i = table_find(t, *id);
-  t->keys[i] = *id, t->states[i] = s;
+  state_entry *e = malloc(sizeof *e);
+  PWord_t v = e ? (PWord_t)JudyLIns(&t->by_id, (Word_t)(t->last_id + 1), PJE0) : NULL;
+  if (!v || v == PJERR) {
+    free(e);
+    return 0;
+  }
+  *e = (state_entry){ .id = *id = ++t->last_id, .state = s };
+  *v = (Word_t)e;
+  order_push(t, e);
   t->n++;
   return 1;
 }
 
-/* Removes id (present) from the table and returns its state. */
-static gdlog_state *table_remove(state_table *t, uint64_t id)
+/* Removes e from the table and returns its state. */
+static gdlog_state *table_remove(state_table *t, state_entry *e)
 {
-  size_t i = table_find(t, id), mask = t->cap - 1;
-  gdlog_state *s = t->states[i];
-  for (size_t j = (i + 1) & mask; t->keys[j]; j = (j + 1) & mask) {
-    size_t home = slot_of(t, t->keys[j]);
-    /* the entry at j may move to the hole at i unless its home lies in (i, j] */
-    if (((j - home) & mask) >= ((j - i) & mask)) {
-      t->keys[i] = t->keys[j], t->states[i] = t->states[j];
-      i = j;
-    }
-  }
-  t->keys[i] = 0, t->states[i] = NULL;
+  gdlog_state *s = e->state;
+  *(PWord_t)JudyLGet(t->by_id, (Word_t)e->id, PJE0) = 0;  /* gone even if the delete runs out of memory */
+  JudyLDel(&t->by_id, (Word_t)e->id, PJE0);
+  order_unlink(t, e);
+  free(e);
   t->n--;
   return s;
 }
 
+/* Frees the least recently used state (the table keeps one) and remembers
+ * its id as evicted (out of memory: as dropped). */
+static void table_evict_oldest(state_table *t)
+{
+  assert(t->oldest);
+  Judy1Set(&t->evicted, (Word_t)t->oldest->id, PJE0);
+  gdlog_state_free(table_remove(t, t->oldest));
+}
+
+/* 1 when id was handed out and then evicted. */
+static int table_evicted(const state_table *t, uint64_t id)
+{
+  return id <= t->last_id && Judy1Test(t->evicted, (Word_t)id, PJE0) == 1;
+}
+
 static void table_free(state_table *t)
 {
-  for (size_t i = 0; i < t->cap; i++) gdlog_state_free(t->states[i]);
-  free(t->keys), free(t->states);
+  while (t->oldest) gdlog_state_free(table_remove(t, t->oldest));
+  JudyLFreeArray(&t->by_id, PJE0);
+  Judy1FreeArray(&t->evicted, PJE0);
 }
 
 /* ---- the session ---- */
@@ -173,19 +186,32 @@ static int fail(serve *s, const char *fmt, ...)
   return 0;
 }
 
+/* The first line of an error text as gdlog_error or the guard give it
+ * (`file:line:col: error: message`, `gdlog: error: message`, `gdlog:
+ * message`): its place into *place (0 bytes when none) and its message
+ * into *msg, each with its length. */
+static void first_error(const char *e, const char **place, int *n_place, const char **msg, int *n_msg)
+{
+  const char *end = strchr(e, '\n'), *m = strstr(e, "error: ");
+  if (!end) end = e + strlen(e);
+  if (!m || m > end) m = strncmp(e, "gdlog: ", 7) == 0 ? e + 7 : e;
+  else m += 7;
+  int before = (int)(m - e);
+  int has_place = before > 9 && strncmp(e, "gdlog: ", 7) != 0;  /* "X: error: " */
+  *place = e, *n_place = has_place ? before - 9 : 0;
+  *msg = m, *n_msg = (int)(end - m);
+}
+
 /* An error reply with the first message of the game's last failed call,
- * without its place (`file:line:col: error: `); returns 0. */
+ * without its place; returns 0. */
 static int fail_api(serve *s, gdlog_status st)
 {
-  const char *e = gdlog_error(s->g), *end = strchr(e, '\n');
-  size_t n = end ? (size_t)(end - e) : strlen(e);
-  const char *m = NULL;
+  const char *place, *msg;
+  int n_place, n_msg;
   if (st == GDLOG_ERR_NOMEM) return fail(s, "out of memory");
-  for (size_t i = 0; i + 7 <= n && !m; i++)
-    if (memcmp(e + i, "error: ", 7) == 0) m = e + i + 7;
-  if (!m || n == 0) return fail(s, "%s", gdlog_status_name(st));
-  n -= (size_t)(m - e);
-  return fail(s, "%.*s", n > 400 ? 400 : (int)n, m);
+  first_error(gdlog_error(s->g), &place, &n_place, &msg, &n_msg);
+  if (n_msg == 0) return fail(s, "%s", gdlog_status_name(st));
+  return fail(s, "%.*s", n_msg > 400 ? 400 : n_msg, msg);
 }
 
 static void ok_begin(serve *s)
@@ -200,17 +226,45 @@ static void ok_field(serve *s, const char *text)
   dl_buf_addz(&s->reply, text);
 }
 
-/* The state of the id in field f into *st; 0 after an error reply. */
+/* Reads field f, a whole number in decimal digits alone, into *n.
+ * Returns 1, 0 when f is not one (empty, a sign, blanks, other bytes), -1
+ * when it is beyond UINT64_MAX. */
+static int read_count(const char *f, uint64_t *n)
+{
+  char *end;
+  if (*f < '0' || *f > '9') return 0;
+  errno = 0;
+  unsigned long long v = strtoull(f, &end, 10);
+  if (*end) return 0;
+  if (errno == ERANGE) return -1;
+  *n = v;
+  return 1;
+}
+
+/* The id in field f into *id; 0 after an error reply. */
+static int id_arg(serve *s, const char *f, uint64_t *id)
+{
+  int got = read_count(f, id);
+  if (got < 0) return fail(s, "'%.100s' is not a state id (too large)", f);
+  return got ? 1 : fail(s, "'%.100s' is not a state id", f);
+}
+
+/* The state of the id in field f into *st, which becomes the most recently
+ * used; 0 after an error reply. */
 static int state_arg(serve *s, const char *f, gdlog_state **st)
 {
-  uint64_t id = 0;
-  size_t n = strlen(f);
-  int digits = n > 0 && n <= 19;
-  for (size_t i = 0; i < n && digits; i++) digits = f[i] >= '0' && f[i] <= '9';
-  if (!digits) return fail(s, "'%.100s' is not a state id", f);
-  for (size_t i = 0; i < n; i++) id = id * 10 + (uint64_t)(f[i] - '0');
-  *st = table_get(&s->states, id);
-  return *st ? 1 : fail(s, "no state %s (never made, or dropped)", f);
+  uint64_t id;
+  if (!id_arg(s, f, &id)) return 0;
+  state_entry *e = table_entry(&s->states, id);
+  if (e) {
+    table_touch(&s->states, e);
+    *st = e->state;
+    return 1;
+  }
+  if (table_evicted(&s->states, id))
+    return fail(s, "state %s was evicted (least recently used, beyond --max-states %llu): load its fluents again", f,
+                (unsigned long long)s->max_states);
+  return fail(s, "no state %s (never made, or dropped)", f);
 }
 
 /* The role named in field f into *r; 0 after an error reply. */
@@ -220,15 +274,13 @@ static int role_arg(serve *s, const char *f, int *r)
   return st == GDLOG_OK ? 1 : fail_api(s, st);
 }
 
-/* Replies `ok ID` with a new id for st (taken over); 0 after an error
- * reply (st freed). */
+/* Replies `ok ID` with a new id for st (taken over), evicting the least
+ * recently used state when --max-states are kept; 0 after an error reply
+ * (st freed). */
 static int ok_new_state(serve *s, gdlog_state *st)
 {
   uint64_t id;
-  if (s->max_states && s->states.n >= s->max_states) {
-    gdlog_state_free(st);
-    return fail(s, "too many states (--max-states %llu): drop some", (unsigned long long)s->max_states);
-  }
+  if (s->max_states && s->states.n >= s->max_states) table_evict_oldest(&s->states);
   if (!table_add(&s->states, st, &id)) {
     gdlog_state_free(st);
     return fail(s, "out of memory");
@@ -265,25 +317,61 @@ static int req_legal(serve *s, char **f, int n)
   const gdlog_move *moves;
   if (!state_arg(s, f[0], &st) || !role_arg(s, f[1], &r)) return 0;
   gdlog_status rc = gdlog_legal(s->g, st, r, &moves, &count);
-  if (rc != GDLOG_OK) return fail_api(s, rc);
+  if (rc != GDLOG_OK) return fail_api(s, rc);  /* none in a state that is not terminal: the game's fault */
+  if (count == 0) return fail(s, "role '%s' has no legal move in this terminal state", gdlog_role_name(s->g, r));
   ok_begin(s);
   for (int i = 0; i < count; i++) ok_field(s, gdlog_move_text(s->g, moves[i]));
   return 1;
 }
 
-static int req_next(serve *s, char **f, int n)
+/* The next state of the state in f[0] for the joint move f[1..n) into
+ * *next (a new state); 0 after an error reply (name: the request's). */
+static int next_of(serve *s, const char *name, char **f, int n, gdlog_state **next)
 {
-  gdlog_state *st, *next;
+  gdlog_state *st;
   if (!state_arg(s, f[0], &st)) return 0;
   if (n - 1 != s->roles)
-    return fail(s, "next needs a state id and %d moves, one per role in the order of roles; got %d moves", s->roles,
-                n - 1);
+    return fail(s, "%s needs a state id and %d moves, one per role in the order of roles; got %d moves", name,
+                s->roles, n - 1);
   for (int r = 0; r < s->roles; r++) {
     gdlog_status rc = gdlog_parse_move(s->g, r, f[r + 1], &s->joint[r]);
     if (rc != GDLOG_OK) return fail_api(s, rc);
   }
-  gdlog_status rc = gdlog_next(s->g, st, s->joint, &next);
-  return rc == GDLOG_OK ? ok_new_state(s, next) : fail_api(s, rc);
+  gdlog_status rc = gdlog_next(s->g, st, s->joint, next);
+  return rc == GDLOG_OK ? 1 : fail_api(s, rc);
+}
+
+static int req_next(serve *s, char **f, int n)
+{
+  gdlog_state *next;
+  return next_of(s, "next", f, n, &next) && ok_new_state(s, next);
+}
+
+/* Adds the fluents of text (one a line, as gdlog_state_text writes them)
+ * to the reply (begun) and frees text. */
+static void add_fluents(serve *s, char *text)
+{
+  for (char *p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) ok_field(s, p);
+  free(text);
+}
+
+/* nextstate ID MOVE...: next and state in one round trip. */
+static int req_nextstate(serve *s, char **f, int n)
+{
+  gdlog_state *next;
+  char *text;
+  if (!next_of(s, "nextstate", f, n, &next)) return 0;
+  gdlog_status rc = gdlog_state_text(s->g, next, &text);  /* before the id: no id is lost to an error */
+  if (rc != GDLOG_OK) {
+    gdlog_state_free(next);
+    return fail_api(s, rc);
+  }
+  if (!ok_new_state(s, next)) {
+    free(text);
+    return 0;
+  }
+  add_fluents(s, text);
+  return 1;
 }
 
 static int req_terminal(serve *s, char **f, int n)
@@ -343,8 +431,7 @@ static int req_state(serve *s, char **f, int n)
   gdlog_status rc = gdlog_state_text(s->g, st, &text);
   if (rc != GDLOG_OK) return fail_api(s, rc);
   ok_begin(s);
-  for (char *p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) ok_field(s, p);
-  free(text);
+  add_fluents(s, text);
   return 1;
 }
 
@@ -411,11 +498,10 @@ static int req_playouts(serve *s, char **f, int n)
 {
   (void)n;
   gdlog_state *st;
-  char *end;
-  unsigned long long count = strtoull(f[1], &end, 10);
+  uint64_t count = 0;
   if (!state_arg(s, f[0], &st)) return 0;
-  if (f[1][0] < '0' || f[1][0] > '9' || *end || count < 1 || count > 1000000000ULL)
-    return fail(s, "playouts: '%s' is not a number of playouts from 1 to 1000000000", f[1]);
+  if (read_count(f[1], &count) != 1 || count < 1 || count > 1000000000ULL)
+    return fail(s, "playouts: '%.100s' is not a number of playouts from 1 to 1000000000", f[1]);
   double *mean = calloc((size_t)s->roles + 1, sizeof *mean);
   if (!mean) return fail(s, "out of memory");
   gdlog_status rc = gdlog_playouts(s->g, st, count, rng_next(&s->rng), mean, NULL);
@@ -427,14 +513,18 @@ static int req_playouts(serve *s, char **f, int n)
   return rc == GDLOG_OK ? 1 : fail_api(s, rc);
 }
 
+/* drop ID...: every id must be kept or evicted (then already freed), else
+ * nothing is dropped. */
 static int req_drop(serve *s, char **f, int n)
 {
   gdlog_state *st;
+  uint64_t id;
   for (int i = 0; i < n; i++)
-    if (!state_arg(s, f[i], &st)) return 0;
+    if (!id_arg(s, f[i], &id) || (!table_evicted(&s->states, id) && !state_arg(s, f[i], &st))) return 0;
   for (int i = 0; i < n; i++) {
-    uint64_t id = strtoull(f[i], NULL, 10);
-    if (table_get(&s->states, id)) gdlog_state_free(table_remove(&s->states, id));  /* an id given twice */
+    read_count(f[i], &id);
+    state_entry *e = table_entry(&s->states, id);  /* NULL: evicted, or given twice */
+    if (e) gdlog_state_free(table_remove(&s->states, e));
   }
   ok_begin(s);
   return 1;
@@ -461,6 +551,7 @@ static const request requests[] = {
   { "init", "", 0, 0, req_init },
   { "legal", " ID ROLE", 2, 2, req_legal },
   { "next", " ID MOVE...", 1, -1, req_next },
+  { "nextstate", " ID MOVE...", 1, -1, req_nextstate },
   { "terminal", " ID", 1, 1, req_terminal },
   { "goal", " ID ROLE", 2, 2, req_goal },
   { "goals", " ID", 1, 1, req_goals },
@@ -581,8 +672,40 @@ static void answer(serve *s, char *line, char ***f, int *cap)
   fail(s, "unknown request '%.100s' (try help)", (*f)[0]);
 }
 
-/* Writes the reply and its newline, any control byte as '?', and flushes;
- * 0 when the output failed. */
+/* The length of the character at p (n > 0 bytes left) when it is valid
+ * UTF-8 (no overlong form, surrogate or code point beyond U+10FFFF) and not
+ * an ASCII control character, else 0. */
+static size_t printable_char(const unsigned char *p, size_t n)
+{
+  unsigned char c = p[0];
+  if (c < 0x80) return c >= 0x20 && c != 0x7f;
+  size_t len = c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+  if (len == 0 || len > n) return 0;
+  unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+  unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+  if (p[1] < lo || p[1] > hi) return 0;
+  for (size_t i = 2; i < len; i++)
+    if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+  return len;
+}
+
+/* Writes text[0..n) with every byte that is not part of a printable
+ * character as \xHH, so that a reply is one line of valid UTF-8 (a client
+ * reading text decodes it) even when it echoes bytes of a request. */
+static void write_escaped(const char *text, size_t n)
+{
+  const unsigned char *p = (const unsigned char *)text;
+  for (size_t i = 0; i < n;) {
+    size_t len = printable_char(p + i, n - i);
+    if (len) {
+      fwrite(p + i, 1, len, stdout);
+      i += len;
+    } else printf("\\x%02x", p[i++]);
+  }
+}
+
+/* Writes the reply (escaped) and its newline, and flushes; 0 when the
+ * output failed. */
 static int send_reply(serve *s)
 {
   if (s->reply.failed) {
@@ -590,9 +713,8 @@ static int send_reply(serve *s)
     fail(s, "out of memory");
     if (s->reply.failed) return fputs("error out of memory\n", stdout) >= 0 && fflush(stdout) == 0;
   }
-  for (size_t i = 0; i < s->reply.len; i++)
-    if ((unsigned char)s->reply.data[i] < 0x20 || s->reply.data[i] == 0x7f) s->reply.data[i] = '?';
-  return fwrite(s->reply.data, 1, s->reply.len, stdout) == s->reply.len && putchar('\n') != EOF && fflush(stdout) == 0;
+  write_escaped(s->reply.data, s->reply.len);
+  return putchar('\n') != EOF && fflush(stdout) == 0 && !ferror(stdout);
 }
 
 /* The session: requests until the end of input, quit, a signal or a write
@@ -629,8 +751,21 @@ static int session(cli_ctx *c, serve *s)
   return rc;
 }
 
+/* Replies why the session cannot start, as the first line of error text
+ * e (with its place), for a client that reads the reason where it reads
+ * replies; the whole text goes to standard error as well. */
+static void reply_no_game(serve *s, const char *e)
+{
+  const char *place, *msg;
+  int n_place, n_msg;
+  first_error(e, &place, &n_place, &msg, &n_msg);
+  fail(s, "the game does not load: %.*s%s%.*s", n_place > 200 ? 200 : n_place, place, n_place ? ": " : "",
+       n_msg > 300 ? 300 : n_msg, msg);
+  send_reply(s);
+}
+
 /* Loads the game of FILE with the options into s->g; 0 after printing its
- * errors. */
+ * errors (and an error reply). */
 static int open_game(cli_ctx *c, serve *s)
 {
   gdlog_options o;
@@ -644,7 +779,9 @@ static int open_game(cli_ctx *c, serve *s)
   gdlog_status rc = gdlog_open_file(c->args[0], &o, &s->g);
   dl_guard_soft(0);
   if (rc == GDLOG_OK) return 1;
-  fputs(s->g ? gdlog_error(s->g) : "gdlog: error: out of memory\n", stderr);
+  const char *e = s->g ? gdlog_error(s->g) : "gdlog: error: out of memory\n";
+  reply_no_game(s, dl_guard_stop_message() ? dl_guard_stop_message() : e);
+  fputs(e, stderr);
   return 0;
 }
 
@@ -655,14 +792,18 @@ static int run_serve(cli_ctx *c)
   if (!cli_count(c, "--seed", 1, &s.rng) || !cli_count(c, "--max-depth", 10000, &s.max_depth) ||
       !cli_count(c, "--max-states", 1000000, &s.max_states))
     return CLI_USAGE;
+  if (strcmp(c->args[0], "-") == 0)
+    return cli_usage(c, "FILE cannot be '-': standard input carries the requests");
   s.infix = cli_choice(c, "--format", 0) == 1;
   signal(SIGPIPE, SIG_IGN);  /* a player that went away: a write error, not a silent death */
   int rc = CLI_INPUT;
   if (open_game(c, &s)) {
     s.roles = gdlog_role_count(s.g);
     s.joint = malloc((size_t)s.roles * sizeof *s.joint);
-    if (!s.joint) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
-    else rc = session(c, &s);
+    if (!s.joint) {
+      reply_no_game(&s, "out of memory");
+      dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    } else rc = session(c, &s);
   }
   table_free(&s.states);
   free(s.joint);
@@ -682,21 +823,28 @@ const cli_command cli_cmd_serve = {
            "`error MESSAGE` for a bad request (the session goes on).  End of input or\n"
            "quit ends it with status 0.  Fields are separated by blanks; a term with\n"
            "blanks is one field when its parentheses balance: (mark 1 2).  States\n"
-           "are ids the server hands out (1, 2, ...; never reused).\n"
+           "are ids the server hands out (1, 2, ...; never reused); beyond\n"
+           "--max-states, the least recently used one (named in no request for the\n"
+           "longest time) is evicted, and naming it is an error that says so.\n"
            "  roles                 ok ROLE...        (the order of joint moves)\n"
            "  init                  ok ID             (a new id for the initial state)\n"
-           "  legal ID ROLE         ok MOVE...\n"
+           "  legal ID ROLE         ok MOVE...        (at least one; a role without\n"
+           "                                           legal moves is an error)\n"
            "  next ID MOVE...       ok ID             (one move per role, in role order)\n"
+           "  nextstate ID MOVE...  ok ID FLUENT...   (next and state in one)\n"
            "  terminal ID           ok true|false\n"
            "  goal ID ROLE          ok VALUE\n"
            "  goals ID              ok VALUE...       (in role order)\n"
            "  state ID              ok FLUENT...\n"
            "  load FLUENT...        ok ID             (the state of these fluents)\n"
            "  random ID             ok VALUE...       (goals at the end of a random playout)\n"
+           "  playouts ID N         ok MEAN...        (mean goals over N random playouts)\n"
            "  drop ID...            ok                (frees the states)\n"
            "  help                  ok REQUEST...\n"
            "  quit                  ok                (and ends)\n"
-           "The game's load errors go to standard error (exit status 1, no reply).",
+           "Bytes of a reply that are not printable UTF-8 are written \\xHH.  A game\n"
+           "that does not load gets one reply, `error the game does not load: ...`,\n"
+           "its errors on standard error and exit status 1.  FILE cannot be -.",
   .options = serve_options,
   .run = run_serve,
 };
