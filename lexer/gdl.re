@@ -146,18 +146,6 @@ const char *lx_kind_name(lx_kind kind)
   return "token";
 }
 
-int lx_syntax_by_name(const char *name)
-{
-  static const char names[][6] = { "kif", "infix", "asp" };  /* no pointers: read-only data */
-  static const lx_syntax values[] = { LX_KIF, LX_INFIX, LX_ASP };
-  for (size_t i = 0; name && i < sizeof names / sizeof *names; i++) {
-    const char *a = names[i], *b = name;
-    while (*a && *a == *b) a++, b++;
-    if (*a == 0 && *b == 0) return (int)values[i];
-  }
-  return -1;
-}
-
 size_t lx_unquote(const char *q, size_t n, char *out)
 {
   assert(q && out && n >= 2 && q[0] == q[n - 1]);

@@ -66,10 +66,6 @@ void lx_position(const char *buf, uint32_t off, unsigned *line, unsigned *col);
 /* Returns a printable name of a token kind, for messages ("')'", "symbol"). */
 const char *lx_kind_name(lx_kind kind);
 
-/* The syntax named name ("kif", "infix", "asp"); -1 for any other name.
- * For the command line's --syntax. */
-int lx_syntax_by_name(const char *name);
-
 /* Decodes the quoted symbol q[0..n) (quotes included, as lexed) into out,
  * which has room for n bytes; returns the decoded length. */
 size_t lx_unquote(const char *q, size_t n, char *out);
