@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "datalog/base/json.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/progress.h"
 #include "datalog/cli/stats.h"
@@ -297,12 +298,8 @@ static void json_term(dl_buf *b, const dl_terms *t, dl_tid x)
 {
   dl_buf s = { 0 };
   dl_output_term(&s, t, x, DL_FMT_INFIX);
-  dl_buf_addz(b, "\"");
-  for (size_t i = 0; i < s.len; i++) {
-    if (s.data[i] == '"' || s.data[i] == '\\') dl_buf_add(b, "\\", 1);
-    dl_buf_add(b, &s.data[i], 1);
-  }
-  dl_buf_addz(b, "\"");
+  if (s.failed) b->failed = 1;
+  dl_json_string(b, s.data, s.len);
   dl_buf_free(&s);
 }
 
@@ -310,12 +307,9 @@ static void report_json(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
 {
   dl_circuit_stats s = dl_circuit_get_stats(k);
   double n = r->playouts ? (double)r->playouts : 1;
-  dl_buf_addz(b, "{\"file\": \"");
-  for (const char *p = c->args[0]; *p; p++) {
-    if (*p == '"' || *p == '\\') dl_buf_add(b, "\\", 1);
-    dl_buf_add(b, p, 1);
-  }
-  dl_buf_addf(b, "\", \"lanes\": %u, \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
+  dl_buf_addz(b, "{\"file\": ");
+  dl_json_stringz(b, c->args[0]);
+  dl_buf_addf(b, ", \"lanes\": %u, \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
              " \"cpu_seconds\": %.6f, \"playouts_per_cpu_second\": %.1f,\n",
           r->lanes, (unsigned long long)r->seed, (unsigned long long)r->playouts, (unsigned long long)r->states,
           r->run_s, r->cpu_s, r->playouts / (r->cpu_s > 0 ? r->cpu_s : 1e-9));
@@ -529,7 +523,11 @@ static void report_rules(cli_ctx *c, const play_run *r, gdlog_game *g, dl_buf *b
     dl_buf_addf(b, "depth      mean %.2f, min %u, max %u\n", depth, r->playouts ? r->min_depth : 0, r->max_seen);
   }
   for (int q = 0; q < gdlog_role_count(g); q++) {
-    if (json) dl_buf_addf(b, "%s\"%s\": %.4f", q ? ", " : "", gdlog_role_name(g, q), r->goal_sum[q] / n);
+    if (json) {
+      dl_buf_addz(b, q ? ", " : "");
+      dl_json_stringz(b, gdlog_role_name(g, q));
+      dl_buf_addf(b, ": %.4f", r->goal_sum[q] / n);
+    }
     else dl_buf_addf(b, "goal       %s mean %.2f\n", gdlog_role_name(g, q), r->goal_sum[q] / n);
   }
   if (json) dl_buf_addz(b, "}}\n");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datalog/base/json.h"
 #include "datalog/base/sort.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
@@ -70,18 +71,6 @@ static void add_count(dl_buf *b, double c, int width, int json)
   else dl_buf_addf(b, "%*.0f", width, c);
 }
 
-static void json_string(dl_buf *b, const char *z, size_t n)
-{
-  dl_buf_add(b, "\"", 1);
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)z[i];
-    if (c == '"' || c == '\\') { dl_buf_add(b, "\\", 1); dl_buf_add(b, &z[i], 1); }
-    else if (c < 0x20) dl_buf_addf(b, "\\u%04x", c);
-    else dl_buf_add(b, &z[i], 1);
-  }
-  dl_buf_add(b, "\"", 1);
-}
-
 static const char *mode_text(dl_reduce_mode m)
 {
   return m == DL_REDUCE_DOMAINS ? "downward from the domain sets (the book's iteration)"
@@ -120,7 +109,7 @@ static void reduce_json(const cli_ctx *c, dl_reduce_mode mode, const dl_program 
 {
   uint32_t runs = dl_reduction_iterations(r);
   dl_buf_addz(b, "{\"file\": ");
-  json_string(b, c->args[0], strlen(c->args[0]));
+  dl_json_stringz(b, c->args[0]);
   dl_buf_addf(b, ", \"mode\": \"%s\", \"runs\": %u, \"atoms\": %llu, \"seconds\": %.3f,\n",
           mode == DL_REDUCE_DOMAINS ? "domains" : "init", runs,
           (unsigned long long)dl_reduction_atoms(r), dl_reduction_seconds(r));
@@ -130,7 +119,7 @@ static void reduce_json(const cli_ctx *c, dl_reduce_mode mode, const dl_program 
     uint32_t q = order[i];
     const char *name = dl_program_pred_name(p, q);
     dl_buf_addz(b, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-    json_string(b, name, strlen(name));
+    dl_json_stringz(b, name);
     dl_buf_addf(b, ", \"arity\": %u, \"domain\": ", p->preds[q].arity);
     add_count(b, dl_domains_pred_count(d, q), 0, 1);
     dl_buf_addz(b, ", \"counts\": [");
@@ -154,7 +143,7 @@ static int json_lines_write(void *ctx, const char *data, size_t len)
   for (size_t i = 0, n = 0; i < len; i += n + 1, n = 0) {
     while (i + n < len && data[i + n] != '\n') n++;
     dl_buf_addz(&j->b, j->n++ ? ",\n  " : ",\n \"instances\": [\n  ");
-    json_string(&j->b, data + i, n);
+    dl_json_string(&j->b, data + i, n);
   }
   int ok = !j->b.failed && (j->b.len == 0 || fwrite(j->b.data, 1, j->b.len, j->f) == j->b.len);
   j->b.len = 0;

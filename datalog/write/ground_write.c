@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datalog/base/json.h"
+
 enum { FLUSH_AT = 1 << 16 };  /* written in pieces this size, which stay in cache */
 
 static int flush(const dl_sink *out, dl_buf *b)
@@ -211,16 +213,6 @@ static void addf(dl_buf *b, const char *fmt, ...)
   if (n > 0) dl_buf_add(b, z, (size_t)n < sizeof z ? (size_t)n : sizeof z - 1);
 }
 
-/* Appends s as a JSON string's contents. */
-static void add_json_text(dl_buf *b, const char *s)
-{
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') dl_buf_add(b, "\\", 1);
-    if ((unsigned char)*s < 32) addf(b, "\\u%04x", (unsigned char)*s);
-    else dl_buf_add(b, s, 1);
-  }
-}
-
 static const char *rule_file(const dl_rule *r) { return r->src ? r->src->name : "<gdlog>"; }
 
 static void stats_text(dl_buf *b, const dl_ground *g, const dl_program *game, const dl_ground_phases *ph)
@@ -258,12 +250,12 @@ static void stats_json(dl_buf *b, const dl_ground *g, const dl_program *game, co
     const dl_rule *x = &game->ast->rules[r];
     dl_ground_rule_stats rs = dl_ground_get_rule_stats(g, r);
     if (x->n_body == 0 && rs.candidates == 0) continue;
-    dl_buf_addz(b, first ? "\n  {\"file\": \"" : ",\n  {\"file\": \"");
+    dl_buf_addz(b, first ? "\n  {\"file\": " : ",\n  {\"file\": ");
     first = 0;
-    add_json_text(b, rule_file(x));
-    addf(b, "\", \"line\": %u, \"head\": \"", line_of(&lines, x->src, x->off));
-    add_json_text(b, dl_program_pred_name(game, game->head_pred[r]));
-    addf(b, "\", \"candidates\": %" PRIu64 ", \"instances\": %" PRIu64 ", \"kept\": %" PRIu64 ", \"seconds\": %.6f}",
+    dl_json_stringz(b, rule_file(x));
+    addf(b, ", \"line\": %u, \"head\": ", line_of(&lines, x->src, x->off));
+    dl_json_stringz(b, dl_program_pred_name(game, game->head_pred[r]));
+    addf(b, ", \"candidates\": %" PRIu64 ", \"instances\": %" PRIu64 ", \"kept\": %" PRIu64 ", \"seconds\": %.6f}",
          rs.candidates, rs.instances, rs.kept, rs.seconds);
   }
   addf(b, "],\n \"phases\": {\"parse\": %.6f, \"domains\": %.6f, \"reduce\": %.6f, \"statics\": %.6f, "
