@@ -34,6 +34,7 @@ typedef enum lx_kind {
   LX_NEWLINE,   /* end of a line (infix only: clauses may end there) */
   LX_NEQ,       /* != (ASP only) */
   LX_EQ,        /* = (ASP only) */
+  LX_DIRECTIVE, /* #external, a '#' and a name (ASP only) */
   LX_BAD_BYTE,  /* a byte no token starts with */
   LX_BAD_NUL,   /* a NUL byte before the end of the buffer */
   LX_BAD_VAR,   /* ? without a name */
