@@ -5,6 +5,7 @@
  * diagnostics. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +66,30 @@ static int write_ground(cli_ctx *c, const dl_ground *g)
   return cli_close_output(c, f, dl_ground_write(&sink, g, format));
 }
 
+/* Whether program p has the predicate role/1 (else it is no game). */
+static int has_role_predicate(const dl_program *p)
+{
+  for (uint32_t q = 0; q < p->n_preds; q++)
+    if (p->preds[q].arity == 1 && strcmp(dl_program_pred_name(p, q), "role") == 0) return 1;
+  return 0;
+}
+
+/* Whether the ground game g has a role atom. */
+static int has_role_atom(const dl_ground *g)
+{
+  for (uint32_t a = 1; a <= dl_ground_atom_count(g); a++)
+    if (dl_ground_atom_role(g, a) == DL_ATOM_ROLE) return 1;
+  return 0;
+}
+
+/* Reports that file holds no game; 0. */
+static int no_role(cli_ctx *c)
+{
+  dl_diag_report(c->diag, DL_ERROR, NULL, 0, "%s has no role: ground grounds GDL games, which have role "
+                 "facts (model computes the model of any program)", c->args[0]);
+  return 0;
+}
+
 static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, dl_ground_phases *ph)
 {
   dl_buf b = { 0 };
@@ -85,7 +110,7 @@ static int run_ground(cli_ctx *c)
   progress.off = cli_choice(c, "--stats-format", CLI_REPORT_TEXT) == CLI_REPORT_JSON;  /* stderr is for the JSON */
   double t0 = cli_now();
   dl_loaded *l = cli_load(c, c->args[0]);
-  if (!l) return CLI_INPUT;
+  if (!l || (!has_role_predicate(l->prog) && !no_role(c))) return CLI_INPUT;
   double t1 = cli_now();
   ph.parse = t1 - t0;
   dl_guard_soft(1);
@@ -104,6 +129,10 @@ static int run_ground(cli_ctx *c)
                            .progress_ctx = &progress };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
   dl_guard_soft(0);
+  if (g && !has_role_atom(g) && !no_role(c)) {
+    dl_ground_destroy(g);
+    g = NULL;
+  }
   dl_reduction_destroy(r);
   if (isatty(STDOUT_FILENO)) cli_progress_end(&progress);  /* the ground game goes to the same screen */
   else if (g) cli_progress_say(&progress, "write", NULL);
