@@ -26,9 +26,11 @@ static const cli_option ground_options[] = {
     .help = "kif (default), infix, asp (gringo; true and does atoms\n"
             "declared #external) or numeric (an atom table with roles,\n"
             "then rules as integers; datalog/gdl/README.md)" },
-  { .name = "--stats", .help = "per rule: candidates, instances, kept, seconds; the\n"
-                               "phases; the size (rules, atoms, literals, propnet\n"
-                               "components), on stderr" },
+  { .name = "--stats", .help = "per rule: candidates (bindings of its positive body\n"
+                               "atoms), instances (distinct ones made of them), rules\n"
+                               "(ground rules left after pruning, auxiliary ones\n"
+                               "included), seconds; the phases; the size (rules, atoms,\n"
+                               "literals, propnet components), on stderr" },
   { .name = "--stats-format", .value = "F", .one_of = CLI_TEXT_OR_JSON, .needs = "--stats",
     .help = "text (default) or json" },
   { .name = "--no-prune", .help = "keep every instance made" },
