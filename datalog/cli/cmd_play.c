@@ -38,7 +38,8 @@ static const cli_option play_options[] = {
             "at its move limit).  Several goal values stay an error" },
   { .name = "--trace", .excludes = "--format",
     .help = "print each state of each playout (true, legal, goal,\n"
-            "terminal, does atoms in KIF) instead of the figures" },
+            "terminal, does atoms; comments for the rest: all KIF)\n"
+            "instead of the figures" },
   { .name = "--format", .value = "F", .one_of = CLI_TEXT_OR_JSON, .help = "text (default) or json" },
   { .name = "--backend", .value = "B", .one_of = CLI_ONE_OF({ "circuit", PLAY_CIRCUIT }, { "rules", PLAY_RULES }),
     .excludes = "--trace",
@@ -384,12 +385,14 @@ static void trace_atom(dl_buf *b, const dl_terms *t, const char *pred, const dl_
   dl_buf_addz(b, ")\n");
 }
 
-/* Prints the current state of k and what holds in it. */
+/* Prints the current state of k and what holds in it, in KIF: the atoms,
+ * and comments for the rest (the state's number, a role's number of goal
+ * values when it has not exactly one). */
 static void trace_state(dl_buf *b, dl_circuit *k, uint64_t step)
 {
   const dl_terms *t = dl_circuit_terms(k);
   const uint64_t *s = dl_circuit_state(k);
-  dl_buf_addf(b, "state %llu\n", (unsigned long long)step);
+  dl_buf_addf(b, "; state %llu\n", (unsigned long long)step);
   for (uint32_t f = 0; f < dl_circuit_fluent_count(k); f++)
     if (s[f >> 6] >> (f & 63) & 1) {
       dl_tid x = dl_circuit_fluent_term(k, f);
@@ -407,10 +410,10 @@ static void trace_state(dl_buf *b, dl_circuit *k, uint64_t step)
       dl_buf_addz(b, "(goal ");
       dl_output_term(b, t, dl_circuit_role_term(k, q), DL_FMT_KIF);
       dl_buf_addf(b, " %d)\n", v);
-    } else {
-      dl_buf_addz(b, "goalcount ");
+    } else {  /* none or several: a comment, as the atoms would not tell the role's count */
+      dl_buf_addz(b, "; goal values of ");
       dl_output_term(b, t, dl_circuit_role_term(k, q), DL_FMT_KIF);
-      dl_buf_addf(b, " %d\n", -v);
+      dl_buf_addf(b, ": %d\n", -v);
     }
   }
   if (dl_circuit_terminal(k)) dl_buf_addz(b, "terminal\n");
@@ -448,7 +451,7 @@ static int run_trace(cli_ctx *c, dl_circuit *k, const play_run *r)
   int ok = state && joint && f;
   dl_buf b = { 0 };
   for (uint64_t i = 0; ok && i < r->n && !dl_guard_signal(); i++) {
-    dl_buf_addf(&b, "playout %llu\n", (unsigned long long)i);
+    dl_buf_addf(&b, "; playout %llu\n", (unsigned long long)i);
     ok = trace_playout(&b, k, &rng, state, joint, r->max_depth) && !b.failed;
     if (ok && b.len) ok = fwrite(b.data, 1, b.len, f) == b.len;
     b.len = 0;
