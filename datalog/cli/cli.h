@@ -21,14 +21,6 @@
 /* Exit statuses (signals: 128 + the signal, see guard.h). */
 enum { CLI_OK = 0, CLI_INPUT = 1, CLI_USAGE = 2 };
 
-/* The limits when the command line does not set them: atoms of a model
- * (--max-atoms) and rule instances of a grounding (--max-instances).
- * Plain numbers, so that help texts can spell them (CLI_SPELL). */
-#define CLI_DEFAULT_MAX_ATOMS 100000000
-#define CLI_DEFAULT_MAX_INSTANCES 200000000
-#define CLI_SPELL(x) CLI_SPELL_(x)
-#define CLI_SPELL_(x) #x
-
 /* One word an option with a fixed set of values takes, and what it means
  * to the command: the value cli_choice returns for it. */
 typedef struct cli_enum {
@@ -106,7 +98,7 @@ struct cli_ctx {
   const cli_command *cmd;
   const char *const *args;  /* the arguments that are not options */
   int n_args;
-  uint64_t max_atoms;       /* --max-atoms (default CLI_DEFAULT_MAX_ATOMS; 0: none) */
+  uint64_t max_atoms;       /* --max-atoms (default DL_DEFAULT_MAX_ATOMS; 0: none) */
   int max_atoms_given;
   uint64_t max_memory;      /* --max-memory in MiB (0: none) */
   double timeout;           /* --timeout in seconds (0: none) */

@@ -40,6 +40,7 @@
 #include "datalog/gdl/domains.h"
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/machine/sm.h"
 #include "datalog/write/output.h"
 
@@ -634,7 +635,7 @@ static int build_circuit(equiv *q, side *s)
   dl_reduce_options ro = { DL_REDUCE_LFP, q->opt.max_atoms, dl_guard_stop(), 0 };
   dl_guard_soft(1);  /* reducing and grounding poll the cancel flag */
   dl_reduction *red = s->domains ? dl_reduce(p, s->domains, &ro, s->diag) : NULL;
-  dl_ground_options go = { .demand = !ground, .max_instances = CLI_DEFAULT_MAX_INSTANCES, .stop = dl_guard_stop() };
+  dl_ground_options go = { .demand = !ground, .max_instances = DL_DEFAULT_MAX_INSTANCES, .stop = dl_guard_stop() };
   if (ground) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
   s->ground = red ? dl_ground_build(p, red, &go, s->diag) : NULL;
   dl_guard_soft(0);

@@ -17,7 +17,10 @@
 #include "datalog/gdl/domains.h"
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/write/ground_write.h"
+
+_Static_assert(DL_DEFAULT_MAX_INSTANCES == 200000000, "the help of --max-instances spells the default");
 
 static const cli_option ground_options[] = {
   { .name = "--format", .value = "F",
@@ -45,7 +48,7 @@ static const cli_option ground_options[] = {
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",
     .help = "stop with an error beyond N rule instances (default\n"
-            CLI_SPELL(CLI_DEFAULT_MAX_INSTANCES) "; 0: none)" },
+            "200000000; 0: none)" },
   CLI_OPT_SYNTAX,
   CLI_OPT_OUTPUT,
   CLI_OPT_END
@@ -105,7 +108,7 @@ static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, 
 static int run_ground(cli_ctx *c)
 {
   uint64_t limit;
-  if (!cli_count(c, "--max-instances", CLI_DEFAULT_MAX_INSTANCES, &limit)) return CLI_USAGE;
+  if (!cli_count(c, "--max-instances", DL_DEFAULT_MAX_INSTANCES, &limit)) return CLI_USAGE;
   dl_ground_phases ph = { 0, 0, 0, 0 };
   cli_progress progress;
   cli_progress_begin(&progress, "ground");

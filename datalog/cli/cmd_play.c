@@ -18,6 +18,7 @@
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/gdlog.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/write/output.h"
 
 /* What plays the playouts (--backend), and how many at a time (--lanes). */
@@ -135,7 +136,7 @@ static dl_ground *build_ground(cli_ctx *c, dl_domains **d)
   dl_guard_soft(1);
   cli_progress_say(&progress, "reduce (G+)", NULL);
   dl_reduction *red = *d ? dl_reduce(l->prog, *d, &ro, c->diag) : NULL;
-  dl_ground_options go = { .demand = 1, .max_instances = CLI_DEFAULT_MAX_INSTANCES, .stop = dl_guard_stop(),
+  dl_ground_options go = { .demand = 1, .max_instances = DL_DEFAULT_MAX_INSTANCES, .stop = dl_guard_stop(),
                            .progress = cli_progress_ground, .progress_ctx = &progress };
   dl_ground *g = red ? dl_ground_build(l->prog, red, &go, c->diag) : NULL;
   dl_guard_soft(0);

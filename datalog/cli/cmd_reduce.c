@@ -13,11 +13,14 @@
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/gdl/reduce.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/write/output.h"
 
 /* The atom limit when the domains are infinite and --max-atoms is not
  * given: G+ then may have no finite model, and this stops it soon. */
 #define INFINITE_DOMAIN_ATOMS 1000000ULL
+
+_Static_assert(DL_DEFAULT_MAX_ATOMS == 100000000, "the help of --max-atoms spells the default");
 
 static const cli_option reduce_options[] = {
   { .name = "--from", .value = "M", .one_of = CLI_ONE_OF({ "init", DL_REDUCE_LFP }, { "domains", DL_REDUCE_DOMAINS }),
@@ -42,7 +45,7 @@ static const cli_option reduce_options[] = {
   CLI_OPT_SYNTAX,
   { .name = "--max-atoms", .value = "N",
     .help = "stop with an error beyond N atoms per run (default\n"
-            CLI_SPELL(CLI_DEFAULT_MAX_ATOMS) "; 1000000 when recursive function symbols make\n"
+            "100000000; 1000000 when recursive function symbols make\n"
             "domains infinite; 0: none)" },
   CLI_OPT_OUTPUT,
   CLI_OPT_END

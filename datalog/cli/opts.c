@@ -8,14 +8,17 @@
 
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
+#include "datalog/machine/pipeline.h"
 
 enum { HELP_COLUMN = 22 };  /* where the help text of an option starts */
 
 /* The options every command takes; a command's table may redefine one
  * (its own help text, e.g. reduce's --max-atoms). */
+_Static_assert(DL_DEFAULT_MAX_ATOMS == 100000000, "the help of --max-atoms spells the default");
+
 static const cli_option common_options[] = {
   { .name = "--max-atoms", .value = "N",
-    .help = "stop with an error beyond N atoms (default " CLI_SPELL(CLI_DEFAULT_MAX_ATOMS) ";\n0: none)" },
+    .help = "stop with an error beyond N atoms (default 100000000;\n0: none)" },
   { .name = "--max-memory", .value = "MIB",
     .help = "stop with an error beyond MIB MiB of memory (default:\n"
             "3/4 of physical memory; 0: none); a suffix G means GiB" },
@@ -211,7 +214,7 @@ static int common_values(cli_ctx *c)
 {
   const char *v;
   c->max_memory = dl_guard_default_memory();
-  if (!cli_count(c, "--max-atoms", CLI_DEFAULT_MAX_ATOMS, &c->max_atoms)) return 0;
+  if (!cli_count(c, "--max-atoms", DL_DEFAULT_MAX_ATOMS, &c->max_atoms)) return 0;
   c->max_atoms_given = cli_given(c, "--max-atoms");
   if ((v = cli_value(c, "--max-memory")) && !parse_mib(v, &c->max_memory))
     return !cli_usage(c, "--max-memory needs a size in MiB, not '%s'", v);

@@ -9,18 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "datalog/base/json.h"
-
-static int failed, passed;
+#include "datalog/base/rng.h"
 
 static void check_exact(const char *what, const char *in, size_t n, const char *want)
 {
   dl_buf b = { 0 };
   dl_json_string(&b, in, n);
   int ok = !b.failed && b.len == strlen(want) && memcmp(b.data, want, b.len) == 0;
-  printf("%s %s\n", ok ? "ok" : "FAIL", what);
-  if (!ok) printf("  got  %.*s\n  want %s\n", (int)b.len, b.data ? b.data : "", want);
-  ok ? passed++ : failed++;
+  CHECK(ok, "%s: got %.*s, want %s", what, (int)b.len, b.data ? b.data : "", want);
   dl_buf_free(&b);
 }
 
@@ -96,12 +94,19 @@ static void expected_text(const unsigned char *s, size_t n, dl_buf *out)
   }
 }
 
-static uint64_t next_random(uint64_t *state)
+/* Whether the JSON of in[0..n) is valid and decodes to its text. */
+static int reads_back(const unsigned char *in, size_t n)
 {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  dl_buf j = { 0 }, got = { 0 }, want = { 0 };
+  dl_json_string(&j, (const char *)in, n);
+  int ok = decode_json(j.data, j.len, &got);
+  expected_text(in, n, &want);
+  ok = ok && got.len == want.len && memcmp(got.data ? got.data : "", want.data ? want.data : "", got.len) == 0;
+  if (!ok) printf("  JSON that does not read back: %.*s\n", (int)j.len, j.data);
+  dl_buf_free(&j);
+  dl_buf_free(&got);
+  dl_buf_free(&want);
+  return ok;
 }
 
 /* Random byte strings, biased towards the bytes UTF-8 cares about. */
@@ -110,27 +115,19 @@ static void check_random(int rounds)
   static const unsigned char pick[] = { 0x00, 0x01, 0x08, 0x0b, 0x1f, '"', '\\', 'a', 0x7f, 0x80, 0x8f, 0x90,
                                         0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4,
                                         0xf5, 0xff };
-  uint64_t state = 1;
+  dl_rng rng;
+  dl_rng_seed(&rng, 1);
   int bad = 0;
-  for (int r = 0; r < rounds; r++) {
+  for (int r = 0; r < rounds && bad < 3; r++) {
     unsigned char in[24];
-    size_t n = next_random(&state) % sizeof in;
+    size_t n = dl_rng_below(&rng, sizeof in);
     for (size_t i = 0; i < n; i++) {
-      uint64_t x = next_random(&state);
+      uint64_t x = dl_rng_next(&rng);
       in[i] = x & 1 ? pick[(x >> 1) % sizeof pick] : (unsigned char)(x >> 8);
     }
-    dl_buf j = { 0 }, got = { 0 }, want = { 0 };
-    dl_json_string(&j, (const char *)in, n);
-    int ok = decode_json(j.data, j.len, &got);
-    expected_text(in, n, &want);
-    ok = ok && got.len == want.len && memcmp(got.data ? got.data : "", want.data ? want.data : "", got.len) == 0;
-    if (!ok && bad++ < 3) printf("  random input %d: %.*s\n", r, (int)j.len, j.data);
-    dl_buf_free(&j);
-    dl_buf_free(&got);
-    dl_buf_free(&want);
+    bad += !reads_back(in, n);
   }
-  printf("%s %d random byte strings give valid JSON that decodes to their text\n", bad ? "FAIL" : "ok", rounds);
-  bad ? failed++ : passed++;
+  CHECK(bad == 0, "random byte strings whose JSON does not read back as their text");
 }
 
 #define EXACT(what, in, want) check_exact(what, in, sizeof in - 1, want)
@@ -158,11 +155,8 @@ int main(void)
   EXACT("byte 0xff", "\xff", "\"\\ufffd\"");
   dl_buf b = { 0 };
   dl_json_stringz(&b, "|a\"b|");
-  int ok = !b.failed && strcmp(b.data, "\"|a\\\"b|\"") == 0;
-  printf("%s dl_json_stringz\n", ok ? "ok" : "FAIL");
-  ok ? passed++ : failed++;
+  CHECK(!b.failed && strcmp(b.data, "\"|a\\\"b|\"") == 0, "dl_json_stringz: got %s", b.data);
   dl_buf_free(&b);
   check_random(20000);
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_exit();
 }
