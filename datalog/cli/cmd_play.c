@@ -531,8 +531,7 @@ static void report_rules(cli_ctx *c, const play_run *r, gdlog_game *g, dl_buf *b
       dl_buf_addz(b, q ? ", " : "");
       dl_json_stringz(b, gdlog_role_name(g, q));
       dl_buf_addf(b, ": %.4f", r->goal_sum[q] / n);
-    }
-    else dl_buf_addf(b, "goal       %s mean %.2f\n", gdlog_role_name(g, q), r->goal_sum[q] / n);
+    } else dl_buf_addf(b, "goal       %s mean %.2f\n", gdlog_role_name(g, q), r->goal_sum[q] / n);
   }
   if (json) dl_buf_addz(b, "}}\n");
 }

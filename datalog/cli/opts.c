@@ -12,10 +12,10 @@
 
 enum { HELP_COLUMN = 22 };  /* where the help text of an option starts */
 
-/* The options every command takes; a command's table may redefine one
- * (its own help text, e.g. reduce's --max-atoms). */
 _Static_assert(DL_DEFAULT_MAX_ATOMS == 100000000, "the help of --max-atoms spells the default");
 
+/* The options every command takes; a command's table may redefine one
+ * (its own help text, e.g. reduce's --max-atoms). */
 static const cli_option common_options[] = {
   { .name = "--max-atoms", .value = "N",
     .help = "stop with an error beyond N atoms (default 100000000;\n0: none)" },

@@ -731,7 +731,8 @@ static int infix_clause(parser *ps)
 /* True when the current token spells the directive name z. */
 static int is_directive(const parser *ps, const char *z)
 {
-  return ps->tok.kind == LX_DIRECTIVE && ps->tok.len == strlen(z) && memcmp(ps->src->text + ps->tok.off, z, ps->tok.len) == 0;
+  return ps->tok.kind == LX_DIRECTIVE && ps->tok.len == strlen(z) &&
+         memcmp(ps->src->text + ps->tok.off, z, ps->tok.len) == 0;
 }
 
 /* asp_external -> '#external' atom ( '.' | newline | eof )     (ASP only)

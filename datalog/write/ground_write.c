@@ -268,7 +268,8 @@ static void stats_text(dl_buf *b, const dl_ground *g, const dl_program *game, co
   stats_widths w = measure(g, game);
   line_cursor lines = { NULL, 0, 1 };
   dl_buf_addz(b, "columns: candidates = bindings of the positive body atoms over G+, instances = distinct "
-                 "instances made of them, rules = ground rules left of those after pruning (auxiliary ones included)\n");
+                 "instances made of them, rules = ground rules left of those after pruning (auxiliary ones "
+                 "included)\n");
   add_padded(b, "rule", w.place + 1);
   add_padded(b, "head", w.head);
   addf(b, " %*s %*s %*s %10s\n", w.candidates, "candidates", w.instances, "instances", w.rules, "rules", "seconds");
