@@ -86,31 +86,19 @@ static int choice_index(const char *choices, const char *v)
  * none of them. */
 static int word_value(const cli_option *o, const char *v, int *value)
 {
-  if (!o->one_of) {
-    *value = choice_index(o->choices, v);
-    return *value >= 0;
-  }
-  for (const cli_enum *e = o->one_of; e->name; e++)
-    if (strcmp(e->name, v) == 0) {
-      *value = e->value;
-      return 1;
-    }
-  return 0;
+  if (!o->one_of) return (*value = choice_index(o->choices, v)) >= 0;
+  const cli_enum *e = o->one_of;
+  while (e->name && strcmp(e->name, v) != 0) e++;
+  if (e->name) *value = e->value;
+  return e->name != NULL;
 }
 
-/* The words o takes, "a|b|c", into out[0..cap). */
+/* The words o takes, "a|b|c", into out[0..cap) (cut short when longer). */
 static void list_words(const cli_option *o, char *out, size_t cap)
 {
-  if (!o->one_of) {
-    snprintf(out, cap, "%s", o->choices);
-    return;
-  }
-  size_t n = 0;
-  out[0] = 0;
-  for (const cli_enum *e = o->one_of; e->name && n < cap; e++) {
-    int k = snprintf(out + n, cap - n, "%s%s", e == o->one_of ? "" : "|", e->name);
-    n += k > 0 ? (size_t)k : 0;
-  }
+  size_t n = (size_t)snprintf(out, cap, "%s", o->one_of ? "" : o->choices);
+  for (const cli_enum *e = o->one_of; e && e->name && n < cap; e++)
+    n += (size_t)snprintf(out + n, cap - n, "%s%s", e == o->one_of ? "" : "|", e->name);
 }
 
 int cli_choice_at(const cli_ctx *c, const char *name, int i, int dflt)
