@@ -91,6 +91,7 @@ static lx_token next_infix(lx_lexer *lx)
       "&" | ","       { DONE(LX_AND); }
       "!="            { if (lx->syntax == LX_ASP) DONE(LX_NEQ); YYCURSOR = base + start + 1; DONE(LX_BAD_BYTE); }
       "="             { if (lx->syntax == LX_ASP) DONE(LX_EQ); DONE(LX_BAD_BYTE); }
+      "#" [a-z]+      { if (lx->syntax == LX_ASP) DONE(LX_DIRECTIVE); YYCURSOR = base + start + 1; DONE(LX_BAD_BYTE); }
       "'" infixq* "'" { if (lx->syntax == LX_INFIX) DONE(LX_QSYMBOL); YYCURSOR = base + start + 1; DONE(LX_BAD_BYTE); }
       "'"             { if (lx->syntax == LX_INFIX) DONE(LX_BAD_QUOTE); DONE(LX_BAD_BYTE); }
       "~"             { DONE(LX_NOT); }
@@ -141,21 +142,10 @@ const char *lx_kind_name(lx_kind kind)
   case LX_QSYMBOL: return "quoted symbol";
   case LX_NEQ: return "'!='";
   case LX_EQ: return "'='";
+  case LX_DIRECTIVE: return "directive";
   case LX_BAD_QUOTE: return "unterminated quote";
   }
   return "token";
-}
-
-int lx_syntax_by_name(const char *name)
-{
-  static const char names[][6] = { "kif", "infix", "asp" };  /* no pointers: read-only data */
-  static const lx_syntax values[] = { LX_KIF, LX_INFIX, LX_ASP };
-  for (size_t i = 0; name && i < sizeof names / sizeof *names; i++) {
-    const char *a = names[i], *b = name;
-    while (*a && *a == *b) a++, b++;
-    if (*a == 0 && *b == 0) return (int)values[i];
-  }
-  return -1;
 }
 
 size_t lx_unquote(const char *q, size_t n, char *out)

@@ -34,6 +34,7 @@ typedef enum lx_kind {
   LX_NEWLINE,   /* end of a line (infix only: clauses may end there) */
   LX_NEQ,       /* != (ASP only) */
   LX_EQ,        /* = (ASP only) */
+  LX_DIRECTIVE, /* #external, a '#' and a name (ASP only) */
   LX_BAD_BYTE,  /* a byte no token starts with */
   LX_BAD_NUL,   /* a NUL byte before the end of the buffer */
   LX_BAD_VAR,   /* ? without a name */
@@ -65,10 +66,6 @@ void lx_position(const char *buf, uint32_t off, unsigned *line, unsigned *col);
 
 /* Returns a printable name of a token kind, for messages ("')'", "symbol"). */
 const char *lx_kind_name(lx_kind kind);
-
-/* The syntax named name ("kif", "infix", "asp"); -1 for any other name.
- * For the command line's --syntax. */
-int lx_syntax_by_name(const char *name);
 
 /* Decodes the quoted symbol q[0..n) (quotes included, as lexed) into out,
  * which has room for n bytes; returns the decoded length. */

@@ -9,7 +9,6 @@
 
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
-#include "lexer.h"
 
 /* Runs c's command after its options were parsed. */
 static int run_parsed(cli_ctx *c)
@@ -46,10 +45,14 @@ int cli_run(const cli_command *cmd, const cli_command *const *all, int argc, cha
 
 dl_loaded *cli_load(cli_ctx *c, const char *file)
 {
-  assert(c->n_loaded < CLI_MAX_LOADS);
-  dl_load_options lo = { file, NULL, NULL, NULL, -1 };
-  const char *syntax = cli_has(c, "--syntax") ? cli_value(c, "--syntax") : NULL;
-  lo.syntax = syntax ? lx_syntax_by_name(syntax) : -1;  /* the parser took only a name it knows */
+  return cli_load_as(c, file, cli_has(c, "--syntax") ? cli_choice(c, "--syntax", -1) : -1);
+}
+
+dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax)
+{
+  assert(c->n_loaded < CLI_MAX_LOADS && file);
+  assert(syntax == -1 || syntax == LX_KIF || syntax == LX_INFIX || syntax == LX_ASP);
+  dl_load_options lo = { file, NULL, NULL, NULL, syntax };
   if (cli_has(c, "--state")) lo.state_file = cli_value(c, "--state");
   if (cli_has(c, "--does")) lo.does_file = cli_value(c, "--does");
   if (cli_has(c, "--init") && cli_given(c, "--init")) lo.extra_rules = "true(X) :- init(X).";

@@ -16,24 +16,44 @@
 #include "datalog/base/diag.h"
 #include "datalog/program/program.h"
 #include "datalog/program/load.h"
+#include "lexer.h"
 
 /* Exit statuses (signals: 128 + the signal, see guard.h). */
 enum { CLI_OK = 0, CLI_INPUT = 1, CLI_USAGE = 2 };
+
+/* One word an option with a fixed set of values takes, and what it means
+ * to the command: the value cli_choice returns for it. */
+typedef struct cli_enum {
+  const char *name;      /* the word on the command line: "kif" */
+  int value;             /* what cli_choice returns for it: LX_KIF */
+} cli_enum;
+
+/* The values of an option, a NULL-ended cli_enum array for .one_of:
+ * CLI_ONE_OF({ "kif", LX_KIF }, { "infix", LX_INFIX }). */
+#define CLI_ONE_OF(...) ((const cli_enum[]){ __VA_ARGS__, { NULL, 0 } })
 
 /* One option of a command. */
 typedef struct cli_option {
   const char *name;      /* "--format", or "-o" */
   const char *value;     /* its value's name in the help ("F"); NULL: a flag */
   const char *help;      /* help text; '\n' starts a continuation line */
-  const char *choices;   /* the values it takes, "infix|kif"; NULL: any */
+  const cli_enum *one_of;/* the values it takes (CLI_ONE_OF); NULL: any */
+  const char *choices;   /* the older form of one_of, "infix|kif", for which
+                            cli_choice returns the position (0, 1, ...) */
   int repeatable;        /* may be given more than once (cli_value_at) */
   const char *excludes;  /* an option it cannot be given with, or NULL */
   const char *needs;     /* an option it needs, or NULL */
 } cli_option;
 
+/* What a report is written in (--format of reduce and play, --stats-format
+ * of ground). */
+typedef enum cli_report_format { CLI_REPORT_TEXT, CLI_REPORT_JSON } cli_report_format;
+#define CLI_TEXT_OR_JSON CLI_ONE_OF({ "text", CLI_REPORT_TEXT }, { "json", CLI_REPORT_JSON })
+
 /* Options several commands share: use these in a command's table. */
 #define CLI_OPT_SYNTAX \
-  { .name = "--syntax", .value = "S", .choices = "kif|infix|asp", \
+  { .name = "--syntax", .value = "S", \
+    .one_of = CLI_ONE_OF({ "kif", LX_KIF }, { "infix", LX_INFIX }, { "asp", LX_ASP }), \
     .help = "input syntax: kif, infix or asp (gringo's, as print writes\n" \
             "it; default: by the content of FILE, else its extension)" }
 #define CLI_OPT_OUTPUT \
@@ -78,7 +98,7 @@ struct cli_ctx {
   const cli_command *cmd;
   const char *const *args;  /* the arguments that are not options */
   int n_args;
-  uint64_t max_atoms;       /* --max-atoms (default 100000000; 0: none) */
+  uint64_t max_atoms;       /* --max-atoms (default DL_DEFAULT_MAX_ATOMS; 0: none) */
   int max_atoms_given;
   uint64_t max_memory;      /* --max-memory in MiB (0: none) */
   double timeout;           /* --timeout in seconds (0: none) */
@@ -108,17 +128,32 @@ const char *cli_value_at(const cli_ctx *c, const char *name, int i);
 /* 1 when option name was given, else 0. */
 int cli_given(const cli_ctx *c, const char *name);
 
+/* Reads s as a count: decimal digits only (no sign, blank or anything
+ * after them) of a number up to UINT64_MAX.  Returns 1 with the number in
+ * *n; else 0, *n unchanged, errno ERANGE when the number is too large and
+ * EINVAL when s is no count. */
+int cli_parse_count(const char *s, uint64_t *n);
+
 /* The value of option name as a count in *n (dflt when it was not given).
- * Returns 1, or 0 after a usage error (not a whole number). */
+ * Returns 1, or 0 after a usage error (cli_parse_count refused it). */
 int cli_count(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n);
+
+/* As cli_count, and a count below min or above max is a usage error too
+ * (min <= max; dflt need not be in the range). */
+int cli_count_range(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t min, uint64_t max, uint64_t *n);
 
 /* 1 when the command has option name in its table. */
 int cli_has(const cli_ctx *c, const char *name);
 
-/* The index of option name's value in its choices ("infix|kif": 0 for
- * infix, 1 for kif), dflt when it was not given.  (The parser rejects a
- * value that is not one of the choices.) */
+/* The value that the word given for option name stands for in its
+ * .one_of (with .choices, the older form, the word's position: "infix|kif"
+ * gives 1 for kif); dflt when it was not given.  The parser has rejected
+ * every other word.  name must have one_of or choices (an assert). */
 int cli_choice(const cli_ctx *c, const char *name, int dflt);
+
+/* As cli_choice, for the i-th value of a repeatable option (dflt after the
+ * last). */
+int cli_choice_at(const cli_ctx *c, const char *name, int i, int dflt);
 
 /* Parses the arguments of command cmd (argv[0] is the command's name) into
  * c, with all the commands of the table (NULL-ended) to tell an option of
@@ -167,8 +202,13 @@ int cli_run(const cli_command *cmd, const cli_command *const *all, int argc, cha
 /* Loads the program in file ("-": standard input) with --syntax and, when
  * the command has them, --init, --state and --does.  Returns it, owned by
  * c (freed after the last diagnostics are printed), or NULL after errors
- * were reported (or a warning under --warnings-as-errors). */
+ * were reported (or a warning under --warnings-as-errors).  At most
+ * CLI_MAX_LOADS per run (an assert). */
 dl_loaded *cli_load(cli_ctx *c, const char *file);
+
+/* As cli_load, in syntax (an lx_syntax, or -1: guessed from the content
+ * and name of file, dl_parse_guess_syntax) whatever --syntax says. */
+dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax);
 
 /* The stream for the output: standard output, or (-o FILE) a temporary
  * file beside FILE that cli_close_output puts in place.  NULL after

@@ -25,7 +25,6 @@
  * value only when it has one; when it has several, their number is compared
  * with the rules' on the same program in the circuit's state, and the
  * rules' values stand for the circuit's (counted in the summary). */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +40,7 @@
 #include "datalog/gdl/domains.h"
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/machine/sm.h"
 #include "datalog/write/output.h"
 
@@ -50,15 +50,22 @@ static const cli_option equiv_option_table[] = {
   { .name = "--playouts", .value = "N", .help = "number of random playouts (default 10)" },
   { .name = "--seed", .value = "S", .help = "seed of the random moves (default 1): the same seed plays\nthe same playouts" },
   { .name = "--max-depth", .value = "D", .help = "end a playout after D joint moves (default 10000)" },
-  { .name = "--backend", .value = "B", .choices = "auto|rules|circuit|all",
+  { .name = "--backend", .value = "B",
+    .one_of = CLI_ONE_OF({ "auto", BACKEND_AUTO }, { "rules", BACKEND_RULES }, { "circuit", BACKEND_CIRCUIT },
+                         { "all", BACKEND_ALL }),
     .help = "how OTHER is played: rules (its rules evaluated), circuit\n"
             "(its grounding compiled: datalog/circuit/circuit.h), all (both:\n"
             "GAME's rules, OTHER's rules and OTHER's circuit compared), or\n"
             "auto (default): circuit when OTHER is ground, else rules" },
-  { .name = "--circuit", .value = "M", .choices = "auto|eager|lazy",
+  { .name = "--circuit", .value = "M",
+    .one_of = CLI_ONE_OF({ "auto", DL_CIRCUIT_AUTO }, { "eager", DL_CIRCUIT_EAGER }, { "lazy", DL_CIRCUIT_LAZY }),
     .help = "how the circuit evaluates (gdlog play --help): auto\n"
             "(default), eager or lazy" },
-  CLI_OPT_SYNTAX,
+  { .name = "--syntax", .value = "S", .repeatable = 1,
+    .one_of = CLI_ONE_OF({ "kif", LX_KIF }, { "infix", LX_INFIX }, { "asp", LX_ASP }),
+    .help = "input syntax, kif, infix or asp: given once, of both files;\n"
+            "twice, of GAME then of OTHER (default: each file's, by its\n"
+            "content, else its extension)" },
   CLI_OPT_END
 };
 
@@ -628,7 +635,7 @@ static int build_circuit(equiv *q, side *s)
   dl_reduce_options ro = { DL_REDUCE_LFP, q->opt.max_atoms, dl_guard_stop(), 0 };
   dl_guard_soft(1);  /* reducing and grounding poll the cancel flag */
   dl_reduction *red = s->domains ? dl_reduce(p, s->domains, &ro, s->diag) : NULL;
-  dl_ground_options go = { .demand = !ground, .max_instances = 200000000ULL, .stop = dl_guard_stop() };
+  dl_ground_options go = { .demand = !ground, .max_instances = DL_DEFAULT_MAX_INSTANCES, .stop = dl_guard_stop() };
   if (ground) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
   s->ground = red ? dl_ground_build(p, red, &go, s->diag) : NULL;
   dl_guard_soft(0);
@@ -649,6 +656,14 @@ static int build_circuit(equiv *q, side *s)
   return 1;
 }
 
+/* The syntax of file i (0: GAME, 1: OTHER) for cli_load_as: --syntax given
+ * twice is GAME's then OTHER's, given once both's; -1 (each file's own)
+ * when not given. */
+static int file_syntax(const cli_ctx *c, int i)
+{
+  return cli_choice_at(c, "--syntax", cli_value_at(c, "--syntax", 1) ? i : 0, -1);
+}
+
 /* Sets up side i on file (loaded already when l is not NULL), played by
  * the circuit or the rules. */
 static int load_side(equiv *q, int i, const char *file, dl_loaded *l, int circuit)
@@ -657,7 +672,7 @@ static int load_side(equiv *q, int i, const char *file, dl_loaded *l, int circui
   q->n_sides = i + 1;
   s->file = file;
   s->diag = dl_diag_create();
-  s->loaded = l ? l : s->diag ? cli_load(q->c, file) : NULL;
+  s->loaded = l ? l : s->diag ? cli_load_as(q->c, file, file_syntax(q->c, 0)) : NULL;
   size_t len = strlen(file) + sizeof " (circuit)";
   s->name = malloc(len);
   if (!s->loaded || !s->name) return 0;
@@ -682,7 +697,7 @@ static int load_sides(equiv *q)
 {
   if (!load_side(q, 0, q->c->args[0], NULL, 0)) return 0;
   const char *other = q->c->args[1];
-  dl_loaded *l = cli_load(q->c, other);
+  dl_loaded *l = cli_load_as(q->c, other, file_syntax(q->c, 1));
   if (!l) return 0;
   int b = q->opt.backend;
   if (b == BACKEND_AUTO) b = is_ground(l->prog) ? BACKEND_CIRCUIT : BACKEND_RULES;
@@ -752,23 +767,6 @@ static int play_all(equiv *q)
   return fflush(stdout) == 0;
 }
 
-/* The value of count option name, dflt when not given; 0 after a usage error. */
-static int count_option(cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n)
-{
-  const char *v = cli_value(c, name);
-  *n = dflt;
-  if (!v) return 1;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (errno || end == v || *end || v[0] < '0' || v[0] > '9') {
-    cli_usage(c, "%s needs a number, not '%s'", name, v);
-    return 0;
-  }
-  *n = x;
-  return 1;
-}
-
 static int run_equiv(cli_ctx *c)
 {
   equiv q;
@@ -776,10 +774,11 @@ static int run_equiv(cli_ctx *c)
   q.c = c;
   q.opt.max_atoms = c->max_atoms;
   q.opt.backend = cli_choice(c, "--backend", BACKEND_AUTO);
-  q.opt.circuit = (dl_circuit_mode)cli_choice(c, "--circuit", 0);
-  if (!count_option(c, "--playouts", 10, &q.opt.playouts) || !count_option(c, "--seed", 1, &q.opt.seed) ||
-      !count_option(c, "--max-depth", 10000, &q.opt.max_depth))
+  q.opt.circuit = (dl_circuit_mode)cli_choice(c, "--circuit", DL_CIRCUIT_AUTO);
+  if (!cli_count_range(c, "--playouts", 10, 1, UINT64_MAX, &q.opt.playouts) ||
+      !cli_count(c, "--seed", 1, &q.opt.seed) || !cli_count(c, "--max-depth", 10000, &q.opt.max_depth))
     return CLI_USAGE;
+  if (cli_value_at(c, "--syntax", 2)) return cli_usage(c, "--syntax given more than twice (once per file at most)");
   if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
     return cli_usage(c, "only one of the two files may be standard input");
   int ok = play_all(&q);

@@ -5,6 +5,7 @@
  * diagnostics. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,17 +17,24 @@
 #include "datalog/gdl/domains.h"
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/write/ground_write.h"
 
+_Static_assert(DL_DEFAULT_MAX_INSTANCES == 200000000, "the help of --max-instances spells the default");
+
 static const cli_option ground_options[] = {
-  { .name = "--format", .value = "F", .choices = "kif|infix|asp|numeric",
+  { .name = "--format", .value = "F",
+    .one_of = CLI_ONE_OF({ "kif", DL_GROUND_KIF }, { "infix", DL_GROUND_INFIX }, { "asp", DL_GROUND_ASP },
+                         { "numeric", DL_GROUND_NUMERIC }),
     .help = "kif (default), infix, asp (gringo; true and does atoms\n"
             "declared #external) or numeric (an atom table with roles,\n"
             "then rules as integers; datalog/gdl/README.md)" },
-  { .name = "--stats", .help = "per rule: candidates, instances, kept, seconds; the\n"
-                               "phases; the size (rules, atoms, literals, propnet\n"
-                               "components), on stderr" },
-  { .name = "--stats-format", .value = "F", .choices = "text|json", .needs = "--stats",
+  { .name = "--stats", .help = "per rule: candidates (bindings of its positive body\n"
+                               "atoms), instances (distinct ones made of them), rules\n"
+                               "(ground rules left after pruning, auxiliary ones\n"
+                               "included), seconds; the phases; the size (rules, atoms,\n"
+                               "literals, propnet components), on stderr" },
+  { .name = "--stats-format", .value = "F", .one_of = CLI_TEXT_OR_JSON, .needs = "--stats",
     .help = "text (default) or json" },
   { .name = "--no-prune", .help = "keep every instance made" },
   { .name = "--no-demand", .help = "instantiate supporting predicates fully, not on demand" },
@@ -36,7 +44,7 @@ static const cli_option ground_options[] = {
                                   "variable elimination" },
   { .name = "--no-simplify", .help = "write the pruned ground game as it is: no constants\n"
                                      "folded, aliases, inlining or factoring (datalog/gdl/README.md)" },
-  { .name = "--from", .value = "M", .choices = "init|domains",
+  { .name = "--from", .value = "M", .one_of = CLI_ONE_OF({ "init", DL_REDUCE_LFP }, { "domains", DL_REDUCE_DOMAINS }),
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",
     .help = "stop with an error beyond N rule instances (default\n"
@@ -56,33 +64,42 @@ static int file_write(void *f, const char *data, size_t n) { return fwrite(data,
 
 static int write_ground(cli_ctx *c, const dl_ground *g)
 {
-  static const dl_ground_format formats[] = { DL_GROUND_KIF, DL_GROUND_INFIX, DL_GROUND_ASP, DL_GROUND_NUMERIC };
   FILE *f = cli_open_output(c);
   if (!f) return 0;
   dl_sink sink = { file_write, f };
-  return cli_close_output(c, f, dl_ground_write(&sink, g, formats[cli_choice(c, "--format", 0)]));
+  dl_ground_format format = (dl_ground_format)cli_choice(c, "--format", DL_GROUND_KIF);
+  return cli_close_output(c, f, dl_ground_write(&sink, g, format));
 }
 
-/* --max-instances; 0 after a usage error (reported). */
-static int max_instances(cli_ctx *c, uint64_t *n)
+/* Whether program p has the predicate role/1 (else it is no game). */
+static int has_role_predicate(const dl_program *p)
 {
-  const char *v = cli_value(c, "--max-instances");
-  *n = 200000000ULL;
-  if (!v) return 1;
-  char *end;
-  *n = strtoull(v, &end, 10);
-  if (v[0] < '0' || v[0] > '9' || *end) {
-    cli_usage(c, "--max-instances needs a number, not %s", v);
-    return 0;
-  }
-  return 1;
+  for (uint32_t q = 0; q < p->n_preds; q++)
+    if (p->preds[q].arity == 1 && strcmp(dl_program_pred_name(p, q), "role") == 0) return 1;
+  return 0;
+}
+
+/* Whether the ground game g has a role atom. */
+static int has_role_atom(const dl_ground *g)
+{
+  for (uint32_t a = 1; a <= dl_ground_atom_count(g); a++)
+    if (dl_ground_atom_role(g, a) == DL_ATOM_ROLE) return 1;
+  return 0;
+}
+
+/* Reports that file holds no game; 0. */
+static int no_role(cli_ctx *c)
+{
+  dl_diag_report(c->diag, DL_ERROR, NULL, 0, "%s has no role: ground grounds GDL games, which have role "
+                 "facts (model computes the model of any program)", c->args[0]);
+  return 0;
 }
 
 static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, dl_ground_phases *ph)
 {
   dl_buf b = { 0 };
   ph->peak_bytes = peak_bytes();
-  dl_ground_write_stats(&b, g, game, ph, cli_choice(c, "--stats-format", 0) == 1);
+  dl_ground_write_stats(&b, g, game, ph, cli_choice(c, "--stats-format", CLI_REPORT_TEXT) == CLI_REPORT_JSON);
   cli_report_end(c);
   if (!b.failed && b.len) fwrite(b.data, 1, b.len, stderr);
   dl_buf_free(&b);
@@ -91,14 +108,14 @@ static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, 
 static int run_ground(cli_ctx *c)
 {
   uint64_t limit;
-  if (!max_instances(c, &limit)) return CLI_USAGE;
+  if (!cli_count(c, "--max-instances", DL_DEFAULT_MAX_INSTANCES, &limit)) return CLI_USAGE;
   dl_ground_phases ph = { 0, 0, 0, 0 };
   cli_progress progress;
   cli_progress_begin(&progress, "ground");
-  progress.off = cli_choice(c, "--stats-format", 0) == 1;  /* stderr is for the JSON */
+  progress.off = cli_choice(c, "--stats-format", CLI_REPORT_TEXT) == CLI_REPORT_JSON;  /* stderr is for the JSON */
   double t0 = cli_now();
   dl_loaded *l = cli_load(c, c->args[0]);
-  if (!l) return CLI_INPUT;
+  if (!l || (!has_role_predicate(l->prog) && !no_role(c))) return CLI_INPUT;
   double t1 = cli_now();
   ph.parse = t1 - t0;
   dl_guard_soft(1);
@@ -106,8 +123,7 @@ static int run_ground(cli_ctx *c)
   dl_domains *d = dl_domains_build(l->prog, c->diag);
   double t2 = cli_now();
   ph.domains = t2 - t1;
-  dl_reduce_options ro = { cli_choice(c, "--from", 0) == 1 ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP, c->max_atoms,
-                           dl_guard_stop(), 0 };
+  dl_reduce_options ro = { (dl_reduce_mode)cli_choice(c, "--from", DL_REDUCE_LFP), c->max_atoms, dl_guard_stop(), 0 };
   cli_progress_say(&progress, "reduce (G+)", NULL);
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
   ph.reduce = cli_now() - t2;
@@ -118,6 +134,10 @@ static int run_ground(cli_ctx *c)
                            .progress_ctx = &progress };
   dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
   dl_guard_soft(0);
+  if (g && !has_role_atom(g) && !no_role(c)) {
+    dl_ground_destroy(g);
+    g = NULL;
+  }
   dl_reduction_destroy(r);
   if (isatty(STDOUT_FILENO)) cli_progress_end(&progress);  /* the ground game goes to the same screen */
   else if (g) cli_progress_say(&progress, "write", NULL);

@@ -10,7 +10,8 @@
 #include "datalog/write/output.h"
 
 static const cli_option model_options[] = {
-  { .name = "--format", .value = "F", .choices = "infix|kif", .help = "output syntax: infix (default) or kif" },
+  { .name = "--format", .value = "F", .one_of = CLI_ONE_OF({ "infix", DL_FMT_INFIX }, { "kif", DL_FMT_KIF }),
+     .help = "output syntax: infix (default) or kif" },
   { .name = "--show", .value = "PRED[/N],...", .repeatable = 1,
     .help = "print only these predicates, as gringo's #show (may be\n"
             "given more than once; a name the program lacks is a\n"
@@ -50,7 +51,7 @@ static int evaluate(cli_ctx *c, const dl_program *p, uint64_t max_terms, dl_eval
 
 static int write_model(cli_ctx *c, const dl_program *p, const dl_eval *e, cli_stats *st)
 {
-  dl_format fmt = cli_choice(c, "--format", 0) == 1 ? DL_FMT_KIF : DL_FMT_INFIX;
+  dl_format fmt = (dl_format)cli_choice(c, "--format", DL_FMT_INFIX);
   uint8_t *skip;
   if (!cli_show_skip(c, p, &skip)) return 0;
   double t0 = cli_now();

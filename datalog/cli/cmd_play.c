@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "datalog/base/json.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/progress.h"
 #include "datalog/cli/stats.h"
@@ -17,7 +18,12 @@
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/gdlog.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/write/output.h"
+
+/* What plays the playouts (--backend), and how many at a time (--lanes). */
+typedef enum play_backend { PLAY_CIRCUIT, PLAY_RULES } play_backend;
+typedef enum play_lanes { LANES_AUTO, LANES_64, LANES_1 } play_lanes;
 
 static const cli_option play_options[] = {
   { .name = "--random", .value = "N", .help = "run N random playouts (default 1000; with --time, at most N)" },
@@ -33,25 +39,30 @@ static const cli_option play_options[] = {
             "at its move limit).  Several goal values stay an error" },
   { .name = "--trace", .excludes = "--format",
     .help = "print each state of each playout (true, legal, goal,\n"
-            "terminal, does atoms in KIF) instead of the figures" },
-  { .name = "--format", .value = "F", .choices = "text|json", .help = "text (default) or json" },
-  { .name = "--backend", .value = "B", .choices = "circuit|rules", .excludes = "--trace",
+            "terminal, does atoms; comments for the rest: all KIF)\n"
+            "instead of the figures" },
+  { .name = "--format", .value = "F", .one_of = CLI_TEXT_OR_JSON, .help = "text (default) or json" },
+  { .name = "--backend", .value = "B", .one_of = CLI_ONE_OF({ "circuit", PLAY_CIRCUIT }, { "rules", PLAY_RULES }),
+    .excludes = "--trace",
     .help = "circuit (default: the ground game compiled) or rules\n"
             "(the evaluator over the rules, demand-driven where that\n"
             "pays; for games that do not ground)" },
-  { .name = "--circuit", .value = "M", .choices = "auto|eager|lazy",
+  { .name = "--circuit", .value = "M",
+    .one_of = CLI_ONE_OF({ "auto", DL_CIRCUIT_AUTO }, { "eager", DL_CIRCUIT_EAGER }, { "lazy", DL_CIRCUIT_LAZY }),
     .help = "how the circuit evaluates the gates that only legal moves,\n"
             "goals, terminal and next rules other than frames need: kept\n"
             "up to date at every change (eager), computed when asked for\n"
             "the current state and move only (lazy: chess's check tests),\n"
             "or as gdlog chooses (auto)" },
-  { .name = "--demand", .value = "D", .choices = "auto|on|off",
+  { .name = "--demand", .value = "D",
+    .one_of = CLI_ONE_OF({ "auto", GDLOG_DEMAND_AUTO }, { "on", GDLOG_DEMAND_ON }, { "off", GDLOG_DEMAND_OFF }),
     .help = "with --backend rules: evaluate the rules demand-driven\n"
             "(their magic-set rewriting: only what legal, next, goal\n"
             "and terminal need; on), as they are (off), or as gdlog\n"
             "chooses (auto, the default: demand-driven when the full\n"
             "model is infinite or huge)" },
-  { .name = "--lanes", .value = "L", .choices = "auto|64|1", .excludes = "--trace",
+  { .name = "--lanes", .value = "L", .one_of = CLI_ONE_OF({ "auto", LANES_AUTO }, { "64", LANES_64 }, { "1", LANES_1 }),
+    .excludes = "--trace",
     .help = "playouts run 64 at a time, one bit each in every gate's\n"
             "word, every gate evaluated once per step (64: bit-parallel);\n"
             "one at a time, only the gates that change evaluated (1:\n"
@@ -81,36 +92,29 @@ static double cpu_now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int number_option(cli_ctx *c, const char *name, uint64_t dflt, uint64_t *out)
+/* The options that hold only with one backend; CLI_OK or CLI_USAGE. */
+static int check_backend(cli_ctx *c, const play_run *r)
 {
-  const char *v = cli_value(c, name);
-  char *end;
-  *out = dflt;
-  if (!v) return 1;
-  if (v[0] < '0' || v[0] > '9') return 0;
-  *out = strtoull(v, &end, 10);
-  return *end == 0;
+  int rules = cli_choice(c, "--backend", PLAY_CIRCUIT) == PLAY_RULES;
+  if (r->goal_default >= 0 && rules) return cli_usage(c, "--goal-default needs the circuit backend");
+  if (cli_given(c, "--demand") && !rules) return cli_usage(c, "--demand needs --backend rules");
+  if (cli_given(c, "--circuit") && rules) return cli_usage(c, "--circuit needs the circuit backend");
+  if (cli_given(c, "--lanes") && rules) return cli_usage(c, "--lanes needs the circuit backend");
+  if (cli_choice(c, "--syntax", -1) == LX_ASP && rules)
+    return cli_usage(c, "--syntax asp needs the circuit backend (the rules backend reads kif and infix)");
+  return CLI_OK;
 }
 
 /* The options into r; CLI_OK or CLI_USAGE. */
 static int read_options(cli_ctx *c, play_run *r)
 {
-  if (!number_option(c, "--random", 1000, &r->n)) return cli_usage(c, "--random needs a number of playouts");
-  if (!number_option(c, "--seed", 1, &r->seed)) return cli_usage(c, "--seed needs a number");
-  if (!number_option(c, "--max-depth", 1000000, &r->max_depth) || r->max_depth > UINT32_MAX)
-    return cli_usage(c, "--max-depth needs a number below 2^32");
-  uint64_t v;
-  if (!number_option(c, "--goal-default", 0, &v) || v > 100)
-    return cli_usage(c, "--goal-default needs a goal value from 0 to 100");
-  r->goal_default = cli_given(c, "--goal-default") ? (int32_t)v : -1;
-  if (r->goal_default >= 0 && cli_choice(c, "--backend", 0) == 1)
-    return cli_usage(c, "--goal-default needs the circuit backend");
-  if (cli_given(c, "--demand") && cli_choice(c, "--backend", 0) != 1)
-    return cli_usage(c, "--demand needs --backend rules");
-  if (cli_given(c, "--circuit") && cli_choice(c, "--backend", 0) == 1)
-    return cli_usage(c, "--circuit needs the circuit backend");
-  if (cli_given(c, "--lanes") && cli_choice(c, "--backend", 0) == 1)
-    return cli_usage(c, "--lanes needs the circuit backend");
+  if (!cli_count_range(c, "--random", 1000, 1, UINT64_MAX, &r->n) || !cli_count(c, "--seed", 1, &r->seed) ||
+      !cli_count_range(c, "--max-depth", 1000000, 0, UINT32_MAX, &r->max_depth))
+    return CLI_USAGE;
+  const char *g = cli_value(c, "--goal-default");
+  uint64_t v = 0;
+  if (g && (!cli_parse_count(g, &v) || v > 100)) return cli_usage(c, "--goal-default needs a goal value from 0 to 100");
+  r->goal_default = g ? (int32_t)v : -1;
   const char *t = cli_value(c, "--time");
   if (t) {
     char *end;
@@ -118,7 +122,7 @@ static int read_options(cli_ctx *c, play_run *r)
     if (*end || !(r->time_limit > 0)) return cli_usage(c, "--time needs a positive number of seconds");
     if (!cli_given(c, "--random")) r->n = UINT64_MAX;
   }
-  return CLI_OK;
+  return check_backend(c, r);
 }
 
 /* Loads and grounds the game; NULL after reporting. */
@@ -132,7 +136,7 @@ static dl_ground *build_ground(cli_ctx *c, dl_domains **d)
   dl_guard_soft(1);
   cli_progress_say(&progress, "reduce (G+)", NULL);
   dl_reduction *red = *d ? dl_reduce(l->prog, *d, &ro, c->diag) : NULL;
-  dl_ground_options go = { .demand = 1, .max_instances = 200000000ULL, .stop = dl_guard_stop(),
+  dl_ground_options go = { .demand = 1, .max_instances = DL_DEFAULT_MAX_INSTANCES, .stop = dl_guard_stop(),
                            .progress = cli_progress_ground, .progress_ctx = &progress };
   dl_ground *g = red ? dl_ground_build(l->prog, red, &go, c->diag) : NULL;
   dl_guard_soft(0);
@@ -296,12 +300,8 @@ static void json_term(dl_buf *b, const dl_terms *t, dl_tid x)
 {
   dl_buf s = { 0 };
   dl_output_term(&s, t, x, DL_FMT_INFIX);
-  dl_buf_addz(b, "\"");
-  for (size_t i = 0; i < s.len; i++) {
-    if (s.data[i] == '"' || s.data[i] == '\\') dl_buf_add(b, "\\", 1);
-    dl_buf_add(b, &s.data[i], 1);
-  }
-  dl_buf_addz(b, "\"");
+  if (s.failed) b->failed = 1;
+  dl_json_string(b, s.data, s.len);
   dl_buf_free(&s);
 }
 
@@ -309,12 +309,9 @@ static void report_json(cli_ctx *c, const dl_circuit *k, const play_run *r, dl_b
 {
   dl_circuit_stats s = dl_circuit_get_stats(k);
   double n = r->playouts ? (double)r->playouts : 1;
-  dl_buf_addz(b, "{\"file\": \"");
-  for (const char *p = c->args[0]; *p; p++) {
-    if (*p == '"' || *p == '\\') dl_buf_add(b, "\\", 1);
-    dl_buf_add(b, p, 1);
-  }
-  dl_buf_addf(b, "\", \"lanes\": %u, \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
+  dl_buf_addz(b, "{\"file\": ");
+  dl_json_stringz(b, c->args[0]);
+  dl_buf_addf(b, ", \"lanes\": %u, \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
              " \"cpu_seconds\": %.6f, \"playouts_per_cpu_second\": %.1f,\n",
           r->lanes, (unsigned long long)r->seed, (unsigned long long)r->playouts, (unsigned long long)r->states,
           r->run_s, r->cpu_s, r->playouts / (r->cpu_s > 0 ? r->cpu_s : 1e-9));
@@ -389,12 +386,14 @@ static void trace_atom(dl_buf *b, const dl_terms *t, const char *pred, const dl_
   dl_buf_addz(b, ")\n");
 }
 
-/* Prints the current state of k and what holds in it. */
+/* Prints the current state of k and what holds in it, in KIF: the atoms,
+ * and comments for the rest (the state's number, a role's number of goal
+ * values when it has not exactly one). */
 static void trace_state(dl_buf *b, dl_circuit *k, uint64_t step)
 {
   const dl_terms *t = dl_circuit_terms(k);
   const uint64_t *s = dl_circuit_state(k);
-  dl_buf_addf(b, "state %llu\n", (unsigned long long)step);
+  dl_buf_addf(b, "; state %llu\n", (unsigned long long)step);
   for (uint32_t f = 0; f < dl_circuit_fluent_count(k); f++)
     if (s[f >> 6] >> (f & 63) & 1) {
       dl_tid x = dl_circuit_fluent_term(k, f);
@@ -412,10 +411,10 @@ static void trace_state(dl_buf *b, dl_circuit *k, uint64_t step)
       dl_buf_addz(b, "(goal ");
       dl_output_term(b, t, dl_circuit_role_term(k, q), DL_FMT_KIF);
       dl_buf_addf(b, " %d)\n", v);
-    } else {
-      dl_buf_addz(b, "goalcount ");
+    } else {  /* none or several: a comment, as the atoms would not tell the role's count */
+      dl_buf_addz(b, "; goal values of ");
       dl_output_term(b, t, dl_circuit_role_term(k, q), DL_FMT_KIF);
-      dl_buf_addf(b, " %d\n", -v);
+      dl_buf_addf(b, ": %d\n", -v);
     }
   }
   if (dl_circuit_terminal(k)) dl_buf_addz(b, "terminal\n");
@@ -453,7 +452,7 @@ static int run_trace(cli_ctx *c, dl_circuit *k, const play_run *r)
   int ok = state && joint && f;
   dl_buf b = { 0 };
   for (uint64_t i = 0; ok && i < r->n && !dl_guard_signal(); i++) {
-    dl_buf_addf(&b, "playout %llu\n", (unsigned long long)i);
+    dl_buf_addf(&b, "; playout %llu\n", (unsigned long long)i);
     ok = trace_playout(&b, k, &rng, state, joint, r->max_depth) && !b.failed;
     if (ok && b.len) ok = fwrite(b.data, 1, b.len, f) == b.len;
     b.len = 0;
@@ -508,7 +507,7 @@ static void report_rules(cli_ctx *c, const play_run *r, gdlog_game *g, dl_buf *b
 {
   double n = r->playouts ? (double)r->playouts : 1, t = r->run_s > 0 ? r->run_s : 1e-9,
          cpu = r->cpu_s > 0 ? r->cpu_s : 1e-9, depth = (double)(r->states - r->playouts) / n;
-  int json = cli_choice(c, "--format", 0) == 1;
+  int json = cli_choice(c, "--format", CLI_REPORT_TEXT) == CLI_REPORT_JSON;
   if (json)
     dl_buf_addf(b, "{\"backend\": \"rules\", \"seed\": %llu, \"playouts\": %llu, \"states\": %llu, \"seconds\": %.6f,"
                 " \"cpu_seconds\": %.6f, \"playouts_per_second\": %.1f, \"playouts_per_cpu_second\": %.1f,"
@@ -528,8 +527,11 @@ static void report_rules(cli_ctx *c, const play_run *r, gdlog_game *g, dl_buf *b
     dl_buf_addf(b, "depth      mean %.2f, min %u, max %u\n", depth, r->playouts ? r->min_depth : 0, r->max_seen);
   }
   for (int q = 0; q < gdlog_role_count(g); q++) {
-    if (json) dl_buf_addf(b, "%s\"%s\": %.4f", q ? ", " : "", gdlog_role_name(g, q), r->goal_sum[q] / n);
-    else dl_buf_addf(b, "goal       %s mean %.2f\n", gdlog_role_name(g, q), r->goal_sum[q] / n);
+    if (json) {
+      dl_buf_addz(b, q ? ", " : "");
+      dl_json_stringz(b, gdlog_role_name(g, q));
+      dl_buf_addf(b, ": %.4f", r->goal_sum[q] / n);
+    } else dl_buf_addf(b, "goal       %s mean %.2f\n", gdlog_role_name(g, q), r->goal_sum[q] / n);
   }
   if (json) dl_buf_addz(b, "}}\n");
 }
@@ -540,16 +542,23 @@ static void rules_error(void *ctx, const char *text)
   dl_diag_report(c->diag, DL_ERROR, NULL, 0, "%s", text);
 }
 
+/* The public API's name of --syntax (asp: refused by check_backend). */
+static gdlog_syntax rules_syntax(const cli_ctx *c)
+{
+  int s = cli_choice(c, "--syntax", -1);
+  return s == LX_KIF ? GDLOG_SYNTAX_KIF : s == LX_INFIX ? GDLOG_SYNTAX_INFIX : GDLOG_SYNTAX_AUTO;
+}
+
 /* gdlog play --backend rules. */
 static int run_play_rules(cli_ctx *c, play_run *r)
 {
   gdlog_options o;
   gdlog_options_init(&o);
   o.backend = GDLOG_BACKEND_RULES;
-  o.demand = (gdlog_demand[]){ GDLOG_DEMAND_AUTO, GDLOG_DEMAND_ON, GDLOG_DEMAND_OFF }[cli_choice(c, "--demand", 0)];
+  o.demand = (gdlog_demand)cli_choice(c, "--demand", GDLOG_DEMAND_AUTO);
   o.max_atoms = c->max_atoms;
   o.cancel = dl_guard_cancel_flag();
-  o.syntax = (gdlog_syntax)cli_choice(c, "--syntax", 0);
+  o.syntax = rules_syntax(c);
   o.on_error = rules_error;
   o.error_ctx = c;
   gdlog_game *g = NULL;
@@ -590,17 +599,18 @@ static int run_play(cli_ctx *c)
   memset(&r, 0, sizeof r);
   int rc = read_options(c, &r);
   if (rc != CLI_OK) return rc;
-  if (cli_choice(c, "--backend", 0) == 1) return run_play_rules(c, &r);
+  if (cli_choice(c, "--backend", PLAY_CIRCUIT) == PLAY_RULES) return run_play_rules(c, &r);
   double t0 = cli_now();
   dl_domains *d = NULL;
   dl_ground *g = build_ground(c, &d);
   double t1 = cli_now();
-  dl_circuit *k = g ? dl_circuit_create_mode(g, (dl_circuit_mode)cli_choice(c, "--circuit", 0), c->diag) : NULL;
+  dl_circuit_mode mode = (dl_circuit_mode)cli_choice(c, "--circuit", DL_CIRCUIT_AUTO);
+  dl_circuit *k = g ? dl_circuit_create_mode(g, mode, c->diag) : NULL;
   r.ground_s = t1 - t0;
   r.compile_s = cli_now() - t1;
-  int ok = k != NULL, lanes = cli_choice(c, "--lanes", 0);
-  r.lanes = k && dl_circuit_has_wide(k) && lanes != 2 ? 64 : 1;
-  if (ok && lanes == 1 && r.lanes != 64) {
+  int ok = k != NULL, lanes = cli_choice(c, "--lanes", LANES_AUTO);
+  r.lanes = k && dl_circuit_has_wide(k) && lanes != LANES_1 ? 64 : 1;
+  if (ok && lanes == LANES_64 && r.lanes != 64) {
     dl_diag_report(c->diag, DL_ERROR, NULL, 0, "--lanes 64 needs an eager circuit whose legal moves, goals and "
                    "terminal read no move: %s", dl_circuit_get_stats(k).lazy_gates ?
                    "this one is lazy (--circuit eager makes it eager)" : "here they read a move");
@@ -612,7 +622,7 @@ static int run_play(cli_ctx *c)
     ok = r.goal_sum && run_playouts(c, k, &r);
     if (!r.goal_sum) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
     dl_buf b = { 0 };
-    if (ok && cli_choice(c, "--format", 0) == 1) report_json(c, k, &r, &b);
+    if (ok && cli_choice(c, "--format", CLI_REPORT_TEXT) == CLI_REPORT_JSON) report_json(c, k, &r, &b);
     else if (ok) report_text(c, k, &r, &b);
     ok = ok && cli_write_output(c, &b);
     dl_buf_free(&b);

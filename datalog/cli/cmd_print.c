@@ -5,7 +5,8 @@
 #include "datalog/write/output.h"
 
 static const cli_option print_options[] = {
-  { .name = "--format", .value = "F", .choices = "infix|kif|asp",
+  { .name = "--format", .value = "F",
+    .one_of = CLI_ONE_OF({ "infix", DL_FMT_INFIX }, { "kif", DL_FMT_KIF }, { "asp", DL_FMT_ASP }),
     .help = "output syntax: infix (default), kif, or asp (gringo's)" },
   CLI_OPT_INIT,
   CLI_OPT_STATE,
@@ -18,7 +19,6 @@ static const cli_option print_options[] = {
 
 static int run_print(cli_ctx *c)
 {
-  static const dl_format formats[] = { DL_FMT_INFIX, DL_FMT_KIF, DL_FMT_ASP };
   cli_stats st = { 0 };
   dl_loaded *l = cli_load(c, c->args[0]);
   st.kib_load = cli_peak_kib();
@@ -26,7 +26,8 @@ static int run_print(cli_ctx *c)
   if (l) {
     double t0 = cli_now();
     FILE *out = cli_open_output(c);
-    ok = out && cli_close_output(c, out, dl_output_program(out, l->prog, formats[cli_choice(c, "--format", 0)]));
+    dl_format format = (dl_format)cli_choice(c, "--format", DL_FMT_INFIX);
+    ok = out && cli_close_output(c, out, dl_output_program(out, l->prog, format));
     st.t_output = cli_now() - t0;
   }
   cli_stats_finish(c, NULL, &st);

@@ -7,35 +7,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datalog/base/json.h"
 #include "datalog/base/sort.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/gdl/reduce.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/write/output.h"
 
 /* The atom limit when the domains are infinite and --max-atoms is not
  * given: G+ then may have no finite model, and this stops it soon. */
 #define INFINITE_DOMAIN_ATOMS 1000000ULL
 
+_Static_assert(DL_DEFAULT_MAX_ATOMS == 100000000, "the help of --max-atoms spells the default");
+
 static const cli_option reduce_options[] = {
-  { .name = "--from", .value = "M", .choices = "init|domains",
+  { .name = "--from", .value = "M", .one_of = CLI_ONE_OF({ "init", DL_REDUCE_LFP }, { "domains", DL_REDUCE_DOMAINS }),
     .help = "init (default): the least fixpoint upward from init, one\n"
             "run of G+ with true(X) :- init(X). true(X) :- next(X).\n"
             "does(R,A) :- legal(R,A).\n"
             "domains: the book's iteration, downward from the domain\n"
             "sets" },
   { .name = "--print", .help = "list the surviving instances too" },
-  { .name = "--print-format", .value = "F", .choices = "infix|kif", .needs = "--print",
+  { .name = "--print-format", .value = "F", .needs = "--print",
+    .one_of = CLI_ONE_OF({ "infix", DL_FMT_INFIX }, { "kif", DL_FMT_KIF }),
     .help = "their syntax (with --print): infix (default) or kif" },
   { .name = "--show", .value = "PRED[/N],...", .repeatable = 1, .needs = "--print",
     .help = "with --print, list only the instances of these predicates,\n"
             "as gringo's #show (may be given more than once)" },
-  { .name = "--program", .value = "F", .choices = "infix|kif|asp", .excludes = "--print",
+  { .name = "--program", .value = "F", .excludes = "--print",
+    .one_of = CLI_ONE_OF({ "infix", DL_FMT_INFIX }, { "kif", DL_FMT_KIF }, { "asp", DL_FMT_ASP }),
     .help = "print G+ of --from init as a program in F (infix, kif,\n"
             "asp; asp is for gringo) instead of evaluating it (not with\n"
             "--from domains, --print or --format)" },
-  { .name = "--format", .value = "F", .choices = "text|json", .help = "text (default) or json" },
+  { .name = "--format", .value = "F", .one_of = CLI_TEXT_OR_JSON, .help = "text (default) or json" },
   CLI_OPT_SYNTAX,
   { .name = "--max-atoms", .value = "N",
     .help = "stop with an error beyond N atoms per run (default\n"
@@ -66,18 +72,6 @@ static void add_count(dl_buf *b, double c, int width, int json)
 {
   if (isinf(c)) dl_buf_addf(b, "%*s", width, json ? "null" : "inf");
   else dl_buf_addf(b, "%*.0f", width, c);
-}
-
-static void json_string(dl_buf *b, const char *z, size_t n)
-{
-  dl_buf_add(b, "\"", 1);
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)z[i];
-    if (c == '"' || c == '\\') { dl_buf_add(b, "\\", 1); dl_buf_add(b, &z[i], 1); }
-    else if (c < 0x20) dl_buf_addf(b, "\\u%04x", c);
-    else dl_buf_add(b, &z[i], 1);
-  }
-  dl_buf_add(b, "\"", 1);
 }
 
 static const char *mode_text(dl_reduce_mode m)
@@ -118,7 +112,7 @@ static void reduce_json(const cli_ctx *c, dl_reduce_mode mode, const dl_program 
 {
   uint32_t runs = dl_reduction_iterations(r);
   dl_buf_addz(b, "{\"file\": ");
-  json_string(b, c->args[0], strlen(c->args[0]));
+  dl_json_stringz(b, c->args[0]);
   dl_buf_addf(b, ", \"mode\": \"%s\", \"runs\": %u, \"atoms\": %llu, \"seconds\": %.3f,\n",
           mode == DL_REDUCE_DOMAINS ? "domains" : "init", runs,
           (unsigned long long)dl_reduction_atoms(r), dl_reduction_seconds(r));
@@ -128,7 +122,7 @@ static void reduce_json(const cli_ctx *c, dl_reduce_mode mode, const dl_program 
     uint32_t q = order[i];
     const char *name = dl_program_pred_name(p, q);
     dl_buf_addz(b, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-    json_string(b, name, strlen(name));
+    dl_json_stringz(b, name);
     dl_buf_addf(b, ", \"arity\": %u, \"domain\": ", p->preds[q].arity);
     add_count(b, dl_domains_pred_count(d, q), 0, 1);
     dl_buf_addz(b, ", \"counts\": [");
@@ -152,7 +146,7 @@ static int json_lines_write(void *ctx, const char *data, size_t len)
   for (size_t i = 0, n = 0; i < len; i += n + 1, n = 0) {
     while (i + n < len && data[i + n] != '\n') n++;
     dl_buf_addz(&j->b, j->n++ ? ",\n  " : ",\n \"instances\": [\n  ");
-    json_string(&j->b, data + i, n);
+    dl_json_string(&j->b, data + i, n);
   }
   int ok = !j->b.failed && (j->b.len == 0 || fwrite(j->b.data, 1, j->b.len, j->f) == j->b.len);
   j->b.len = 0;
@@ -182,9 +176,9 @@ static int write_instances(FILE *f, const dl_reduction *r, int json, dl_format f
 /* Writes G+ as a program (--program). */
 static int write_program(cli_ctx *c, const dl_reduction *r)
 {
-  static const dl_format formats[] = { DL_FMT_INFIX, DL_FMT_KIF, DL_FMT_ASP };
   FILE *f = cli_open_output(c);
-  return f && cli_close_output(c, f, dl_output_program(f, dl_reduction_program(r), formats[cli_choice(c, "--program", 0)]));
+  dl_format format = (dl_format)cli_choice(c, "--program", DL_FMT_INFIX);
+  return f && cli_close_output(c, f, dl_output_program(f, dl_reduction_program(r), format));
 }
 
 /* The predicates of G+ that --print leaves out (*skip: 1 to leave out):
@@ -205,8 +199,8 @@ static int reduction_skip(cli_ctx *c, const dl_reduction *r, uint8_t **skip)
  * relations: chess's 11 M are 446 MB of text. */
 static int write_reduction(cli_ctx *c, const dl_reduction *r, const dl_buf *b)
 {
-  int json = cli_choice(c, "--format", 0) == 1;
-  dl_format fmt = cli_choice(c, "--print-format", 0) == 1 ? DL_FMT_KIF : DL_FMT_INFIX;
+  int json = cli_choice(c, "--format", CLI_REPORT_TEXT) == CLI_REPORT_JSON;
+  dl_format fmt = (dl_format)cli_choice(c, "--print-format", DL_FMT_INFIX);
   uint8_t *skip;
   if (!reduction_skip(c, r, &skip)) return 0;
   FILE *f = cli_open_output(c);
@@ -223,7 +217,8 @@ static int write_report(cli_ctx *c, dl_reduce_mode mode, const dl_program *game,
 {
   uint32_t *order = sorted_preds(game);
   dl_buf b = { 0 };
-  if (order && cli_choice(c, "--format", 0) == 1) reduce_json(c, mode, game, d, r, order, &b);
+  int json = cli_choice(c, "--format", CLI_REPORT_TEXT) == CLI_REPORT_JSON;
+  if (order && json) reduce_json(c, mode, game, d, r, order, &b);
   else if (order) reduce_text(c, mode, game, d, r, order, &b);
   int ok = order && !b.failed;
   if (!ok) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
@@ -245,7 +240,7 @@ static int check_mode(const cli_ctx *c, dl_reduce_mode mode)
 
 static int run_reduce(cli_ctx *c)
 {
-  dl_reduce_mode mode = cli_choice(c, "--from", 0) == 1 ? DL_REDUCE_DOMAINS : DL_REDUCE_LFP;
+  dl_reduce_mode mode = (dl_reduce_mode)cli_choice(c, "--from", DL_REDUCE_LFP);
   int rc = check_mode(c, mode);
   if (rc != CLI_OK) return rc;
   dl_loaded *l = cli_load(c, c->args[0]);

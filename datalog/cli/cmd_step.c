@@ -18,11 +18,17 @@ static const cli_option step_options[] = {
   { .name = "--does", .value = "FILE",
     .help = "the joint move: does(R,A) facts, exactly one legal move\n"
             "per role (needed)" },
-  { .name = "--format", .value = "F", .choices = "kif|infix",
+  { .name = "--format", .value = "F",
+    .one_of = CLI_ONE_OF({ "kif", GDLOG_SYNTAX_KIF }, { "infix", GDLOG_SYNTAX_INFIX }),
     .help = "syntax of the state written (default: the game's)" },
-  { .name = "--backend", .value = "B", .choices = "auto|rules|circuit",
+  { .name = "--backend", .value = "B",
+    .one_of = CLI_ONE_OF({ "auto", GDLOG_BACKEND_AUTO }, { "rules", GDLOG_BACKEND_RULES },
+                         { "circuit", GDLOG_BACKEND_CIRCUIT }),
     .help = "how the game is reasoned about (default auto)" },
-  CLI_OPT_SYNTAX,
+  { .name = "--syntax", .value = "S",
+    .one_of = CLI_ONE_OF({ "kif", GDLOG_SYNTAX_KIF }, { "infix", GDLOG_SYNTAX_INFIX }),
+    .help = "input syntax: kif or infix (default: by the content of\n"
+            "FILE, else its extension)" },
   CLI_OPT_OUTPUT,
   CLI_OPT_END
 };
@@ -62,9 +68,9 @@ static gdlog_game *open_game(cli_ctx *c)
 {
   gdlog_options o;
   gdlog_options_init(&o);
-  o.syntax = (gdlog_syntax)cli_choice(c, "--syntax", -1) + 1;  /* kif|infix: 1, 2; none: AUTO */
-  o.output = (gdlog_syntax)cli_choice(c, "--format", -1) + 1;
-  o.backend = (gdlog_backend)cli_choice(c, "--backend", 0);
+  o.syntax = (gdlog_syntax)cli_choice(c, "--syntax", GDLOG_SYNTAX_AUTO);
+  o.output = (gdlog_syntax)cli_choice(c, "--format", GDLOG_SYNTAX_AUTO);
+  o.backend = (gdlog_backend)cli_choice(c, "--backend", GDLOG_BACKEND_AUTO);
   o.max_atoms = c->max_atoms;
   o.cancel = dl_guard_cancel_flag();
   gdlog_game *g;

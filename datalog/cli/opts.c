@@ -2,13 +2,17 @@
  * commands' tables (cli.h), and the help texts made from them. */
 #include <assert.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
+#include "datalog/machine/pipeline.h"
 
 enum { HELP_COLUMN = 22 };  /* where the help text of an option starts */
+
+_Static_assert(DL_DEFAULT_MAX_ATOMS == 100000000, "the help of --max-atoms spells the default");
 
 /* The options every command takes; a command's table may redefine one
  * (its own help text, e.g. reduce's --max-atoms). */
@@ -65,9 +69,10 @@ int cli_given(const cli_ctx *c, const char *name)
   return 0;
 }
 
-/* The index of value v[0..len) in choices "a|b|c", -1 when it is not one. */
-static int choice_index(const char *choices, const char *v, size_t len)
+/* The position of word v in choices "a|b|c", -1 when it is not one. */
+static int choice_index(const char *choices, const char *v)
 {
+  size_t len = strlen(v);
   int i = 0;
   for (const char *p = choices;; i++) {
     size_t n = strcspn(p, "|");
@@ -77,37 +82,78 @@ static int choice_index(const char *choices, const char *v, size_t len)
   }
 }
 
-int cli_choice(const cli_ctx *c, const char *name, int dflt)
+/* What word v stands for among the values of o into *value; 0 when it is
+ * none of them. */
+static int word_value(const cli_option *o, const char *v, int *value)
 {
-  const cli_option *o = find_option(c->cmd, name, strlen(name));
-  assert(o && o->choices);
-  const char *v = cli_value(c, name);
-  return v ? choice_index(o->choices, v, strlen(v)) : dflt;
+  if (!o->one_of) return (*value = choice_index(o->choices, v)) >= 0;
+  const cli_enum *e = o->one_of;
+  while (e->name && strcmp(e->name, v) != 0) e++;
+  if (e->name) *value = e->value;
+  return e->name != NULL;
 }
 
-/* ---- numbers of the common options ---- */
-
-static int parse_count(const char *s, uint64_t *n)
+/* The words o takes, "a|b|c", into out[0..cap) (cut short when longer). */
+static void list_words(const cli_option *o, char *out, size_t cap)
 {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || end == s || *end || s[0] < '0' || s[0] > '9') return 0;
-  *n = v;
+  size_t n = (size_t)snprintf(out, cap, "%s", o->one_of ? "" : o->choices);
+  for (const cli_enum *e = o->one_of; e && e->name && n < cap; e++)
+    n += (size_t)snprintf(out + n, cap - n, "%s%s", e == o->one_of ? "" : "|", e->name);
+}
+
+int cli_choice_at(const cli_ctx *c, const char *name, int i, int dflt)
+{
+  const cli_option *o = find_option(c->cmd, name, strlen(name));
+  assert(o && (o->one_of || o->choices));
+  const char *v = cli_value_at(c, name, i);
+  int value;
+  return v && word_value(o, v, &value) ? value : dflt;
+}
+
+int cli_choice(const cli_ctx *c, const char *name, int dflt) { return cli_choice_at(c, name, 0, dflt); }
+
+/* ---- counts and the numbers of the common options ---- */
+
+/* The number that the n decimal digits at s spell into *v; 0 when it is
+ * above UINT64_MAX. */
+static int digits_value(const char *s, size_t n, uint64_t *v)
+{
+  uint64_t x = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned d = (unsigned)(s[i] - '0');
+    if (x > (UINT64_MAX - d) / 10) return 0;
+    x = x * 10 + d;
+  }
+  *v = x;
+  return 1;
+}
+
+int cli_parse_count(const char *s, uint64_t *n)
+{
+  assert(s && n);
+  size_t k = strspn(s, "0123456789");
+  if (k == 0 || s[k]) {
+    errno = EINVAL;
+    return 0;
+  }
+  if (!digits_value(s, k, n)) {
+    errno = ERANGE;
+    return 0;
+  }
   return 1;
 }
 
 /* A size in MiB, or in GiB with a suffix G. */
 static int parse_mib(const char *s, uint64_t *n)
 {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || end == s || s[0] < '0' || s[0] > '9') return 0;
-  if ((*end == 'G' || *end == 'g') && v < (1ULL << 40)) { v <<= 10; end++; }
-  else if (*end == 'M' || *end == 'm') end++;
+  size_t k = strspn(s, "0123456789");
+  uint64_t v;
+  if (k == 0 || !digits_value(s, k, &v)) return 0;
+  const char *unit = s + k;
+  if ((*unit == 'G' || *unit == 'g') && v < (1ULL << 40)) v <<= 10, unit++;
+  else if (*unit == 'M' || *unit == 'm') unit++;
   *n = v;
-  return *end == 0;
+  return *unit == 0;
 }
 
 static int parse_seconds(const char *s, double *t)
@@ -120,24 +166,44 @@ static int parse_seconds(const char *s, double *t)
   return 1;
 }
 
-int cli_count(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n)
+/* Option name's value v as a count in min..max into *n; 0 after a usage
+ * error. */
+static int count_value(const cli_ctx *c, const char *name, const char *v, uint64_t min, uint64_t max, uint64_t *n)
 {
+  uint64_t x = 0;
+  int parsed = cli_parse_count(v, &x);
+  if (!parsed && errno != ERANGE) return !cli_usage(c, "%s needs a number, not '%s'", name, v);
+  if (parsed && x >= min && x <= max) {
+    *n = x;
+    return 1;
+  }
+  unsigned long long lo = min, hi = max;
+  if (min == 0) return !cli_usage(c, "%s needs a number up to %llu, not '%s'", name, hi, v);
+  if (parsed && x < min && max == UINT64_MAX)
+    return !cli_usage(c, "%s needs a number of at least %llu, not '%s'", name, lo, v);
+  return !cli_usage(c, "%s needs a number from %llu to %llu, not '%s'", name, lo, hi, v);
+}
+
+int cli_count_range(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t min, uint64_t max, uint64_t *n)
+{
+  assert(min <= max);
   const char *v = cli_value(c, name);
   *n = dflt;
-  if (v && !parse_count(v, n)) return !cli_usage(c, "%s needs a number, not '%s'", name, v);
-  return 1;
+  return !v || count_value(c, name, v, min, max, n);
+}
+
+int cli_count(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n)
+{
+  return cli_count_range(c, name, dflt, 0, UINT64_MAX, n);
 }
 
 /* Converts the common options' values; returns 1, or 0 after a usage error. */
 static int common_values(cli_ctx *c)
 {
   const char *v;
-  c->max_atoms = 100000000ULL;
   c->max_memory = dl_guard_default_memory();
-  if ((v = cli_value(c, "--max-atoms"))) {
-    if (!parse_count(v, &c->max_atoms)) return !cli_usage(c, "--max-atoms needs a number, not '%s'", v);
-    c->max_atoms_given = 1;
-  }
+  if (!cli_count(c, "--max-atoms", DL_DEFAULT_MAX_ATOMS, &c->max_atoms)) return 0;
+  c->max_atoms_given = cli_given(c, "--max-atoms");
   if ((v = cli_value(c, "--max-memory")) && !parse_mib(v, &c->max_memory))
     return !cli_usage(c, "--max-memory needs a size in MiB, not '%s'", v);
   if ((v = cli_value(c, "--timeout")) && !parse_seconds(v, &c->timeout))
@@ -192,8 +258,12 @@ static int take_option(cli_ctx *c, const cli_command *const *all, int argc, char
     if (*i + 1 >= argc) return cli_usage(c, "option '%s' needs a value", o->name);
     value = argv[++*i];
   }
-  if (o->choices && choice_index(o->choices, value, strlen(value)) < 0)
-    return cli_usage(c, "unknown value '%s' for %s (one of: %s)", value, o->name, o->choices);
+  int meaning;
+  if ((o->one_of || o->choices) && !word_value(o, value, &meaning)) {
+    char words[256];
+    list_words(o, words, sizeof words);
+    return cli_usage(c, "unknown value '%s' for %s (one of: %s)", value, o->name, words);
+  }
   if (o->value && !o->repeatable && cli_given(c, o->name))
     return cli_usage(c, "option '%s' given twice", o->name);
   c->given[c->n_given].opt = o;

@@ -87,6 +87,8 @@ static void *bad_token(parser *ps)
     if (looks_binary(ps->src)) return fail(ps, t.off, "unexpected %s: this looks like a binary file, not GDL text", what);
     if (ps->lx.syntax != LX_KIF && c == ';')
       return fail(ps, t.off, "unexpected %s: ';' starts a comment in KIF, not in infix (try --syntax kif)", what);
+    if (ps->lx.syntax == LX_INFIX && c == '#')
+      return fail(ps, t.off, "unexpected %s: '#' starts a directive of gringo's syntax (try --syntax asp)", what);
     return fail(ps, t.off, "unexpected %s", what);
   }
 }
@@ -98,7 +100,8 @@ static void *expected(parser *ps, const char *what)
 {
   if (is_bad(ps->tok.kind)) return bad_token(ps);
   char buf[200];
-  if (ps->tok.kind == LX_SYMBOL || ps->tok.kind == LX_QSYMBOL || ps->tok.kind == LX_VARIABLE) {
+  if (ps->tok.kind == LX_SYMBOL || ps->tok.kind == LX_QSYMBOL || ps->tok.kind == LX_VARIABLE ||
+      ps->tok.kind == LX_DIRECTIVE) {
     int n = ps->tok.len > 40 ? 40 : (int)ps->tok.len;
     snprintf(buf, sizeof buf, "expected %s, found %s '%.*s%s'", what, lx_kind_name(ps->tok.kind),
              n, ps->src->text + ps->tok.off, ps->tok.len > 40 ? "..." : "");
@@ -723,7 +726,54 @@ static int infix_clause(parser *ps)
   return end_clause(ps, h, mark, off);
 }
 
+/* ---- ASP directives ----------------------------------------------------- */
+
+/* True when the current token spells the directive name z. */
+static int is_directive(const parser *ps, const char *z)
+{
+  return ps->tok.kind == LX_DIRECTIVE && ps->tok.len == strlen(z) &&
+         memcmp(ps->src->text + ps->tok.off, z, ps->tok.len) == 0;
+}
+
+/* asp_external -> '#external' atom ( '.' | newline | eof )     (ASP only)
+ * gdlog's ground games in gringo's syntax declare their true and does
+ * atoms external, so that gringo leaves them free.  To gdlog they are the
+ * inputs already (--state and --does give them), so the declaration adds
+ * nothing: it is checked (a ground true or does atom) and dropped. */
+static int asp_external(parser *ps)
+{
+  uint32_t off = ps->tok.off;
+  char what[200];
+  if (!is_directive(ps, "#external")) {
+    int n = ps->tok.len > 40 ? 40 : (int)ps->tok.len;
+    snprintf(what, sizeof what, "unknown directive '%.*s': gdlog reads only #external, the one its ASP output writes",
+             n, ps->src->text + off);
+    return !!fail(ps, off, "%s", what);
+  }
+  begin_clause(ps);
+  ps->depth = 0;
+  ps->parens = 0;
+  advance(ps);
+  if (!at_name(ps)) return !!expected(ps, "an atom after #external");
+  uint32_t atom_off = ps->tok.off;
+  ast_term *a = infix_term(ps);
+  if (!a) return 0;
+  if (a->value != dl_terms_symbol(ps->terms, "true", 4) && a->value != dl_terms_symbol(ps->terms, "does", 4))
+    return !!fail(ps, atom_off, "%s", "#external declares a true or does atom: the inputs of a game");
+  if (ps->n_vars) return !!fail(ps, atom_off, "%s", "the atom of an #external must be ground");
+  if (!at_clause_end(ps, 0)) return !!expected(ps, "'.' or the end of the line");
+  return 1;
+}
+
 /* ---- entry points ------------------------------------------------------ */
+
+/* Reads the next statement: a clause, or (ASP) a directive. */
+static int statement(parser *ps)
+{
+  if (ps->lx.syntax == LX_KIF) return kif_clause(ps);
+  if (ps->tok.kind == LX_DIRECTIVE) return asp_external(ps);
+  return infix_clause(ps);
+}
 
 static int parse_all(parser *ps)
 {
@@ -733,7 +783,7 @@ static int parse_all(parser *ps)
     if (ps->tok.kind == LX_EOF) return 1;
     if (is_bad(ps->tok.kind)) return !!bad_token(ps);
     uint32_t before = ps->n_stack;
-    if (!(ps->lx.syntax == LX_KIF ? kif_clause(ps) : infix_clause(ps))) return 0;
+    if (!statement(ps)) return 0;
     if (ps->n_stack != before) return 0;
   }
 }
@@ -799,12 +849,14 @@ static int is_id_char(char c)
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* What the first token at text[i] (i < len) says: LX_KIF for '(', LX_INFIX
- * for a quote ' or a name followed by '(', '.', ':-', '<=', '&' or ','; -1
- * when it does not tell (a bare name, ')', '?x'). */
+/* What the first token at text[i] (i < len) says: LX_KIF for '(', LX_ASP
+ * for a directive '#name', LX_INFIX for a quote ' or a name followed by
+ * '(', '.', ':-', '<=', '&' or ','; -1 when it does not tell (a bare name,
+ * ')', '?x'). */
 static int syntax_of_content(const char *text, uint32_t len, uint32_t i)
 {
   if (text[i] == '(') return LX_KIF;
+  if (text[i] == '#' && i + 1 < len && text[i + 1] >= 'a' && text[i + 1] <= 'z') return LX_ASP;
   if (text[i] == '\'') return LX_INFIX;
   if (!is_id_char(text[i])) return -1;
   while (i < len && is_id_char(text[i])) i++;
@@ -816,17 +868,27 @@ static int syntax_of_content(const char *text, uint32_t len, uint32_t i)
   return -1;
 }
 
+/* The syntax the extension of name stands for; -1 for none. */
+static int syntax_of_name(const char *name)
+{
+  static const struct { char suffix[6]; lx_syntax syntax; } ext[] = {  /* no pointers: read-only data */
+    { ".kif", LX_KIF }, { ".gdl", LX_KIF }, { ".lisp", LX_KIF },
+    { ".dl", LX_INFIX }, { ".pl", LX_INFIX }, { ".pro", LX_INFIX }, { ".lp", LX_ASP },
+  };
+  for (size_t i = 0; name && i < sizeof ext / sizeof *ext; i++)
+    if (has_suffix(name, ext[i].suffix)) return (int)ext[i].syntax;
+  return -1;
+}
+
 lx_syntax dl_parse_guess_syntax(const char *name, const char *text, uint32_t len)
 {
-  static const char kif[][6] = { ".kif", ".gdl", ".lisp" };  /* no pointers: read-only data */
-  static const char infix[][5] = { ".dl", ".pl", ".lp", ".pro" };
   assert(text || len == 0);
   uint32_t first = first_token(text, len);
   int by_content = first < len ? syntax_of_content(text, len, first) : -1;
+  int by_name = syntax_of_name(name);
+  /* infix and gringo's syntax start alike: a name that says ASP decides between them */
+  if (by_content == LX_INFIX && by_name == LX_ASP) return LX_ASP;
   if (by_content >= 0) return (lx_syntax)by_content;
-  for (size_t i = 0; name && i < sizeof infix / sizeof *infix; i++)
-    if (has_suffix(name, infix[i])) return LX_INFIX;
-  for (size_t i = 0; name && i < sizeof kif / sizeof *kif; i++)
-    if (has_suffix(name, kif[i])) return LX_KIF;
+  if (by_name >= 0) return (lx_syntax)by_name;
   return first < len && is_id_char(text[first]) ? LX_INFIX : LX_KIF;
 }

@@ -8,9 +8,12 @@
  *   infix  clause  -> atom [ ':-' literal { ('&'|',') literal } ] ( '.' | newline )
  *          literal -> atom | ('~'|'not') literal | 'distinct' '(' term ',' term ')'
  *          term    -> Variable | symbol [ '(' term { ',' term } ')' ]
- *   ASP    (gdlog's own `print --format asp`): infix, but a literal may also
- *          be term '!=' term or term '=' term, 'distinct' is no keyword and
- *          names x_HEX are decoded (x_2b2b is ++).
+ *   ASP    (gdlog's own `print` and `ground --format asp`): infix, but a
+ *          literal may also be term '!=' term or term '=' term, 'distinct'
+ *          is no keyword, names x_HEX are decoded (x_2b2b is ++), and a
+ *          statement may be '#external' atom '.' of a ground true or does
+ *          atom, which is checked and dropped: those atoms are the inputs
+ *          of a game already (--state and --does give them).
  *
  * A symbol may be quoted, |aB| in KIF and 'east-speed' in infix: inside the
  * quotes \ stands for \ and \| (') for the quote; quoted symbols keep
@@ -48,11 +51,12 @@ int dl_parse(ast_program *prog, dl_terms *terms, const dl_source *src,
 
 /* Picks the syntax of a file.  The content decides whenever it tells: the
  * first token (after blanks and comments of either syntax) is '(' in KIF,
- * and a quote or a name followed by '(', '.', ':-', '<=', '&' or ',' in
- * infix.  Otherwise (a bare name, ')', no token) the extension of name
- * decides (.dl .pl .lp .pro infix; .kif .gdl .lisp KIF), else a name first
- * means infix.  gdlog's ASP output is never guessed: LX_ASP is only read on
- * request. */
+ * a directive '#name' in gringo's syntax (LX_ASP), and a quote or a name
+ * followed by '(', '.', ':-', '<=', '&' or ',' in infix, or in gringo's
+ * syntax when name ends in .lp (the two start alike).  Otherwise (a bare
+ * name, ')', no token) the extension of name decides (.kif .gdl .lisp KIF;
+ * .dl .pl .pro infix; .lp gringo's, as gdlog's ASP output), else a name
+ * first means infix. */
 lx_syntax dl_parse_guess_syntax(const char *name, const char *text, uint32_t len);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datalog/base/json.h"
+
 enum { FLUSH_AT = 1 << 16 };  /* written in pieces this size, which stay in cache */
 
 static int flush(const dl_sink *out, dl_buf *b)
@@ -211,32 +213,76 @@ static void addf(dl_buf *b, const char *fmt, ...)
   if (n > 0) dl_buf_add(b, z, (size_t)n < sizeof z ? (size_t)n : sizeof z - 1);
 }
 
-/* Appends s as a JSON string's contents. */
-static void add_json_text(dl_buf *b, const char *s)
+static const char *rule_file(const dl_rule *r) { return r->src ? r->src->name : "<gdlog>"; }
+
+/* Whether rule r of game has a row in the figures: the facts of the game
+ * have none. */
+static int has_row(const dl_ground *g, const dl_program *game, uint32_t r)
 {
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') dl_buf_add(b, "\\", 1);
-    if ((unsigned char)*s < 32) addf(b, "\\u%04x", (unsigned char)*s);
-    else dl_buf_add(b, s, 1);
-  }
+  return game->ast->rules[r].n_body > 0 || dl_ground_get_rule_stats(g, r).candidates > 0;
 }
 
-static const char *rule_file(const dl_rule *r) { return r->src ? r->src->name : "<gdlog>"; }
+static int digits(uint64_t v)
+{
+  int n = 1;
+  for (; v >= 10; v /= 10) n++;
+  return n;
+}
+
+/* The widths of the columns of the table of rules: each the widest of its
+ * title and its cells, so that long file and predicate names keep the
+ * columns straight. */
+typedef struct stats_widths {
+  int place, head, candidates, instances, rules;
+} stats_widths;
+
+static stats_widths measure(const dl_ground *g, const dl_program *game)
+{
+  stats_widths w = { 4, 4, 10, 9, 5 };  /* rule, head, candidates, instances, rules */
+  line_cursor lines = { NULL, 0, 1 };
+  for (uint32_t r = 0; r < game->ast->n_rules; r++) {
+    if (!has_row(g, game, r)) continue;
+    const dl_rule *x = &game->ast->rules[r];
+    dl_ground_rule_stats rs = dl_ground_get_rule_stats(g, r);
+    int place = (int)strlen(rule_file(x)) + 1 + digits(line_of(&lines, x->src, x->off));
+    int head = (int)strlen(dl_program_pred_name(game, game->head_pred[r]));
+    if (place > w.place) w.place = place;
+    if (head > w.head) w.head = head;
+    if (digits(rs.candidates) > w.candidates) w.candidates = digits(rs.candidates);
+    if (digits(rs.instances) > w.instances) w.instances = digits(rs.instances);
+    if (digits(rs.kept) > w.rules) w.rules = digits(rs.kept);
+  }
+  return w;
+}
+
+/* Appends z and blanks up to width columns. */
+static void add_padded(dl_buf *b, const char *z, int width)
+{
+  dl_buf_addz(b, z);
+  for (int n = (int)strlen(z); n < width; n++) dl_buf_add(b, " ", 1);
+}
 
 static void stats_text(dl_buf *b, const dl_ground *g, const dl_program *game, const dl_ground_phases *ph)
 {
   dl_ground_stats s = dl_ground_get_stats(g);
+  stats_widths w = measure(g, game);
   line_cursor lines = { NULL, 0, 1 };
-  dl_buf_addz(b, "rule                            head             candidates    instances         kept    seconds\n");
+  dl_buf_addz(b, "columns: candidates = bindings of the positive body atoms over G+, instances = distinct "
+                 "instances made of them, rules = ground rules left of those after pruning (auxiliary ones "
+                 "included)\n");
+  add_padded(b, "rule", w.place + 1);
+  add_padded(b, "head", w.head);
+  addf(b, " %*s %*s %*s %10s\n", w.candidates, "candidates", w.instances, "instances", w.rules, "rules", "seconds");
   for (uint32_t r = 0; r < game->ast->n_rules; r++) {
+    if (!has_row(g, game, r)) continue;
     const dl_rule *x = &game->ast->rules[r];
     dl_ground_rule_stats rs = dl_ground_get_rule_stats(g, r);
-    if (x->n_body == 0 && rs.candidates == 0) continue;  /* facts of the game */
-    char place[256];
-    snprintf(place, sizeof place, "%s:%u", rule_file(x), line_of(&lines, x->src, x->off));
-    const char *name = dl_program_pred_name(game, game->head_pred[r]);
-    addf(b, "%-31s %-16s %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.6f\n", place, name, rs.candidates,
-         rs.instances, rs.kept, rs.seconds);
+    uint32_t line = line_of(&lines, x->src, x->off);
+    dl_buf_addz(b, rule_file(x));
+    addf(b, ":%-*u ", w.place - (int)strlen(rule_file(x)) - 1, line);
+    add_padded(b, dl_program_pred_name(game, game->head_pred[r]), w.head);
+    addf(b, " %*" PRIu64 " %*" PRIu64 " %*" PRIu64 " %10.6f\n", w.candidates, rs.candidates, w.instances,
+         rs.instances, w.rules, rs.kept, rs.seconds);
   }
   addf(b, "phases: parse %.6f s, domains %.6f s, reduce %.6f s, statics %.6f s, instantiate %.6f s, "
           "prune %.6f s (%u rounds), simplify %.6f s (%u rounds, %" PRIu64 " -> %" PRIu64 " components)\n",
@@ -257,13 +303,13 @@ static void stats_json(dl_buf *b, const dl_ground *g, const dl_program *game, co
   for (uint32_t r = 0, first = 1; r < game->ast->n_rules; r++) {
     const dl_rule *x = &game->ast->rules[r];
     dl_ground_rule_stats rs = dl_ground_get_rule_stats(g, r);
-    if (x->n_body == 0 && rs.candidates == 0) continue;
-    dl_buf_addz(b, first ? "\n  {\"file\": \"" : ",\n  {\"file\": \"");
+    if (!has_row(g, game, r)) continue;
+    dl_buf_addz(b, first ? "\n  {\"file\": " : ",\n  {\"file\": ");
     first = 0;
-    add_json_text(b, rule_file(x));
-    addf(b, "\", \"line\": %u, \"head\": \"", line_of(&lines, x->src, x->off));
-    add_json_text(b, dl_program_pred_name(game, game->head_pred[r]));
-    addf(b, "\", \"candidates\": %" PRIu64 ", \"instances\": %" PRIu64 ", \"kept\": %" PRIu64 ", \"seconds\": %.6f}",
+    dl_json_stringz(b, rule_file(x));
+    addf(b, ", \"line\": %u, \"head\": ", line_of(&lines, x->src, x->off));
+    dl_json_stringz(b, dl_program_pred_name(game, game->head_pred[r]));
+    addf(b, ", \"candidates\": %" PRIu64 ", \"instances\": %" PRIu64 ", \"rules\": %" PRIu64 ", \"seconds\": %.6f}",
          rs.candidates, rs.instances, rs.kept, rs.seconds);
   }
   addf(b, "],\n \"phases\": {\"parse\": %.6f, \"domains\": %.6f, \"reduce\": %.6f, \"statics\": %.6f, "

@@ -37,8 +37,11 @@ typedef struct dl_ground_phases {
 } dl_ground_phases;
 
 /* Appends the figures of g: per rule of game (the program g was made from)
- * its place, candidates, instances, kept instances and seconds; the phases;
- * the size of the ground game.  As text, or as one JSON object (json). */
+ * its place, candidates, instances, the ground rules left of them after
+ * pruning ("rules": dl_ground_rule_stats.kept, auxiliary rules included)
+ * and seconds; the phases; the size of the ground game.  As text (first a
+ * line that says what each column counts, the columns as wide as their
+ * widest cell), or as one JSON object (json). */
 void dl_ground_write_stats(dl_buf *b, const dl_ground *g, const dl_program *game, const dl_ground_phases *ph,
                            int json);
 

@@ -30,16 +30,16 @@ def parse_trace(text):
     for line in text.split("\n"):
         if not line:
             continue
-        if line.startswith("playout "):
+        if line.startswith("; playout "):
             playouts.append([])
-        elif line.startswith("state "):
+        elif line.startswith("; state "):
             playouts[-1].append({"true": set(), "legal": set(), "goal": {}, "terminal": False, "does": []})
         else:
             s = playouts[-1][-1]
             if line == "terminal":
                 s["terminal"] = True
-            elif line.startswith("goalcount "):
-                _, role, n = line.split(" ")
+            elif line.startswith("; goal values of "):
+                role, n = line[len("; goal values of "):].rsplit(": ", 1)
                 s["goal"][role] = "count " + n
             elif line.startswith("(goal "):
                 role, v = line[6:-1].rsplit(" ", 1)
