@@ -9,6 +9,7 @@
 
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
+#include "datalog/cli/progress.h"
 
 /* Runs c's command after its options were parsed. */
 static int run_parsed(cli_ctx *c)
@@ -48,21 +49,57 @@ dl_loaded *cli_load(cli_ctx *c, const char *file)
   return cli_load_as(c, file, cli_has(c, "--syntax") ? cli_choice(c, "--syntax", -1) : -1);
 }
 
-dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax)
+/* Loads the program of lo, owned by c; NULL after reporting. */
+static dl_loaded *load(cli_ctx *c, const dl_load_options *lo)
 {
-  assert(c->n_loaded < CLI_MAX_LOADS && file);
-  assert(syntax == -1 || syntax == LX_KIF || syntax == LX_INFIX || syntax == LX_ASP);
-  dl_load_options lo = { file, NULL, NULL, NULL, syntax };
-  if (cli_has(c, "--state")) lo.state_file = cli_value(c, "--state");
-  if (cli_has(c, "--does")) lo.does_file = cli_value(c, "--does");
-  if (cli_has(c, "--init") && cli_given(c, "--init")) lo.extra_rules = "true(X) :- init(X).";
-  dl_loaded *l = dl_load(&lo, c->diag);
+  assert(c->n_loaded < CLI_MAX_LOADS && lo->file);
+  assert(lo->syntax == -1 || lo->syntax == LX_KIF || lo->syntax == LX_INFIX || lo->syntax == LX_ASP);
+  dl_loaded *l = dl_load(lo, c->diag);
   if (!l) {
     dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
     return NULL;
   }
   c->loaded[c->n_loaded++] = l;
   return l->prog && cli_ok(c) ? l : NULL;
+}
+
+dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax)
+{
+  dl_load_options lo = { file, NULL, NULL, NULL, syntax };
+  if (cli_has(c, "--state")) lo.state_file = cli_value(c, "--state");
+  if (cli_has(c, "--does")) lo.does_file = cli_value(c, "--does");
+  if (cli_has(c, "--init") && cli_given(c, "--init")) lo.extra_rules = "true(X) :- init(X).";
+  return load(c, &lo);
+}
+
+/* The pipeline's progress as the command's progress line. */
+static void say_progress(void *ctx, const char *stage, const dl_ground_progress *p)
+{
+  if (p) cli_progress_ground(ctx, p);
+  else cli_progress_say(ctx, stage, NULL);
+}
+
+int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g)
+{
+  dl_load_options lo = { file, NULL, NULL, NULL, cli_has(c, "--syntax") ? cli_choice(c, "--syntax", -1) : -1 };
+  cli_progress progress;
+  cli_progress_begin(&progress, c->cmd->name);
+  dl_game_options o;
+  dl_game_options_init(&o);
+  o.backend = (dl_backend)cli_choice(c, "--backend", DL_BACKEND_AUTO);
+  o.demand = cli_has(c, "--demand") ? cli_choice(c, "--demand", DL_SM_DEMAND_AUTO) : DL_SM_DEMAND_AUTO;
+  o.circuit_mode = cli_has(c, "--circuit") ? cli_choice(c, "--circuit", DL_CIRCUIT_AUTO) : DL_CIRCUIT_AUTO;
+  o.one_question = one_question;
+  o.max_atoms = c->max_atoms;
+  o.stop = dl_guard_stop();
+  o.progress = say_progress;
+  o.progress_ctx = &progress;
+  dl_loaded *l = load(c, &lo);
+  dl_guard_soft(1);  /* the pipeline polls the stop */
+  int ok = l && dl_game_build(g, l, &o, DL_STAGE_MACHINE, c->diag);
+  dl_guard_soft(0);
+  cli_progress_end(&progress);
+  return ok && cli_ok(c);
 }
 
 /* The name of the output in messages. */

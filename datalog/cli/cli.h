@@ -15,6 +15,9 @@
 #include "datalog/base/buf.h"
 #include "datalog/base/diag.h"
 #include "datalog/program/program.h"
+#include "datalog/circuit/circuit.h"
+#include "datalog/machine/pipeline.h"
+#include "datalog/machine/sm.h"
 #include "datalog/program/load.h"
 #include "lexer.h"
 
@@ -73,6 +76,29 @@ typedef enum cli_report_format { CLI_REPORT_TEXT, CLI_REPORT_JSON } cli_report_f
 #define CLI_OPT_STATS \
   { .name = "--stats", .help = "print strata, atoms per relation, time and memory on\n" \
                                 "stderr" }
+/* The options of the commands that drive a state machine (play, step,
+ * serve, equiv): which backend (datalog/machine/pipeline.h) and how it
+ * evaluates. */
+#define CLI_OPT_BACKEND \
+  { .name = "--backend", .value = "B", \
+    .one_of = CLI_ONE_OF({ "auto", DL_BACKEND_AUTO }, { "rules", DL_BACKEND_RULES }, { "circuit", DL_BACKEND_CIRCUIT }), \
+    .help = "auto (default: the circuit when the game grounds within\n" \
+            "a budget, else the rules), rules (the evaluator over the\n" \
+            "rules: any game) or circuit (the ground game compiled)" }
+#define CLI_OPT_DEMAND \
+  { .name = "--demand", .value = "D", \
+    .one_of = CLI_ONE_OF({ "auto", DL_SM_DEMAND_AUTO }, { "on", DL_SM_DEMAND_ON }, { "off", DL_SM_DEMAND_OFF }), \
+    .help = "how the rules backend evaluates: demand-driven (their\n" \
+            "magic-set rewriting: only what legal, next, goal and\n" \
+            "terminal need; on), as they are (off), or auto (default:\n" \
+            "demand-driven when the full model is infinite or huge)" }
+#define CLI_OPT_CIRCUIT \
+  { .name = "--circuit", .value = "M", \
+    .one_of = CLI_ONE_OF({ "auto", DL_CIRCUIT_AUTO }, { "eager", DL_CIRCUIT_EAGER }, { "lazy", DL_CIRCUIT_LAZY }), \
+    .help = "how the circuit evaluates the gates that only legal moves,\n" \
+            "goals, terminal and next rules other than frames need: kept\n" \
+            "up to date (eager), computed when asked (lazy: chess's check\n" \
+            "tests), or as gdlog chooses (auto, the default)" }
 #define CLI_OPT_END { .name = NULL }
 
 typedef struct cli_ctx cli_ctx;
@@ -209,6 +235,14 @@ dl_loaded *cli_load(cli_ctx *c, const char *file);
 /* As cli_load, in syntax (an lx_syntax, or -1: guessed from the content
  * and name of file, dl_parse_guess_syntax) whatever --syntax says. */
 dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax);
+
+/* Builds the game of file into a state machine in *g (zeroed before; free
+ * it with dl_game_free after cli_report): its program read with --syntax
+ * only (no --state, --does or --init), then the pipeline with the
+ * command's --backend, --demand, --circuit and limits, a progress line on
+ * stderr while it takes long.  one_question: the command asks about one
+ * state (AUTO takes the rules).  1, or 0 after reporting. */
+int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g);
 
 /* The stream for the output: standard output, or (-o FILE) a temporary
  * file beside FILE that cli_close_output puts in place.  NULL after
