@@ -1,5 +1,6 @@
 /* circuit.h: a ground game (ground.h) compiled into a circuit, the fast
- * state machine of issue 13 (chapters 9-10 of the book: propositional nets).
+ * backend of the state machine (datalog/machine/backend_circuit.c;
+ * chapters 9-10 of the book: propositional nets).
  *
  * Gates: one input gate per true(t) and does(r,a) atom; per derived atom an
  * OR of its rules (or, when it has one rule of two or more literals, that
@@ -27,6 +28,9 @@
  * With DL_CIRCUIT_LAZY (see dl_circuit_mode) the gates that only legal
  * moves, goals and terminal need are not kept up to date: they are
  * evaluated when asked, for the current state (circuit_lazy.c).
+ * datalog/circuit/DESIGN.md tells which gates go lazy, how legal moves are
+ * filed, when AUTO chooses lazy, and how the bit-parallel playouts below
+ * lay out their gates, with the figures behind each choice.
  *
  * After dl_circuit_create nothing allocates: states are caller buffers of
  * dl_circuit_state_words 64-bit words (bit f of word f/64 is fluent f), move
