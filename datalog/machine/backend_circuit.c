@@ -204,26 +204,15 @@ static void count_playout(run *r, uint32_t depth, const int32_t *goals)
 }
 
 /* Reports how playout `index` broke the contract; returns its status.
- * found: per role its number of goal values (BAD_GOAL), else NULL. */
+ * goals: per role, as dl_circuit_goal left them (BAD_GOAL). */
 static dl_mstatus playout_failed(run *r, dl_playout p, uint64_t index, const int32_t *goals)
 {
   dl_machine *m = &r->cm->m;
   if (p.status == DL_PLAYOUT_NO_MEMORY) return DL_M_NOMEM;
-  if (p.status == DL_PLAYOUT_TOO_DEEP) {
-    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: no terminal state within %u joint moves",
-                   (unsigned long long)index, p.depth);
-    return DL_M_LIMIT;
-  }
-  dl_buf b = { 0 };
-  dl_output_term(&b, m->terms, m->roles[p.role], m->format);
-  const char *what = p.status == DL_PLAYOUT_NO_LEGAL ? "has no legal move"
-                     : goals && goals[p.role] < -1 ? "has several goal values"
-                     : goals && goals[p.role] > 100 ? "has a goal value above 100"
-                                                    : "has no goal value";
-  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: role '%s' %s after %u joint moves", (unsigned long long)index,
-                 b.data && !b.failed ? b.data : "?", what, p.depth);
-  dl_buf_free(&b);
-  return DL_M_GAME;
+  if (p.status == DL_PLAYOUT_TOO_DEEP) return dl_machine_playout_fault(m, index, DL_FAULT_DEEP, 0, p.depth);
+  if (p.status == DL_PLAYOUT_NO_LEGAL) return dl_machine_playout_fault(m, index, DL_FAULT_NO_LEGAL, p.role, p.depth);
+  dl_playout_fault f = goals[p.role] < 0 ? DL_FAULT_GOALS : goals[p.role] > 100 ? DL_FAULT_GOAL_RANGE : DL_FAULT_NO_GOAL;
+  return dl_machine_playout_fault(m, index, f, p.role, p.depth);
 }
 
 /* With goal_default, a role with no goal value (goal_n[q] 0) scores it

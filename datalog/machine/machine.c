@@ -205,6 +205,23 @@ void dl_machine_describe(const dl_machine *m, int json, dl_buf *out)
 
 /* ---- playouts through the questions ---- */
 
+dl_mstatus dl_machine_playout_fault(dl_machine *m, uint64_t index, dl_playout_fault f, uint32_t role, uint32_t depth)
+{
+  assert(m && (f == DL_FAULT_DEEP || role < m->n_roles));
+  if (f == DL_FAULT_DEEP) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: no terminal state within %u joint moves",
+                   (unsigned long long)index, depth);
+    return DL_M_LIMIT;
+  }
+  static const char *const what[] = { "has no legal move", "has no goal value", "has several goal values",
+                                      "has a goal value that is not a number in 0..100" };
+  dl_buf b = { 0 };
+  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: role '%s' %s after %u joint moves",
+                 (unsigned long long)index, role_text(m, role, &b), what[f], depth);
+  dl_buf_free(&b);
+  return DL_M_GAME;
+}
+
 /* One playout's room: a joint move, the legal moves, goals. */
 typedef struct playout_room {
   uint32_t *joint;
@@ -212,32 +229,39 @@ typedef struct playout_room {
   int *goals;
 } playout_room;
 
-/* The goals of every role at the end of a playout into room->goals,
- * with o->goal_default for a role that has none; *defaulted when one did. */
+/* The goals of every role at the end of playout `index` (depth joint
+ * moves) into room->goals, with o->goal_default for a role that has none;
+ * *defaulted when one did. */
 static dl_mstatus end_goals(dl_machine *m, const dl_mstate *s, const dl_playout_options *o, playout_room *room,
-                            int *defaulted)
+                            uint64_t index, uint32_t depth, int *defaulted)
 {
   *defaulted = 0;
   for (uint32_t r = 0; r < m->n_roles; r++) {
     dl_goal_found g;
     dl_mstatus st = m->ops->goal(m, s, r, &g);
     if (st != DL_M_OK) return st;
-    if (g.count == 0 && o->goal_default >= 0) {
-      room->goals[r] = o->goal_default;
-      *defaulted = 1;
-      continue;
-    }
-    if ((st = dl_machine_goal(m, s, r, &room->goals[r])) != DL_M_OK) return st;
+    int none = g.count == 0;
+    if (none && o->goal_default >= 0) *defaulted = 1;
+    if (g.count == 1 && (g.value < 0 || g.value > 100))
+      return dl_machine_playout_fault(m, index, DL_FAULT_GOAL_RANGE, r, depth);
+    if (g.count > 1 || (none && o->goal_default < 0))
+      return dl_machine_playout_fault(m, index, none ? DL_FAULT_NO_GOAL : DL_FAULT_GOALS, r, depth);
+    room->goals[r] = none ? o->goal_default : g.value;
   }
   return DL_M_OK;
 }
 
-/* Reports a playout that went deeper than o->max_depth; returns LIMIT. */
-static dl_mstatus too_deep(dl_machine *m, const dl_playout_options *o, uint64_t index)
+/* A random legal move of every role in s into room->joint. */
+static dl_mstatus random_joint(dl_machine *m, const dl_mstate *s, dl_rng *rng, playout_room *room, uint64_t index,
+                               uint32_t depth)
 {
-  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: no terminal state within %u joint moves",
-                 (unsigned long long)index, o->max_depth);
-  return DL_M_LIMIT;
+  for (uint32_t r = 0; r < m->n_roles; r++) {
+    dl_mstatus st = m->ops->legal(m, s, r, &room->moves);
+    if (st != DL_M_OK) return st;
+    if (room->moves.n == 0) return dl_machine_playout_fault(m, index, DL_FAULT_NO_LEGAL, r, depth);
+    room->joint[r] = room->moves.ids[dl_rng_below(rng, room->moves.n)];
+  }
+  return DL_M_OK;
 }
 
 /* One random playout from start, counted into t. */
@@ -250,18 +274,16 @@ static dl_mstatus one_playout(dl_machine *m, const dl_mstate *start, const dl_pl
   int terminal = 0, defaulted = 0;
   while (st == DL_M_OK && (st = m->ops->terminal(m, cur, &terminal)) == DL_M_OK && !terminal) {
     if (depth >= o->max_depth) {
-      st = too_deep(m, o, t->playouts);
+      st = dl_machine_playout_fault(m, t->playouts, DL_FAULT_DEEP, 0, depth);
       break;
     }
-    for (uint32_t r = 0; st == DL_M_OK && r < m->n_roles; r++)
-      if ((st = dl_machine_legal(m, cur, r, &room->moves)) == DL_M_OK)
-        room->joint[r] = room->moves.ids[dl_rng_below(rng, room->moves.n)];
-    if (st == DL_M_OK) st = m->ops->next(m, cur, room->joint, &next);
+    if ((st = random_joint(m, cur, rng, room, t->playouts, depth)) == DL_M_OK)
+      st = m->ops->next(m, cur, room->joint, &next);
     free(cur);
     cur = next, next = NULL;
     depth++;
   }
-  if (st == DL_M_OK) st = end_goals(m, cur, o, room, &defaulted);
+  if (st == DL_M_OK) st = end_goals(m, cur, o, room, t->playouts, depth, &defaulted);
   free(cur);
   if (st != DL_M_OK) return st;
   t->playouts++;

@@ -209,6 +209,19 @@ dl_mstatus dl_machine_next_unchecked(dl_machine *m, const dl_mstate *s, const ui
 dl_mstatus dl_machine_playouts(dl_machine *m, const dl_mstate *start, const dl_playout_options *o,
                                dl_playout_totals *t);
 
+/* How a playout broke the contract, or went too deep. */
+typedef enum dl_playout_fault {
+  DL_FAULT_NO_LEGAL,     /* a role without a legal move in a state that is not terminal */
+  DL_FAULT_NO_GOAL,      /* a role without a goal value at the end */
+  DL_FAULT_GOALS,        /* a role with several goal values at the end */
+  DL_FAULT_GOAL_RANGE,   /* a goal value that is not a number in 0..100 */
+  DL_FAULT_DEEP          /* no terminal state within max_depth joint moves */
+} dl_playout_fault;
+
+/* Reports fault f of role in playout `index` after depth joint moves, in
+ * the one wording of every backend; returns GAME (LIMIT for DEEP). */
+dl_mstatus dl_machine_playout_fault(dl_machine *m, uint64_t index, dl_playout_fault f, uint32_t role, uint32_t depth);
+
 /* Appends the backend's figures (see dl_machine_ops.describe). */
 void dl_machine_describe(const dl_machine *m, int json, dl_buf *out);
 

@@ -153,9 +153,11 @@ static int auto_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
   }
   int give_up = !ok && (dl_stop_requested(o->stop) || strstr(first_error(attempt), "out of memory"));
   if (give_up) dl_diag_append(diag, attempt);
-  else if (!ok)
-    dl_diag_report(diag, DL_NOTE, NULL, 0, "the game is evaluated over its rules: grounding it for the circuit "
-                   "stopped (%s)", first_error(attempt));
+  else if (!ok) {
+    const char *why = first_error(attempt), *advice = strstr(why, "; raise the limit");
+    dl_diag_report(diag, DL_NOTE, NULL, 0, "the game is evaluated over its rules: it does not ground within the "
+                   "budget of the auto backend (%.*s)", advice ? (int)(advice - why) : (int)strlen(why), why);
+  }
   dl_diag_destroy(attempt);
   if (ok || give_up) return ok;
   drop_ground(g);
