@@ -1,14 +1,14 @@
-/* cmd_step.c: gdlog step: one step of a game through the public API
- * (datalog/gdlog.h): the state of --state (or the initial one with --init)
- * and the joint move of --does give the next state, written as a state file
- * that --state reads back.  A joint move that is not exactly one legal
- * move per role is refused with a located error. */
+/* cmd_step.c: gdlog step: one step of a game on its state machine
+ * (datalog/machine/machine.h): the state of --state (or the initial one
+ * with --init) and the joint move of --does give the next state, written as
+ * a state file that --state reads back.  A joint move that is not exactly
+ * one legal move per role is refused with a located error.  One step asks
+ * about one state: the auto backend takes the rules, without grounding. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
-#include "datalog/gdlog.h"
 
 static const cli_option step_options[] = {
   { .name = "--init", .excludes = "--state", .help = "step from the initial state (not with --state)" },
@@ -18,66 +18,55 @@ static const cli_option step_options[] = {
   { .name = "--does", .value = "FILE",
     .help = "the joint move: does(R,A) facts, exactly one legal move\n"
             "per role (needed)" },
-  { .name = "--format", .value = "F",
-    .one_of = CLI_ONE_OF({ "kif", GDLOG_SYNTAX_KIF }, { "infix", GDLOG_SYNTAX_INFIX }),
+  { .name = "--format", .value = "F", .one_of = CLI_ONE_OF({ "kif", DL_FMT_KIF }, { "infix", DL_FMT_INFIX }),
     .help = "syntax of the state written (default: the game's)" },
-  { .name = "--backend", .value = "B",
-    .one_of = CLI_ONE_OF({ "auto", GDLOG_BACKEND_AUTO }, { "rules", GDLOG_BACKEND_RULES },
-                         { "circuit", GDLOG_BACKEND_CIRCUIT }),
-    .help = "how the game is reasoned about (default auto)" },
-  { .name = "--syntax", .value = "S",
-    .one_of = CLI_ONE_OF({ "kif", GDLOG_SYNTAX_KIF }, { "infix", GDLOG_SYNTAX_INFIX }),
-    .help = "input syntax: kif or infix (default: by the content of\n"
-            "FILE, else its extension)" },
+  CLI_OPT_BACKEND,
+  CLI_OPT_DEMAND,
+  CLI_OPT_CIRCUIT,
+  CLI_OPT_SYNTAX,
   CLI_OPT_OUTPUT,
   CLI_OPT_END
 };
 
-/* Prints the errors of g's last failed call; CLI_INPUT. */
-static int step_failed(gdlog_game *g)
-{
-  if (g) fputs(gdlog_error(g), stderr);
-  else fputs("gdlog: error: out of memory\n", stderr);
-  return CLI_INPUT;
-}
-
-/* The state of --state or --init into *s; CLI_OK or CLI_INPUT. */
-static int read_state(cli_ctx *c, gdlog_game *g, gdlog_state **s)
+/* The state of --state or --init into *s; 1, or 0 after reporting.  The
+ * file's text stays with the machine (its messages point into it). */
+static int read_state(cli_ctx *c, dl_game *g, dl_mstate **s)
 {
   const char *path = cli_value(c, "--state");
-  if (!path) return gdlog_initial(g, s) == GDLOG_OK ? CLI_OK : step_failed(g);
+  if (!path) return dl_machine_initial(g->machine, s) == DL_M_OK;
   dl_source *src = dl_load_source(path, c->diag);
-  if (!src) return CLI_INPUT;
-  int rc = gdlog_parse_state(g, src->name, src->text, src->len, s) == GDLOG_OK ? CLI_OK : step_failed(g);
+  int ok = src && dl_machine_parse_state(g->machine, src->name, src->text, src->len, g->kif, s) == DL_M_OK;
+  cli_report(c);
   dl_load_free_source(src);
-  return rc;
+  return ok;
 }
 
-/* The joint move of --does, legal in s, into joint; CLI_OK or CLI_INPUT. */
-static int read_joint(cli_ctx *c, gdlog_game *g, const gdlog_state *s, gdlog_move *joint)
+/* The joint move of --does, legal in s, into joint; 1, or 0 after
+ * reporting. */
+static int read_joint(cli_ctx *c, dl_game *g, const dl_mstate *s, uint32_t *joint)
 {
   dl_source *src = dl_load_source(cli_value(c, "--does"), c->diag);
-  if (!src) return CLI_INPUT;
-  int rc = gdlog_parse_joint(g, s, src->name, src->text, src->len, joint) == GDLOG_OK ? CLI_OK : step_failed(g);
+  int ok = src && dl_machine_parse_joint(g->machine, s, src->name, src->text, src->len, g->kif, joint) == DL_M_OK;
+  cli_report(c);
   dl_load_free_source(src);
-  return rc;
+  return ok;
 }
 
-/* Loads the game of FILE with the options; NULL, or a game to close. */
-static gdlog_game *open_game(cli_ctx *c)
+/* The next state of the game g from the options, as text into *text. */
+static int step(cli_ctx *c, dl_game *g, char **text)
 {
-  gdlog_options o;
-  gdlog_options_init(&o);
-  o.syntax = (gdlog_syntax)cli_choice(c, "--syntax", GDLOG_SYNTAX_AUTO);
-  o.output = (gdlog_syntax)cli_choice(c, "--format", GDLOG_SYNTAX_AUTO);
-  o.backend = (gdlog_backend)cli_choice(c, "--backend", GDLOG_BACKEND_AUTO);
-  o.max_atoms = c->max_atoms;
-  o.cancel = dl_guard_cancel_flag();
-  gdlog_game *g;
-  if (gdlog_open_file(c->args[0], &o, &g) == GDLOG_OK) return g;
-  step_failed(g);
-  gdlog_close(g);
-  return NULL;
+  dl_machine *m = g->machine;
+  dl_mstate *s = NULL, *next = NULL;
+  uint32_t *joint = malloc((m->n_roles + 1) * sizeof *joint);
+  int ok = joint && read_state(c, g, &s) && read_joint(c, g, s, joint) &&
+           dl_machine_next_unchecked(m, s, joint, &next) == DL_M_OK;
+  dl_format fmt = (dl_format)cli_choice(c, "--format", g->kif ? DL_FMT_KIF : DL_FMT_INFIX);
+  ok = ok && dl_machine_state_text(m, next, fmt, text) == DL_M_OK;
+  if (!joint) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  free(joint);
+  free(s);
+  free(next);
+  return ok;
 }
 
 static int run_step(cli_ctx *c)
@@ -85,26 +74,21 @@ static int run_step(cli_ctx *c)
   if (!cli_given(c, "--does")) return cli_usage(c, "--does FILE is needed: the joint move to make");
   if (!cli_given(c, "--state") && !cli_given(c, "--init"))
     return cli_usage(c, "--state FILE or --init is needed: the state to step from");
-  dl_guard_soft(1);
-  gdlog_game *g = open_game(c);
-  gdlog_state *s = NULL, *next = NULL;
-  gdlog_move *joint = g ? malloc((size_t)gdlog_role_count(g) * sizeof *joint) : NULL;
-  int rc = !g ? CLI_INPUT : !joint ? step_failed(NULL) : read_state(c, g, &s);
-  if (rc == CLI_OK) rc = read_joint(c, g, s, joint);
-  if (rc == CLI_OK && gdlog_next(g, s, joint, &next) != GDLOG_OK) rc = step_failed(g);
+  dl_game g = { 0 };
   char *text = NULL;
-  if (rc == CLI_OK && gdlog_state_text(g, next, &text) != GDLOG_OK) rc = step_failed(g);
+  int ok = cli_build_machine(c, c->args[0], 1, &g);
+  if (ok) g.machine->stop = dl_guard_stop();
+  dl_guard_soft(1);
+  ok = ok && step(c, &g, &text);
   dl_guard_soft(0);
-  if (rc == CLI_OK) {
+  if (ok) {
     dl_buf b = { text, strlen(text), strlen(text) + 1, 0 };
-    rc = cli_write_output(c, &b) ? CLI_OK : CLI_INPUT;
+    ok = cli_write_output(c, &b);
   }
   free(text);
-  free(joint);
-  gdlog_state_free(s);
-  gdlog_state_free(next);
-  gdlog_close(g);
-  return rc;
+  cli_report(c);
+  dl_game_free(&g);
+  return ok ? CLI_OK : CLI_INPUT;
 }
 
 const cli_command cli_cmd_step = {
@@ -117,7 +101,8 @@ const cli_command cli_cmd_step = {
            "the initial state with --init), with the does(R,A) facts of --does FILE,\n"
            "writes the next state, one fluent per line, as --state reads it back.  The\n"
            "joint move must hold exactly one legal move per role; anything else is an\n"
-           "error at its place in the --does file (exit status 1).",
+           "error at its place in the --does file (exit status 1).  One step asks\n"
+           "about one state, so the auto backend evaluates the rules (no grounding).",
   .options = step_options,
   .run = run_step,
 };
