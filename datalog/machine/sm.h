@@ -1,13 +1,15 @@
-/* sm.h: a minimal game state machine over a GDL program, ground or not
- * (issue 12).  It answers the questions of ggp-base's StateMachine: the
- * roles, the initial state, the legal moves of a role, terminal, the goal
- * value of a role and the next state for a joint move.  Every answer is read
- * from a model of the program computed by the evaluator (eval.h) with the
- * state's fluents seeded as true(t) facts (and, for the next state, the joint
- * move as does(r,a) facts): correct, not fast (issue 13 builds the fast
- * reasoner on top of it).  One model is computed per state for legal, goal
- * and terminal, and kept while the same state is asked about; one per state
- * and joint move for next.
+/* sm.h: a minimal game state machine over a GDL program, ground or not,
+ * behind the rules backend (backend_rules.c).  It answers the questions of
+ * ggp-base's StateMachine: the roles, the initial state, the legal moves of
+ * a role, terminal, the goal value of a role and the next state for a joint
+ * move.  Every answer is read from a model of the program computed by the
+ * evaluator (eval.h) with the state's fluents seeded as true(t) facts (and,
+ * for the next state, the joint move as does(r,a) facts): correct for any
+ * game, not fast (the circuit, datalog/circuit/, is the fast backend for
+ * games that ground).  One model is computed per state for legal, goal and
+ * terminal, and kept while the same state is asked about; one per state and
+ * joint move for next.  No program is rebuilt per state: one evaluator is
+ * restarted (see sm.c).
  *
  * A state is an array of fluent terms (the t of true(t)); the machine
  * returns states sorted by term id, without duplicates, and accepts them in
@@ -57,7 +59,14 @@ typedef struct dl_sm_stats {
 /* Whether the machine evaluates the game's rules as they are, or their
  * magic-set rewriting (datalog/program/magic.h) for role, init, legal,
  * next, goal and terminal: demand-driven, it computes only what those
- * need, so that games with an infinite or huge full model play.  AUTO
+ * need, so that games with an infinite or huge full model play.
+ * laikLee_hex builds lists of cells without a bound (isList, append_el),
+ * but line/1 needs only the lists of the paths that connection/6 walks
+ * through stones of one colour; sudoku's exactlyFirst/10 over every
+ * combination of marks has 3.5e9 instances in its domain and does not
+ * depend on the state, but goodRow, goodColumn and goodSquare ask it only
+ * about the nine marks of a row, column or square, all arguments bound.
+ * AUTO
  * rewrites when the domain analysis (datalog/gdl/domains.h) gives some
  * predicate an infinite domain; when the largest domain is finite but has
  * more than DL_SM_DEMAND_ATOMS instances, it rewrites unless a walk of a
