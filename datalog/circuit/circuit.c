@@ -257,16 +257,23 @@ static void settle_goals(dl_circuit *c)
   cc_propagate(c, c->net_words);
 }
 
-int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value)
+void dl_circuit_goal_atoms(const dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum)
 {
-  assert(c && r < c->n_roles && value);
+  assert(c && r < c->n_roles && count && sum);
   /* Evaluating the goal-only gates late changes no value the contract
    * shows: logically const.  Every circuit is allocated by
    * dl_circuit_create, never defined const, so writing through it is
    * defined. */
   settle_goals((dl_circuit *)c);
-  int32_t count = c->goal_count[r], sum = c->goal_sum[r];
-  if (c->lazy) cc_lazy_goals((dl_circuit *)c, r, &count, &sum);
+  *count = c->goal_count[r], *sum = c->goal_sum[r];
+  if (c->lazy) cc_lazy_goals((dl_circuit *)c, r, count, sum);
+}
+
+int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value)
+{
+  assert(c && r < c->n_roles && value);
+  int32_t count, sum;
+  dl_circuit_goal_atoms(c, r, &count, &sum);
   if (count != 1) {
     *value = -count;
     return 0;

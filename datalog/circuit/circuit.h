@@ -132,6 +132,10 @@ int dl_circuit_terminal(const dl_circuit *c);
  * goal atoms, negated: 0 or -2, -3, ...). */
 int dl_circuit_goal(const dl_circuit *c, uint32_t r, int32_t *value);
 
+/* The number of true goal atoms of role r in the current state into
+ * *count, and the sum of their values into *sum. */
+void dl_circuit_goal_atoms(const dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum);
+
 /* Sets the joint move (joint[r] is a move of role r, one for every role)
  * and writes the next state of the current state into next[0 .. words).
  * The moves need not be legal (the caller checks).  (The circuit relies on

@@ -89,11 +89,10 @@ static dl_mstatus cm_legal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_
   return DL_M_OK;
 }
 
-/* dl_circuit_goal's answer as a dl_goal_found. */
-static dl_goal_found goal_found(int ok, int32_t v)
+/* dl_circuit_goal's answer as a number of goal values. */
+static uint32_t goal_count(int ok, int32_t v)
 {
-  if (ok) return (dl_goal_found){ 1, v };
-  return (dl_goal_found){ v == 0 ? 0 : (uint32_t)-v, -1 };
+  return ok ? 1 : v == 0 ? 0 : (uint32_t)-v;
 }
 
 static dl_mstatus cm_goal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_goal_found *g)
@@ -101,9 +100,9 @@ static dl_mstatus cm_goal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_g
   circuit_machine *cm = cm_of(m);
   dl_mstatus st = cm_on(cm, s);
   if (st != DL_M_OK) return st;
-  int32_t v;
-  int ok = dl_circuit_goal(cm->c, role, &v);
-  *g = goal_found(ok, v);
+  int32_t count, sum;
+  dl_circuit_goal_atoms(cm->c, role, &count, &sum);
+  *g = (dl_goal_found){ (uint32_t)count, count == 1 ? sum : -1, sum };
   return DL_M_OK;
 }
 
@@ -284,7 +283,7 @@ static void read_goals(run *r)
 {
   for (uint32_t q = 0; q < r->cm->m.n_roles; q++) {
     int ok = dl_circuit_goal(r->cm->c, q, &r->goals[q]);
-    r->goal_n[q] = (int32_t)goal_found(ok, r->goals[q]).count;
+    r->goal_n[q] = (int32_t)goal_count(ok, r->goals[q]);
   }
 }
 

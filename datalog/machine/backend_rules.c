@@ -69,26 +69,30 @@ static dl_mstatus rm_legal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_
   return into_ids(m, dl_sm_legal_moves(rm_of(m)->sm, ids_of(s), s->n, role, &l), &l, out);
 }
 
-/* The number 0..100 that constant t names, or -1. */
+/* The number (at most 9 digits) that constant t names, or -1. */
 static int32_t goal_number(const dl_terms *terms, dl_tid t)
 {
   if (dl_terms_arity(terms, t) != 0) return -1;
   size_t len;
   const char *z = dl_terms_name(terms, dl_terms_functor(terms, t), &len);
-  if (len == 0 || len > 3) return -1;
+  if (len == 0 || len > 9) return -1;
   int32_t v = 0;
   for (size_t i = 0; i < len; i++) {
     if (z[i] < '0' || z[i] > '9') return -1;
     v = 10 * v + (z[i] - '0');
   }
-  return v <= 100 ? v : -1;
+  return v;
 }
 
 static dl_mstatus rm_goal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_goal_found *g)
 {
   dl_sm_list values = { 0 };
   int ok = dl_sm_goal_values(rm_of(m)->sm, ids_of(s), s->n, role, &values);
-  if (ok) *g = (dl_goal_found){ values.n, values.n == 1 ? goal_number(m->terms, values.ids[0]) : -1 };
+  if (ok) *g = (dl_goal_found){ values.n, values.n == 1 ? goal_number(m->terms, values.ids[0]) : -1, 0 };
+  for (uint32_t i = 0; ok && i < values.n && g->sum >= 0; i++) {
+    int32_t v = goal_number(m->terms, values.ids[i]);
+    g->sum = v < 0 ? -1 : g->sum + v;
+  }
   dl_sm_list_free(&values);
   return ok ? DL_M_OK : failure(m);
 }

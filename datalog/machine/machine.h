@@ -69,7 +69,8 @@ int dl_ids_reserve(dl_ids *l, uint32_t n);
 /* What one role's goal atoms say in one state, unchecked. */
 typedef struct dl_goal_found {
   uint32_t count;    /* goal values the role has: 0, 1 or more */
-  int32_t value;     /* with count 1: the value, -1 when it is not a number 0..100 */
+  int32_t value;     /* with count 1: the value, -1 when it is not a number */
+  int64_t sum;       /* the sum of the values (to compare sets of several), -1: one is no number */
 } dl_goal_found;
 
 /* Random playouts to run: every role plays a uniformly random legal move

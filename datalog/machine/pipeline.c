@@ -76,8 +76,9 @@ static int ground_game(dl_game *g, const dl_game_options *o, const dl_stop *stop
     dl_reduction_destroy(red);
     return red != NULL;
   }
-  dl_ground_options go = { .demand = !o->ground_all, .max_instances = max_instances, .stop = stop,
+  dl_ground_options go = { .demand = !o->ground_all && !o->as_written, .max_instances = max_instances, .stop = stop,
                            .progress = o->progress ? ground_progress : NULL, .progress_ctx = (void *)o };
+  if (o->as_written) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
   g->ground = dl_ground_build(p, red, &go, diag);
   dl_reduction_destroy(red);
   g->ground_seconds = dl_clock_now() - t0;

@@ -54,6 +54,8 @@ typedef struct dl_game_options {
   int demand;                 /* the rules: a dl_sm_demand (AUTO 0) */
   int circuit_mode;           /* the circuit: a dl_circuit_mode (AUTO 0) */
   int ground_all;             /* ground every rule, not only those the game's keywords need */
+  int as_written;             /* a ground program: one circuit rule per rule of it (no pruning,
+                                 splitting, factoring or simplification) */
   uint64_t max_atoms;         /* per model and for G+ (0: none) */
   uint64_t max_instances;     /* per grounding (0: none) */
   uint64_t auto_max_instances;/* AUTO's budget: instances ... */
