@@ -209,6 +209,11 @@ int cli_warn(cli_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 
  * alive: those of cli_load are. */
 void cli_report(cli_ctx *c);
 
+/* Empties c->diag without printing what it holds: for a command that
+ * answers errors itself (serve, in its replies) and reads each request's
+ * messages from an empty object.  Print what must be printed first. */
+void cli_report_drop(cli_ctx *c);
+
 /* The warnings reported to c->diag so far, kept or not. */
 size_t cli_warnings(const cli_ctx *c);
 

@@ -6,7 +6,9 @@
  * (the protocol is in the README, "Using gdlog from another language", and
  * in `gdlog serve --help`).
  *
- * Built on the public API (datalog/gdlog.h) and Judy, as an embedder would.  A
+ * Built on the state machine interface (datalog/machine/machine.h) of the
+ * game the pipeline builds, as every command; a request's errors are the
+ * messages the machine reports, answered as the reply (not printed).  A
  * bad request never ends the session: it gets an error reply.  End of input
  * or `quit` ends it with status 0. */
 #include <assert.h>
@@ -18,16 +20,21 @@
 
 #include <Judy.h>
 
+#include "datalog/base/rng.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
-#include "datalog/gdlog.h"
+#include "lexer.h"
 
 enum { SERVE_MAX_LINE = 16 << 20 };  /* bytes of one request, newline excluded */
 
+/* The longest playout of `playouts` (joint moves), as the API's. */
+enum { PLAYOUT_MAX_DEPTH = 1000000 };
+
 static const cli_option serve_options[] = {
-  { .name = "--backend", .value = "B", .choices = "auto|rules|circuit",
-    .help = "how the game is reasoned about (default auto)" },
-  { .name = "--format", .value = "F", .choices = "kif|infix",
+  CLI_OPT_BACKEND,
+  CLI_OPT_DEMAND,
+  CLI_OPT_CIRCUIT,
+  { .name = "--format", .value = "F", .one_of = CLI_ONE_OF({ "kif", DL_FMT_KIF }, { "infix", DL_FMT_INFIX }),
     .help = "syntax of the roles, moves and fluents of the replies, and\n"
             "of the quotes that split requests (default kif)" },
   { .name = "--seed", .value = "S", .help = "seed of the random playouts of `random` and `playouts`\n"
@@ -38,9 +45,7 @@ static const cli_option serve_options[] = {
   { .name = "--max-states", .value = "N",
     .help = "keep at most N states: a new one evicts the least recently\n"
             "used (default 1000000; 0: no limit)" },
-  { .name = "--syntax", .value = "S", .choices = "kif|infix",
-    .help = "syntax of FILE: kif or infix (default: by its content, else\n"
-            "its extension)" },
+  CLI_OPT_SYNTAX,
   CLI_OPT_END
 };
 
@@ -50,7 +55,7 @@ static const cli_option serve_options[] = {
 
 typedef struct state_entry {
   uint64_t id;
-  gdlog_state *state;
+  dl_mstate *state;
   struct state_entry *older, *newer;  /* the neighbours in the order of use */
 } state_entry;
 
@@ -94,7 +99,7 @@ static void table_touch(state_table *t, state_entry *e)
 
 /* Stores s under a new id into *id, as the most recently used; 0 when out
  * of memory (s not stored). */
-static int table_add(state_table *t, gdlog_state *s, uint64_t *id)
+static int table_add(state_table *t, dl_mstate *s, uint64_t *id)
 {
   state_entry *e = malloc(sizeof *e);
   PWord_t v = e ? (PWord_t)JudyLIns(&t->by_id, (Word_t)(t->last_id + 1), PJE0) : NULL;
@@ -110,9 +115,9 @@ static int table_add(state_table *t, gdlog_state *s, uint64_t *id)
 }
 
 /* Removes e from the table and returns its state. */
-static gdlog_state *table_remove(state_table *t, state_entry *e)
+static dl_mstate *table_remove(state_table *t, state_entry *e)
 {
-  gdlog_state *s = e->state;
+  dl_mstate *s = e->state;
   *(PWord_t)JudyLGet(t->by_id, (Word_t)e->id, PJE0) = 0;  /* gone even if the delete runs out of memory */
   JudyLDel(&t->by_id, (Word_t)e->id, PJE0);
   order_unlink(t, e);
@@ -127,7 +132,7 @@ static void table_evict_oldest(state_table *t)
 {
   assert(t->oldest);
   Judy1Set(&t->evicted, (Word_t)t->oldest->id, PJE0);
-  gdlog_state_free(table_remove(t, t->oldest));
+  free(table_remove(t, t->oldest));
 }
 
 /* 1 when id was handed out and then evicted. */
@@ -138,7 +143,7 @@ static int table_evicted(const state_table *t, uint64_t id)
 
 static void table_free(state_table *t)
 {
-  while (t->oldest) gdlog_state_free(table_remove(t, t->oldest));
+  while (t->oldest) free(table_remove(t, t->oldest));
   JudyLFreeArray(&t->by_id, PJE0);
   Judy1FreeArray(&t->evicted, PJE0);
 }
@@ -146,30 +151,20 @@ static void table_free(state_table *t)
 /* ---- the session ---- */
 
 typedef struct serve {
-  gdlog_game *g;
+  cli_ctx *c;             /* its diag: the messages of the request being answered */
+  dl_game game;
+  dl_machine *m;          /* game.machine */
   int roles;
-  int infix;              /* --format infix: replies and quotes in infix */
-  uint64_t max_depth, max_states, rng;
+  dl_format fmt;          /* --format: of replies, and of the quotes that split requests */
+  char **role_names;      /* in fmt */
+  uint64_t max_depth, max_states;
+  dl_rng rng;
   state_table states;
-  gdlog_move *joint;      /* one move per role */
+  uint32_t *joint;        /* one move per role */
+  dl_ids moves;
   dl_buf reply;           /* the reply being made, without its newline */
   int quit;               /* quit was asked */
 } serve;
-
-/* splitmix64: the random moves of `random`. */
-static uint64_t rng_next(uint64_t *x)
-{
-  uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-/* A number below n (n > 0), uniform enough for playouts. */
-static int rng_below(uint64_t *x, int n)
-{
-  return (int)(((rng_next(x) >> 32) * (uint64_t)n) >> 32);
-}
 
 /* Starts an error reply with the message fmt; returns 0. */
 static int fail(serve *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -186,32 +181,21 @@ static int fail(serve *s, const char *fmt, ...)
   return 0;
 }
 
-/* The first line of an error text as gdlog_error or the guard give it
- * (`file:line:col: error: message`, `gdlog: error: message`, `gdlog:
- * message`): its place into *place (0 bytes when none) and its message
- * into *msg, each with its length. */
-static void first_error(const char *e, const char **place, int *n_place, const char **msg, int *n_msg)
+/* The first error the machine reported for the request; NULL when none. */
+static const dl_message *first_error(const serve *s)
 {
-  const char *end = strchr(e, '\n'), *m = strstr(e, "error: ");
-  if (!end) end = e + strlen(e);
-  if (!m || m > end) m = strncmp(e, "gdlog: ", 7) == 0 ? e + 7 : e;
-  else m += 7;
-  int before = (int)(m - e);
-  int has_place = before > 9 && strncmp(e, "gdlog: ", 7) != 0;  /* "X: error: " */
-  *place = e, *n_place = has_place ? before - 9 : 0;
-  *msg = m, *n_msg = (int)(end - m);
+  for (size_t i = 0; i < dl_diag_count(s->c->diag); i++)
+    if (dl_diag_message(s->c->diag, i)->severity == DL_ERROR) return dl_diag_message(s->c->diag, i);
+  return NULL;
 }
 
-/* An error reply with the first message of the game's last failed call,
- * without its place; returns 0. */
-static int fail_api(serve *s, gdlog_status st)
+/* An error reply with the first message the machine reported for the
+ * request (without its place), else what status st says; returns 0. */
+static int fail_machine(serve *s, dl_mstatus st)
 {
-  const char *place, *msg;
-  int n_place, n_msg;
-  if (st == GDLOG_ERR_NOMEM) return fail(s, "out of memory");
-  first_error(gdlog_error(s->g), &place, &n_place, &msg, &n_msg);
-  if (n_msg == 0) return fail(s, "%s", gdlog_status_name(st));
-  return fail(s, "%.*s", n_msg > 400 ? 400 : n_msg, msg);
+  const dl_message *m = first_error(s);
+  if (m) return fail(s, "%.400s", m->text);
+  return fail(s, "%s", st == DL_M_NOMEM ? "out of memory" : st == DL_M_LIMIT ? "limit reached" : "failed");
 }
 
 static void ok_begin(serve *s)
@@ -251,7 +235,7 @@ static int id_arg(serve *s, const char *f, uint64_t *id)
 
 /* The state of the id in field f into *st, which becomes the most recently
  * used; 0 after an error reply. */
-static int state_arg(serve *s, const char *f, gdlog_state **st)
+static int state_arg(serve *s, const char *f, dl_mstate **st)
 {
   uint64_t id;
   if (!id_arg(s, f, &id)) return 0;
@@ -268,21 +252,21 @@ static int state_arg(serve *s, const char *f, gdlog_state **st)
 }
 
 /* The role named in field f into *r; 0 after an error reply. */
-static int role_arg(serve *s, const char *f, int *r)
+static int role_arg(serve *s, const char *f, uint32_t *r)
 {
-  gdlog_status st = gdlog_role_index(s->g, f, r);
-  return st == GDLOG_OK ? 1 : fail_api(s, st);
+  dl_mstatus st = dl_machine_parse_role(s->m, f, strlen(f), s->game.kif, r);
+  return st == DL_M_OK ? 1 : fail_machine(s, st);
 }
 
 /* Replies `ok ID` with a new id for st (taken over), evicting the least
  * recently used state when --max-states are kept; 0 after an error reply
  * (st freed). */
-static int ok_new_state(serve *s, gdlog_state *st)
+static int ok_new_state(serve *s, dl_mstate *st)
 {
   uint64_t id;
   if (s->max_states && s->states.n >= s->max_states) table_evict_oldest(&s->states);
   if (!table_add(&s->states, st, &id)) {
-    gdlog_state_free(st);
+    free(st);
     return fail(s, "out of memory");
   }
   ok_begin(s);
@@ -297,53 +281,55 @@ static int req_roles(serve *s, char **f, int n)
 {
   (void)f, (void)n;
   ok_begin(s);
-  for (int r = 0; r < s->roles; r++) ok_field(s, gdlog_role_name(s->g, r));
+  for (int r = 0; r < s->roles; r++) ok_field(s, s->role_names[r]);
   return 1;
 }
 
 static int req_init(serve *s, char **f, int n)
 {
   (void)f, (void)n;
-  gdlog_state *st;
-  gdlog_status rc = gdlog_initial(s->g, &st);
-  return rc == GDLOG_OK ? ok_new_state(s, st) : fail_api(s, rc);
+  dl_mstate *st;
+  dl_mstatus rc = dl_machine_initial(s->m, &st);
+  return rc == DL_M_OK ? ok_new_state(s, st) : fail_machine(s, rc);
 }
 
 static int req_legal(serve *s, char **f, int n)
 {
   (void)n;
-  gdlog_state *st;
-  int r, count;
-  const gdlog_move *moves;
+  dl_mstate *st;
+  uint32_t r;
   if (!state_arg(s, f[0], &st) || !role_arg(s, f[1], &r)) return 0;
-  gdlog_status rc = gdlog_legal(s->g, st, r, &moves, &count);
-  if (rc != GDLOG_OK) return fail_api(s, rc);  /* none in a state that is not terminal: the game's fault */
-  if (count == 0) return fail(s, "role '%s' has no legal move in this terminal state", gdlog_role_name(s->g, r));
+  dl_mstatus rc = dl_machine_legal(s->m, st, r, &s->moves);
+  if (rc != DL_M_OK) return fail_machine(s, rc);  /* none in a state that is not terminal: the game's fault */
+  if (s->moves.n == 0) return fail(s, "role '%s' has no legal move in this terminal state", s->role_names[r]);
   ok_begin(s);
-  for (int i = 0; i < count; i++) ok_field(s, gdlog_move_text(s->g, moves[i]));
+  for (uint32_t i = 0; i < s->moves.n; i++) {
+    dl_buf_addz(&s->reply, " ");
+    dl_machine_term_text(s->m, s->m->ops->move_term(s->m, s->moves.ids[i]), s->fmt, &s->reply);
+  }
   return 1;
 }
 
 /* The next state of the state in f[0] for the joint move f[1..n) into
  * *next (a new state); 0 after an error reply (name: the request's). */
-static int next_of(serve *s, const char *name, char **f, int n, gdlog_state **next)
+static int next_of(serve *s, const char *name, char **f, int n, dl_mstate **next)
 {
-  gdlog_state *st;
+  dl_mstate *st;
   if (!state_arg(s, f[0], &st)) return 0;
   if (n - 1 != s->roles)
     return fail(s, "%s needs a state id and %d moves, one per role in the order of roles; got %d moves", name,
                 s->roles, n - 1);
   for (int r = 0; r < s->roles; r++) {
-    gdlog_status rc = gdlog_parse_move(s->g, r, f[r + 1], &s->joint[r]);
-    if (rc != GDLOG_OK) return fail_api(s, rc);
+    dl_mstatus rc = dl_machine_parse_move(s->m, (uint32_t)r, f[r + 1], strlen(f[r + 1]), s->game.kif, &s->joint[r]);
+    if (rc != DL_M_OK) return fail_machine(s, rc);
   }
-  gdlog_status rc = gdlog_next(s->g, st, s->joint, next);
-  return rc == GDLOG_OK ? 1 : fail_api(s, rc);
+  dl_mstatus rc = dl_machine_next(s->m, st, s->joint, next);
+  return rc == DL_M_OK ? 1 : fail_machine(s, rc);
 }
 
 static int req_next(serve *s, char **f, int n)
 {
-  gdlog_state *next;
+  dl_mstate *next;
   return next_of(s, "next", f, n, &next) && ok_new_state(s, next);
 }
 
@@ -358,13 +344,13 @@ static void add_fluents(serve *s, char *text)
 /* nextstate ID MOVE...: next and state in one round trip. */
 static int req_nextstate(serve *s, char **f, int n)
 {
-  gdlog_state *next;
+  dl_mstate *next;
   char *text;
   if (!next_of(s, "nextstate", f, n, &next)) return 0;
-  gdlog_status rc = gdlog_state_text(s->g, next, &text);  /* before the id: no id is lost to an error */
-  if (rc != GDLOG_OK) {
-    gdlog_state_free(next);
-    return fail_api(s, rc);
+  dl_mstatus rc = dl_machine_state_text(s->m, next, s->fmt, &text);  /* before the id: no id is lost to an error */
+  if (rc != DL_M_OK) {
+    free(next);
+    return fail_machine(s, rc);
   }
   if (!ok_new_state(s, next)) {
     free(text);
@@ -377,11 +363,11 @@ static int req_nextstate(serve *s, char **f, int n)
 static int req_terminal(serve *s, char **f, int n)
 {
   (void)n;
-  gdlog_state *st;
+  dl_mstate *st;
   int terminal;
   if (!state_arg(s, f[0], &st)) return 0;
-  gdlog_status rc = gdlog_is_terminal(s->g, st, &terminal);
-  if (rc != GDLOG_OK) return fail_api(s, rc);
+  dl_mstatus rc = dl_machine_terminal(s->m, st, &terminal);
+  if (rc != DL_M_OK) return fail_machine(s, rc);
   ok_begin(s);
   ok_field(s, terminal ? "true" : "false");
   return 1;
@@ -390,11 +376,12 @@ static int req_terminal(serve *s, char **f, int n)
 static int req_goal(serve *s, char **f, int n)
 {
   (void)n;
-  gdlog_state *st;
-  int r, v;
+  dl_mstate *st;
+  uint32_t r;
+  int v;
   if (!state_arg(s, f[0], &st) || !role_arg(s, f[1], &r)) return 0;
-  gdlog_status rc = gdlog_goal(s->g, st, r, &v);
-  if (rc != GDLOG_OK) return fail_api(s, rc);
+  dl_mstatus rc = dl_machine_goal(s->m, st, r, &v);
+  if (rc != DL_M_OK) return fail_machine(s, rc);
   ok_begin(s);
   dl_buf_addf(&s->reply, " %d", v);
   return 1;
@@ -402,12 +389,12 @@ static int req_goal(serve *s, char **f, int n)
 
 /* Adds the goal value of every role in st to the reply (begun); 0 after
  * an error reply. */
-static int add_goals(serve *s, const gdlog_state *st)
+static int add_goals(serve *s, const dl_mstate *st)
 {
   for (int r = 0; r < s->roles; r++) {
     int v;
-    gdlog_status rc = gdlog_goal(s->g, st, r, &v);
-    if (rc != GDLOG_OK) return fail_api(s, rc);
+    dl_mstatus rc = dl_machine_goal(s->m, st, (uint32_t)r, &v);
+    if (rc != DL_M_OK) return fail_machine(s, rc);
     dl_buf_addf(&s->reply, " %d", v);
   }
   return 1;
@@ -416,7 +403,7 @@ static int add_goals(serve *s, const gdlog_state *st)
 static int req_goals(serve *s, char **f, int n)
 {
   (void)n;
-  gdlog_state *st;
+  dl_mstate *st;
   if (!state_arg(s, f[0], &st)) return 0;
   ok_begin(s);
   return add_goals(s, st);
@@ -425,11 +412,11 @@ static int req_goals(serve *s, char **f, int n)
 static int req_state(serve *s, char **f, int n)
 {
   (void)n;
-  gdlog_state *st;
+  dl_mstate *st;
   char *text;
   if (!state_arg(s, f[0], &st)) return 0;
-  gdlog_status rc = gdlog_state_text(s->g, st, &text);
-  if (rc != GDLOG_OK) return fail_api(s, rc);
+  dl_mstatus rc = dl_machine_state_text(s->m, st, s->fmt, &text);
+  if (rc != DL_M_OK) return fail_machine(s, rc);
   ok_begin(s);
   add_fluents(s, text);
   return 1;
@@ -446,49 +433,49 @@ static int req_load(serve *s, char **f, int n)
     dl_buf_free(&text);
     return fail(s, "out of memory");
   }
-  gdlog_state *st;
-  gdlog_status rc = gdlog_parse_state(s->g, "<state>", text.data ? text.data : "", text.len, &st);
+  dl_mstate *st;
+  dl_mstatus rc = dl_machine_parse_state(s->m, "<state>", text.data ? text.data : "", text.len, s->game.kif, &st);
   dl_buf_free(&text);
-  return rc == GDLOG_OK ? ok_new_state(s, st) : fail_api(s, rc);
+  return rc == DL_M_OK ? ok_new_state(s, st) : fail_machine(s, rc);
 }
 
 /* One random playout from st; its final state into *end (a new state).
  * 0 after an error reply. */
-static int playout(serve *s, const gdlog_state *from, gdlog_state **end)
+static int playout(serve *s, const dl_mstate *from, dl_mstate **end)
 {
-  gdlog_state *st;
-  gdlog_status rc = gdlog_state_copy(from, &st);
-  for (uint64_t depth = 0; rc == GDLOG_OK; depth++) {
-    int terminal, count;
-    const gdlog_move *moves;
-    if ((rc = gdlog_is_terminal(s->g, st, &terminal)) != GDLOG_OK) break;
+  dl_mstate *st = dl_mstate_copy(from);
+  dl_mstatus rc = st ? DL_M_OK : DL_M_NOMEM;
+  for (uint64_t depth = 0; rc == DL_M_OK; depth++) {
+    int terminal;
+    if ((rc = dl_machine_terminal(s->m, st, &terminal)) != DL_M_OK) break;
     if (terminal) {
       *end = st;
       return 1;
     }
     if (depth >= s->max_depth) {
-      gdlog_state_free(st);
+      free(st);
       return fail(s, "no terminal state within %llu joint moves (--max-depth)", (unsigned long long)s->max_depth);
     }
-    for (int r = 0; r < s->roles && rc == GDLOG_OK; r++)
-      if ((rc = gdlog_legal(s->g, st, r, &moves, &count)) == GDLOG_OK) s->joint[r] = moves[rng_below(&s->rng, count)];
-    gdlog_state *next = NULL;
-    if (rc == GDLOG_OK) rc = gdlog_next(s->g, st, s->joint, &next);
-    gdlog_state_free(st);
+    for (int r = 0; r < s->roles && rc == DL_M_OK; r++)
+      if ((rc = dl_machine_legal(s->m, st, (uint32_t)r, &s->moves)) == DL_M_OK)
+        s->joint[r] = s->moves.ids[dl_rng_below(&s->rng, s->moves.n)];
+    dl_mstate *next = NULL;
+    if (rc == DL_M_OK) rc = dl_machine_next_unchecked(s->m, st, s->joint, &next);
+    free(st);
     st = next;
   }
-  gdlog_state_free(st);
-  return fail_api(s, rc);
+  free(st);
+  return fail_machine(s, rc);
 }
 
 static int req_random(serve *s, char **f, int n)
 {
   (void)n;
-  gdlog_state *st, *end = NULL;
+  dl_mstate *st, *end = NULL;
   if (!state_arg(s, f[0], &st) || !playout(s, st, &end)) return 0;
   ok_begin(s);
   int ok = add_goals(s, end);
-  gdlog_state_free(end);
+  free(end);
   return ok;
 }
 
@@ -497,34 +484,37 @@ static int req_random(serve *s, char **f, int n)
 static int req_playouts(serve *s, char **f, int n)
 {
   (void)n;
-  gdlog_state *st;
+  dl_mstate *st;
   uint64_t count = 0;
   if (!state_arg(s, f[0], &st)) return 0;
   if (read_count(f[1], &count) != 1 || count < 1 || count > 1000000000ULL)
     return fail(s, "playouts: '%.100s' is not a number of playouts from 1 to 1000000000", f[1]);
-  double *mean = calloc((size_t)s->roles + 1, sizeof *mean);
-  if (!mean) return fail(s, "out of memory");
-  gdlog_status rc = gdlog_playouts(s->g, st, count, rng_next(&s->rng), mean, NULL);
-  if (rc == GDLOG_OK) {
+  double *sum = calloc((size_t)s->roles + 1, sizeof *sum);
+  if (!sum) return fail(s, "out of memory");
+  dl_playout_options o = { .n = count, .seed = dl_rng_next(&s->rng), .max_depth = PLAYOUT_MAX_DEPTH,
+                           .goal_default = -1 };
+  dl_playout_totals t = { .goal_sum = sum };
+  dl_mstatus rc = dl_machine_playouts(s->m, st, &o, &t);
+  if (rc == DL_M_OK) {
     ok_begin(s);
-    for (int r = 0; r < s->roles; r++) dl_buf_addf(&s->reply, " %.4f", mean[r]);
+    for (int r = 0; r < s->roles; r++) dl_buf_addf(&s->reply, " %.4f", sum[r] / (t.playouts ? (double)t.playouts : 1));
   }
-  free(mean);
-  return rc == GDLOG_OK ? 1 : fail_api(s, rc);
+  free(sum);
+  return rc == DL_M_OK ? 1 : fail_machine(s, rc);
 }
 
 /* drop ID...: every id must be kept or evicted (then already freed), else
  * nothing is dropped. */
 static int req_drop(serve *s, char **f, int n)
 {
-  gdlog_state *st;
+  dl_mstate *st;
   uint64_t id;
   for (int i = 0; i < n; i++)
     if (!id_arg(s, f[i], &id) || (!table_evicted(&s->states, id) && !state_arg(s, f[i], &st))) return 0;
   for (int i = 0; i < n; i++) {
     read_count(f[i], &id);
     state_entry *e = table_entry(&s->states, id);  /* NULL: evicted, or given twice */
-    if (e) gdlog_state_free(table_remove(&s->states, e));
+    if (e) free(table_remove(&s->states, e));
   }
   ok_begin(s);
   return 1;
@@ -605,7 +595,7 @@ static int split(serve *s, char *line, char ***f, int *n, int *cap)
     while (*p == ' ' || *p == '\t') p++;
     if (!*p) return 1;
     const char *what = NULL;
-    char *end = field_end(p, s->infix, &what);
+    char *end = field_end(p, s->fmt == DL_FMT_INFIX, &what);
     if (!end) return fail(s, "%s in '%.100s'", what, p);
     if (*n == *cap) {
       int c = *cap ? *cap * 2 : 16;
@@ -654,6 +644,7 @@ static int read_line(FILE *in, char **line, size_t *len, size_t *cap)
 static void answer(serve *s, char *line, char ***f, int *cap)
 {
   int n;
+  cli_report_drop(s->c);  /* the last request's messages were its reply */
   if (!split(s, line, f, &n, cap)) return;
   if (n == 0) {
     fail(s, "empty request (try help)");
@@ -736,12 +727,14 @@ static int session(cli_ctx *c, serve *s)
       dl_guard_soft(0);
     }
     if (!send_reply(s)) {
+      cli_report_drop(c);
       dl_diag_report(c->diag, DL_ERROR, NULL, 0, "cannot write the reply: %s", strerror(errno));
       rc = CLI_INPUT;
       break;
     }
     if (dl_guard_signal()) break;  /* the framework turns it into the exit status */
   }
+  cli_report_drop(c);  /* the last request's messages were its reply */
   if (ferror(stdin) && rc == CLI_OK) {
     dl_diag_report(c->diag, DL_ERROR, NULL, 0, "cannot read the requests: %s", strerror(errno));
     rc = CLI_INPUT;
@@ -751,37 +744,57 @@ static int session(cli_ctx *c, serve *s)
   return rc;
 }
 
-/* Replies why the session cannot start, as the first line of error text
- * e (with its place), for a client that reads the reason where it reads
- * replies; the whole text goes to standard error as well. */
-static void reply_no_game(serve *s, const char *e)
+/* Replies why the session cannot start, the first error reported (its
+ * place in front), for a client that reads the reason where it reads
+ * replies; the errors go to standard error as well. */
+static void reply_no_game(serve *s)
 {
-  const char *place, *msg;
-  int n_place, n_msg;
-  first_error(e, &place, &n_place, &msg, &n_msg);
-  fail(s, "the game does not load: %.*s%s%.*s", n_place > 200 ? 200 : n_place, place, n_place ? ": " : "",
-       n_msg > 300 ? 300 : n_msg, msg);
+  const dl_message *m = first_error(s);
+  const char *stop = dl_guard_stop_message();
+  char place[256] = "";
+  if (m && m->src) {
+    unsigned line, col;
+    lx_position(m->src->text, m->off, &line, &col);
+    snprintf(place, sizeof place, "%.200s:%u:%u: ", m->src->name, line, col);
+  }
+  if (stop) fail(s, "the game does not load: %.300s", stop);
+  else fail(s, "the game does not load: %s%.300s", place, m    ? m->text
+                                                        : !cli_ok(s->c) ? "warnings are errors (--warnings-as-errors)"
+                                                                        : "out of memory");
   send_reply(s);
 }
 
-/* Loads the game of FILE with the options into s->g; 0 after printing its
- * errors (and an error reply). */
+/* The roles' names in the replies' syntax; 0 when out of memory. */
+static int name_roles(serve *s)
+{
+  s->role_names = calloc((size_t)s->roles + 1, sizeof *s->role_names);
+  for (int r = 0; s->role_names && r < s->roles; r++) {
+    dl_buf b = { 0 };
+    dl_machine_term_text(s->m, s->m->roles[r], s->fmt, &b);
+    if (b.failed || !b.data) return 0;
+    s->role_names[r] = b.data;
+  }
+  return s->role_names != NULL;
+}
+
+/* Builds the game of FILE with the options; 0 after an error reply (the
+ * errors are printed by the framework). */
 static int open_game(cli_ctx *c, serve *s)
 {
-  gdlog_options o;
-  gdlog_options_init(&o);
-  o.syntax = (gdlog_syntax)cli_choice(c, "--syntax", -1) + 1;  /* kif|infix: 1, 2; none: AUTO */
-  o.output = s->infix ? GDLOG_SYNTAX_INFIX : GDLOG_SYNTAX_KIF;
-  o.backend = (gdlog_backend)cli_choice(c, "--backend", 0);
-  o.max_atoms = c->max_atoms;
-  o.cancel = dl_guard_cancel_flag();
-  dl_guard_soft(1);
-  gdlog_status rc = gdlog_open_file(c->args[0], &o, &s->g);
-  dl_guard_soft(0);
-  if (rc == GDLOG_OK) return 1;
-  const char *e = s->g ? gdlog_error(s->g) : "gdlog: error: out of memory\n";
-  reply_no_game(s, dl_guard_stop_message() ? dl_guard_stop_message() : e);
-  fputs(e, stderr);
+  if (cli_build_machine(c, c->args[0], 0, &s->game)) {
+    s->m = s->game.machine;
+    s->m->format = s->fmt;
+    s->m->stop = dl_guard_stop();
+    s->roles = (int)s->m->n_roles;
+    s->joint = malloc(((size_t)s->roles + 1) * sizeof *s->joint);
+    if (s->joint && name_roles(s)) {
+      cli_report(c);  /* the warnings of loading; then the requests' messages are replies */
+      cli_report_drop(c);
+      return 1;
+    }
+    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  }
+  reply_no_game(s);
   return 0;
 }
 
@@ -789,26 +802,25 @@ static int run_serve(cli_ctx *c)
 {
   serve s;
   memset(&s, 0, sizeof s);
-  if (!cli_count(c, "--seed", 1, &s.rng) || !cli_count(c, "--max-depth", 10000, &s.max_depth) ||
+  s.c = c;
+  uint64_t seed;
+  if (!cli_count(c, "--seed", 1, &seed) || !cli_count(c, "--max-depth", 10000, &s.max_depth) ||
       !cli_count(c, "--max-states", 1000000, &s.max_states))
     return CLI_USAGE;
+  dl_rng_seed(&s.rng, seed);
   if (strcmp(c->args[0], "-") == 0)
     return cli_usage(c, "FILE cannot be '-': standard input carries the requests");
-  s.infix = cli_choice(c, "--format", 0) == 1;
+  s.fmt = (dl_format)cli_choice(c, "--format", DL_FMT_KIF);
   signal(SIGPIPE, SIG_IGN);  /* a player that went away: a write error, not a silent death */
-  int rc = CLI_INPUT;
-  if (open_game(c, &s)) {
-    s.roles = gdlog_role_count(s.g);
-    s.joint = malloc((size_t)s.roles * sizeof *s.joint);
-    if (!s.joint) {
-      reply_no_game(&s, "out of memory");
-      dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
-    } else rc = session(c, &s);
-  }
+  int rc = open_game(c, &s) ? session(c, &s) : CLI_INPUT;
+  cli_report(c);  /* before the game its messages point into goes */
   table_free(&s.states);
+  for (int r = 0; s.role_names && r < s.roles; r++) free(s.role_names[r]);
+  free(s.role_names);
   free(s.joint);
+  dl_ids_free(&s.moves);
   dl_buf_free(&s.reply);
-  gdlog_close(s.g);
+  dl_game_free(&s.game);
   return rc;
 }
 

@@ -48,6 +48,13 @@ static int shown(cli_ctx *c, const dl_message *m)
   return !c->hiding && !is_stop_note(m);
 }
 
+void cli_report_drop(cli_ctx *c)
+{
+  dl_diag_clear(c->diag);
+  c->printed = 0;
+  c->hiding = 0;
+}
+
 void cli_report(cli_ctx *c)
 {
   if (!c->diag) return;
