@@ -41,8 +41,6 @@ typedef struct cli_option {
   const char *value;     /* its value's name in the help ("F"); NULL: a flag */
   const char *help;      /* help text; '\n' starts a continuation line */
   const cli_enum *one_of;/* the values it takes (CLI_ONE_OF); NULL: any */
-  const char *choices;   /* the older form of one_of, "infix|kif", for which
-                            cli_choice returns the position (0, 1, ...) */
   int repeatable;        /* may be given more than once (cli_value_at) */
   const char *excludes;  /* an option it cannot be given with, or NULL */
   const char *needs;     /* an option it needs, or NULL */
@@ -172,9 +170,8 @@ int cli_count_range(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t 
 int cli_has(const cli_ctx *c, const char *name);
 
 /* The value that the word given for option name stands for in its
- * .one_of (with .choices, the older form, the word's position: "infix|kif"
- * gives 1 for kif); dflt when it was not given.  The parser has rejected
- * every other word.  name must have one_of or choices (an assert). */
+ * .one_of; dflt when it was not given.  The parser has rejected every
+ * other word.  name must have one_of (an assert). */
 int cli_choice(const cli_ctx *c, const char *name, int dflt);
 
 /* As cli_choice, for the i-th value of a repeatable option (dflt after the

@@ -69,24 +69,10 @@ int cli_given(const cli_ctx *c, const char *name)
   return 0;
 }
 
-/* The position of word v in choices "a|b|c", -1 when it is not one. */
-static int choice_index(const char *choices, const char *v)
-{
-  size_t len = strlen(v);
-  int i = 0;
-  for (const char *p = choices;; i++) {
-    size_t n = strcspn(p, "|");
-    if (n == len && memcmp(p, v, len) == 0) return i;
-    if (!p[n]) return -1;
-    p += n + 1;
-  }
-}
-
 /* What word v stands for among the values of o into *value; 0 when it is
  * none of them. */
 static int word_value(const cli_option *o, const char *v, int *value)
 {
-  if (!o->one_of) return (*value = choice_index(o->choices, v)) >= 0;
   const cli_enum *e = o->one_of;
   while (e->name && strcmp(e->name, v) != 0) e++;
   if (e->name) *value = e->value;
@@ -96,7 +82,8 @@ static int word_value(const cli_option *o, const char *v, int *value)
 /* The words o takes, "a|b|c", into out[0..cap) (cut short when longer). */
 static void list_words(const cli_option *o, char *out, size_t cap)
 {
-  size_t n = (size_t)snprintf(out, cap, "%s", o->one_of ? "" : o->choices);
+  size_t n = 0;
+  out[0] = 0;
   for (const cli_enum *e = o->one_of; e && e->name && n < cap; e++)
     n += (size_t)snprintf(out + n, cap - n, "%s%s", e == o->one_of ? "" : "|", e->name);
 }
@@ -104,7 +91,7 @@ static void list_words(const cli_option *o, char *out, size_t cap)
 int cli_choice_at(const cli_ctx *c, const char *name, int i, int dflt)
 {
   const cli_option *o = find_option(c->cmd, name, strlen(name));
-  assert(o && (o->one_of || o->choices));
+  assert(o && o->one_of);
   const char *v = cli_value_at(c, name, i);
   int value;
   return v && word_value(o, v, &value) ? value : dflt;
@@ -259,7 +246,7 @@ static int take_option(cli_ctx *c, const cli_command *const *all, int argc, char
     value = argv[++*i];
   }
   int meaning;
-  if ((o->one_of || o->choices) && !word_value(o, value, &meaning)) {
+  if (o->one_of && !word_value(o, value, &meaning)) {
     char words[256];
     list_words(o, words, sizeof words);
     return cli_usage(c, "unknown value '%s' for %s (one of: %s)", value, o->name, words);
