@@ -28,7 +28,7 @@ static const cli_option ground_options[] = {
                          { "numeric", DL_GROUND_NUMERIC }),
     .help = "kif (default), infix, asp (gringo; true and does atoms\n"
             "declared #external) or numeric (an atom table with roles,\n"
-            "then rules as integers; datalog/gdl/README.md)" },
+            "then rules as integers; datalog/write/ground_write.h)" },
   { .name = "--stats", .help = "per rule: candidates (bindings of its positive body\n"
                                "atoms), instances (distinct ones made of them), rules\n"
                                "(ground rules left after pruning, auxiliary ones\n"
@@ -43,7 +43,7 @@ static const cli_option ground_options[] = {
   { .name = "--no-split", .help = "never split a rule with a large join into pieces by\n"
                                   "variable elimination" },
   { .name = "--no-simplify", .help = "write the pruned ground game as it is: no constants\n"
-                                     "folded, aliases, inlining or factoring (datalog/gdl/README.md)" },
+                                     "folded, aliases, inlining or factoring (datalog/ground/DESIGN.md)" },
   { .name = "--from", .value = "M", .one_of = CLI_ONE_OF({ "init", DL_REDUCE_LFP }, { "domains", DL_REDUCE_DOMAINS }),
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",

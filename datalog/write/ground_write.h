@@ -4,7 +4,7 @@
  *  - infix:  next(cell(1,1,x)) :- does(white,mark(1,1)) & ~true(cell(1,1,o)).
  *  - ASP:    gringo's syntax, names mangled as dl_output_term does; every
  *            true and does atom is declared #external, so gringo keeps them.
- *  - numeric, for propnet builders (datalog/gdl/README.md, "Grounding"):
+ *  - numeric, for propnet builders (datalog/ground/ground.h):
  *              gdlog-ground 1
  *              atoms N
  *              <id> <role> <atom in KIF>        N lines, ids 1..N

@@ -1,6 +1,6 @@
 #!/usr/bin/env perl
 # gen.pl SEED: prints a random safe, stratified Datalog program (the infix
-# syntax of datalog/gdl/README.md) for tests/random/run.sh.
+# syntax of the top-level README) for tests/random/run.sh.
 #
 # - Facts of four base predicates e0/1, e1/2, e2/2, e3/3 over the constants
 #   1..4, a, b (1..36, a..d in every fifth program, with up to 400 facts
