@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "datalog/base/clock.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/progress.h"
 #include "datalog/cli/stats.h"
@@ -113,20 +114,20 @@ static int run_ground(cli_ctx *c)
   cli_progress progress;
   cli_progress_begin(&progress, "ground");
   progress.off = cli_choice(c, "--stats-format", CLI_REPORT_TEXT) == CLI_REPORT_JSON;  /* stderr is for the JSON */
-  double t0 = cli_now();
+  double t0 = dl_clock_now();
   dl_loaded *l = cli_load(c, c->args[0]);
   if (!l || (!has_role_predicate(l->prog) && !no_role(c))) return CLI_INPUT;
-  double t1 = cli_now();
+  double t1 = dl_clock_now();
   ph.parse = t1 - t0;
   dl_guard_soft(1);
   cli_progress_say(&progress, "domains", NULL);
   dl_domains *d = dl_domains_build(l->prog, c->diag);
-  double t2 = cli_now();
+  double t2 = dl_clock_now();
   ph.domains = t2 - t1;
   dl_reduce_options ro = { (dl_reduce_mode)cli_choice(c, "--from", DL_REDUCE_LFP), c->max_atoms, dl_guard_stop(), 0 };
   cli_progress_say(&progress, "reduce (G+)", NULL);
   dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
-  ph.reduce = cli_now() - t2;
+  ph.reduce = dl_clock_now() - t2;
   dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
                            .no_factor = cli_given(c, "--no-factor"), .no_split = cli_given(c, "--no-split"),
                            .no_simplify = cli_given(c, "--no-simplify"), .max_instances = limit,

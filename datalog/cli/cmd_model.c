@@ -2,6 +2,7 @@
  * in a state, one atom per line, sorted. */
 #include <stdlib.h>
 
+#include "datalog/base/clock.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
 #include "datalog/cli/stats.h"
@@ -36,13 +37,13 @@ static int evaluate(cli_ctx *c, const dl_program *p, uint64_t max_terms, dl_eval
 {
   dl_eval_options eo = { c->max_atoms, dl_guard_stop() };
   if (!dl_check_growth(p, max_terms, c->diag)) return 0;
-  double t0 = cli_now();
+  double t0 = dl_clock_now();
   dl_guard_soft(1);
   *e = dl_eval_create(p, &eo, c->diag);
   int ok = *e && dl_eval_run(*e);
   dl_guard_soft(0);
   if (!ok || dl_guard_signal()) return 0;
-  st->t_eval = cli_now() - t0;
+  st->t_eval = dl_clock_now() - t0;
   st->kib_eval = cli_peak_kib();
   if (cli_given(c, "--does") && !dl_check_moves(p, *e, c->diag)) return 0;
   if ((cli_given(c, "--init") || cli_given(c, "--state")) && !dl_check_legal_moves(p, *e, c->diag)) return 0;
@@ -54,10 +55,10 @@ static int write_model(cli_ctx *c, const dl_program *p, const dl_eval *e, cli_st
   dl_format fmt = (dl_format)cli_choice(c, "--format", DL_FMT_INFIX);
   uint8_t *skip;
   if (!cli_show_skip(c, p, &skip)) return 0;
-  double t0 = cli_now();
+  double t0 = dl_clock_now();
   FILE *out = cli_open_output(c);
   int ok = out && cli_close_output(c, out, dl_output_model(out, p, e, fmt, skip));
-  st->t_output = cli_now() - t0;
+  st->t_output = dl_clock_now() - t0;
   free(skip);
   return ok;
 }

@@ -1,5 +1,6 @@
 /* cmd_print.c: gdlog print: the program again, after checking it, in
  * infix, KIF or gringo's syntax. */
+#include "datalog/base/clock.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/stats.h"
 #include "datalog/write/output.h"
@@ -24,11 +25,11 @@ static int run_print(cli_ctx *c)
   st.kib_load = cli_peak_kib();
   int ok = 0;
   if (l) {
-    double t0 = cli_now();
+    double t0 = dl_clock_now();
     FILE *out = cli_open_output(c);
     dl_format format = (dl_format)cli_choice(c, "--format", DL_FMT_INFIX);
     ok = out && cli_close_output(c, out, dl_output_program(out, l->prog, format));
-    st.t_output = cli_now() - t0;
+    st.t_output = dl_clock_now() - t0;
   }
   cli_stats_finish(c, NULL, &st);
   return ok ? CLI_OK : CLI_INPUT;

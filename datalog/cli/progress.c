@@ -1,4 +1,5 @@
 /* progress.c: the progress line of long runs (progress.h). */
+#include "datalog/base/clock.h"
 #include "datalog/cli/progress.h"
 
 #include <assert.h>
@@ -14,7 +15,7 @@ void cli_progress_begin(cli_progress *p, const char *command)
   assert(p && command);
   memset(p, 0, sizeof *p);
   p->command = command;
-  p->start = cli_now();
+  p->start = dl_clock_now();
   p->tty = isatty(STDERR_FILENO);
   const char *after = getenv("GDLOG_PROGRESS_AFTER");
   p->after = after && *after ? strtod(after, NULL) : 1;
@@ -24,7 +25,7 @@ void cli_progress_say(cli_progress *p, const char *phase, const char *detail)
 {
   assert(p && phase);
   if (p->off) return;
-  double now = cli_now();
+  double now = dl_clock_now();
   int new_phase = strcmp(p->phase, phase) != 0;
   if (now - p->start < p->after || (p->tty ? now - p->last < 0.25 && !new_phase : !new_phase)) return;
   snprintf(p->phase, sizeof p->phase, "%s", phase);

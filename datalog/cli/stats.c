@@ -5,16 +5,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "datalog/base/clock.h"
 #include "datalog/cli/stats.h"
 #include "datalog/cli/cli.h"
 #include "lexer.h"
-
-double cli_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 long cli_peak_kib(void)
 {

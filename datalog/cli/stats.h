@@ -3,6 +3,7 @@
 #ifndef GDLOG_CLI_STATS_H
 #define GDLOG_CLI_STATS_H
 
+#include "datalog/base/clock.h"
 #include "datalog/eval/eval.h"
 #include "datalog/program/load.h"
 
@@ -12,8 +13,6 @@ typedef struct cli_stats {
   long kib_load, kib_eval;  /* peak memory at the end of each phase; 0: not run */
 } cli_stats;
 
-/* Seconds of a monotonic clock. */
-double cli_now(void);
 
 /* The peak memory of the process so far, in KiB. */
 long cli_peak_kib(void);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "datalog/base/clock.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/machine/sm.h"
 #include "datalog/program/magic.h"
@@ -114,13 +115,6 @@ static uint32_t playout(dl_sm *a, dl_sm *b, uint64_t *rng, const dl_diag *d)
   return ok ? states : 0;
 }
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int main(int argc, char **argv)
 {
   if (argc == 6) max_states = (uint32_t)strtoul(argv[5], NULL, 10);
@@ -179,9 +173,9 @@ int main(int argc, char **argv)
     dl_diag_destroy(d);
     return check_exit();
   }
-  double t0 = now();
+  double t0 = dl_clock_now();
   dl_sm *on = l && l->prog ? dl_sm_create_demand(l->prog, &eo, DL_SM_DEMAND_ON, d) : NULL;
-  double t_create = now() - t0;
+  double t_create = dl_clock_now() - t0;
   dl_sm *off = agree && on ? dl_sm_create_demand(l->prog, &eo, DL_SM_DEMAND_OFF, d) : NULL;
   CHECK(on && (!agree || off), "the machines of %s", argv[2]);
   if (on && agree && off) {
@@ -199,9 +193,9 @@ int main(int argc, char **argv)
            n, (unsigned long long)states, so.seconds, so.cpu_seconds, sn.seconds, sn.cpu_seconds);
   } else if (on) {
     uint64_t states = 0;
-    t0 = now();
+    t0 = dl_clock_now();
     for (long i = 0; i < n && check_failures == 0; i++) states += playout(on, NULL, &rng, d);
-    double t = now() - t0;
+    double t = dl_clock_now() - t0;
     dl_sm_stats st = dl_sm_get_stats(on);
     printf("%llu models, %.3f s of processor time: %.1f states per processor second\n",
            (unsigned long long)st.models, st.cpu_seconds, (double)states / st.cpu_seconds);
