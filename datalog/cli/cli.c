@@ -72,8 +72,7 @@ dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax)
   return load(c, &lo);
 }
 
-/* The pipeline's progress as the command's progress line. */
-static void say_progress(void *ctx, const char *stage, const dl_ground_progress *p)
+void cli_game_progress(void *ctx, const char *stage, const dl_ground_progress *p)
 {
   if (p) cli_progress_ground(ctx, p);
   else cli_progress_say(ctx, stage, NULL);
@@ -92,7 +91,7 @@ int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g
   o.one_question = one_question;
   o.max_atoms = c->max_atoms;
   o.stop = dl_guard_stop();
-  o.progress = say_progress;
+  o.progress = cli_game_progress;
   o.progress_ctx = &progress;
   dl_loaded *l = load(c, &lo);
   dl_guard_soft(1);  /* the pipeline polls the stop */

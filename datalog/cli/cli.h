@@ -246,6 +246,10 @@ dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax);
  * state (AUTO takes the rules).  1, or 0 after reporting. */
 int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g);
 
+/* A dl_pipeline_progress that shows the pipeline's stages on the
+ * command's progress line: ctx is a cli_progress (progress.h). */
+void cli_game_progress(void *ctx, const char *stage, const dl_ground_progress *p);
+
 /* The stream for the output: standard output, or (-o FILE) a temporary
  * file beside FILE that cli_close_output puts in place.  NULL after
  * reporting. */

@@ -72,30 +72,6 @@ static int write_ground(cli_ctx *c, const dl_ground *g)
   return cli_close_output(c, f, dl_ground_write(&sink, g, format));
 }
 
-/* Whether program p has the predicate role/1 (else it is no game). */
-static int has_role_predicate(const dl_program *p)
-{
-  for (uint32_t q = 0; q < p->n_preds; q++)
-    if (p->preds[q].arity == 1 && strcmp(dl_program_pred_name(p, q), "role") == 0) return 1;
-  return 0;
-}
-
-/* Whether the ground game g has a role atom. */
-static int has_role_atom(const dl_ground *g)
-{
-  for (uint32_t a = 1; a <= dl_ground_atom_count(g); a++)
-    if (dl_ground_atom_role(g, a) == DL_ATOM_ROLE) return 1;
-  return 0;
-}
-
-/* Reports that file holds no game; 0. */
-static int no_role(cli_ctx *c)
-{
-  dl_diag_report(c->diag, DL_ERROR, NULL, 0, "%s has no role: ground grounds GDL games, which have role "
-                 "facts (model computes the model of any program)", c->args[0]);
-  return 0;
-}
-
 static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, dl_ground_phases *ph)
 {
   dl_buf b = { 0 };
@@ -106,50 +82,48 @@ static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, 
   dl_buf_free(&b);
 }
 
+/* The pipeline's options from the command's. */
+static dl_game_options ground_game_options(cli_ctx *c, uint64_t limit, cli_progress *progress)
+{
+  dl_game_options o;
+  dl_game_options_init(&o);
+  o.reduce_mode = cli_choice(c, "--from", DL_REDUCE_LFP);
+  o.ground_all = cli_given(c, "--no-demand");
+  o.ground = (dl_ground_options){ .no_prune = cli_given(c, "--no-prune"), .no_factor = cli_given(c, "--no-factor"),
+                                  .no_split = cli_given(c, "--no-split"), .no_simplify = cli_given(c, "--no-simplify") };
+  o.max_atoms = c->max_atoms;
+  o.max_instances = limit;
+  o.stop = dl_guard_stop();
+  o.progress = cli_game_progress;
+  o.progress_ctx = progress;
+  return o;
+}
+
 static int run_ground(cli_ctx *c)
 {
   uint64_t limit;
   if (!cli_count(c, "--max-instances", DL_DEFAULT_MAX_INSTANCES, &limit)) return CLI_USAGE;
-  dl_ground_phases ph = { 0, 0, 0, 0 };
   cli_progress progress;
   cli_progress_begin(&progress, "ground");
   progress.off = cli_choice(c, "--stats-format", CLI_REPORT_TEXT) == CLI_REPORT_JSON;  /* stderr is for the JSON */
   double t0 = dl_clock_now();
   dl_loaded *l = cli_load(c, c->args[0]);
-  if (!l || (!has_role_predicate(l->prog) && !no_role(c))) return CLI_INPUT;
-  double t1 = dl_clock_now();
-  ph.parse = t1 - t0;
+  dl_game_options o = ground_game_options(c, limit, &progress);
+  dl_game g = { 0 };
   dl_guard_soft(1);
-  cli_progress_say(&progress, "domains", NULL);
-  dl_domains *d = dl_domains_build(l->prog, c->diag);
-  double t2 = dl_clock_now();
-  ph.domains = t2 - t1;
-  dl_reduce_options ro = { (dl_reduce_mode)cli_choice(c, "--from", DL_REDUCE_LFP), c->max_atoms, dl_guard_stop(), 0 };
-  cli_progress_say(&progress, "reduce (G+)", NULL);
-  dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
-  ph.reduce = dl_clock_now() - t2;
-  dl_ground_options go = { .no_prune = cli_given(c, "--no-prune"), .demand = !cli_given(c, "--no-demand"),
-                           .no_factor = cli_given(c, "--no-factor"), .no_split = cli_given(c, "--no-split"),
-                           .no_simplify = cli_given(c, "--no-simplify"), .max_instances = limit,
-                           .stop = dl_guard_stop(), .progress = cli_progress_ground,
-                           .progress_ctx = &progress };
-  dl_ground *g = r ? dl_ground_build(l->prog, r, &go, c->diag) : NULL;
+  int ok = l && dl_game_build(&g, l, &o, DL_STAGE_GROUND, c->diag);
   dl_guard_soft(0);
-  if (g && !has_role_atom(g) && !no_role(c)) {
-    dl_ground_destroy(g);
-    g = NULL;
-  }
-  dl_reduction_destroy(r);
+  dl_ground_phases ph = { l ? l->parse_seconds + l->check_seconds : dl_clock_now() - t0, g.domains_seconds,
+                          g.reduce_seconds, 0 };
   if (isatty(STDOUT_FILENO)) cli_progress_end(&progress);  /* the ground game goes to the same screen */
-  else if (g) cli_progress_say(&progress, "write", NULL);
-  int ok = g && !dl_guard_signal() && write_ground(c, g);
+  else if (ok) cli_progress_say(&progress, "write", NULL);
+  ok = ok && !dl_guard_signal() && write_ground(c, g.ground);
   cli_progress_end(&progress);
-  if (g && cli_given(c, "--stats")) {
+  if (g.ground && cli_given(c, "--stats")) {
     cli_report(c);
-    print_stats(c, g, l->prog, &ph);
+    print_stats(c, g.ground, l->prog, &ph);
   }
-  dl_ground_destroy(g);
-  dl_domains_destroy(d);
+  dl_game_free(&g);
   return ok ? CLI_OK : CLI_INPUT;
 }
 

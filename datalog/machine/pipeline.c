@@ -49,12 +49,28 @@ static void ground_progress(void *ctx, const dl_ground_progress *p)
   o->progress(o->progress_ctx, "ground", p);
 }
 
-/* Whether the ground game has a role atom; reports it when not. */
-static int has_roles(const dl_ground *gr, dl_diag *diag)
+/* Reports that the program of g is no game; returns 0. */
+static int no_role(const dl_game *g, dl_diag *diag)
+{
+  const dl_source *src = g->loaded->n_sources ? g->loaded->sources[0] : NULL;
+  dl_diag_report(diag, DL_ERROR, NULL, 0, "%s has no role: a GDL game has role facts (gdlog model computes the "
+                 "model of any program)", src ? src->name : "the program");
+  return 0;
+}
+
+/* Whether program p has the predicate role/1 (else it is no game). */
+static int has_role_predicate(const dl_program *p)
+{
+  for (uint32_t q = 0; q < p->n_preds; q++)
+    if (p->preds[q].arity == 1 && strcmp(dl_program_pred_name(p, q), "role") == 0) return 1;
+  return 0;
+}
+
+/* Whether the ground game has a role atom. */
+static int has_role_atom(const dl_ground *gr)
 {
   for (uint32_t a = 1; a <= dl_ground_atom_count(gr); a++)
     if (dl_ground_atom_role(gr, a) == DL_ATOM_ROLE) return 1;
-  dl_diag_report(diag, DL_ERROR, NULL, 0, "the game has no role: a GDL game needs role facts");
   return 0;
 }
 
@@ -68,21 +84,26 @@ static int ground_game(dl_game *g, const dl_game_options *o, const dl_stop *stop
   double t0 = dl_clock_now();
   say(o, "domains");
   if (!g->domains && !(g->domains = dl_domains_build(p, diag))) return 0;
+  double t1 = dl_clock_now();
+  g->domains_seconds = t1 - t0;
   if (to == DL_STAGE_DOMAINS) return 1;
   say(o, "reduce (G+)");
-  dl_reduce_options ro = { .mode = DL_REDUCE_LFP, .max_atoms = max_atoms, .stop = stop };
+  dl_reduce_options ro = { .mode = (dl_reduce_mode)o->reduce_mode, .max_atoms = max_atoms, .stop = stop };
   dl_reduction *red = dl_reduce(p, g->domains, &ro, diag);
+  g->reduce_seconds = dl_clock_now() - t1;
   if (!red || to == DL_STAGE_REDUCE) {
     dl_reduction_destroy(red);
     return red != NULL;
   }
-  dl_ground_options go = { .demand = !o->ground_all && !o->as_written, .max_instances = max_instances, .stop = stop,
-                           .progress = o->progress ? ground_progress : NULL, .progress_ctx = (void *)o };
+  dl_ground_options go = o->ground;
+  go.demand = !o->ground_all && !o->as_written;
+  go.max_instances = max_instances, go.stop = stop;
+  go.progress = o->progress ? ground_progress : NULL, go.progress_ctx = (void *)o;
   if (o->as_written) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
   g->ground = dl_ground_build(p, red, &go, diag);
   dl_reduction_destroy(red);
   g->ground_seconds = dl_clock_now() - t0;
-  return g->ground && has_roles(g->ground, diag);
+  return g->ground && (has_role_atom(g->ground) || no_role(g, diag));
 }
 
 /* The machine of the circuit of g's ground game; 1, or 0 after reporting. */
@@ -172,6 +193,7 @@ int dl_game_build(dl_game *g, dl_loaded *loaded, const dl_game_options *o, dl_st
   if (loaded) g->loaded = loaded, g->owns_loaded = 0, g->kif = loaded->syntax == LX_KIF;
   if (!g->loaded->prog) return 0;
   if (to == DL_STAGE_LOAD) return 1;
+  if (to >= DL_STAGE_GROUND && !has_role_predicate(g->loaded->prog)) return no_role(g, diag);
   if (to < DL_STAGE_MACHINE) return ground_game(g, o, o->stop, o->max_atoms, o->max_instances, to, diag);
   if (o->backend == DL_BACKEND_RULES) return rules_machine(g, o, diag);
   if (o->backend == DL_BACKEND_AUTO) return auto_machine(g, o, diag);

@@ -56,6 +56,9 @@ typedef struct dl_game_options {
   int ground_all;             /* ground every rule, not only those the game's keywords need */
   int as_written;             /* a ground program: one circuit rule per rule of it (no pruning,
                                  splitting, factoring or simplification) */
+  int reduce_mode;            /* G+: a dl_reduce_mode (DL_REDUCE_LFP, the default, 0) */
+  dl_ground_options ground;   /* the grounder's switches no_prune, no_factor, no_split and
+                                 no_simplify (zero: all on); the pipeline sets the rest */
   uint64_t max_atoms;         /* per model and for G+ (0: none) */
   uint64_t max_instances;     /* per grounding (0: none) */
   uint64_t auto_max_instances;/* AUTO's budget: instances ... */
@@ -77,6 +80,7 @@ typedef struct dl_game {
   dl_machine *machine;
   dl_backend backend;         /* the machine's: RULES or CIRCUIT */
   double load_seconds, ground_seconds, compile_seconds;
+  double domains_seconds, reduce_seconds;  /* of ground_seconds */
 } dl_game;
 
 /* Fills *o with the defaults: AUTO everywhere and the limits above. */
@@ -90,8 +94,8 @@ int dl_game_load(dl_game *g, const dl_load_options *lo, const char *text, size_t
 
 /* Takes g on from its loaded program (dl_game_load, or loaded given: the
  * caller's, not freed by dl_game_free) up to stage `to`.  1, or 0 after
- * reporting to diag.  A program that is no game (no role) is an error from
- * stage GROUND on. */
+ * reporting to diag.  A program that is no game (no role predicate, or
+ * no role once ground) is an error from stage GROUND on. */
 int dl_game_build(dl_game *g, dl_loaded *loaded, const dl_game_options *o, dl_stage to, dl_diag *diag);
 
 /* Frees what g holds (the machine first) and empties it. */
