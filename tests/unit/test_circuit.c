@@ -12,26 +12,21 @@
 
 #include "check.h"
 #include "datalog/circuit/circuit.h"
-#include "datalog/gdl/domains.h"
 #include "datalog/ground/ground.h"
-#include "datalog/gdl/reduce.h"
-#include "datalog/program/load.h"
+#include "datalog/machine/pipeline.h"
 #include "datalog/write/output.h"
 
 typedef struct game {
   dl_diag *diag;
-  dl_loaded *l;
-  dl_domains *d;
-  dl_ground *g;
+  dl_game built;          /* the pipeline's, up to the ground game */
+  const dl_ground *g;
   dl_circuit *c;
 } game;
 
 static void game_free(game *x)
 {
   dl_circuit_destroy(x->c);
-  dl_ground_destroy(x->g);
-  dl_domains_destroy(x->d);
-  dl_load_destroy(x->l);
+  dl_game_free(&x->built);
   dl_diag_destroy(x->diag);
 }
 
@@ -44,13 +39,12 @@ static int game_load(game *x, const char *path)
   memset(x, 0, sizeof *x);
   x->diag = dl_diag_create();
   dl_load_options lo = { path, NULL, NULL, NULL, -1 };
-  x->l = dl_load(&lo, x->diag);
-  x->d = x->l && x->l->prog ? dl_domains_build(x->l->prog, x->diag) : NULL;
-  dl_reduce_options ro = { DL_REDUCE_LFP, 0, NULL, 0 };
-  dl_reduction *r = x->d ? dl_reduce(x->l->prog, x->d, &ro, x->diag) : NULL;
-  dl_ground_options go = { .demand = 1 };
-  x->g = r ? dl_ground_build(x->l->prog, r, &go, x->diag) : NULL;
-  dl_reduction_destroy(r);
+  dl_game_options o;
+  dl_game_options_init(&o);
+  o.max_atoms = o.max_instances = 0;
+  if (x->diag && dl_game_load(&x->built, &lo, NULL, 0, x->diag) &&
+      dl_game_build(&x->built, NULL, &o, DL_STAGE_GROUND, x->diag))
+    x->g = x->built.ground;
   x->c = x->g ? dl_circuit_create_mode(x->g, mode, x->diag) : NULL;
   for (size_t i = 0; i < dl_diag_count(x->diag); i++) {
     char *m = dl_diag_render(dl_diag_message(x->diag, i));
