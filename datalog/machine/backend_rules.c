@@ -56,17 +56,9 @@ static dl_mstatus rm_terminal(dl_machine *m, const dl_mstate *s, int *terminal)
   return dl_sm_terminal(rm_of(m)->sm, ids_of(s), s->n, terminal) ? DL_M_OK : failure(m);
 }
 
-/* Runs an sm question that fills a list into out. */
-static dl_mstatus into_ids(dl_machine *m, int ok, dl_sm_list *l, dl_ids *out)
-{
-  out->ids = l->ids, out->n = l->n, out->cap = l->cap;
-  return ok ? DL_M_OK : failure(m);
-}
-
 static dl_mstatus rm_legal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_ids *out)
 {
-  dl_sm_list l = { out->ids, 0, out->cap };
-  return into_ids(m, dl_sm_legal_moves(rm_of(m)->sm, ids_of(s), s->n, role, &l), &l, out);
+  return dl_sm_legal_moves(rm_of(m)->sm, ids_of(s), s->n, role, out) ? DL_M_OK : failure(m);
 }
 
 /* The number (at most 9 digits) that constant t names, or -1. */
@@ -86,23 +78,23 @@ static int32_t goal_number(const dl_terms *terms, dl_tid t)
 
 static dl_mstatus rm_goal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_goal_found *g)
 {
-  dl_sm_list values = { 0 };
+  dl_ids values = { 0 };
   int ok = dl_sm_goal_values(rm_of(m)->sm, ids_of(s), s->n, role, &values);
   if (ok) *g = (dl_goal_found){ values.n, values.n == 1 ? goal_number(m->terms, values.ids[0]) : -1, 0 };
   for (uint32_t i = 0; ok && i < values.n && g->sum >= 0; i++) {
     int32_t v = goal_number(m->terms, values.ids[i]);
     g->sum = v < 0 ? -1 : g->sum + v;
   }
-  dl_sm_list_free(&values);
+  dl_ids_free(&values);
   return ok ? DL_M_OK : failure(m);
 }
 
 static dl_mstatus rm_next(dl_machine *m, const dl_mstate *s, const uint32_t *joint, dl_mstate **next)
 {
-  dl_sm_list out = { 0 };
+  dl_ids out = { 0 };
   int ok = dl_sm_next(rm_of(m)->sm, ids_of(s), s->n, joint, &out);
   *next = ok ? state_make(m, out.ids, out.n) : NULL;
-  dl_sm_list_free(&out);
+  dl_ids_free(&out);
   return !ok ? failure(m) : *next ? DL_M_OK : DL_M_NOMEM;
 }
 

@@ -4,31 +4,13 @@
 #include "datalog/machine/machine.h"
 
 #include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datalog/base/clock.h"
 #include "datalog/base/rng.h"
-
-void dl_ids_free(dl_ids *l)
-{
-  assert(l);
-  free(l->ids);
-  memset(l, 0, sizeof *l);
-}
-
-int dl_ids_reserve(dl_ids *l, uint32_t n)
-{
-  assert(l);
-  if (n <= l->cap) return 1;
-  uint32_t cap = l->cap ? l->cap : 8;
-  while (cap < n) cap = cap > UINT32_MAX / 2 ? n : cap * 2;
-  uint32_t *ids = realloc(l->ids, (size_t)cap * sizeof *ids);
-  if (!ids) return 0;
-  l->ids = ids;
-  l->cap = cap;
-  return 1;
-}
 
 void dl_machine_destroy(dl_machine *m)
 {
@@ -87,11 +69,18 @@ static const char *role_text(const dl_machine *m, uint32_t r, dl_buf *b)
   return b->data && !b->failed ? b->data : "?";
 }
 
-/* Reports a contract error about role r: fmt has one %s, the role. */
-static dl_mstatus role_error(dl_machine *m, uint32_t r, const char *fmt, const char *kind)
+/* Reports that role r breaks the contract: "role 'R' " then what the
+ * format says (printf); returns GAME. */
+static dl_mstatus role_error(dl_machine *m, uint32_t r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static dl_mstatus role_error(dl_machine *m, uint32_t r, const char *fmt, ...)
 {
+  char what[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
   dl_buf b = { 0 };
-  dl_diag_report(m->diag, DL_ERROR, NULL, 0, fmt, role_text(m, r, &b), kind);
+  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "role '%s' %s", role_text(m, r, &b), what);
   dl_buf_free(&b);
   return DL_M_GAME;
 }
@@ -103,7 +92,7 @@ dl_mstatus dl_machine_legal(dl_machine *m, const dl_mstate *s, uint32_t role, dl
   if (st != DL_M_OK || moves->n > 0) return st;
   int terminal;
   if ((st = m->ops->terminal(m, s, &terminal)) != DL_M_OK || terminal) return st;
-  return role_error(m, role, "role '%s' has no legal move in a state that is not terminal%s", "");
+  return role_error(m, role, "has no legal move in a state that is not terminal");
 }
 
 dl_mstatus dl_machine_goal_found(dl_machine *m, const dl_mstate *s, uint32_t role, dl_goal_found *g)
@@ -118,13 +107,10 @@ static dl_mstatus goal_error(dl_machine *m, const dl_mstate *s, uint32_t role, d
   int terminal = 0;
   if (m->ops->terminal(m, s, &terminal) != DL_M_OK) return DL_M_GAME;
   const char *kind = terminal ? "terminal" : "non-terminal";
-  if (g.count == 0) return role_error(m, role, "role '%s' has no goal value in this %s state", kind);
-  if (g.count == 1) return role_error(m, role, "the goal value of role '%s' is not a number in 0..100%s", "");
-  dl_buf b = { 0 };
-  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "role '%s' has %u goal values in this %s state", role_text(m, role, &b),
-                 g.count, kind);
-  dl_buf_free(&b);
-  return DL_M_GAME;
+  if (g.count == 0) return role_error(m, role, "has no goal value in this %s state", kind);
+  if (g.count > 1) return role_error(m, role, "has %u goal values in this %s state", g.count, kind);
+  if (g.value < 0) return role_error(m, role, "has a goal value that is not a number");
+  return role_error(m, role, "has the goal value %d, not a number in 0..100", (int)g.value);
 }
 
 dl_mstatus dl_machine_goal(dl_machine *m, const dl_mstate *s, uint32_t role, int *value)

@@ -29,6 +29,7 @@
 
 #include "datalog/base/buf.h"
 #include "datalog/base/diag.h"
+#include "datalog/base/ids.h"
 #include "datalog/base/stop.h"
 #include "datalog/base/terms.h"
 #include "datalog/base/text.h"
@@ -52,19 +53,6 @@ typedef struct dl_mstate {
   uint32_t bytes;    /* of data */
   uint64_t data[];
 } dl_mstate;
-
-/* A growable array of ids (moves, fluents); zero-initialise it, free it
- * with dl_ids_free. */
-typedef struct dl_ids {
-  uint32_t *ids;
-  uint32_t n, cap;
-} dl_ids;
-
-/* Frees l's array and empties l. */
-void dl_ids_free(dl_ids *l);
-
-/* Makes room for n ids in l; 1, or 0 when out of memory. */
-int dl_ids_reserve(dl_ids *l, uint32_t n);
 
 /* What one role's goal atoms say in one state, unchecked. */
 typedef struct dl_goal_found {

@@ -38,41 +38,19 @@ struct dl_sm {
   dl_diag *diag;
   dl_eval_options opt;
   uint32_t pred[N_KEYWORDS];  /* DL_NO_PRED when the program has none */
-  dl_sm_list roles;           /* in the order of the role facts */
-  dl_sm_list initial;
+  dl_ids roles;           /* in the order of the role facts */
+  dl_ids initial;
   dl_eval *model;             /* kept across states: the model of state `modelled` */
                               /*   (and a joint move when with_moves), or NULL */
-  dl_sm_list modelled;        /* sorted, without duplicates */
+  dl_ids modelled;        /* sorted, without duplicates */
   int with_moves;             /* model has does facts seeded */
   int moves_matter;           /* legal, goal or terminal depend on does (not GDL): */
                               /*   then a model with moves does not answer them */
-  dl_sm_list key;             /* scratch: the state asked about, sorted */
+  dl_ids key;             /* scratch: the state asked about, sorted */
   dl_sm_stats stats;
 };
 
 /* ---- lists of term ids ------------------------------------------------------- */
-
-void dl_sm_list_free(dl_sm_list *l)
-{
-  if (!l) return;
-  free(l->ids);
-  l->ids = NULL;
-  l->n = l->cap = 0;
-}
-
-int dl_sm_list_push(dl_sm_list *l, dl_tid t)
-{
-  assert(l);
-  if (l->n == l->cap) {
-    uint32_t cap = l->cap ? 2 * l->cap : 16;
-    dl_tid *ids = realloc(l->ids, cap * sizeof *ids);
-    if (!ids) return 0;
-    l->ids = ids;
-    l->cap = cap;
-  }
-  l->ids[l->n++] = t;
-  return 1;
-}
 
 static int compare_tid(const void *a, const void *b, void *ctx)
 {
@@ -82,7 +60,7 @@ static int compare_tid(const void *a, const void *b, void *ctx)
 }
 
 /* Sorts l and drops duplicates. */
-static void list_canonical(dl_sm_list *l)
+static void list_canonical(dl_ids *l)
 {
   dl_sort(l->ids, l->n, sizeof *l->ids, compare_tid, NULL);
   uint32_t k = 0;
@@ -91,7 +69,7 @@ static void list_canonical(dl_sm_list *l)
   l->n = k;
 }
 
-static int list_has(const dl_sm_list *l, dl_tid t)
+static int list_has(const dl_ids *l, dl_tid t)
 {
   for (uint32_t i = 0; i < l->n; i++)
     if (l->ids[i] == t) return 1;
@@ -187,7 +165,7 @@ static dl_eval *state_model(dl_sm *sm, const dl_tid *state, uint32_t n)
   assert(state || n == 0);
   sm->key.n = 0;
   for (uint32_t i = 0; i < n; i++)
-    if (!dl_sm_list_push(&sm->key, state[i])) {
+    if (!dl_ids_push(&sm->key, state[i])) {
       report_memory(sm);
       return NULL;
     }
@@ -197,7 +175,7 @@ static dl_eval *state_model(dl_sm *sm, const dl_tid *state, uint32_t n)
   if (same && (!sm->with_moves || !sm->moves_matter)) return sm->model;
   if (same) return compute_model(sm, sm->modelled.ids, sm->modelled.n, NULL, 1) ? sm->model : NULL;
   if (!compute_model(sm, sm->key.ids, sm->key.n, NULL, 0)) return NULL;
-  dl_sm_list tmp = sm->modelled;
+  dl_ids tmp = sm->modelled;
   sm->modelled = sm->key;
   sm->key = tmp;
   return sm->model;
@@ -206,7 +184,7 @@ static dl_eval *state_model(dl_sm *sm, const dl_tid *state, uint32_t n)
 /* Replaces *out with column `col` of the tuples of keyword k's relation
  * whose column 0 is `first` (any tuple when first is DL_NO_TERM), sorted.
  * 0 when out of memory. */
-static int collect(const dl_sm *sm, const dl_eval *e, int k, dl_tid first, uint32_t col, dl_sm_list *out)
+static int collect(const dl_sm *sm, const dl_eval *e, int k, dl_tid first, uint32_t col, dl_ids *out)
 {
   out->n = 0;
   if (sm->pred[k] == DL_NO_PRED) return 1;
@@ -215,7 +193,7 @@ static int collect(const dl_sm *sm, const dl_eval *e, int k, dl_tid first, uint3
   ix_val tuple[2];
   ix_iter_begin(&it, r, 0, 0, NULL);
   while (ix_iter_next(&it, tuple))
-    if ((first == DL_NO_TERM || tuple[0] == first) && !dl_sm_list_push(out, tuple[col])) return 0;
+    if ((first == DL_NO_TERM || tuple[0] == first) && !dl_ids_push(out, tuple[col])) return 0;
   list_canonical(out);
   return 1;
 }
@@ -291,7 +269,7 @@ static int domain_size(const dl_program *game)
  * (state not NULL) or for a new joint move only, then seeded with state
  * and joint (either may be NULL) and run.  Adds its derivations to *cost
  * and raises *atoms to its size.  1, or 0 when it fails. */
-static int trial_run(dl_sm *sm, dl_eval *e, int fresh, const dl_sm_list *state, const dl_tid *joint, uint64_t *cost,
+static int trial_run(dl_sm *sm, dl_eval *e, int fresh, const dl_ids *state, const dl_tid *joint, uint64_t *cost,
                      uint64_t *atoms)
 {
   uint32_t inputs[2], n = 0;
@@ -322,12 +300,12 @@ static uint64_t trial_cost(dl_sm *sm, uint64_t max_atoms, uint64_t *atoms)
   dl_diag *scratch = dl_diag_create();
   dl_eval_options opt = { max_atoms, sm->opt.stop };
   dl_eval *e = scratch ? dl_eval_create(sm->prog, &opt, scratch) : NULL;
-  dl_sm_list state = { 0 }, moves = { 0 };
+  dl_ids state = { 0 }, moves = { 0 };
   dl_tid *joint = malloc((sm->roles.n + 1) * sizeof *joint);
   uint64_t cost = 0;
   int ok = e && joint;
   *atoms = 0;
-  for (uint32_t i = 0; ok && i < sm->initial.n; i++) ok = dl_sm_list_push(&state, sm->initial.ids[i]);
+  for (uint32_t i = 0; ok && i < sm->initial.n; i++) ok = dl_ids_push(&state, sm->initial.ids[i]);
   for (int k = 0; ok && k < TRIAL_MOVES; k++) {
     int more = (ok = trial_run(sm, e, k == 0, &state, NULL, &cost, atoms)) && !is_terminal(sm, e);
     for (uint32_t r = 0; more && r < sm->roles.n; r++) {
@@ -338,8 +316,8 @@ static uint64_t trial_cost(dl_sm *sm, uint64_t max_atoms, uint64_t *atoms)
     ok = trial_run(sm, e, 0, NULL, joint, &cost, atoms) && collect(sm, e, K_NEXT, DL_NO_TERM, 0, &state);
   }
   dl_eval_destroy(e);
-  dl_sm_list_free(&state);
-  dl_sm_list_free(&moves);
+  dl_ids_free(&state);
+  dl_ids_free(&moves);
   free(joint);
   dl_diag_destroy(scratch);
   return ok ? cost : UINT64_MAX;
@@ -384,18 +362,18 @@ static int use_demand(dl_sm *sm)
  * then any other, by term id. */
 static int find_roles(dl_sm *sm, const dl_eval *e)
 {
-  dl_sm_list all = { 0 };
+  dl_ids all = { 0 };
   if (!collect(sm, e, K_ROLE, DL_NO_TERM, 0, &all)) return 0;
   const ast_program *ast = sm->prog->ast;
   int ok = 1;
   for (uint32_t r = 0; ok && r < ast->n_rules; r++) {
     if (sm->prog->head_pred[r] != sm->pred[K_ROLE] || ast->rules[r].n_body != 0) continue;
     dl_tid t = find_ground(sm->terms, ast->rules[r].head->args[0]);
-    if (t != DL_NO_TERM && list_has(&all, t) && !list_has(&sm->roles, t)) ok = dl_sm_list_push(&sm->roles, t);
+    if (t != DL_NO_TERM && list_has(&all, t) && !list_has(&sm->roles, t)) ok = dl_ids_push(&sm->roles, t);
   }
   for (uint32_t i = 0; ok && i < all.n; i++)
-    if (!list_has(&sm->roles, all.ids[i])) ok = dl_sm_list_push(&sm->roles, all.ids[i]);
-  dl_sm_list_free(&all);
+    if (!list_has(&sm->roles, all.ids[i])) ok = dl_ids_push(&sm->roles, all.ids[i]);
+  dl_ids_free(&all);
   return ok;
 }
 
@@ -452,10 +430,10 @@ void dl_sm_destroy(dl_sm *sm)
   if (!sm) return;
   dl_eval_destroy(sm->model);
   dl_magic_destroy(sm->magic);
-  dl_sm_list_free(&sm->roles);
-  dl_sm_list_free(&sm->initial);
-  dl_sm_list_free(&sm->modelled);
-  dl_sm_list_free(&sm->key);
+  dl_ids_free(&sm->roles);
+  dl_ids_free(&sm->initial);
+  dl_ids_free(&sm->modelled);
+  dl_ids_free(&sm->key);
   free(sm);
 }
 
@@ -497,7 +475,7 @@ int dl_sm_terminal(dl_sm *sm, const dl_tid *state, uint32_t n, int *terminal)
   return 1;
 }
 
-int dl_sm_legal_moves(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves)
+int dl_sm_legal_moves(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_ids *moves)
 {
   assert(sm && moves && role < sm->roles.n);
   const dl_eval *e = state_model(sm, state, n);
@@ -507,7 +485,7 @@ int dl_sm_legal_moves(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role,
   return 0;
 }
 
-int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves)
+int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_ids *moves)
 {
   assert(sm && moves && role < sm->roles.n);
   if (!dl_sm_legal_moves(sm, state, n, role, moves)) return 0;
@@ -522,7 +500,7 @@ int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm
   return 1;
 }
 
-int dl_sm_goal_values(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *values)
+int dl_sm_goal_values(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_ids *values)
 {
   assert(sm && values && role < sm->roles.n);
   const dl_eval *e = state_model(sm, state, n);
@@ -551,7 +529,7 @@ static int goal_number(const dl_terms *terms, dl_tid t)
 
 /* Reports that role index `role` has not exactly one goal value in 0..100
  * among values, in a state terminal or not. */
-static void report_goal(dl_sm *sm, uint32_t role, const dl_sm_list *values, int terminal)
+static void report_goal(dl_sm *sm, uint32_t role, const dl_ids *values, int terminal)
 {
   dl_buf r = { 0 }, v = { 0 }, w = { 0 };
   const char *name = text_of(sm, sm->roles.ids[role], &r);
@@ -573,12 +551,12 @@ static void report_goal(dl_sm *sm, uint32_t role, const dl_sm_list *values, int 
 int dl_sm_goal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, int *value)
 {
   assert(sm && value && role < sm->roles.n);
-  dl_sm_list values = { 0 };
+  dl_ids values = { 0 };
   if (!dl_sm_goal_values(sm, state, n, role, &values)) return 0;
   int v = values.n == 1 ? goal_number(sm->terms, values.ids[0]) : -1;
   if (v < 0) report_goal(sm, role, &values, is_terminal(sm, sm->model));
   else *value = v;
-  dl_sm_list_free(&values);
+  dl_ids_free(&values);
   return v >= 0;
 }
 
@@ -598,7 +576,7 @@ static int check_legal(dl_sm *sm, const dl_eval *e, uint32_t r, dl_tid move)
   return 0;
 }
 
-int dl_sm_next(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, dl_sm_list *next)
+int dl_sm_next(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, dl_ids *next)
 {
   assert(sm && joint && next && (next->ids != state || next->ids == NULL));
   const dl_eval *e = state_model(sm, state, n);

@@ -28,6 +28,7 @@
 
 #include "datalog/base/buf.h"
 #include "datalog/base/diag.h"
+#include "datalog/base/ids.h"
 #include "datalog/base/terms.h"
 #include "datalog/eval/eval.h"
 #include "datalog/program/program.h"
@@ -35,19 +36,6 @@
 
 typedef struct dl_sm dl_sm;
 
-/* A growable array of term ids: a state, or a set of moves or values.  The
- * struct is the caller's; zero-initialise it, free its ids with
- * dl_sm_list_free. */
-typedef struct dl_sm_list {
-  dl_tid *ids;
-  uint32_t n, cap;
-} dl_sm_list;
-
-/* Frees l->ids and empties l; NULL is allowed. */
-void dl_sm_list_free(dl_sm_list *l);
-
-/* Appends t to l; 1, or 0 when out of memory (l is unchanged). */
-int dl_sm_list_push(dl_sm_list *l, dl_tid t);
 
 /* Figures since the machine was created. */
 typedef struct dl_sm_stats {
@@ -127,12 +115,12 @@ int dl_sm_terminal(dl_sm *sm, const dl_tid *state, uint32_t n, int *terminal);
  * 1, or 0 after reporting: the role has no legal move and the state is not
  * terminal (in a terminal state an empty list is returned), or an
  * evaluation failure. */
-int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves);
+int dl_sm_legal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_ids *moves);
 
 /* The legal moves of role index `role` in state[0..n), as the model has
  * them (none in a state that is not terminal is no error here), sorted by
  * term id, into *moves.  1, or 0 after reporting an evaluation failure. */
-int dl_sm_legal_moves(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *moves);
+int dl_sm_legal_moves(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_ids *moves);
 
 /* The goal value of role index `role` in state[0..n), in *value.  1, or 0
  * after reporting: the role has no goal value or several, or one that is
@@ -142,13 +130,13 @@ int dl_sm_goal(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, int *v
 /* The goal value terms of role index `role` in state[0..n), as the model
  * has them (none, one or several; no contract checked), sorted by term id,
  * into *values.  1, or 0 after reporting an evaluation failure. */
-int dl_sm_goal_values(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_sm_list *values);
+int dl_sm_goal_values(dl_sm *sm, const dl_tid *state, uint32_t n, uint32_t role, dl_ids *values);
 
 /* The next state of state[0..n) when role i plays joint[i] (one move per
  * role, in the order of dl_sm_roles), sorted, into *next (replacing its
  * contents; it must not alias state).  1, or 0 after reporting: a move of
  * the joint move is not legal in the state, or an evaluation failure. */
-int dl_sm_next(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, dl_sm_list *next);
+int dl_sm_next(dl_sm *sm, const dl_tid *state, uint32_t n, const dl_tid *joint, dl_ids *next);
 
 /* The game's term store, where states, moves and roles live. */
 const dl_terms *dl_sm_terms(const dl_sm *sm);

@@ -41,12 +41,12 @@ static uint32_t next_random(uint64_t *s)
   return (uint32_t)(*s >> 16);
 }
 
-static int same_list(const dl_sm_list *a, const dl_sm_list *b)
+static int same_list(const dl_ids *a, const dl_ids *b)
 {
   return a->n == b->n && (a->n == 0 || memcmp(a->ids, b->ids, a->n * sizeof *a->ids) == 0);
 }
 
-static void copy_list(dl_sm_list *to, const dl_tid *ids, uint32_t n)
+static void copy_list(dl_ids *to, const dl_tid *ids, uint32_t n)
 {
   if (to->cap < n) {
     to->cap = n;
@@ -68,7 +68,7 @@ static uint32_t playout(dl_sm *a, dl_sm *b, uint64_t *rng, const dl_diag *d)
   uint32_t n_roles, n_init;
   dl_sm_roles(a, &n_roles);
   const dl_tid *init = dl_sm_initial(a, &n_init);
-  dl_sm_list state = { 0 }, next = { 0 }, la = { 0 }, lb = { 0 };
+  dl_ids state = { 0 }, next = { 0 }, la = { 0 }, lb = { 0 };
   copy_list(&state, init, n_init);
   dl_tid joint[n_roles ? n_roles : 1];
   uint32_t states = 0;
@@ -103,15 +103,15 @@ static uint32_t playout(dl_sm *a, dl_sm *b, uint64_t *rng, const dl_diag *d)
       CHECK(ok && same_list(&next, &lb), "next state after state %u", states);
     }
     if (!ok) break;
-    dl_sm_list t = state;
+    dl_ids t = state;
     state = next;
     next = t;
   }
   if (!ok) print_errors(d);
-  dl_sm_list_free(&state);
-  dl_sm_list_free(&next);
-  dl_sm_list_free(&la);
-  dl_sm_list_free(&lb);
+  dl_ids_free(&state);
+  dl_ids_free(&next);
+  dl_ids_free(&la);
+  dl_ids_free(&lb);
   return ok ? states : 0;
 }
 

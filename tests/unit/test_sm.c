@@ -40,7 +40,7 @@ static int last_says(const dl_diag *d, const char *s)
 /* Plays the moves "x1 y1 x2 y2 ..." alternately from the initial state
  * (xplayer first; the other role plays noop) into *state.  1 when every
  * step was accepted. */
-static int play(dl_sm *sm, const char *cells, dl_sm_list *state)
+static int play(dl_sm *sm, const char *cells, dl_ids *state)
 {
   uint32_t n_init;
   const dl_tid *init = dl_sm_initial(sm, &n_init);
@@ -52,7 +52,7 @@ static int play(dl_sm *sm, const char *cells, dl_sm_list *state)
     }
     state->ids[state->n++] = init[i];
   }
-  dl_sm_list moves[2] = { { 0 }, { 0 } }, next = { 0 };
+  dl_ids moves[2] = { { 0 }, { 0 } }, next = { 0 };
   int ok = 1;
   for (int turn = 0; ok && cells[0] && cells[1]; turn++, cells += 2 + (cells[2] == ' ')) {
     char mark[32];
@@ -64,13 +64,13 @@ static int play(dl_sm *sm, const char *cells, dl_sm_list *state)
       ok = ok && joint[r] != DL_NO_TERM;
     }
     ok = ok && dl_sm_next(sm, state->ids, state->n, joint, &next);
-    dl_sm_list tmp = *state;
+    dl_ids tmp = *state;
     *state = next;
     next = tmp;
   }
-  dl_sm_list_free(&moves[0]);
-  dl_sm_list_free(&moves[1]);
-  dl_sm_list_free(&next);
+  dl_ids_free(&moves[0]);
+  dl_ids_free(&moves[1]);
+  dl_ids_free(&next);
   return ok;
 }
 
@@ -89,7 +89,7 @@ static void test_initial(dl_sm *sm, dl_diag *d)
 
   int terminal = -1;
   CHECK(dl_sm_terminal(sm, init, n_init, &terminal) && terminal == 0, "the initial state is not terminal");
-  dl_sm_list moves = { 0 };
+  dl_ids moves = { 0 };
   CHECK(dl_sm_legal(sm, init, n_init, 0, &moves) && moves.n == 9, "xplayer has 9 moves, got %u", moves.n);
   CHECK(find(sm, moves.ids, moves.n, "mark(3,1)") != DL_NO_TERM, "mark(3,1) is legal for xplayer");
   CHECK(dl_sm_legal(sm, init, n_init, 1, &moves) && moves.n == 1 && strcmp(text(sm, moves.ids[0]), "noop") == 0,
@@ -105,14 +105,14 @@ static void test_initial(dl_sm *sm, dl_diag *d)
   CHECK(!dl_sm_goal(sm, init, n_init, 0, &value), "no goal value in the initial state is an error");
   CHECK(dl_diag_errors(d) == errors + 1 && last_says(d, "has no goal value in this non-terminal state"),
         "and it is reported");
-  dl_sm_list values = { 0 };
+  dl_ids values = { 0 };
   CHECK(dl_sm_goal_values(sm, init, n_init, 0, &values) && values.n == 0, "goal_values gives none, no error");
-  dl_sm_list_free(&values);
-  dl_sm_list_free(&moves);
+  dl_ids_free(&values);
+  dl_ids_free(&moves);
 }
 
 /* Asks for the goal values of both roles in a terminal state. */
-static void check_goals(dl_sm *sm, const dl_sm_list *s, int x, int o, const char *what)
+static void check_goals(dl_sm *sm, const dl_ids *s, int x, int o, const char *what)
 {
   int terminal = 0, gx = -1, go = -1;
   CHECK(dl_sm_terminal(sm, s->ids, s->n, &terminal) && terminal, "%s: terminal", what);
@@ -122,7 +122,7 @@ static void check_goals(dl_sm *sm, const dl_sm_list *s, int x, int o, const char
 
 static void test_games(dl_sm *sm)
 {
-  dl_sm_list s = { 0 };
+  dl_ids s = { 0 };
   int terminal = -1;
   CHECK(play(sm, "11 21 12 22", &s), "four moves are played");
   CHECK(dl_sm_terminal(sm, s.ids, s.n, &terminal) && !terminal, "not over after four moves");
@@ -136,14 +136,14 @@ static void test_games(dl_sm *sm)
   check_goals(sm, &s, 50, 50, "the draw");
   CHECK(play(sm, "11 21 12 31 22 13 33", &s), "a win for x on the diagonal is played");
   check_goals(sm, &s, 100, 0, "the diagonal");
-  dl_sm_list_free(&s);
+  dl_ids_free(&s);
 }
 
 static void test_errors(dl_sm *sm, dl_diag *d)
 {
   uint32_t n_init;
   const dl_tid *init = dl_sm_initial(sm, &n_init);
-  dl_sm_list x = { 0 }, o = { 0 }, next = { 0 };
+  dl_ids x = { 0 }, o = { 0 }, next = { 0 };
   CHECK(dl_sm_legal(sm, init, n_init, 0, &x) && dl_sm_legal(sm, init, n_init, 1, &o), "legal moves");
   dl_tid joint[2] = { find(sm, x.ids, x.n, "mark(1,1)"), find(sm, o.ids, o.n, "noop") };
   CHECK(dl_sm_next(sm, init, n_init, joint, &next) && next.n == 10, "mark(1,1), noop is a move");
@@ -158,7 +158,7 @@ static void test_errors(dl_sm *sm, dl_diag *d)
 
   /* marking a cell that is taken */
   CHECK(dl_sm_next(sm, init, n_init, joint, &next), "next again");
-  dl_sm_list x2 = { 0 }, o2 = { 0 }, next2 = { 0 };
+  dl_ids x2 = { 0 }, o2 = { 0 }, next2 = { 0 };
   CHECK(dl_sm_legal(sm, next.ids, next.n, 0, &x2) && dl_sm_legal(sm, next.ids, next.n, 1, &o2),
         "legal after mark(1,1)");
   CHECK(find(sm, o2.ids, o2.n, "mark(1,1)") == DL_NO_TERM && o2.n == 8, "oplayer has 8 cells left");
@@ -178,12 +178,12 @@ static void test_errors(dl_sm *sm, dl_diag *d)
   CHECK(dl_sm_legal(sm, NULL, 0, 0, &x) && x.n == 0, "no legal move in a terminal state is no error");
   int value = -1;
   CHECK(dl_sm_goal(sm, NULL, 0, 0, &value) && value == 50, "the empty board is a draw");
-  dl_sm_list_free(&x);
-  dl_sm_list_free(&o);
-  dl_sm_list_free(&x2);
-  dl_sm_list_free(&o2);
-  dl_sm_list_free(&next);
-  dl_sm_list_free(&next2);
+  dl_ids_free(&x);
+  dl_ids_free(&o);
+  dl_ids_free(&x2);
+  dl_ids_free(&o2);
+  dl_ids_free(&next);
+  dl_ids_free(&next2);
 }
 
 /* A program loaded from text; its machine in *sm (NULL when refused). */
