@@ -27,6 +27,8 @@
 _Static_assert((int)GDLOG_ERR_NOMEM == (int)DL_M_NOMEM && (int)GDLOG_ERR_GAME == (int)DL_M_GAME,
                "gdlog_status and dl_mstatus have the same values");
 _Static_assert((int)GDLOG_BACKEND_CIRCUIT == (int)DL_BACKEND_CIRCUIT, "gdlog_backend and dl_backend agree");
+_Static_assert((int)GDLOG_DEMAND_OFF == (int)DL_SM_DEMAND_OFF && (int)GDLOG_DEMAND_ON == (int)DL_SM_DEMAND_ON,
+               "gdlog_demand and dl_sm_demand agree");
 
 struct gdlog_game {
   gdlog_options opt;
@@ -191,7 +193,7 @@ static dl_game_options pipeline_options(const gdlog_game *g)
   dl_game_options o;
   dl_game_options_init(&o);
   o.backend = (dl_backend)g->opt.backend;
-  o.demand = g->opt.demand;
+  o.demand = (dl_sm_demand)g->opt.demand;
   o.max_atoms = g->opt.max_atoms;
   if (g->opt.max_instances) o.max_instances = g->opt.max_instances;
   o.auto_seconds = g->opt.auto_seconds;

@@ -86,8 +86,8 @@ int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g
   dl_game_options o;
   dl_game_options_init(&o);
   o.backend = (dl_backend)cli_choice(c, "--backend", DL_BACKEND_AUTO);
-  o.demand = cli_has(c, "--demand") ? cli_choice(c, "--demand", DL_SM_DEMAND_AUTO) : DL_SM_DEMAND_AUTO;
-  o.circuit_mode = cli_has(c, "--circuit") ? cli_choice(c, "--circuit", DL_CIRCUIT_AUTO) : DL_CIRCUIT_AUTO;
+  if (cli_has(c, "--demand")) o.demand = (dl_sm_demand)cli_choice(c, "--demand", DL_SM_DEMAND_AUTO);
+  if (cli_has(c, "--circuit")) o.circuit_mode = (dl_circuit_mode)cli_choice(c, "--circuit", DL_CIRCUIT_AUTO);
   o.one_question = one_question;
   o.max_atoms = c->max_atoms;
   o.stop = dl_guard_stop();

@@ -15,9 +15,7 @@
 #include "datalog/base/buf.h"
 #include "datalog/base/diag.h"
 #include "datalog/program/program.h"
-#include "datalog/circuit/circuit.h"
 #include "datalog/machine/pipeline.h"
-#include "datalog/machine/sm.h"
 #include "datalog/program/load.h"
 #include "lexer.h"
 

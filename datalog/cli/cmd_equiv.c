@@ -511,7 +511,7 @@ static int load_side(equiv *q, int i, const char *file, dl_loaded *l, dl_backend
   dl_game_options o;
   dl_game_options_init(&o);
   o.backend = b;
-  o.circuit_mode = cli_choice(q->c, "--circuit", DL_CIRCUIT_AUTO);
+  o.circuit_mode = (dl_circuit_mode)cli_choice(q->c, "--circuit", DL_CIRCUIT_AUTO);
   o.as_written = is_ground(l->prog);
   o.max_atoms = q->c->max_atoms;
   o.stop = dl_guard_stop();

@@ -111,7 +111,7 @@ static int circuit_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
 {
   double t0 = dl_clock_now();
   say(o, "compile");
-  dl_circuit *c = dl_circuit_create_mode(g->ground, (dl_circuit_mode)o->circuit_mode, diag);
+  dl_circuit *c = dl_circuit_create_mode(g->ground, o->circuit_mode, diag);
   g->machine = c ? dl_machine_circuit(c, g->loaded->terms, diag) : NULL;
   if (g->machine) g->machine->format = g->kif ? DL_FMT_KIF : DL_FMT_INFIX;
   g->compile_seconds = dl_clock_now() - t0;
@@ -127,7 +127,7 @@ static int circuit_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
 static int rules_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
 {
   dl_eval_options eo = { o->max_atoms, o->stop };
-  dl_sm *sm = dl_sm_create_demand(g->loaded->prog, &eo, (dl_sm_demand)o->demand, diag);
+  dl_sm *sm = dl_sm_create_demand(g->loaded->prog, &eo, o->demand, diag);
   g->machine = sm ? dl_machine_rules(sm, g->loaded->terms, diag) : NULL;
   if (g->machine) g->machine->format = g->kif ? DL_FMT_KIF : DL_FMT_INFIX;
   if (sm && !g->machine) {

@@ -20,9 +20,11 @@
 
 #include "datalog/base/diag.h"
 #include "datalog/base/stop.h"
+#include "datalog/circuit/circuit.h"
 #include "datalog/gdl/domains.h"
 #include "datalog/ground/ground.h"
 #include "datalog/machine/machine.h"
+#include "datalog/machine/sm.h"
 #include "datalog/program/load.h"
 
 /* The default limits of every command and of the API. */
@@ -51,8 +53,8 @@ typedef void (*dl_pipeline_progress)(void *ctx, const char *stage, const dl_grou
 typedef struct dl_game_options {
   dl_backend backend;         /* DL_STAGE_MACHINE: which one */
   int one_question;           /* AUTO: the caller asks about one state (take the rules) */
-  int demand;                 /* the rules: a dl_sm_demand (AUTO 0) */
-  int circuit_mode;           /* the circuit: a dl_circuit_mode (AUTO 0) */
+  dl_sm_demand demand;        /* how the rules are evaluated (default AUTO) */
+  dl_circuit_mode circuit_mode; /* how the circuit evaluates (default AUTO) */
   int ground_all;             /* ground every rule, not only those the game's keywords need */
   int as_written;             /* a ground program: one circuit rule per rule of it (no pruning,
                                  splitting, factoring or simplification) */
