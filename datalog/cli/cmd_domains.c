@@ -1,7 +1,6 @@
 /* cmd_domains.c: gdlog domains: the domain of every argument position of a
  * game, from its domain graph (datalog/gdl/domains.h). */
 #include "datalog/cli/cli.h"
-#include "datalog/gdl/domains.h"
 
 static const cli_option domains_options[] = {
   { .name = "--dot", .help = "write the domain graph in Graphviz DOT instead" },
@@ -13,13 +12,16 @@ static const cli_option domains_options[] = {
 static int run_domains(cli_ctx *c)
 {
   dl_loaded *l = cli_load(c, c->args[0]);
-  dl_domains *d = l ? dl_domains_build(l->prog, c->diag) : NULL;
+  dl_game_options o;
+  dl_game_options_init(&o);
+  dl_game g = { 0 };
+  const dl_domains *d = l && dl_game_build(&g, l, &o, DL_STAGE_DOMAINS, c->diag) ? g.domains : NULL;
   dl_buf b = { 0 };
   if (d && cli_given(c, "--dot")) dl_domains_write_dot(d, &b);
   else if (d) dl_domains_write_table(d, &b);
   int ok = d && cli_write_output(c, &b);
   dl_buf_free(&b);
-  dl_domains_destroy(d);
+  dl_game_free(&g);
   return ok ? CLI_OK : CLI_INPUT;
 }
 
