@@ -306,6 +306,11 @@ dl_mstatus dl_machine_playouts(dl_machine *m, const dl_mstate *start, const dl_p
                                dl_playout_totals *t)
 {
   assert(m && start && o && t && t->goal_sum);
+  if (o->lanes == 64 && !m->ops->playouts) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "64 lanes need the circuit; this game is evaluated by the %s",
+                   m->ops->name);
+    return DL_M_INPUT;
+  }
   if (t->playouts == 0) t->min_depth = UINT32_MAX;
   double w0 = dl_clock_now(), c0 = dl_clock_cpu();
   dl_mstatus st = m->ops->playouts ? m->ops->playouts(m, start, o, t) : slow_playouts(m, start, o, t);
