@@ -1,4 +1,4 @@
-/* gdlog.h: the public API of gdlog, a GDL game reasoner (issue 13).
+/* gdlog.h: the public API of gdlog, a GDL game reasoner.
  *
  * Load a game (KIF or the book's infix syntax, from a file or a buffer),
  * then ask what ggp-base's StateMachine answers: the roles (in the game's

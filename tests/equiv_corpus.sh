@@ -2,7 +2,7 @@
 # equiv_corpus.sh [--ground] GDLOG GAME_DIR: runs `gdlog equiv` on every
 # game GAME_DIR/*.kif, against itself (default: shows that the state machine
 # of datalog/machine/sm.h plays the corpus) or, with --ground, against its
-# grounding by `gdlog ground` (issue 12).  Each game gets a budget of
+# grounding by `gdlog ground`.  Each game gets a budget of
 # EQUIV_BUDGET seconds (default 60) for equiv and as much for grounding;
 # EQUIV_PLAYOUTS playouts (default 2), seed EQUIV_SEED (default 1).
 # GDLOG_GROUND names another binary to ground with (default GDLOG).  With

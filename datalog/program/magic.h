@@ -1,5 +1,5 @@
-/* magic.h: the magic-set rewriting of a program for a set of queries
- * (issue 13), so that the evaluator computes only what the queries need:
+/* magic.h: the magic-set rewriting of a program for a set of queries,
+ * so that the evaluator computes only what the queries need:
  * the demand-driven evaluation of the state machine's rules backend
  * (datalog/machine/sm.h) for games whose full model is infinite or huge.
  *
