@@ -179,6 +179,7 @@ typedef struct run {
   dl_playout_totals *t;
   int32_t *goals;          /* room for a goal per role */
   int32_t *goal_n;         /* room for a number of goal values per role */
+  dl_goal_found *found;    /* room for a role's goal atoms per role */
   double t0;
   uint64_t ended;          /* playouts ended, errors included */
   dl_mstatus st;
@@ -191,82 +192,38 @@ static int run_over(const run *r)
   return (r->o->time_limit > 0 && dl_clock_now() - r->t0 >= r->o->time_limit) || dl_stop_requested(r->cm->m.stop);
 }
 
-/* Counts a finished playout. */
-static void count_playout(run *r, uint32_t depth, const int32_t *goals)
-{
-  dl_playout_totals *t = r->t;
-  t->playouts++;
-  t->states += depth + 1;
-  if (depth < t->min_depth) t->min_depth = depth;
-  if (depth > t->max_depth) t->max_depth = depth;
-  for (uint32_t q = 0; q < r->cm->m.n_roles; q++) t->goal_sum[q] += goals[q];
-}
-
-/* Reports how playout `index` broke the contract; returns its status.
- * goals: per role, as dl_circuit_goal left them (BAD_GOAL). */
-static dl_mstatus playout_failed(run *r, dl_playout p, uint64_t index, const int32_t *goals)
+/* Reports how playout `index` ended before its end (out of memory, too
+ * deep, a role without a legal move); returns its status. */
+static dl_mstatus playout_failed(run *r, dl_playout p, uint64_t index)
 {
   dl_machine *m = &r->cm->m;
   if (p.status == DL_PLAYOUT_NO_MEMORY) return DL_M_NOMEM;
   if (p.status == DL_PLAYOUT_TOO_DEEP) return dl_machine_playout_fault(m, index, DL_FAULT_DEEP, 0, p.depth);
-  if (p.status == DL_PLAYOUT_NO_LEGAL) return dl_machine_playout_fault(m, index, DL_FAULT_NO_LEGAL, p.role, p.depth);
-  dl_playout_fault f = goals[p.role] < 0 ? DL_FAULT_GOALS : goals[p.role] > 100 ? DL_FAULT_GOAL_RANGE : DL_FAULT_NO_GOAL;
-  return dl_machine_playout_fault(m, index, f, p.role, p.depth);
+  return dl_machine_playout_fault(m, index, DL_FAULT_NO_LEGAL, p.role, p.depth);
 }
 
-/* With goal_default, a role with no goal value (goal_n[q] 0) scores it
- * in goals.  1 when the playout counts (no role has several); *p names
- * the role that has. */
-static int default_goals(const run *r, int32_t *goals, const int32_t *goal_n, dl_playout *p)
+/* Ends playout `index` that finished as p; goals and goal_n per role as
+ * dl_wide_result has them (goal_n NULL: one value each).  1 when the run
+ * goes on. */
+static int end_playout(run *r, dl_playout p, uint64_t index, const int32_t *goals, const int32_t *goal_n)
 {
-  if (r->o->goal_default < 0) return 0;
+  if (p.status != DL_PLAYOUT_OK && p.status != DL_PLAYOUT_BAD_GOAL) {
+    r->st = playout_failed(r, p, index);
+    return 0;
+  }
   for (uint32_t q = 0; q < r->cm->m.n_roles; q++) {
-    int32_t n = goal_n[q];
-    if (n > 1) {
-      p->role = q;
-      return 0;
-    }
-    if (n == 0) goals[q] = r->o->goal_default;
+    uint32_t n = goal_n ? (uint32_t)goal_n[q] : 1;
+    r->found[q] = (dl_goal_found){ n, n == 1 ? goals[q] : -1, 0 };
   }
-  return 1;
-}
-
-/* Whether every goal of a finished playout is in 0..100; else *p names
- * the role, as BAD_GOAL. */
-static int goals_in_range(const run *r, const int32_t *goals, dl_playout *p)
-{
-  for (uint32_t q = 0; q < r->cm->m.n_roles; q++)
-    if (goals[q] < 0 || goals[q] > 100) {
-      p->status = DL_PLAYOUT_BAD_GOAL;
-      p->role = q;
-      return 0;
-    }
-  return 1;
-}
-
-/* Ends playout `index` that finished as p with goals (goal_n: per role its
- * number of goal values, read when p is BAD_GOAL); 1 when the run goes on. */
-static int end_playout(run *r, dl_playout p, uint64_t index, int32_t *goals, const int32_t *goal_n)
-{
-  if (p.status == DL_PLAYOUT_BAD_GOAL && default_goals(r, goals, goal_n, &p)) {
-    p.status = DL_PLAYOUT_OK;
-    r->t->defaulted++;
-  }
-  if (p.status == DL_PLAYOUT_OK && goals_in_range(r, goals, &p)) {
-    count_playout(r, p.depth, goals);
-    return 1;
-  }
-  r->st = playout_failed(r, p, index, goals);
-  return 0;
+  r->st = dl_machine_playout_end(&r->cm->m, r->o, index, p.depth, r->found, r->goals, r->t);
+  return r->st == DL_M_OK;
 }
 
 static int wide_done(void *ctx, const dl_wide_result *res)
 {
   run *r = ctx;
   uint64_t index = r->ended++;
-  uint32_t roles = r->cm->m.n_roles;
-  if (res->goals) memcpy(r->goals, res->goals, roles * sizeof *r->goals);
-  if (!end_playout(r, res->p, index, r->goals, res->goal_n)) return 0;
+  if (!end_playout(r, res->p, index, res->goals, res->goal_n)) return 0;
   return (index & 63) != 63 || !run_over(r);
 }
 
@@ -294,7 +251,7 @@ static void run_narrow(run *r, const dl_mstate *start, dl_rng *rng)
     if ((i & 15) == 0 && run_over(r)) break;
     dl_playout p = dl_circuit_playout(r->cm->c, start->data, rng, r->o->max_depth, r->goals);
     if (p.status == DL_PLAYOUT_BAD_GOAL) read_goals(r);
-    if (!end_playout(r, p, i, r->goals, r->goal_n)) break;
+    if (!end_playout(r, p, i, r->goals, p.status == DL_PLAYOUT_BAD_GOAL ? r->goal_n : NULL)) break;
   }
 }
 
@@ -302,14 +259,14 @@ static dl_mstatus cm_playouts(dl_machine *m, const dl_mstate *start, const dl_pl
 {
   circuit_machine *cm = cm_of(m);
   run r = { cm, o, t, calloc(m->n_roles + 1, sizeof *r.goals), calloc(m->n_roles + 1, sizeof *r.goal_n),
-            dl_clock_now(), 0, DL_M_OK };
-  if (!r.goals || !r.goal_n) {
-    free(r.goals), free(r.goal_n);
+            calloc(m->n_roles + 1, sizeof *r.found), dl_clock_now(), 0, DL_M_OK };
+  if (!r.goals || !r.goal_n || !r.found) {
+    free(r.goals), free(r.goal_n), free(r.found);
     return DL_M_NOMEM;
   }
   int wide = o->lanes != 1 && dl_circuit_has_wide(cm->c);
   if (o->lanes == 64 && !wide) {
-    free(r.goals), free(r.goal_n);
+    free(r.goals), free(r.goal_n), free(r.found);
     dl_diag_report(m->diag, DL_ERROR, NULL, 0, "64 lanes need an eager circuit whose legal moves, goals and terminal "
                    "read no move: %s", dl_circuit_get_stats(cm->c).lazy_gates ?
                    "this one is lazy (--circuit eager makes it eager)" : "here they read a move");
@@ -320,7 +277,7 @@ static dl_mstatus cm_playouts(dl_machine *m, const dl_mstate *start, const dl_pl
   t->lanes = wide ? 64 : 1;
   if (wide) run_wide(&r, start, &rng);
   else run_narrow(&r, start, &rng);
-  free(r.goals), free(r.goal_n);
+  free(r.goals), free(r.goal_n), free(r.found);
   return r.st;
 }
 

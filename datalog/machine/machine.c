@@ -208,33 +208,41 @@ dl_mstatus dl_machine_playout_fault(dl_machine *m, uint64_t index, dl_playout_fa
   return DL_M_GAME;
 }
 
-/* One playout's room: a joint move, the legal moves, goals. */
+dl_mstatus dl_machine_playout_end(dl_machine *m, const dl_playout_options *o, uint64_t index, uint32_t depth,
+                                  const dl_goal_found *found, int32_t *goals, dl_playout_totals *t)
+{
+  assert(m && o && found && goals && t);
+  int defaulted = 0;
+  for (uint32_t r = 0; r < m->n_roles; r++) {
+    dl_goal_found g = found[r];
+    if (g.count == 0 && o->goal_default >= 0) g = (dl_goal_found){ 1, o->goal_default, o->goal_default }, defaulted = 1;
+    if (g.count != 1) return dl_machine_playout_fault(m, index, g.count ? DL_FAULT_GOALS : DL_FAULT_NO_GOAL, r, depth);
+    if (g.value < 0 || g.value > 100) return dl_machine_playout_fault(m, index, DL_FAULT_GOAL_RANGE, r, depth);
+    goals[r] = g.value;
+  }
+  t->playouts++;
+  t->states += depth + 1;
+  t->defaulted += defaulted;
+  if (depth < t->min_depth) t->min_depth = depth;
+  if (depth > t->max_depth) t->max_depth = depth;
+  for (uint32_t r = 0; r < m->n_roles; r++) t->goal_sum[r] += goals[r];
+  return DL_M_OK;
+}
+
+/* One playout's room: a joint move, the legal moves, the roles' goals. */
 typedef struct playout_room {
   uint32_t *joint;
   dl_ids moves;
-  int *goals;
+  dl_goal_found *found;
+  int32_t *goals;
 } playout_room;
 
-/* The goals of every role at the end of playout `index` (depth joint
- * moves) into room->goals, with o->goal_default for a role that has none;
- * *defaulted when one did. */
-static dl_mstatus end_goals(dl_machine *m, const dl_mstate *s, const dl_playout_options *o, playout_room *room,
-                            uint64_t index, uint32_t depth, int *defaulted)
+/* The goal atoms of every role in s into room->found. */
+static dl_mstatus read_goals(dl_machine *m, const dl_mstate *s, playout_room *room)
 {
-  *defaulted = 0;
-  for (uint32_t r = 0; r < m->n_roles; r++) {
-    dl_goal_found g;
-    dl_mstatus st = m->ops->goal(m, s, r, &g);
-    if (st != DL_M_OK) return st;
-    int none = g.count == 0;
-    if (none && o->goal_default >= 0) *defaulted = 1;
-    if (g.count == 1 && (g.value < 0 || g.value > 100))
-      return dl_machine_playout_fault(m, index, DL_FAULT_GOAL_RANGE, r, depth);
-    if (g.count > 1 || (none && o->goal_default < 0))
-      return dl_machine_playout_fault(m, index, none ? DL_FAULT_NO_GOAL : DL_FAULT_GOALS, r, depth);
-    room->goals[r] = none ? o->goal_default : g.value;
-  }
-  return DL_M_OK;
+  dl_mstatus st = DL_M_OK;
+  for (uint32_t r = 0; st == DL_M_OK && r < m->n_roles; r++) st = m->ops->goal(m, s, r, &room->found[r]);
+  return st;
 }
 
 /* A random legal move of every role in s into room->joint. */
@@ -257,7 +265,7 @@ static dl_mstatus one_playout(dl_machine *m, const dl_mstate *start, const dl_pl
   dl_mstate *cur = dl_mstate_copy(start), *next = NULL;
   dl_mstatus st = cur ? DL_M_OK : DL_M_NOMEM;
   uint32_t depth = 0;
-  int terminal = 0, defaulted = 0;
+  int terminal = 0;
   while (st == DL_M_OK && (st = m->ops->terminal(m, cur, &terminal)) == DL_M_OK && !terminal) {
     if (depth >= o->max_depth) {
       st = dl_machine_playout_fault(m, t->playouts, DL_FAULT_DEEP, 0, depth);
@@ -269,24 +277,18 @@ static dl_mstatus one_playout(dl_machine *m, const dl_mstate *start, const dl_pl
     cur = next, next = NULL;
     depth++;
   }
-  if (st == DL_M_OK) st = end_goals(m, cur, o, room, t->playouts, depth, &defaulted);
+  if (st == DL_M_OK) st = read_goals(m, cur, room);
   free(cur);
-  if (st != DL_M_OK) return st;
-  t->playouts++;
-  t->states += depth + 1;
-  t->defaulted += defaulted;
-  if (depth < t->min_depth) t->min_depth = depth;
-  if (depth > t->max_depth) t->max_depth = depth;
-  for (uint32_t r = 0; r < m->n_roles; r++) t->goal_sum[r] += room->goals[r];
-  return DL_M_OK;
+  return st == DL_M_OK ? dl_machine_playout_end(m, o, t->playouts, depth, room->found, room->goals, t) : st;
 }
 
 /* dl_machine_playouts for a backend without fast ones. */
 static dl_mstatus slow_playouts(dl_machine *m, const dl_mstate *start, const dl_playout_options *o,
                                 dl_playout_totals *t)
 {
-  playout_room room = { calloc(m->n_roles + 1, sizeof *room.joint), { 0 }, calloc(m->n_roles + 1, sizeof *room.goals) };
-  dl_mstatus st = room.joint && room.goals ? DL_M_OK : DL_M_NOMEM;
+  playout_room room = { calloc(m->n_roles + 1, sizeof *room.joint), { 0 },
+                        calloc(m->n_roles + 1, sizeof *room.found), calloc(m->n_roles + 1, sizeof *room.goals) };
+  dl_mstatus st = room.joint && room.found && room.goals ? DL_M_OK : DL_M_NOMEM;
   dl_rng rng;
   dl_rng_seed(&rng, o->seed);
   double t0 = dl_clock_now();
@@ -297,6 +299,7 @@ static dl_mstatus slow_playouts(dl_machine *m, const dl_mstate *start, const dl_
     st = one_playout(m, start, o, &rng, &room, t);
   }
   free(room.joint);
+  free(room.found);
   free(room.goals);
   dl_ids_free(&room.moves);
   return st;

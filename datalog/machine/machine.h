@@ -211,6 +211,14 @@ typedef enum dl_playout_fault {
  * the one wording of every backend; returns GAME (LIMIT for DEEP). */
 dl_mstatus dl_machine_playout_fault(dl_machine *m, uint64_t index, dl_playout_fault f, uint32_t role, uint32_t depth);
 
+/* Ends playout `index`, terminal after depth joint moves, whose roles'
+ * goal atoms are found[0..n_roles): a role without a goal value scores
+ * o->goal_default (when >= 0), every role must then have one value in
+ * 0..100, and the playout is counted into t.  goals: room for n_roles
+ * values.  OK, or the fault reported (GAME).  For backends' playouts. */
+dl_mstatus dl_machine_playout_end(dl_machine *m, const dl_playout_options *o, uint64_t index, uint32_t depth,
+                                  const dl_goal_found *found, int32_t *goals, dl_playout_totals *t);
+
 /* Appends the backend's figures (see dl_machine_ops.describe). */
 void dl_machine_describe(const dl_machine *m, int json, dl_buf *out);
 

@@ -183,7 +183,6 @@ static int auto_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
   dl_diag_destroy(attempt);
   if (ok || give_up) return ok;
   drop_ground(g);
-  g->machine = NULL;
   return rules_machine(g, o, diag);
 }
 
