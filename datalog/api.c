@@ -143,7 +143,7 @@ static gdlog_status call_end(gdlog_game *g, dl_mstatus st)
 
 static gdlog_status nomem(gdlog_game *g)
 {
-  dl_diag_report(g->diag, DL_ERROR, NULL, 0, "out of memory");
+  dl_diag_fail(g->diag, DL_CAUSE_NOMEM, "out of memory");
   return call_fail(g, GDLOG_ERR_NOMEM);
 }
 
@@ -214,16 +214,16 @@ static int options_valid(gdlog_game *g)
   return bad == NULL;
 }
 
-/* The status of a build that failed, by the messages it reported: NOMEM,
- * LIMIT (a limit, a stop) or INPUT. */
+/* The status of a build that failed, by the cause of its last error:
+ * NOMEM, LIMIT (a limit, a stop) or INPUT. */
 static gdlog_status build_failure(const gdlog_game *g)
 {
-  for (size_t i = g->mark; i < dl_diag_count(g->diag); i++) {
-    const char *z = dl_diag_message(g->diag, i)->text;
-    if (strstr(z, "out of memory")) return GDLOG_ERR_NOMEM;
-    if (strstr(z, "beyond") || strstr(z, "interrupted") || strstr(z, "time budget")) return GDLOG_ERR_LIMIT;
+  switch (dl_diag_last_cause(g->diag)) {
+  case DL_CAUSE_NOMEM: return GDLOG_ERR_NOMEM;
+  case DL_CAUSE_LIMIT:
+  case DL_CAUSE_STOP: return GDLOG_ERR_LIMIT;
+  default: return GDLOG_ERR_INPUT;
   }
-  return GDLOG_ERR_INPUT;
 }
 
 /* The rest of opening once loaded: the machine and the roles. */

@@ -14,6 +14,7 @@ struct dl_diag {
   size_t n_errors, n_warnings;
   size_t kept_errors, kept_others;  /* kept in each pool, notes with their message */
   int last_pool;                    /* pool of the last message: 0 errors, 1 others, -1 dropped */
+  dl_cause last_cause;              /* of the last error, kept or not */
 };
 
 dl_diag *dl_diag_create(void)
@@ -30,12 +31,14 @@ void dl_diag_destroy(dl_diag *d)
   free(d);
 }
 
-void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
-                     uint32_t off, const char *fmt, va_list ap)
+/* dl_diag_vreport with a cause (errors only). */
+static void report(dl_diag *d, dl_severity sev, dl_cause cause, const dl_source *src, uint32_t off, const char *fmt,
+                   va_list ap)
 {
   assert(d && fmt);
   assert(!src || off <= src->len);
-  if (sev == DL_ERROR) d->n_errors++;
+  assert(sev == DL_ERROR || cause == DL_CAUSE_INPUT);
+  if (sev == DL_ERROR) d->n_errors++, d->last_cause = cause;
   if (sev == DL_WARNING) d->n_warnings++;
   /* Errors and warnings fill pools of their own, so that many warnings never
    * crowd out an error; a note goes with the message it belongs to. */
@@ -53,9 +56,16 @@ void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
   m->text = strdup(buf);
   if (!m->text) return;
   m->severity = sev;
+  m->cause = cause;
   m->src = src;
   m->off = src && off > src->len ? src->len : off;
   d->n_kept++;
+}
+
+void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
+                     uint32_t off, const char *fmt, va_list ap)
+{
+  report(d, sev, DL_CAUSE_INPUT, src, off, fmt, ap);
 }
 
 void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
@@ -63,17 +73,38 @@ void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
 {
   va_list ap;
   va_start(ap, fmt);
-  dl_diag_vreport(d, sev, src, off, fmt, ap);
+  report(d, sev, DL_CAUSE_INPUT, src, off, fmt, ap);
+  va_end(ap);
+}
+
+void dl_diag_fail(dl_diag *d, dl_cause cause, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  report(d, DL_ERROR, cause, NULL, 0, fmt, ap);
+  va_end(ap);
+}
+
+dl_cause dl_diag_last_cause(const dl_diag *d)
+{
+  assert(d);
+  return d->last_cause;
+}
+
+/* Reports m again to d, with its cause. */
+static void repeat(dl_diag *d, const dl_message *m, ...)
+{
+  va_list ap;
+  va_start(ap, m);
+  report(d, m->severity, m->cause, m->src, m->off, "%s", ap);
   va_end(ap);
 }
 
 void dl_diag_append(dl_diag *dst, const dl_diag *src)
 {
   assert(dst && src && dst != src);
-  for (size_t i = 0; i < src->n_kept; i++) {
-    const dl_message *m = &src->msgs[i];
-    dl_diag_report(dst, m->severity, m->src, m->off, "%s", m->text);
-  }
+  for (size_t i = 0; i < src->n_kept; i++) repeat(dst, &src->msgs[i], src->msgs[i].text);
+  if (src->n_errors) dst->last_cause = src->last_cause;
 }
 
 void dl_diag_clear(dl_diag *d)

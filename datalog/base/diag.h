@@ -18,8 +18,16 @@ typedef struct dl_source {
 
 typedef enum dl_severity { DL_ERROR, DL_WARNING, DL_NOTE } dl_severity;
 
+/* What an error says about its cause, for callers that map errors to a
+ * status (the API, the machine, the command line's memory note): the input
+ * is wrong (the default), memory ran out, a limit was reached (atoms,
+ * instances, the size of a circuit), or the caller asked to stop (a
+ * signal, an interrupt, a deadline). */
+typedef enum dl_cause { DL_CAUSE_INPUT = 0, DL_CAUSE_NOMEM, DL_CAUSE_LIMIT, DL_CAUSE_STOP } dl_cause;
+
 typedef struct dl_message {
   dl_severity severity;
+  dl_cause cause;        /* errors only; DL_CAUSE_INPUT for the rest */
   const dl_source *src;  /* NULL: the message has no place */
   uint32_t off;          /* byte offset of the place in src->text */
   char *text;            /* the message, without place or severity */
@@ -41,6 +49,15 @@ void dl_diag_report(dl_diag *d, dl_severity sev, const dl_source *src,
 /* Same, with a va_list. */
 void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
                      uint32_t off, const char *fmt, va_list ap);
+
+/* Records an error without a place whose cause is `cause`; printf-style
+ * text. */
+void dl_diag_fail(dl_diag *d, dl_cause cause, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The cause of the last error reported to d, kept or not (even when
+ * there was no memory left to keep its text); DL_CAUSE_INPUT when d has
+ * no error. */
+dl_cause dl_diag_last_cause(const dl_diag *d);
 
 /* Appends the messages kept in src to dst (their sources must outlive
  * dst's use of them), as if reported to dst. */

@@ -56,7 +56,7 @@ static dl_loaded *load(cli_ctx *c, const dl_load_options *lo)
   assert(lo->syntax == -1 || lo->syntax == LX_KIF || lo->syntax == LX_INFIX || lo->syntax == LX_ASP);
   dl_loaded *l = dl_load(lo, c->diag);
   if (!l) {
-    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
     return NULL;
   }
   c->loaded[c->n_loaded++] = l;
@@ -120,7 +120,7 @@ FILE *cli_open_output(cli_ctx *c)
 int cli_close_output(cli_ctx *c, FILE *f, int ok)
 {
   int write_failed = ferror(f), err = errno;
-  if (!ok && !write_failed) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  if (!ok && !write_failed) dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
   errno = 0;
   int placed = dl_guard_close_output(f, ok);
   if (!write_failed) err = errno;
@@ -132,7 +132,7 @@ int cli_close_output(cli_ctx *c, FILE *f, int ok)
 int cli_write_output(cli_ctx *c, const dl_buf *b)
 {
   if (b->failed) {
-    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
     return 0;
   }
   FILE *f = cli_open_output(c);

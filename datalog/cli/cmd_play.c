@@ -155,7 +155,7 @@ static int run_playouts(cli_ctx *c, dl_game *g, const dl_playout_options *o)
   double *sum = calloc(m->n_roles + 1, sizeof *sum);
   dl_playout_totals t = { .goal_sum = sum };
   int ok = sum && dl_machine_initial(m, &start) == DL_M_OK;
-  if (!ok) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  if (!ok) dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
   m->stop = dl_guard_stop();
   ok = ok && dl_machine_playouts(m, start, o, &t) == DL_M_OK && !dl_guard_signal();
   dl_buf b = { 0 };

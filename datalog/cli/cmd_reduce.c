@@ -188,7 +188,7 @@ static int reduction_skip(cli_ctx *c, const dl_reduction *r, uint8_t **skip)
   const dl_program *p = dl_reduction_program(r);
   if (!cli_show_skip(c, p, skip)) return 0;
   if (!*skip && !(*skip = calloc(p->n_preds + 1, 1))) {
-    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
     return 0;
   }
   for (uint32_t q = 0; q < p->n_preds; q++) (*skip)[q] |= (uint8_t)dl_reduction_auxiliary(r, q);
@@ -221,7 +221,7 @@ static int write_report(cli_ctx *c, dl_reduce_mode mode, const dl_program *game,
   if (order && json) reduce_json(c, mode, game, d, r, order, &b);
   else if (order) reduce_text(c, mode, game, d, r, order, &b);
   int ok = order && !b.failed;
-  if (!ok) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  if (!ok) dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
   ok = ok && write_reduction(c, r, &b);
   dl_buf_free(&b);
   free(order);

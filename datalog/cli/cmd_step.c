@@ -62,7 +62,7 @@ static int step(cli_ctx *c, dl_game *g, char **text)
            dl_machine_next_unchecked(m, s, joint, &next) == DL_M_OK;
   dl_format fmt = (dl_format)cli_choice(c, "--format", g->kif ? DL_FMT_KIF : DL_FMT_INFIX);
   ok = ok && dl_machine_state_text(m, next, fmt, text) == DL_M_OK;
-  if (!joint) dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+  if (!joint) dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
   free(joint);
   free(s);
   free(next);

@@ -68,14 +68,6 @@ void cli_report(cli_ctx *c)
   }
 }
 
-static int mentions_memory(const dl_diag *d)
-{
-  for (size_t i = 0; i < dl_diag_count(d); i++) {
-    const char *z = dl_diag_message(d, i)->text;
-    if (strstr(z, "out of memory") || strstr(z, "Cannot allocate memory")) return 1;
-  }
-  return 0;
-}
 
 void cli_report_end(cli_ctx *c)
 {
@@ -90,7 +82,7 @@ void cli_report_end(cli_ctx *c)
     fprintf(stderr, "gdlog: %zu more errors not shown\n", dl_diag_errors(c->diag) - errors);
   if (!c->no_warnings && dl_diag_warnings(c->diag) > warnings)
     fprintf(stderr, "gdlog: %zu more warnings not shown\n", dl_diag_warnings(c->diag) - warnings);
-  if (dl_guard_memory() && mentions_memory(c->diag))
+  if (dl_guard_memory() && dl_diag_last_cause(c->diag) == DL_CAUSE_NOMEM)
     fprintf(stderr, "gdlog: note: memory is limited to %llu MiB; raise the limit with --max-memory MIB (0: none)\n",
             (unsigned long long)dl_guard_memory());
   if (dl_guard_stop_message()) fputs(dl_guard_stop_message(), stderr);

@@ -97,7 +97,7 @@ int cli_show_skip(cli_ctx *c, const dl_program *p, uint8_t **skip)
   if (!cli_given(c, "--show")) return 1;
   *skip = malloc(p->n_preds + 1);
   if (!*skip) {
-    dl_diag_report(c->diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
     return 0;
   }
   memset(*skip, 1, p->n_preds + 1);

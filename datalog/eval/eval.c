@@ -131,7 +131,7 @@ static int match(const frame *f, uint32_t p, dl_tid t)
 static void fail_limit(dl_eval *e, uint32_t pred)
 {
   e->failed = 1;
-  dl_diag_report(e->diag, DL_ERROR, NULL, 0,
+  dl_diag_fail(e->diag, DL_CAUSE_LIMIT,
                  "the model grew beyond %llu atoms while deriving '%s' (the model may be infinite, "
                  "e.g. function terms in recursion); raise the limit with --max-atoms",
                  (unsigned long long)e->opt.max_atoms, dl_program_pred_name(e->prog, pred));
@@ -144,7 +144,7 @@ static void fail_term(dl_eval *e, uint32_t pred)
 {
   if (dl_terms_over_limit(e->terms)) {  /* the growth limit of gdl/gamecheck.h */
     e->failed = 1;
-    dl_diag_report(e->diag, DL_ERROR, NULL, 0,
+    dl_diag_fail(e->diag, DL_CAUSE_LIMIT,
                    "more than %llu terms of recursive function symbols were built while deriving '%s' (the "
                    "model may be infinite); raise the limit with --max-terms N (0: no limit)",
                    (unsigned long long)dl_terms_watch_limit(e->terms), dl_program_pred_name(e->prog, pred));
@@ -155,7 +155,7 @@ static void fail_term(dl_eval *e, uint32_t pred)
     return;
   }
   e->failed = 1;
-  dl_diag_report(e->diag, DL_ERROR, NULL, 0,
+  dl_diag_fail(e->diag, DL_CAUSE_LIMIT,
                  "a term nests deeper than %d levels while deriving '%s' (the model is likely infinite: "
                  "function terms in recursion)", DL_MAX_TERM_DEPTH, dl_program_pred_name(e->prog, pred));
 }
@@ -163,7 +163,7 @@ static void fail_term(dl_eval *e, uint32_t pred)
 static void fail_memory(dl_eval *e)
 {
   e->failed = 1;
-  dl_diag_report(e->diag, DL_ERROR, NULL, 0, "out of memory during evaluation");
+  dl_diag_fail(e->diag, DL_CAUSE_NOMEM, "out of memory during evaluation");
 }
 
 /* Stops the evaluation when the caller's cancel flag is set; checked every
@@ -173,7 +173,7 @@ static int cancelled(dl_eval *e)
   if ((++e->polls & 4095) || !e->opt.stop) return e->failed;
   int why = dl_stop_requested(e->opt.stop);
   if (!why) return e->failed;
-  if (!e->failed) dl_diag_report(e->diag, DL_ERROR, NULL, 0, "%s", dl_stop_message(why));
+  if (!e->failed) dl_diag_fail(e->diag, DL_CAUSE_STOP, "%s", dl_stop_message(why));
   e->failed = 1;
   return 1;
 }

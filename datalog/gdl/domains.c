@@ -494,7 +494,7 @@ dl_domains *dl_domains_build(const dl_program *p, dl_diag *diag)
     d->arena = dl_arena_create();
   }
   if (!d || !d->arena || !build(d)) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while computing the domains");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while computing the domains");
     dl_domains_destroy(d);
     return NULL;
   }
@@ -649,15 +649,15 @@ int dl_domains_enumerate(const dl_domains *d, uint32_t pred, uint32_t arg, uint6
     return 0;
   }
   if (c > (double)limit) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "the domain of %s[%u] has %.0f instances, more than the limit %llu",
-                   name, arg + 1, c, (unsigned long long)limit);
+    dl_diag_fail(diag, DL_CAUSE_LIMIT, "the domain of %s[%u] has %.0f instances, more than the limit %llu",
+                 name, arg + 1, c, (unsigned long long)limit);
     return 0;
   }
   tids v = { 0 };
   enum_shape(m, s, &v);
   if (v.failed) {
     free(v.a);
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while listing the domain of %s[%u]", name, arg + 1);
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while listing the domain of %s[%u]", name, arg + 1);
     return 0;
   }
   *out = v.a;

@@ -118,7 +118,7 @@ int dl_check_growth(const dl_program *p, uint64_t max_terms, dl_diag *diag)
                    "recursive function symbol (%s); %s", name(p, g->value), name(p, g->value),
                    cycle_of(p, d, g->value), limit);
   }
-  if (!ok) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while looking for growing terms");
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while looking for growing terms");
   Judy1FreeArray(&cyclic, PJE0);
   dl_domains_destroy(d);
   return ok;
@@ -216,7 +216,7 @@ int dl_check_moves(const dl_program *p, const dl_eval *e, dl_diag *diag)
   while (ok && ix_iter_next(&it, &r))
     if (!JudyLGet(m.first, r, PJE0)) warn_at_role(p, role, r, diag, "has no move (no does fact for it)");
   JudyLFreeArray(&m.first, PJE0);
-  if (!ok) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while checking the moves");
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while checking the moves");
   return ok;
 }
 

@@ -462,7 +462,7 @@ static int does_domain(const dl_reduction *r, const dl_domains *d, uint64_t limi
   if (!list_domain(r, d, "does", 2, 1, limit, &b, diag)) { free(a.a); return 0; }
   int ok = (uint64_t)a.n * b.n <= limit;
   if (!ok)
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "the domain of does has %zu x %zu instances, more than the limit %llu", a.n,
+    dl_diag_fail(diag, DL_CAUSE_LIMIT, "the domain of does has %zu x %zu instances, more than the limit %llu", a.n,
                    b.n, (unsigned long long)limit);
   out->a = ok ? malloc((a.n * b.n + 1) * 2 * sizeof(dl_tid)) : NULL;
   for (size_t i = 0; out->a && i < a.n; i++)
@@ -542,7 +542,7 @@ dl_reduction *dl_reduce(const dl_program *game, const dl_domains *d, const dl_re
     dl_diag_report(diag, DL_NOTE, NULL, 0, "the domains are infinite: recursive function symbol %s",
                    dl_domains_cycle(d, i));
   if (!ok) {
-    if (dl_diag_errors(diag) == errors) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the G+ reduction");
+    if (dl_diag_errors(diag) == errors) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in the G+ reduction");
     dl_reduction_destroy(r);
     return NULL;
   }

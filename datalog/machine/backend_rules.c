@@ -23,14 +23,12 @@ static void rm_destroy(dl_machine *m)
   free(m);
 }
 
-/* The status of a failure sm reported (to the last message): NOMEM or
- * LIMIT (limits, a stop; every other failure of sm is the contract's,
- * which this backend does not ask it to check). */
+/* The status of a failure sm reported (its last error): NOMEM or LIMIT
+ * (limits, a stop; every other failure of sm is the contract's, which
+ * this backend does not ask it to check). */
 static dl_mstatus failure(const dl_machine *m)
 {
-  size_t n = dl_diag_count(m->diag);
-  const char *z = n ? dl_diag_message(m->diag, n - 1)->text : "";
-  return strstr(z, "out of memory") ? DL_M_NOMEM : DL_M_LIMIT;
+  return dl_diag_last_cause(m->diag) == DL_CAUSE_NOMEM ? DL_M_NOMEM : DL_M_LIMIT;
 }
 
 /* A state of m of the n ids of data; NULL when out of memory. */

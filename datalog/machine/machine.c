@@ -320,10 +320,10 @@ dl_mstatus dl_machine_playouts(dl_machine *m, const dl_mstate *start, const dl_p
   t->seconds += dl_clock_now() - w0;
   t->cpu_seconds += dl_clock_cpu() - c0;
   if (t->playouts == 0) t->min_depth = 0;
-  if (st == DL_M_NOMEM) dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory in the playouts");
+  if (st == DL_M_NOMEM) dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory in the playouts");
   int why = st == DL_M_OK ? dl_stop_requested(m->stop) : 0;
   if (why) {
-    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "%s", dl_stop_message(why));
+    dl_diag_fail(m->diag, DL_CAUSE_STOP, "%s", dl_stop_message(why));
     st = DL_M_LIMIT;
   }
   return st;

@@ -60,7 +60,7 @@ static int parse_text(dl_machine *m, const char *name, const char *text, size_t 
   p->src = keep_text(m, name, text, len);
   p->ast = ast_program_create();
   if (!p->src || !p->ast) {
-    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
     return 0;
   }
   lx_syntax syn = dl_parse_guess_syntax(kif ? ".kif" : ".dl", p->src->text, p->src->len);
@@ -229,7 +229,7 @@ dl_mstatus dl_machine_parse_joint(dl_machine *m, const dl_mstate *s, const char 
   assert(m && (text || len == 0) && joint);
   uint32_t *offs = malloc(((size_t)m->n_roles + 1) * sizeof *offs);
   if (!offs) {
-    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
     return DL_M_NOMEM;
   }
   parsed p;
@@ -269,7 +269,7 @@ static dl_mstatus state_read(dl_machine *m, const parsed *p, dl_mstate **s)
                    b.data && !b.failed ? b.data : "?");
     dl_buf_free(&b);
   }
-  if (st == DL_M_NOMEM) dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory");
+  if (st == DL_M_NOMEM) dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
   free(ids);
   free(order);
   return st;
@@ -331,6 +331,6 @@ dl_mstatus dl_machine_state_text(dl_machine *m, const dl_mstate *s, dl_format fm
   dl_mstatus st = m->ops->fluents(m, s, &ids);
   if (st == DL_M_OK && !fluents_text(m, ids.ids, ids.n, fmt, text)) st = DL_M_NOMEM;
   dl_ids_free(&ids);
-  if (st == DL_M_NOMEM) dl_diag_report(m->diag, DL_ERROR, NULL, 0, "out of memory");
+  if (st == DL_M_NOMEM) dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
   return st;
 }

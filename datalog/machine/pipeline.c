@@ -30,7 +30,7 @@ int dl_game_load(dl_game *g, const dl_load_options *lo, const char *text, size_t
   g->owns_loaded = 1;
   g->load_seconds = dl_clock_now() - t0;
   if (!g->loaded) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
     return 0;
   }
   g->kif = g->loaded->syntax == LX_KIF;
@@ -117,7 +117,7 @@ static int circuit_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
   g->compile_seconds = dl_clock_now() - t0;
   if (c && !g->machine) {
     dl_circuit_destroy(c);
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
   }
   g->backend = DL_BACKEND_CIRCUIT;
   return g->machine != NULL;
@@ -132,7 +132,7 @@ static int rules_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
   if (g->machine) g->machine->format = g->kif ? DL_FMT_KIF : DL_FMT_INFIX;
   if (sm && !g->machine) {
     dl_sm_destroy(sm);
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
   }
   g->backend = DL_BACKEND_RULES;
   return g->machine != NULL;
@@ -173,7 +173,7 @@ static int auto_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
     dl_diag_append(diag, attempt);
     g->machine->diag = diag;  /* it was made reporting to the attempt's */
   }
-  int give_up = !ok && (dl_stop_requested(o->stop) || strstr(first_error(attempt), "out of memory"));
+  int give_up = !ok && (dl_stop_requested(o->stop) || dl_diag_last_cause(attempt) == DL_CAUSE_NOMEM);
   if (give_up) dl_diag_append(diag, attempt);
   else if (!ok) {
     const char *why = first_error(attempt), *advice = strstr(why, "; raise the limit");

@@ -80,7 +80,7 @@ static int list_has(const dl_ids *l, dl_tid t)
 
 static void report_memory(dl_sm *sm)
 {
-  dl_diag_report(sm->diag, DL_ERROR, NULL, 0, "out of memory in the state machine");
+  dl_diag_fail(sm->diag, DL_CAUSE_NOMEM, "out of memory in the state machine");
 }
 
 static void drop_model(dl_sm *sm)
@@ -393,7 +393,7 @@ dl_sm *dl_sm_create_demand(const dl_program *game, const dl_eval_options *opt, d
   assert(game && opt && diag);
   dl_sm *sm = calloc(1, sizeof *sm);
   if (!sm) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the state machine");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in the state machine");
     return NULL;
   }
   sm->prog = game;

@@ -22,7 +22,7 @@ dl_program *dl_program_build(ast_program *ast, dl_terms *terms, dl_diag *diag)
   if (ok && !dl_lint_program(p, diag)) ok = 0;
   if (ok) return p;
   if (dl_diag_errors(diag) == errors)
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while checking the program");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while checking the program");
   dl_program_destroy(p);
   return NULL;
 }

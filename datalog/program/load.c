@@ -36,8 +36,9 @@ dl_source *dl_load_source(const char *path, dl_diag *diag)
   dl_source *src = text && !err ? malloc(sizeof *src) : NULL;
   if (!src) {
     free(text);
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot read %s: %s", path,
-                   too_large ? "larger than 2 GiB" : err ? strerror(err) : "out of memory");
+    int nomem = !too_large && (!err || err == ENOMEM);
+    dl_diag_fail(diag, nomem ? DL_CAUSE_NOMEM : DL_CAUSE_INPUT, "cannot read %s: %s", path,
+                 too_large ? "larger than 2 GiB" : err ? strerror(err) : "out of memory");
     return NULL;
   }
   text[len] = 0;
@@ -201,7 +202,7 @@ dl_loaded *dl_load(const dl_load_options *o, dl_diag *diag)
   if (!l) return NULL;
   size_t errors = dl_diag_errors(diag);
   if (!load_all(l, o, diag) && dl_diag_errors(diag) == errors)
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while reading %s", o->file);
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while reading %s", o->file);
   return l;
 }
 
@@ -218,7 +219,7 @@ dl_loaded *dl_load_memory(const dl_load_options *o, const char *text, size_t len
     ok = parse_source(l, src, syn, 0, diag) && load_rest(l, o, t0, diag);
   }
   if (!ok && dl_diag_errors(diag) == errors)
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while reading %s", o->file);
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while reading %s", o->file);
   return l;
 }
 

@@ -429,7 +429,7 @@ static int attempt(const dl_program *p, const uint32_t *queries, uint32_t n, uin
     dl_diag_report(diag, DL_ERROR, NULL, 0, "the magic-set rewriting made a wrong program: %s",
                    dl_diag_message(scratch, 0)->text);
   else if (!prog && !*cycle)
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the magic-set rewriting");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in the magic-set rewriting");
   dl_diag_destroy(scratch);
   if (prog) {
     m->ast = w.out;
@@ -458,14 +458,14 @@ dl_magic *dl_magic_create(const dl_program *p, const uint32_t *queries, uint32_t
     }
   dl_magic *m = calloc(1, sizeof *m);
   if (!m) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the magic-set rewriting");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in the magic-set rewriting");
     return NULL;
   }
   /* two phases: every rule from step 1, raised to 2 at most; then every
    * rule from step 2, raised to 3 (3 everywhere always stratifies) */
   uint8_t *step = malloc(p->ast->n_rules + 1);
   int cycle = -1;
-  if (!step) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in the magic-set rewriting");
+  if (!step) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in the magic-set rewriting");
   for (uint8_t phase = 1; step && phase <= 2 && cycle == -1; phase++) {
     memset(step, phase, p->ast->n_rules + 1);
     cycle = 1;

@@ -209,7 +209,7 @@ int dl_program_stratify(dl_program *p, st_cycle *cycle, dl_diag *diag)
   ok = g && add_edges(p, &t, g);
   ok = ok && st_strata_build(g, &p->strata, cycle);
   if (ok && p->strata && !component_preds(p)) ok = 0;
-  if (!ok) dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while stratifying");
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while stratifying");
   st_graph_destroy(g);
   free(t.rep);
   free(t.of_pred);
@@ -228,7 +228,7 @@ dl_program *dl_program_create(ast_program *ast, dl_terms *terms, dl_diag *diag)
   size_t errors = dl_diag_errors(diag);
   if (resolve_all(p, diag) == 0) return p;
   if (dl_diag_errors(diag) == errors)
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory while checking the program");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while checking the program");
   dl_program_destroy(p);
   return NULL;
 }

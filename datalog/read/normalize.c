@@ -156,7 +156,7 @@ int dl_normalize(ast_program *prog, uint32_t first, dl_diag *diag)
       return 0;
     }
     if (r == 0) {
-      dl_diag_report(diag, DL_ERROR, c->src, c->off, "out of memory while expanding this rule");
+      dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while expanding a rule's 'or' literals");
       return 0;
     }
   }

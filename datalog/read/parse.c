@@ -42,7 +42,7 @@ static void *fail(parser *ps, uint32_t off, const char *fmt, const char *arg)
 
 static void *out_of_memory(parser *ps)
 {
-  dl_diag_report(ps->diag, DL_ERROR, NULL, 0, "out of memory while parsing %s", ps->src->name);
+  dl_diag_fail(ps->diag, DL_CAUSE_NOMEM, "out of memory while parsing %s", ps->src->name);
   return NULL;
 }
 
