@@ -244,17 +244,19 @@ static int run_reduce(cli_ctx *c)
   int rc = check_mode(c, mode);
   if (rc != CLI_OK) return rc;
   dl_loaded *l = cli_load(c, c->args[0]);
-  dl_domains *d = l && cli_show_check(c, l->prog) ? dl_domains_build(l->prog, c->diag) : NULL;
-  uint64_t limit = c->max_atoms_given || !d || !dl_domains_cycle_count(d) ? c->max_atoms : INFINITE_DOMAIN_ATOMS;
-  dl_reduce_options ro = { mode, limit, dl_guard_stop(), cli_given(c, "--program") };
+  dl_game_options o;
+  dl_game_options_init(&o);
+  o.reduce_mode = (int)mode, o.reduce_build_only = cli_given(c, "--program"), o.stop = dl_guard_stop();
+  dl_game g = { 0 };
+  int ok = l && cli_show_check(c, l->prog) && dl_game_build(&g, l, &o, DL_STAGE_DOMAINS, c->diag);
+  o.max_atoms = c->max_atoms_given || !ok || !dl_domains_cycle_count(g.domains) ? c->max_atoms : INFINITE_DOMAIN_ATOMS;
   dl_guard_soft(1);
-  dl_reduction *r = d ? dl_reduce(l->prog, d, &ro, c->diag) : NULL;
+  ok = ok && dl_game_build(&g, NULL, &o, DL_STAGE_REDUCE, c->diag);
   dl_guard_soft(0);
-  int ok = r && !dl_guard_signal();
-  if (ok && cli_given(c, "--program")) ok = write_program(c, r);
-  else if (ok) ok = write_report(c, mode, l->prog, d, r);
-  dl_reduction_destroy(r);
-  dl_domains_destroy(d);
+  ok = ok && !dl_guard_signal();
+  if (ok && cli_given(c, "--program")) ok = write_program(c, g.reduction);
+  else if (ok) ok = write_report(c, mode, l->prog, g.domains, g.reduction);
+  dl_game_free(&g);
   return ok ? CLI_OK : CLI_INPUT;
 }
 

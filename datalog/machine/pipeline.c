@@ -7,7 +7,6 @@
 
 #include "datalog/base/clock.h"
 #include "datalog/circuit/circuit.h"
-#include "datalog/gdl/reduce.h"
 #include "datalog/machine/sm.h"
 #include "lexer.h"
 
@@ -88,13 +87,14 @@ static int ground_game(dl_game *g, const dl_game_options *o, const dl_stop *stop
   g->domains_seconds = t1 - t0;
   if (to == DL_STAGE_DOMAINS) return 1;
   say(o, "reduce (G+)");
-  dl_reduce_options ro = { .mode = (dl_reduce_mode)o->reduce_mode, .max_atoms = max_atoms, .stop = stop };
+  dl_reduce_options ro = { .mode = (dl_reduce_mode)o->reduce_mode, .max_atoms = max_atoms, .stop = stop,
+                           .build_only = o->reduce_build_only };
+  dl_reduction_destroy(g->reduction);  /* of an earlier build to REDUCE */
+  g->reduction = NULL;
   dl_reduction *red = dl_reduce(p, g->domains, &ro, diag);
   g->reduce_seconds = dl_clock_now() - t1;
-  if (!red || to == DL_STAGE_REDUCE) {
-    dl_reduction_destroy(red);
-    return red != NULL;
-  }
+  if (to == DL_STAGE_REDUCE) g->reduction = red;
+  if (!red || to == DL_STAGE_REDUCE) return red != NULL;
   dl_ground_options go = o->ground;
   go.demand = !o->ground_all && !o->as_written;
   go.max_instances = max_instances, go.stop = stop;
@@ -205,6 +205,7 @@ void dl_game_free(dl_game *g)
   if (!g) return;
   dl_machine_destroy(g->machine);
   dl_ground_destroy(g->ground);
+  dl_reduction_destroy(g->reduction);
   dl_domains_destroy(g->domains);
   if (g->owns_loaded) dl_load_destroy(g->loaded);
   memset(g, 0, sizeof *g);

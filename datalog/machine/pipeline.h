@@ -2,8 +2,11 @@
  *   load -> check -> domains -> reduce (G+) -> ground -> compile -> machine
  * stopping at the stage the caller needs, with one set of limits (the
  * defaults below) and one place that decides the backend of the machine.
- * Every command of the command line, the public API and the tests build
- * games through it.
+ * Every command of the command line that goes past loading (domains,
+ * reduce, ground, play, step, serve, equiv), the public API and the tests
+ * build games through it; loading alone is program/load.h's dl_load, which
+ * check, print and model call (through the command line's cli_load) as
+ * dl_game_load does.
  *
  * The backend: RULES evaluates the game's rules (any game); CIRCUIT grounds
  * the game and compiles the ground game (fast; the game must ground within
@@ -22,6 +25,7 @@
 #include "datalog/base/stop.h"
 #include "datalog/circuit/circuit.h"
 #include "datalog/gdl/domains.h"
+#include "datalog/gdl/reduce.h"
 #include "datalog/ground/ground.h"
 #include "datalog/machine/machine.h"
 #include "datalog/machine/sm.h"
@@ -38,7 +42,7 @@
 typedef enum dl_stage {
   DL_STAGE_LOAD,      /* read, parsed, checked */
   DL_STAGE_DOMAINS,   /* and the domain graph */
-  DL_STAGE_REDUCE,    /* and G+ evaluated */
+  DL_STAGE_REDUCE,    /* and G+ evaluated (kept in the game only at this stage) */
   DL_STAGE_GROUND,    /* and the ground game */
   DL_STAGE_MACHINE    /* and a state machine on the chosen backend */
 } dl_stage;
@@ -59,6 +63,7 @@ typedef struct dl_game_options {
   int as_written;             /* a ground program: one circuit rule per rule of it (no pruning,
                                  splitting, factoring or simplification) */
   int reduce_mode;            /* G+: a dl_reduce_mode (DL_REDUCE_LFP, the default, 0) */
+  int reduce_build_only;      /* stage REDUCE: build G+ of the LFP mode, do not evaluate it */
   dl_ground_options ground;   /* the grounder's switches no_prune, no_factor, no_split and
                                  no_simplify (zero: all on); the pipeline sets the rest */
   uint64_t max_atoms;         /* per model and for G+ (0: none) */
@@ -78,6 +83,7 @@ typedef struct dl_game {
   int owns_loaded;
   int kif;                    /* the game is written in KIF (texts default to it) */
   dl_domains *domains;
+  dl_reduction *reduction;    /* built to stage REDUCE only: later stages drop it */
   dl_ground *ground;
   dl_machine *machine;
   dl_backend backend;         /* the machine's: RULES or CIRCUIT */
@@ -97,7 +103,9 @@ int dl_game_load(dl_game *g, const dl_load_options *lo, const char *text, size_t
 /* Takes g on from its loaded program (dl_game_load, or loaded given: the
  * caller's, not freed by dl_game_free) up to stage `to`.  1, or 0 after
  * reporting to diag.  A program that is no game (no role predicate, or
- * no role once ground) is an error from stage GROUND on. */
+ * no role once ground) is an error from stage GROUND on.  g may be built
+ * again to a later stage (or to REDUCE with other options): the domains
+ * are built once. */
 int dl_game_build(dl_game *g, dl_loaded *loaded, const dl_game_options *o, dl_stage to, dl_diag *diag);
 
 /* Frees what g holds (the machine first) and empties it. */

@@ -12,22 +12,18 @@
 #include <string.h>
 
 #include "check.h"
-#include "datalog/gdl/domains.h"
-#include "datalog/gdl/reduce.h"
-#include "datalog/program/load.h"
+#include "datalog/machine/pipeline.h"
 
 typedef struct game {
   dl_diag *diag;
-  dl_loaded *l;
-  dl_domains *d;
-  dl_reduction *r;
+  dl_game built;             /* to stage REDUCE */
+  const dl_loaded *l;        /* built's */
+  const dl_reduction *r;     /* built's */
 } game;
 
 static void game_free(game *x)
 {
-  dl_reduction_destroy(x->r);
-  dl_domains_destroy(x->d);
-  dl_load_destroy(x->l);
+  dl_game_free(&x->built);
   dl_diag_destroy(x->diag);
 }
 
@@ -39,10 +35,12 @@ static int game_reduce(game *x, const char *text)
   if (!check_temp_file(text, path)) return 0;
   x->diag = dl_diag_create();
   dl_load_options lo = { path, NULL, NULL, NULL, -1 };
-  x->l = dl_load(&lo, x->diag);
-  x->d = x->l && x->l->prog ? dl_domains_build(x->l->prog, x->diag) : NULL;
-  dl_reduce_options ro = { DL_REDUCE_LFP, 0, NULL, 0 };
-  x->r = x->d ? dl_reduce(x->l->prog, x->d, &ro, x->diag) : NULL;
+  dl_game_options o;
+  dl_game_options_init(&o);
+  o.max_atoms = 0;
+  if (dl_game_load(&x->built, &lo, NULL, 0, x->diag) && dl_game_build(&x->built, NULL, &o, DL_STAGE_REDUCE, x->diag))
+    x->r = x->built.reduction;
+  x->l = x->built.loaded;
   remove(path);
   for (size_t i = 0; i < dl_diag_count(x->diag); i++) {
     char *m = dl_diag_render(dl_diag_message(x->diag, i));
