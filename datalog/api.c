@@ -96,6 +96,7 @@ static void call_begin(gdlog_game *g)
   if (dl_diag_count(g->diag) + 10 >= DL_DIAG_MAX_KEPT) dl_diag_clear(g->diag);
   g->mark = dl_diag_count(g->diag);
   g->error.len = 0;
+  g->error.failed = 0;
   if (g->error.data) g->error.data[0] = 0;
 }
 
@@ -118,7 +119,10 @@ static void pass_messages(gdlog_game *g, int errors)
   for (size_t i = g->mark; i < dl_diag_count(g->diag); i++) {
     const dl_message *m = dl_diag_message(g->diag, i);
     char *z = dl_diag_render(m);
-    if (!z) continue;
+    if (!z) {
+      g->error.failed |= errors;  /* gdlog_error says memory ran out */
+      continue;
+    }
     if (errors) dl_buf_addz(&g->error, z);
     if (errors && g->opt.on_error) g->opt.on_error(g->opt.error_ctx, z);
     if (g->opt.on_diagnostic) give_diagnostic(g, m, z);
@@ -157,7 +161,8 @@ static gdlog_status bad_index(gdlog_game *g, const char *what, long long value)
 const char *gdlog_error(const gdlog_game *g)
 {
   assert(g);
-  return g->error.data && !g->error.failed ? g->error.data : "";
+  if (g->error.failed) return "gdlog: error: out of memory (the text of the error could not be kept)\n";
+  return g->error.data ? g->error.data : "";
 }
 
 /* ---- opening ------------------------------------------------------------------- */
@@ -229,7 +234,7 @@ static gdlog_status build_failure(const gdlog_game *g)
 /* The rest of opening once loaded: the machine and the roles. */
 static gdlog_status open_game(gdlog_game *g, int loaded)
 {
-  if (!loaded) return call_fail(g, dl_diag_errors(g->diag) ? GDLOG_ERR_INPUT : GDLOG_ERR_NOMEM);
+  if (!loaded) return call_fail(g, dl_diag_errors(g->diag) ? build_failure(g) : GDLOG_ERR_NOMEM);
   pass_messages(g, 0);  /* warnings and notes of loading reach the diagnostic callback */
   if (!options_valid(g)) return call_fail(g, GDLOG_ERR_INPUT);
   dl_game_options po = pipeline_options(g);

@@ -17,6 +17,16 @@ struct dl_diag {
   dl_cause last_cause;              /* of the last error, kept or not */
 };
 
+/* The text of a message whose own text found no memory: what is true of
+ * it then. */
+static char nomem_text[] = "out of memory";
+
+static void free_texts(dl_diag *d)
+{
+  for (size_t i = 0; i < d->n_kept; i++)
+    if (d->msgs[i].text != nomem_text) free(d->msgs[i].text);
+}
+
 dl_diag *dl_diag_create(void)
 {
   dl_diag *d = calloc(1, sizeof(dl_diag));
@@ -27,7 +37,7 @@ dl_diag *dl_diag_create(void)
 void dl_diag_destroy(dl_diag *d)
 {
   if (!d) return;
-  for (size_t i = 0; i < d->n_kept; i++) free(d->msgs[i].text);
+  free_texts(d);
   free(d);
 }
 
@@ -54,7 +64,7 @@ static void report(dl_diag *d, dl_severity sev, dl_cause cause, const dl_source 
   vsnprintf(buf, sizeof buf, fmt, ap);
   dl_message *m = &d->msgs[d->n_kept];
   m->text = strdup(buf);
-  if (!m->text) return;
+  if (!m->text) m->text = nomem_text;
   m->severity = sev;
   m->cause = cause;
   m->src = src;
@@ -110,7 +120,7 @@ void dl_diag_append(dl_diag *dst, const dl_diag *src)
 void dl_diag_clear(dl_diag *d)
 {
   assert(d);
-  for (size_t i = 0; i < d->n_kept; i++) free(d->msgs[i].text);
+  free_texts(d);
   memset(d, 0, sizeof *d);
   d->last_pool = 1;
 }

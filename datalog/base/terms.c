@@ -374,13 +374,23 @@ static int want_combo(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask)
   return 1;
 }
 
+/* Drops the argument indexes, which memory did not suffice to keep
+ * complete (a later call builds what it needs again); NULL with *count
+ * DL_TERMS_NOMEM. */
+static const dl_tid *index_failed(dl_terms *t, uint32_t *count)
+{
+  free_arg_index(t);
+  *count = DL_TERMS_NOMEM;
+  return NULL;
+}
+
 const dl_tid *dl_terms_with_args(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals,
                                  uint32_t *count)
 {
   assert(count && (mask == 0 || vals));
   *count = 0;
   if (mask == 0 || n >= 256 || (n < 64 && mask >> n)) return NULL;
-  if (!want_combo(t, f, n, mask)) return NULL;
+  if (!want_combo(t, f, n, mask)) return index_failed(t, count);
   PWord_t l = (PWord_t)JudyLGet(t->by_args, args_key(f, n, mask, vals), PJE0);
   if (!l || l == PJERR) return NULL;
   *count = ((term_list *)*l)->n;
@@ -392,11 +402,11 @@ const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, d
   *count = 0;
   if (!dl_terms_arg_indexable(f, n, j)) return NULL;
   PWord_t mark = (PWord_t)JudyLIns(&t->indexed, (Word_t)f << 8 | n, PJE0);
-  if (mark == PJERR) return NULL;
+  if (mark == PJERR) return index_failed(t, count);
   if (!*mark) {
     *mark = 1;
     for (dl_tid id = 0; id < t->n_terms; id++)
-      if (t->rec[id].functor == f && t->rec[id].arity == n && !index_term(t, id)) return NULL;
+      if (t->rec[id].functor == f && t->rec[id].arity == n && !index_term(t, id)) return index_failed(t, count);
   }
   PWord_t l = (PWord_t)JudyLGet(t->by_arg, arg_key(f, n, j, v), PJE0);
   if (!l || l == PJERR) return NULL;
@@ -432,8 +442,9 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
   t->args_len += n;
   *slot = h >> 32 << 32 | (id + 1);
   if (t->n_terms * 2 > t->term_table.mask && !term_rehash(t)) return DL_NO_TERM;
-  if (n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0) && !index_term(t, id)) return DL_NO_TERM;
-  if (n && t->combos && !index_combos(t, id)) return DL_NO_TERM;
+  int indexed = !(n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0) && !index_term(t, id)) &&
+                !(n && t->combos && !index_combos(t, id));
+  if (!indexed) free_arg_index(t);  /* the term is made; its indexes are built again when asked */
   return id;
 }
 

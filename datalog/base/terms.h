@@ -60,7 +60,10 @@ const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id);
  * candidates for a pattern like cell(X,Y,P) with X bound.  The first call
  * for f/n indexes the existing terms of f/n; later ones are kept up to date.
  * Returns the list (valid until the next dl_terms_make) and its length in
- * *count; NULL with *count 0 when there are none. */
+ * *count; NULL with *count 0 when there are none, NULL with *count
+ * DL_TERMS_NOMEM when memory ran out (the index is dropped then, and built
+ * again at the next call). */
+#define DL_TERMS_NOMEM UINT32_MAX
 const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, dl_tid v, uint32_t *count);
 
 /* Terms of functor f and arity n whose argument j is vals[i] for each bit j
@@ -69,7 +72,8 @@ const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, d
  * list holds all of them, and may hold other terms of f/n (its key is a
  * hash): callers still compare the arguments.  The first call for f/n and
  * mask indexes the existing terms; later ones are kept up to date.  Valid
- * until the next dl_terms_make; NULL with *count 0 when there are none. */
+ * until the next dl_terms_make; NULL with *count 0 when there are none, or
+ * DL_TERMS_NOMEM as dl_terms_with_arg. */
 const dl_tid *dl_terms_with_args(dl_terms *t, dl_sym f, uint32_t n, uint64_t mask, const dl_tid *vals,
                                  uint32_t *count);
 

@@ -345,7 +345,10 @@ static int has_existentials(const dl_rule *rule)
  * here (first occurrence) and marked.  Ground terms become constants. */
 static uint32_t compile_term(pl_plan *pl, dl_terms *terms, const ast_term *t, uint8_t *bound)
 {
-  if (t->kind == AST_SYM) return new_pat(pl, P_CONST, dl_terms_constant(terms, t->value));
+  if (t->kind == AST_SYM) {
+    dl_tid c = dl_terms_constant(terms, t->value);
+    return c == DL_NO_TERM ? PL_NONE : new_pat(pl, P_CONST, c);
+  }
   if (t->kind == AST_VAR) {
     uint8_t kind = bound[t->value] ? P_READ : P_BIND;
     bound[t->value] = 1;

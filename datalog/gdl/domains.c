@@ -603,7 +603,12 @@ static void enum_bits(dl_domains *d, const uint64_t *bits, tids *out);
 
 static void enum_fn(dl_domains *d, uint32_t f, tids *out)
 {
-  if (d->fn[f].arity == 0) { tids_push(out, dl_terms_constant(d->terms, d->fn[f].sym)); return; }
+  if (d->fn[f].arity == 0) {
+    dl_tid c = dl_terms_constant(d->terms, d->fn[f].sym);
+    if (c == DL_NO_TERM) out->failed = 1;
+    else tids_push(out, c);
+    return;
+  }
   if (d->fn[f].arity > IX_MAX_ARITY) { out->failed = 1; return; }
   tids lists[IX_MAX_ARITY];
   memset(lists, 0, sizeof lists);

@@ -528,7 +528,10 @@ dl_reduction *dl_reduce(const dl_program *game, const dl_domains *d, const dl_re
 {
   assert(game && d && o && diag);
   dl_reduction *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
+  if (!r) {
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in the G+ reduction");
+    return NULL;
+  }
   r->game = game;
   r->domains = d;
   r->terms = game->terms;

@@ -72,6 +72,13 @@ static void parsed_free(parsed *p)
   ast_program_destroy(p->ast);
 }
 
+/* The status of a text that did not read, once reported: NOMEM when
+ * memory ran out while reading it, else INPUT. */
+static dl_mstatus unread(const dl_machine *m)
+{
+  return dl_diag_last_cause(m->diag) == DL_CAUSE_NOMEM ? DL_M_NOMEM : DL_M_INPUT;
+}
+
 /* The term of ground ast term t, interned; DL_NO_TERM after reporting. */
 static dl_tid term_of(dl_machine *m, const parsed *p, const ast_term *t)
 {
@@ -79,12 +86,13 @@ static dl_tid term_of(dl_machine *m, const parsed *p, const ast_term *t)
     dl_diag_report(m->diag, DL_ERROR, p->src, t->off, "a variable where a ground term is expected");
     return DL_NO_TERM;
   }
-  if (t->kind == AST_SYM) return dl_terms_constant(m->terms, t->value);
   dl_tid args[t->n ? t->n : 1];
   for (uint32_t i = 0; i < t->n; i++)
     if ((args[i] = term_of(m, p, t->args[i])) == DL_NO_TERM) return DL_NO_TERM;
-  dl_tid id = dl_terms_make(m->terms, t->value, t->n, args);
-  if (id == DL_NO_TERM) dl_diag_report(m->diag, DL_ERROR, p->src, t->off, "term too deep, or out of memory");
+  dl_tid id = t->n ? dl_terms_make(m->terms, t->value, t->n, args) : dl_terms_constant(m->terms, t->value);
+  if (id != DL_NO_TERM) return id;
+  if (dl_terms_too_deep(m->terms)) dl_diag_report(m->diag, DL_ERROR, p->src, t->off, "this term nests too deep");
+  else dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
   return id;
 }
 
@@ -120,7 +128,7 @@ static dl_mstatus read_term(dl_machine *m, const char *what, const char *text, s
       st = DL_M_OK;
   }
   parsed_free(&p);
-  return st;
+  return st == DL_M_OK ? st : unread(m);
 }
 
 void dl_machine_term_text(const dl_machine *m, dl_tid t, dl_format fmt, dl_buf *out)
@@ -240,7 +248,7 @@ dl_mstatus dl_machine_parse_joint(dl_machine *m, const dl_mstate *s, const char 
   }
   parsed_free(&p);
   free(offs);
-  return st;
+  return st == DL_M_INPUT ? unread(m) : st;
 }
 
 /* The fluent of state clause c: t for a fact true(t) or t. */
@@ -283,7 +291,7 @@ dl_mstatus dl_machine_parse_state(dl_machine *m, const char *name, const char *t
   parsed p;
   dl_mstatus st = parse_text(m, name ? name : "<state>", text, len, kif, &p) ? state_read(m, &p, s) : DL_M_INPUT;
   parsed_free(&p);
-  return st;
+  return st == DL_M_INPUT ? unread(m) : st;
 }
 
 /* Compares two lines of text. */

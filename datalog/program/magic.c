@@ -417,6 +417,7 @@ static int attempt(const dl_program *p, const uint32_t *queries, uint32_t n, uin
                    int *cycle, dl_diag *diag)
 {
   rewriter w = { 0 };
+  *cycle = 0;  /* a failure other than a cycle ends the attempts */
   w.p = p;
   w.terms = p->terms;
   w.step = step;
@@ -425,7 +426,7 @@ static int attempt(const dl_program *p, const uint32_t *queries, uint32_t n, uin
   int ok = w.out && prepare(&w) && rewrite(&w, queries, n);
   dl_diag *scratch = ok ? dl_diag_create() : NULL;
   dl_program *prog = scratch ? build(&w, scratch, cycle) : NULL;
-  if (!prog && scratch && !*cycle && dl_diag_errors(scratch) > 0)
+  if (!prog && scratch && !*cycle && dl_diag_errors(scratch) > 0 && dl_diag_last_cause(scratch) != DL_CAUSE_NOMEM)
     dl_diag_report(diag, DL_ERROR, NULL, 0, "the magic-set rewriting made a wrong program: %s",
                    dl_diag_message(scratch, 0)->text);
   else if (!prog && !*cycle)
@@ -475,7 +476,7 @@ dl_magic *dl_magic_create(const dl_program *p, const uint32_t *queries, uint32_t
         return m;
       }
   }
-  if (cycle == -1)
+  if (step && cycle == -1)
     dl_diag_report(diag, DL_ERROR, NULL, 0, "the magic-set rewriting is not stratified, even computing negated "
                                             "predicates in full");
   free(step);

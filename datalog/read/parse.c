@@ -804,7 +804,8 @@ int dl_parse(ast_program *prog, dl_terms *terms, const dl_source *src,
   ps.kw_distinct = dl_terms_symbol(terms, "distinct", 8);
   lx_init(&ps.lx, src->text, src->len, syntax);
   size_t errors = dl_diag_errors(diag);
-  int ok = parse_all(&ps);
+  int ok = ps.kw_rule != DL_NO_SYM && ps.kw_not != DL_NO_SYM && ps.kw_or != DL_NO_SYM && ps.kw_and != DL_NO_SYM &&
+           ps.kw_distinct != DL_NO_SYM && parse_all(&ps);
   if (!ok && dl_diag_errors(diag) == errors) out_of_memory(&ps);
   free(ps.var_stamp);
   free(ps.var_index);
