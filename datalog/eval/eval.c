@@ -910,7 +910,10 @@ dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag
 {
   assert(p && opt && diag);
   dl_eval *e = calloc(1, sizeof *e);
-  if (!e) return NULL;
+  if (!e) {
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory during evaluation");
+    return NULL;
+  }
   e->prog = p;
   e->terms = p->terms;
   e->diag = diag;
@@ -932,12 +935,13 @@ dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag
   e->plan_ok = calloc(n_versions + 1, 1);
   int ok = e->rel && e->delta && e->fresh && e->in_scc && e->rule_stats && e->version_at && e->plans &&
            e->plan_inputs && e->plan_ok && group_rules(e);
+  int too_wide = 0;
   for (uint32_t i = 0; ok && i < p->n_preds; i++) {
     if (p->preds[i].arity > IX_MAX_ARITY) {
       dl_diag_report(diag, DL_ERROR, p->preds[i].src, p->preds[i].off,
                      "'%s' has %u arguments; gdlog supports at most %d", dl_program_pred_name(p, i),
                      p->preds[i].arity, IX_MAX_ARITY);
-      ok = 0;
+      ok = 0, too_wide = 1;
       break;
     }
     e->rel[i] = ix_relation_create(p->preds[i].arity);
@@ -946,6 +950,7 @@ dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag
     ok = e->rel[i] != NULL;
   }
   if (!ok) {
+    if (!too_wide) fail_memory(e);
     dl_eval_destroy(e);
     return NULL;
   }

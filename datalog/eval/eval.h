@@ -50,8 +50,9 @@ typedef struct dl_eval_rule_stats {
 
 typedef struct dl_eval dl_eval;
 
-/* Creates an evaluator for program p with empty relations; NULL when out of
- * memory or when a predicate has more than IX_MAX_ARITY arguments (reported). */
+/* Creates an evaluator for program p with empty relations; NULL after
+ * reporting, when out of memory or when a predicate has more than
+ * IX_MAX_ARITY arguments. */
 dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag *diag);
 
 /* Frees the evaluator and its relations; NULL is allowed. */

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# cli.sh GDLOG_OOM GAME: out-of-memory fault injection over the command
+# line.  GDLOG_OOM is gdlog built with the failing allocator
+# (tests/oom/alloc_env.c).  For each command below, one run without
+# failures lists the first allocation of every site reached; then, for
+# each of them, a run where that allocation fails (and one where every
+# allocation from it on fails) must
+#   - exit 1 with "out of memory" (or strerror's "Cannot allocate memory")
+#     on stderr, or exit 0 with the right
+#     output (a failure the command can do without; lines of timing left
+#     out of the comparison);
+#   - never crash;
+#   - leave the -o file as it was (and no temporary file beside it).
+# Prints each finding and `N passed, N failed`; exit 1 on any finding.
+set -u -o pipefail
+if [ "$#" -ne 2 ]; then echo "usage: $0 GDLOG_OOM GAME" >&2; exit 2; fi
+BIN=$1 GAME=$2
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+pass=0 fail=0
+finding() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+# check NAME N AFTER ARGS...: one run of ARGS (with -o $W/out) where
+# allocation N fails (every one after it too when AFTER is 1).
+check() {
+    local name=$1 n=$2 after=$3; shift 3
+    printf 'untouched\n' > "$W/out"
+    local env=(GDLOG_OOM_FAIL_AT="$n")
+    [ "$after" = 1 ] && env+=(GDLOG_OOM_EVERY_AFTER=1)
+    env "${env[@]}" "$BIN" "$@" -o "$W/out" > /dev/null 2> "$W/err"
+    local rc=$? what="$name: allocation $n"
+    [ "$after" = 1 ] && what+=" and every one after"
+    if [ "$rc" -ge 128 ]; then finding "$what: crashed (status $rc): $(head -c 300 "$W/err")"; return; fi
+    if [ "$rc" -eq 0 ]; then
+        if diff -q <(grep -v '^% time' "$W/out") <(grep -v '^% time' "$W/expected") > /dev/null; then
+            pass=$((pass + 1))
+        else
+            finding "$what: exit 0 with a wrong output"
+        fi
+        return
+    fi
+    if [ "$rc" -ne 1 ]; then finding "$what: exit status $rc"; return; fi
+    if ! grep -q "out of memory\|Cannot allocate memory" "$W/err"; then
+        finding "$what: exit 1 without 'out of memory': $(head -c 300 "$W/err")"; return
+    fi
+    if [ "$(cat "$W/out")" != untouched ]; then finding "$what: the -o file was changed"; return; fi
+    if compgen -G "$W/out.*" > /dev/null; then finding "$what: a temporary file was left: $(ls "$W"/out.*)"; rm -f "$W"/out.*; return; fi
+    pass=$((pass + 1))
+}
+
+# command NAME ARGS...: every site of ARGS, failing once and for good.
+command_sites() {
+    local name=$1; shift
+    if ! GDLOG_OOM_SITES="$W/sites" "$BIN" "$@" -o "$W/expected" > /dev/null 2> "$W/err"; then
+        finding "$name: fails without fault injection: $(head -c 300 "$W/err")"; return
+    fi
+    local total points=0
+    total=$(awk '/^total/ {print $2}' "$W/sites")
+    while read -r n _; do
+        [ "$n" = total ] && continue
+        check "$name" "$n" 0 "$@"
+        check "$name" "$n" 1 "$@"
+        points=$((points + 1))
+    done < "$W/sites"
+    echo "$name: $total allocations from $points sites, each failed once and for good"
+}
+
+command_sites "model --init" model --init "$GAME"
+command_sites "ground" ground "$GAME"
+command_sites "ground --format asp" ground --format asp "$GAME"
+command_sites "reduce" reduce "$GAME"
+command_sites "print" print "$GAME"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
