@@ -121,12 +121,93 @@ static size_t check_heads(const dl_program *p, const keywords *kw, dl_diag *diag
   for (uint32_t r = 0; r < p->ast->n_rules; r++) {
     const dl_rule *rule = &p->ast->rules[r];
     uint32_t h = p->head_pred[r];
-    if (rule->trusted || (h != kw->truth && h != kw->does)) continue;
-    dl_diag_report(diag, DL_ERROR, rule->src, rule->head->off,
-                   "'%s' cannot be the head of a rule: in GDL it is given by the %s",
-                   dl_program_pred_name(p, h), h == kw->truth ? "current state" : "players' moves");
-    n++;
+    if (rule->trusted) continue;
+    if (h == kw->truth || h == kw->does) {
+      dl_diag_report(diag, DL_ERROR, rule->src, rule->head->off,
+                     "'%s' cannot be the head of a rule: in GDL it is given by the %s",
+                     dl_program_pred_name(p, h), h == kw->truth ? "current state" : "players' moves");
+      n++;
+    } else if (h == kw->role && rule->n_body > 0) {
+      dl_diag_report(diag, DL_ERROR, rule->src, rule->head->off,
+                     "'role' is given by facts only in GDL: the roles are fixed before the game starts");
+      n++;
+    }
   }
+  return n;
+}
+
+/* ---- the recursion restriction ------------------------------------------------ */
+
+/* Marks in vars[] the variables of t. */
+static void mark_vars(const ast_term *t, uint8_t *vars)
+{
+  if (t->kind == AST_VAR) vars[t->value] = 1;
+  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) mark_vars(t->args[i], vars);
+}
+
+/* The first variable of t not marked in vars, or NULL. */
+static const ast_term *unmarked_var(const ast_term *t, const uint8_t *vars)
+{
+  if (t->kind == AST_VAR) return vars[t->value] ? NULL : t;
+  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) {
+    const ast_term *v = unmarked_var(t->args[i], vars);
+    if (v) return v;
+  }
+  return NULL;
+}
+
+/* Marks in in_cycle[] the predicates with a node in the component of
+ * rule r's head; 0 when that component is not recursive. */
+static int mark_cycle(const dl_program *p, uint32_t r, uint8_t *in_cycle)
+{
+  const st_strata *s = p->strata;
+  uint32_t c = s->scc_of[p->head_node[r]];
+  memset(in_cycle, 0, p->n_preds + 1);
+  if (!s->recursive[c]) return 0;
+  for (uint32_t i = s->scc_start[c]; i < s->scc_start[c + 1]; i++) in_cycle[p->node_pred[s->members[i]]] = 1;
+  return 1;
+}
+
+/* GDL's recursion restriction on rule r: a variable of a body literal in
+ * a cycle with the head occurs in the head or in a positive literal
+ * outside the cycle (what keeps a game's model finite).  Reports the
+ * first variable that breaks it; returns 1 then. */
+static size_t check_recursive_rule(const dl_program *p, uint32_t r, uint8_t *in_cycle, uint8_t *vars, dl_diag *diag)
+{
+  const dl_rule *rule = &p->ast->rules[r];
+  if (rule->trusted || !mark_cycle(p, r, in_cycle)) return 0;
+  memset(vars, 0, rule->n_vars + 1);
+  mark_vars(rule->head, vars);
+  for (uint32_t k = 0; k < rule->n_body; k++)
+    if (rule->body[k].kind == DL_POS && !in_cycle[p->lit_pred[r][k]]) mark_vars(rule->body[k].atom, vars);
+  for (uint32_t k = 0; k < rule->n_body; k++) {
+    if (rule->body[k].kind != DL_POS || !in_cycle[p->lit_pred[r][k]]) continue;
+    const ast_term *v = unmarked_var(rule->body[k].atom, vars);
+    if (!v) continue;
+    const char *pred = dl_program_pred_name(p, p->lit_pred[r][k]);
+    dl_diag_report(diag, DL_ERROR, rule->src, v->off,
+                   "'%s' breaks GDL's recursion restriction: '%s' is recursive with the head '%s', so each of its "
+                   "variables must occur in the head or in a positive literal outside the recursion",
+                   dl_terms_name(p->terms, rule->var_names[v->value], NULL), pred,
+                   dl_program_pred_name(p, p->head_pred[r]));
+    return 1;
+  }
+  return 0;
+}
+
+/* GDL's recursion restriction on every rule; the number of rules that
+ * break it (or 1 after reporting running out of memory). */
+static size_t check_recursion(const dl_program *p, dl_diag *diag)
+{
+  uint32_t most_vars = 0;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++)
+    if (p->ast->rules[r].n_vars > most_vars) most_vars = p->ast->rules[r].n_vars;
+  uint8_t *in_cycle = malloc(p->n_preds + 1), *vars = malloc(most_vars + 1);
+  size_t n = 0;
+  for (uint32_t r = 0; in_cycle && vars && r < p->ast->n_rules; r++) n += check_recursive_rule(p, r, in_cycle, vars, diag);
+  if (!in_cycle || !vars) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while checking the program"), n = 1;
+  free(in_cycle);
+  free(vars);
   return n;
 }
 
@@ -135,9 +216,13 @@ size_t dl_check_gdl(const dl_program *p, dl_diag *diag)
   assert(p && p->lit_pred && diag);
   keywords kw = { keyword(p, "role"), keyword(p, "init"), keyword(p, "next"), keyword(p, "legal"),
                   keyword(p, "goal"), keyword(p, "terminal"), keyword(p, "true"), keyword(p, "does") };
-  size_t n = check_heads(p, &kw, diag);
+  /* the recursion restriction is GDL's: plain Datalog may recur freely */
+  size_t n = check_heads(p, &kw, diag) + (kw.role != DL_NO_PRED ? check_recursion(p, diag) : 0);
   uint8_t *dep = dependencies(p, &kw);
-  if (!dep) return n + 1;
+  if (!dep) {
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while checking the program");
+    return n + 1;
+  }
   for (uint32_t r = 0; r < p->ast->n_rules; r++) {
     const dl_rule *rule = &p->ast->rules[r];
     uint32_t h = p->head_pred[r];

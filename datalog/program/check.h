@@ -14,8 +14,11 @@
  * NULL. */
 size_t dl_check_safety(const dl_program *p, dl_diag *diag);
 
-/* Reports misuse of GDL's keywords.  Returns the number of errors (one more
- * when memory ran out).  p comes from dl_program_create; diag is not NULL. */
+/* Reports misuse of GDL's keywords (true or does as a head, role given by
+ * a rule, init, legal, goal or terminal depending on what they must not)
+ * and, in a game (a program with role), rules that break GDL's recursion
+ * restriction.  Returns the number of errors (one more when memory ran
+ * out).  p is stratified (dl_program_stratify); diag is not NULL. */
 size_t dl_check_gdl(const dl_program *p, dl_diag *diag);
 
 /* Reports a cycle through negation found by the stratifier
