@@ -9,6 +9,7 @@
 #include "datalog/circuit/circuit.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/machine/sm.h"
+#include "datalog/simplify/simplify.h"
 #include "lexer.h"
 
 void dl_game_options_init(dl_game_options *o)
@@ -102,6 +103,10 @@ static int ground_game(dl_game *g, const dl_game_options *o, const dl_stop *stop
   if (o->as_written) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
   g->ground = dl_ground_build(p, red, &go, diag);
   dl_reduction_destroy(red);
+  if (g->ground && !dl_simplify_ground(g->ground, &go, diag)) {
+    dl_ground_destroy(g->ground);
+    g->ground = NULL;
+  }
   g->ground_seconds = dl_clock_now() - t0;
   return g->ground && (has_role_atom(g->ground) || no_role(g, diag));
 }
