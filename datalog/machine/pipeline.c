@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "datalog/base/clock.h"
-#include "datalog/circuit/circuit.h"
+#include "datalog/compile/compile.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/machine/sm.h"
 #include "datalog/simplify/simplify.h"
