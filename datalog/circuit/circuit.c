@@ -1,6 +1,6 @@
 /* circuit.c: a ground game compiled into a circuit of counter gates with
  * differential propagation (see circuit.h). This file evaluates the circuit:
- * propagation, states, moves, playouts; circuit_compile.c builds it. */
+ * propagation, states, moves, playouts; datalog/compile/ builds it. */
 #include "datalog/circuit/circuit_impl.h"
 
 #include <assert.h>

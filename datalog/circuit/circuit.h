@@ -1,6 +1,7 @@
 /* circuit.h: a ground game (ground.h) compiled into a circuit, the fast
  * backend of the state machine (datalog/machine/backend_circuit.c;
- * chapters 9-10 of the book: propositional nets).
+ * chapters 9-10 of the book: propositional nets): the circuit's runtime.
+ * The compiler that makes one is datalog/compile/compile.h.
  *
  * Gates: one input gate per true(t) and does(r,a) atom; per derived atom an
  * OR of its rules (or, when it has one rule of two or more literals, that
@@ -32,7 +33,7 @@
  * filed, when AUTO chooses lazy, and how the bit-parallel playouts below
  * lay out their gates, with the figures behind each choice.
  *
- * After dl_circuit_create nothing allocates: states are caller buffers of
+ * After compiling nothing allocates: states are caller buffers of
  * dl_circuit_state_words 64-bit words (bit f of word f/64 is fluent f), move
  * lists are owned by the circuit. */
 #ifndef GDLOG_CIRCUIT_H
@@ -73,14 +74,6 @@ typedef struct dl_circuit_stats {
  * order is that of gdlog's --circuit choices.) */
 typedef enum dl_circuit_mode { DL_CIRCUIT_AUTO, DL_CIRCUIT_EAGER, DL_CIRCUIT_LAZY } dl_circuit_mode;
 
-/* As dl_circuit_create_mode with DL_CIRCUIT_AUTO. */
-dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag);
-
-/* Compiles ground game g.  Returns the circuit, positioned on the initial
- * state with no move, or NULL after reporting to diag (no role, a goal
- * value that is not an integer, recursion through negation, out of
- * memory).  Legal and goal atoms of a term that is no role are left out.  g must outlive the circuit. */
-dl_circuit *dl_circuit_create_mode(const dl_ground *g, dl_circuit_mode mode, dl_diag *diag);
 
 /* Frees the circuit; NULL is allowed. */
 void dl_circuit_destroy(dl_circuit *c);

@@ -1,6 +1,6 @@
-/* circuit_impl.h: private to circuit.c (evaluation: propagation, states,
- * playouts) and the compiler (circuit_build.h: circuit_compile.c,
- * circuit_lower.c, circuit_layout.c). */
+/* circuit_impl.h: private to the runtime (circuit.c: propagation, states,
+ * playouts; circuit_lazy.c, circuit_wide.c) and the compiler that fills it
+ * (datalog/compile/compile_impl.h). */
 #ifndef DATALOG_GDL_CIRCUIT_IMPL_H
 #define DATALOG_GDL_CIRCUIT_IMPL_H
 
@@ -98,7 +98,8 @@ struct dl_circuit {
   int32_t *goal_value;
   int32_t *goal_count, *goal_sum;
   int32_t terminal_count;
-  /* The lazy gates (circuit_lazy.c; none in DL_CIRCUIT_EAGER): records in
+  /* The lazy gates (circuit_lazy.c evaluates them, the compiler's
+   * compile_lazy.c makes them; none in DL_CIRCUIT_EAGER): records in
    * lz, no record in net, in topological order.  A gate is the offset r of
    * its record:
    *   lz[r + LZ_MEMO]  its value in the current state: stamp << 1 | value
@@ -108,7 +109,7 @@ struct dl_circuit {
    *   or an eager gate's offset in net << 3, each | 1 when negated; eager
    *   ones and fluents first, then lazy ones by the gates they read.
    * Records lie in the order a test reads them (record_order in
-   * circuit_lazy.c), those of the move cone last.
+   * compile_lazy.c), those of the move cone last.
    * The stamp is epoch (the state's number) for the gates before
    * lz_cone0, mepoch (the number of the last cc_lazy_next) for those
    * from it on, which are in the move cone (they read a move).  While
@@ -142,11 +143,11 @@ struct dl_circuit {
   uint32_t n_lz_goal, n_lz_terminal;
   uint32_t *lz_goal;                /* pairs: lazy gate, goal index */
   uint32_t *lz_terminal;
-  cc_wide *wide;          /* the bit-parallel program (circuit_wide.c), or NULL */
+  cc_wide *wide;          /* the bit-parallel program (circuit_wide.c runs it), or NULL */
   dl_circuit_stats stats;
 };
 
-/* Propagation (circuit.c), used by compiling to settle the circuit. */
+/* Propagation (circuit.c), used by the compiler to settle the circuit. */
 /* Queues gate g to be looked at (a block member: its block). */
 void cc_queue(dl_circuit *c, uint32_t g);
 /* Passes on the changes of the queued gates below limit, in order. */

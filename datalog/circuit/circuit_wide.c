@@ -12,6 +12,8 @@
 #include "datalog/circuit/circuit_wide_impl.h"
 
 #include <assert.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ---------------------------------------------------------------------
  * Evaluation */
@@ -318,6 +320,23 @@ static void step(lanes *L)
   for (uint32_t f = 0; f < w->n_fluents; f++) w->state[f] = w->v[w->next_gate[f]] & moving;
   for (uint64_t x = moving; x; x &= x - 1) w->depth[__builtin_ctzll(x)]++;
   start_lanes(L, ~L->active);
+}
+
+static void free_wide(cc_wide *w)
+{
+  if (!w) return;
+  void *p[] = { w->v, w->code, w->count, w->fluent_gate, w->next_gate, w->legal_gate, w->move_input,
+                w->terminal_gate, w->goal_gate, w->goal_role, w->goal_value, w->state, w->joint, w->goals,
+                w->goal_n, w->set_inputs, w->set_move, w->role_gate, w->cand_move, w->cand_lanes,
+                w->push_start, w->push_to, w->pushed };
+  for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
+  free(w);
+}
+
+void cc_wide_free(dl_circuit *c)
+{
+  free_wide(c->wide);
+  c->wide = NULL;
 }
 
 int dl_circuit_has_wide(const dl_circuit *c) { return c->wide != NULL; }

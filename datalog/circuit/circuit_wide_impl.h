@@ -1,10 +1,10 @@
 /* circuit_wide_impl.h: the bit-parallel program of an eager circuit,
- * shared by its builder (circuit_wide_build.c) and its evaluator
+ * shared by its builder (datalog/compile/compile_wide.c) and its evaluator
  * (circuit_wide.c).  Private to them. */
 #ifndef GDLOG_GDL_CIRCUIT_WIDE_IMPL_H
 #define GDLOG_GDL_CIRCUIT_WIDE_IMPL_H
 
-#include "datalog/circuit/circuit_build.h"
+#include "datalog/circuit/circuit_impl.h"
 
 enum { LANES = 64 };
 
@@ -12,7 +12,7 @@ enum { LANES = 64 };
  * then for OP_AND and OP_OR its numbers of positive and of negated inputs
  * and those inputs' gates, the positive ones first; for OP_THR its number
  * of inputs, the true inputs it needs and its inputs (gate << 1 |
- * negated).  The code is a sequence of runs (lay_out, circuit_wide_build.c):
+ * negated).  The code is a sequence of runs (lay_out, compile_wide.c):
  * - OP_AND or OP_OR << 28 | k, np, nn, then k gates of that shape, each
  *   as its number and its np + nn inputs;
  * - OP_THR << 28 | k, then k OP_THR records;

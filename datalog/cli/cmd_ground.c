@@ -44,7 +44,7 @@ static const cli_option ground_options[] = {
   { .name = "--no-split", .help = "never split a rule with a large join into pieces by\n"
                                   "variable elimination" },
   { .name = "--no-simplify", .help = "write the pruned ground game as it is: no constants\n"
-                                     "folded, aliases, inlining or factoring (datalog/ground/DESIGN.md)" },
+                                     "folded, aliases, inlining or factoring (datalog/simplify/DESIGN.md)" },
   { .name = "--from", .value = "M", .one_of = CLI_ONE_OF({ "init", DL_REDUCE_LFP }, { "domains", DL_REDUCE_DOMAINS }),
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",

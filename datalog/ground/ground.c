@@ -6,10 +6,10 @@
  * rules of the dynamic predicates, predicate by predicate, users before the
  * predicates they use (with demand), each rule by a backtracking join over
  * the kept relations (ground_join.c); (4) pruning to a fixpoint; (5) identical rules once,
- * atoms renumbered densely; (6) simplification (ground_simplify.c).  Phases
- * (4) and (5), and the figures, are in ground_prune.c; the store of atoms
- * and rules is ground_store.c; the state the files share is in
- * ground_impl.h. */
+ * atoms renumbered densely.  Phases (4) and (5), and the figures, are in
+ * ground_prune.c; the store of atoms and rules is ground_store.c; the state
+ * the files share is in ground_impl.h.  Simplification is the pipeline's
+ * next stage (datalog/simplify/simplify.h). */
 #include "datalog/ground/ground_impl.h"
 
 #include <assert.h>
@@ -258,10 +258,6 @@ static int instantiate(dl_ground *g)
   return ok;
 }
 
-/* Ground games above this many rules are not simplified: the first round
- * alone costs about as much as grounding them (chess: 40 s of 157). */
-#define GR_SIMPLIFY_MAX_RULES 4000000u
-
 /* ---- the interface -------------------------------------------------------------------------- */
 
 dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, const dl_ground_options *opt,
@@ -282,10 +278,7 @@ dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, cons
   report_progress(g, "statics", 0, 0);
   ok = ok && eval_statics(g) && add_keyword_facts(g) && instantiate(g);
   report_progress(g, "prune", 0, 0);
-  ok = ok && gr_prune(g);
-  int simplify = !opt->no_simplify && g->n_rules <= GR_SIMPLIFY_MAX_RULES;
-  if (simplify) report_progress(g, "simplify", 0, 0);
-  ok = ok && (!simplify || gr_simplify(g)) && gr_count_figures(g);
+  ok = ok && gr_prune(g) && gr_count_figures(g);
   dl_eval_destroy(g->statics);
   g->statics = NULL;
   for (uint32_t q = 0; g->demand && q < game->n_preds; q++) ix_relation_destroy(g->demand[q]);

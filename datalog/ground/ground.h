@@ -30,10 +30,11 @@
  *     keyword atoms (legal, next, goal, terminal) need, transitively, stay.
  *     Auxiliary atoms with one rule are inlined, identical rules kept once,
  *     atoms renumbered densely.
- *  4. Simplification (ground_simplify.c; off with opt.no_simplify, and
- *     above 4 million rules): in rounds, unfoldings and foldings that make
- *     the propnet smaller; keyword atoms keep their identity and hold in
- *     exactly the same states and joint moves.
+ *  4. Simplification is the next stage of the pipeline, not the
+ *     grounder's (datalog/simplify/simplify.h; off with opt.no_simplify,
+ *     and above 4 million rules): in rounds, unfoldings and foldings that
+ *     make the propnet smaller; keyword atoms keep their identity and hold
+ *     in exactly the same states and joint moves.
  *
  * The ground game: atoms have dense ids 1..n (an id, negated, is a negated
  * literal); each atom is a term pred(args) of the game's term store, with
@@ -86,7 +87,7 @@ typedef struct dl_ground_options {
   int demand;                     /* instantiate supporting rules on demand only */
   int no_factor;                  /* no auxiliary atoms for independent body parts */
   int no_split;                   /* never split a rule by variable elimination */
-  int no_simplify;                /* no simplification after pruning (ground_simplify.c) */
+  int no_simplify;                /* no simplification after pruning (datalog/simplify/) */
   uint64_t max_instances;         /* stop beyond this many rule instances; 0: no limit */
   const dl_stop *stop;            /* when to stop early (base/stop.h); may be NULL */
   /* When not NULL, called at the start of each phase and after each rule
@@ -122,7 +123,8 @@ typedef struct dl_ground_stats {
 typedef struct dl_ground dl_ground;
 
 /* Grounds game (a checked program) over reduction red (made from game with
- * DL_REDUCE_LFP or DL_REDUCE_DOMAINS).  Returns the ground game, or NULL
+ * DL_REDUCE_LFP or DL_REDUCE_DOMAINS): statics, instantiation and pruning
+ * (phases 1 to 3), then the figures.  Returns the ground game, or NULL
  * after reporting to diag (limit, cancel, out of memory).  game, its ast,
  * and red must outlive the call; the terms must outlive the result (atoms
  * are terms of game->terms, which grounding extends). */

@@ -1,4 +1,5 @@
-/* ground_impl.h: private to the grounder's files (ground*.c): the
+/* ground_impl.h: private to the grounder's files (ground*.c) and the
+ * simplifier (datalog/simplify/), which rewrites a ground game in place: the
  * grounder's state, and the helpers they share.  Not part of the interface. */
 #ifndef DATALOG_GDL_GROUND_IMPL_H
 #define DATALOG_GDL_GROUND_IMPL_H
@@ -60,7 +61,7 @@ struct dl_ground {
   uint32_t n_subterms, cap_subterms;
   uint64_t subterm_tuples;
   int failed;                 /* out of memory, limit or cancel (reported) */
-  int kept_counted;           /* rstats[].kept done (before simplification) */
+  int kept_counted;           /* rstats[].kept done (after pruning, before simplification) */
 };
 
 /* A rule as the join sees it: a rule of the game, or a piece of one that
@@ -154,10 +155,13 @@ int gr_components(const dl_ground *g, uint64_t *count);
 /* The same for the n rules lits + at[i] (head, n, body) over g's atoms, of
  * which only those the rules use count. */
 int gr_components_of(const dl_ground *g, const int32_t *lits, const size_t *at, uint32_t n, uint64_t *count);
+/* The figures of g's rules and atoms into g->stats (rules, facts, atoms,
+ * literals, components, bytes), anew each time; the kept instances per
+ * game rule the first time only.  0 when out of memory (reported). */
 int gr_count_figures(dl_ground *g);
+/* Keeps the rules i with alive[i], each different one once, sorted by head;
+ * atoms renumbered 1.. in their old order, those no rule has left out.  0
+ * when out of memory (reported). */
 int gr_compact(dl_ground *g, const uint8_t *alive);
-
-/* ground_simplify.c */
-int gr_simplify(dl_ground *g);
 
 #endif

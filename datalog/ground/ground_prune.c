@@ -418,6 +418,7 @@ int gr_components(const dl_ground *g, uint64_t *count)
 int gr_count_figures(dl_ground *g)
 {
   dl_ground_stats *s = &g->stats;
+  s->facts = s->rules = s->literals = 0;
   for (uint32_t i = 0; i < g->n_rules; i++) {
     const int32_t *x = gr_rule_lits(g, i);
     if (x[1] == 0) s->facts++;
@@ -425,6 +426,7 @@ int gr_count_figures(dl_ground *g)
     s->literals += (uint64_t)x[1];
     if (!g->kept_counted && g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
   }
+  g->kept_counted = 1;
   s->atoms = g->n_atoms;
   if (!gr_components(g, &s->components)) return gr_oom(g);
   s->bytes = g->lits.cap * sizeof(int32_t) + (size_t)g->cap_rules * (sizeof(size_t) + sizeof(uint32_t)) +

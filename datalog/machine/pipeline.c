@@ -1,13 +1,14 @@
-/* pipeline.c: load -> check -> domains -> reduce -> ground -> compile ->
- * machine, and the choice of the backend (see pipeline.h). */
+/* pipeline.c: load -> check -> domains -> reduce -> ground -> simplify ->
+ * compile -> machine, and the choice of the backend (see pipeline.h). */
 #include "datalog/machine/pipeline.h"
 
 #include <assert.h>
 #include <string.h>
 
 #include "datalog/base/clock.h"
-#include "datalog/circuit/circuit.h"
+#include "datalog/compile/compile.h"
 #include "datalog/machine/sm.h"
+#include "datalog/simplify/simplify.h"
 #include "lexer.h"
 
 void dl_game_options_init(dl_game_options *o)
@@ -102,6 +103,10 @@ static int ground_game(dl_game *g, const dl_game_options *o, const dl_stop *stop
   if (o->as_written) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
   g->ground = dl_ground_build(p, red, &go, diag);
   dl_reduction_destroy(red);
+  if (g->ground && !dl_simplify_ground(g->ground, &go, diag)) {
+    dl_ground_destroy(g->ground);
+    g->ground = NULL;
+  }
   g->ground_seconds = dl_clock_now() - t0;
   return g->ground && (has_role_atom(g->ground) || no_role(g, diag));
 }

@@ -1,5 +1,5 @@
 /* pipeline.h: a game built from options, in one place:
- *   load -> check -> domains -> reduce (G+) -> ground -> compile -> machine
+ *   load -> check -> domains -> reduce (G+) -> ground -> simplify -> compile -> machine
  * stopping at the stage the caller needs, with one set of limits (the
  * defaults below) and one place that decides the backend of the machine.
  * Every command of the command line that goes past loading (domains,

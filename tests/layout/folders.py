@@ -3,7 +3,8 @@
 no folder holds more than MAX_LINES lines of C, and the clients of the
 state machine (the command line and the public API) reach it only through
 datalog/machine/machine.h and pipeline.h: they include no backend's header
-and call no backend (dl_circuit_*, dl_sm_*) themselves.
+(nor the circuit compiler's, datalog/compile/) and call no backend
+(dl_circuit_*, dl_sm_*) themselves.
 
 A folder is one of lexer/, strata/, index/ or a subfolder of datalog/
 (datalog/gdlog.h and datalog/api.c count as the folder `api`).  An edge
@@ -14,9 +15,9 @@ import os
 import re
 import sys
 
-MAX_LINES = 4500  # "about 4,000"
+MAX_LINES = 4200  # "about 4,000"
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-BACKEND_HEADER = re.compile(r'^\s*#\s*include\s+"datalog/(circuit/|machine/sm\.h|machine/backend_)', re.M)
+BACKEND_HEADER = re.compile(r'^\s*#\s*include\s+"datalog/(circuit/|compile/|machine/sm\.h|machine/backend_)', re.M)
 BACKEND_CALL = re.compile(r'\b(dl_circuit_[a-z_]+|dl_sm_[a-z_]+)\s*\(')
 
 

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "datalog/circuit/circuit.h"
+#include "datalog/compile/compile.h"
 #include "datalog/ground/ground.h"
 #include "datalog/machine/pipeline.h"
 #include "datalog/write/output.h"

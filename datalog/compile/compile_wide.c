@@ -1,10 +1,11 @@
-/* circuit_wide_build.c: the bit-parallel program of an eager circuit (see
- * circuit_wide.c, which runs it) from the compiler's dense gates
- * (circuit_layout.c): the gates' records, the pushed moves, and the records
- * laid out as runs by level and shape. */
-#include "datalog/circuit/circuit_wide_impl.h"
+/* compile_wide.c: the bit-parallel program of an eager circuit (see
+ * datalog/circuit/circuit_wide.c, which runs it) from the compiler's dense
+ * gates (compile_layout.c): the gates' records, the pushed moves, and the
+ * records laid out as runs by level and shape. */
+#include "datalog/compile/compile_impl.h"
 
 #include "datalog/base/sort.h"
+#include "datalog/circuit/circuit_wide_impl.h"
 
 /* Inputs per gate (gate << 1 | negated) into *in_start / *ins. */
 static int input_lists(const dl_circuit *c, uint32_t **in_start, uint32_t **ins)
@@ -27,7 +28,7 @@ static int input_lists(const dl_circuit *c, uint32_t **in_start, uint32_t **ins)
 }
 
 /* The true inputs gate g needs (its counter starts at 2^31 - need + its
- * negated inputs, see add_edge in circuit_compile.c). */
+ * negated inputs, see add_edge in compile.c). */
 static int64_t gate_need(const dl_circuit *c, uint32_t g, const uint32_t *ins, uint32_t n)
 {
   int64_t negs = 0;
@@ -422,23 +423,6 @@ static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
   return 1;
 }
 
-static void free_wide(cc_wide *w)
-{
-  if (!w) return;
-  void *p[] = { w->v, w->code, w->count, w->fluent_gate, w->next_gate, w->legal_gate, w->move_input,
-                w->terminal_gate, w->goal_gate, w->goal_role, w->goal_value, w->state, w->joint, w->goals,
-                w->goal_n, w->set_inputs, w->set_move, w->role_gate, w->cand_move, w->cand_lanes,
-                w->push_start, w->push_to, w->pushed };
-  for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
-  free(w);
-}
-
-void cc_wide_free(dl_circuit *c)
-{
-  free_wide(c->wide);
-  c->wide = NULL;
-}
-
 /* The dense gate numbers of fluents and moves, n_gates for none. */
 static void map_inputs(const dl_circuit *c, cc_wide *w)
 {
@@ -473,7 +457,8 @@ int cc_wide_build(build *b)
   }
   free(in_start), free(ins), free_pushes(&p);
   if (!ok) {
-    free_wide(w);
+    c->wide = w;
+    cc_wide_free(c);
     return cc_oom(b);
   }
   c->wide = w;

@@ -1,6 +1,6 @@
-/* circuit_layout.c: the circuit's wires laid out per gate, its cyclic
- * blocks found, and its first settling (see circuit_build.h). */
-#include "datalog/circuit/circuit_build.h"
+/* compile_layout.c: the circuit's wires laid out per gate, its cyclic
+ * blocks found, and its first settling (see compile_impl.h). */
+#include "datalog/compile/compile_impl.h"
 
 #include <assert.h>
 
@@ -370,8 +370,8 @@ static int renumber(build *b, const uint32_t *perm)
 
 /* DL_CIRCUIT_LAZY: the rules of next atoms to evaluate when a move is
  * made (sinks), for the fluents of the state and the moves they need
- * (circuit_lazy.c), instead of keeping them up to date: what only they
- * read leaves the propagation.  Chess's check rules read, for every square
+ * (datalog/circuit/circuit_lazy.c), instead of keeping them up to date:
+ * what only they read leaves the propagation.  Chess's check rules read, for every square
  * a piece moves from, whether a rook's or a bishop's ray to the king
  * crosses it: kept up to date, those rays were a third of a playout.
  * A sink is an AND outside any block with no hook, its only wire to the

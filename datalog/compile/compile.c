@@ -1,8 +1,9 @@
-/* circuit_compile.c: compiling a ground game into a circuit of counter gates
- * (see circuit.h): the gates of its atoms and rules, its roles, fluents,
- * moves and goals; circuit_lower.c rewrites the rules first, circuit_layout.c
- * lays the result out; circuit.c evaluates it. */
-#include "datalog/circuit/circuit_build.h"
+/* compile.c: compiling a ground game into a circuit of counter gates
+ * (see compile.h and datalog/circuit/circuit.h): the gates of its atoms and
+ * rules, its roles, fluents, moves and goals; compile_lower.c rewrites the
+ * rules first, compile_layout.c lays the result out;
+ * datalog/circuit/circuit.c evaluates it. */
+#include "datalog/compile/compile_impl.h"
 
 #include <assert.h>
 

@@ -1,5 +1,5 @@
-/* ground_simplify.c: phase (6) of grounding (see ground.c): simplification
- * of the pruned ground game, in rounds until nothing changes, so that the
+/* simplify.c: simplification of the pruned ground game (see simplify.h), in
+ * rounds until nothing changes, so that the
  * propnet it makes has fewer components (ground.h counts them), in the
  * spirit of ggp-base's OptimizingPropNetFactory and Sancho:
  *
@@ -29,7 +29,7 @@
  * renamed, inlined or removed.  Each step is an unfolding or folding of a
  * stratified ground program, so the keyword atoms hold in exactly the same
  * states and joint moves. */
-#include "datalog/ground/ground_impl.h"
+#include "datalog/simplify/simplify.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -39,7 +39,8 @@
 #include <Judy.h>
 
 #include "datalog/base/sort.h"
-#include "datalog/ground/ground_pgraph.h"
+#include "datalog/ground/ground_impl.h"
+#include "datalog/simplify/simplify_pgraph.h"
 
 enum { MAX_ROUNDS = 16, SUBSUME_MAX = 64 };
 
@@ -828,7 +829,7 @@ static int32_t context_of(const simp *s, uint32_t a)
 typedef struct sharing {
   sole *table;     /* sole_bodies, or NULL */
   uint32_t n_table;
-  gr_pgraph pg;
+  sp_pgraph pg;
   uint8_t *mark;   /* per atom: 1 its value changed (h & c now), 2 a rule reads
                     * it in place of a body; neither may then be the other */
 } sharing;
@@ -837,7 +838,7 @@ static int sharing_ready(const simp *s, sharing *sh)
 {
   if (sh->table) return 1;
   sh->table = sole_bodies(s, &sh->n_table);
-  return sh->table && gr_pgraph_build(s->g, s->lits.a, s->at, s->alive, s->n, &sh->pg);
+  return sh->table && sp_pgraph_build(s->g, s->lits.a, s->at, s->alive, s->n, &sh->pg);
 }
 
 /* For a rule x of a supporting atom with a context c: *b, the atom whose
@@ -860,8 +861,8 @@ static int shared_atom(simp *s, sharing *sh, const int32_t *x, uint32_t *b)
   uint32_t a = find_sole(s, sh->table, sh->n_table, s->tmp.a, n);
   if (!a || a == h || sh->mark[a] == 1) return 1;
   uint32_t ph = sh->pg.pred[h], pa = sh->pg.pred[a];
-  if (ph == pa || gr_pgraph_reaches(&sh->pg, pa, ph)) return 1;
-  if (!gr_pgraph_add_read(&sh->pg, ph, pa)) return 0;
+  if (ph == pa || sp_pgraph_reaches(&sh->pg, pa, ph)) return 1;
+  if (!sp_pgraph_add_read(&sh->pg, ph, pa)) return 0;
   *b = a;
   return 1;
 }
@@ -888,7 +889,7 @@ static int shared_bodies(simp *s)
     kill_rule(s, i);
     ok = add_rule(s, h, (const int32_t[]){ (int32_t)b }, 1, s->origin[i]);
   }
-  gr_pgraph_free(&sh.pg);
+  sp_pgraph_free(&sh.pg);
   free(sh.table);
   free(sh.mark);
   return ok;
@@ -1010,14 +1011,12 @@ static int round_of(simp *s)
          tidy(s) && subsumed(s) && tidy(s) && shared_bodies(s) && tidy(s) && factor_and_inline(s) && pack(s);
 }
 
-int gr_simplify(dl_ground *g)
+/* The rounds, until one gains little; the figures before them are g's. */
+static int simplify(dl_ground *g)
 {
   double t0 = dl_clock_now();
   simp s = { .g = g, .ix_edits = UINT64_MAX, .ux_edits = UINT64_MAX, .all_dirty = 1 };
-  if (!gr_components(g, &g->stats.simplify_before)) return gr_oom(g);
-  for (uint32_t i = 0; i < g->n_rules; i++)  /* kept counts instances after pruning */
-    if (g->rule_origin[i] != UINT32_MAX) g->rstats[g->rule_origin[i]].kept++;
-  g->kept_counted = 1;
+  g->stats.simplify_before = g->stats.components;
   int ok = load(&s);
   uint64_t work = 0;  /* literals the rounds have started with */
   uint64_t before = g->stats.simplify_before, after;
@@ -1043,4 +1042,18 @@ int gr_simplify(dl_ground *g)
   free(s.dirty);
   g->stats.simplify_seconds = dl_clock_now() - t0;
   return ok || gr_oom(g);
+}
+
+int dl_simplify_ground(dl_ground *g, const dl_ground_options *opt, dl_diag *diag)
+{
+  assert(g && opt && diag && !g->failed);
+  if (opt->no_simplify || g->n_rules > DL_SIMPLIFY_MAX_RULES) return 1;
+  if (opt->progress) {
+    dl_ground_progress p = { "simplify", 0, 0, g->n_rules };
+    opt->progress(opt->progress_ctx, &p);
+  }
+  g->diag = diag;  /* gr_oom reports there */
+  int ok = simplify(g) && gr_count_figures(g);
+  g->diag = NULL;
+  return ok;
 }

@@ -1,11 +1,14 @@
-/* circuit_build.h: private to the circuit's compiler (circuit_compile.c:
- * gates from the ground game; circuit_lower.c: the rules rewritten before
- * they are wired; circuit_layout.c: the wires laid out, cyclic blocks, the
- * first settling). */
-#ifndef DATALOG_GDL_CIRCUIT_BUILD_H
-#define DATALOG_GDL_CIRCUIT_BUILD_H
+/* compile_impl.h: private to the circuit's compiler (compile.c: gates
+ * from the ground game; compile_lower.c: the rules rewritten before they
+ * are wired; compile_layout.c: the wires laid out, cyclic blocks, the first
+ * settling; compile_lazy.c: the lazy gates' records; compile_wide.c: the
+ * bit-parallel program).  The compiler fills the runtime's circuit
+ * (datalog/circuit/circuit_impl.h); the runtime never includes this. */
+#ifndef GDLOG_COMPILE_IMPL_H
+#define GDLOG_COMPILE_IMPL_H
 
 #include "datalog/circuit/circuit_impl.h"
+#include "datalog/compile/compile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,13 +103,13 @@ typedef struct rule_set {
   int32_t *lits;
 } rule_set;
 
-/* circuit_compile.c */
+/* compile.c */
 int cc_oom(build *b);
 dl_tid cc_arg(const dl_terms *t, dl_tid atom, uint32_t i);
 void cc_report_atom(build *b, uint32_t atom, const char *what);
 uint32_t cc_role_index(const dl_circuit *c, dl_tid r);
 
-/* circuit_lower.c */
+/* compile_lower.c */
 void cc_rule_set_free(rule_set *r);
 int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n);
 /* The ground rules, rewritten to be wired (into *out, empty before): the
@@ -115,19 +118,19 @@ int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n)
  * literals hoisted, legal atoms gated by their role's turn literal. */
 int cc_lower_rules(build *b, rule_set *out);
 
-/* circuit_layout.c */
+/* compile_layout.c */
 /* Finds the cyclic blocks (recursion through negation reported), orders
  * the gates, counts the stats and packs the gates into their records. */
 int cc_layout(build *b);
 /* Brings every gate to its value, then sets the initial state. */
 int cc_settle(build *b);
 
-/* circuit_wide.c */
+/* compile_wide.c */
 /* The bit-parallel program of an eager circuit (c->wide) from the dense
  * gates in topological order, before pack_net frees them. */
 int cc_wide_build(build *b);
 
-/* circuit_lazy.c */
+/* compile_lazy.c */
 /* The lazy part of the circuit from its gates g0 .. n_gates (dense, their
  * wires still in out_start/outs; off: the offsets of the eager gates). */
 int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0);

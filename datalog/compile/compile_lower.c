@@ -1,6 +1,6 @@
-/* circuit_lower.c: the ground rules rewritten before they are wired into
- * gates (see circuit_build.h, cc_lower_rules). */
-#include "datalog/circuit/circuit_build.h"
+/* compile_lower.c: the ground rules rewritten before they are wired into
+ * gates (see compile_impl.h, cc_lower_rules). */
+#include "datalog/compile/compile_impl.h"
 
 #include "datalog/base/sort.h"
 

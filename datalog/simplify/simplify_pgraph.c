@@ -1,11 +1,11 @@
-/* ground_pgraph.c: the predicate graph of a ground game (see ground_pgraph.h). */
-#include "datalog/ground/ground_pgraph.h"
+/* simplify_pgraph.c: the predicate graph of a ground game (see simplify_pgraph.h). */
+#include "datalog/simplify/simplify_pgraph.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-void gr_pgraph_free(gr_pgraph *pg)
+void sp_pgraph_free(sp_pgraph *pg)
 {
   assert(pg);
   Word_t bytes;
@@ -27,7 +27,7 @@ static uint64_t pred_key(const dl_ground *g, uint32_t a)
   return (uint64_t)dl_terms_functor(g->terms, t) << 32 | (uint64_t)dl_terms_arity(g->terms, t) << 8 | g->atom_role[a];
 }
 
-static int add_edge(gr_pgraph *pg, uint32_t p, uint32_t q)
+static int add_edge(sp_pgraph *pg, uint32_t p, uint32_t q)
 {
   if (pg->adj) {
     pg->adj[(size_t)p * pg->w + (q >> 6)] |= (uint64_t)1 << (q & 63);
@@ -38,8 +38,8 @@ static int add_edge(gr_pgraph *pg, uint32_t p, uint32_t q)
   return rc != JERR;
 }
 
-int gr_pgraph_build(const dl_ground *g, const int32_t *lits, const size_t *at, const uint8_t *alive, uint32_t n,
-                    gr_pgraph *pg)
+int sp_pgraph_build(const dl_ground *g, const int32_t *lits, const size_t *at, const uint8_t *alive, uint32_t n,
+                    sp_pgraph *pg)
 {
   assert(g && pg && (n == 0 || (lits && at && alive)));
   memset(pg, 0, sizeof *pg);
@@ -71,7 +71,7 @@ int gr_pgraph_build(const dl_ground *g, const int32_t *lits, const size_t *at, c
   pg->seen = calloc(pg->n + 1, 1);
   pg->stack = malloc((pg->n + 1) * sizeof *pg->stack);
   if (!pg->seen || !pg->stack) return 0;
-  if (pg->n <= GR_PGRAPH_REACH_MAX) {
+  if (pg->n <= SP_PGRAPH_REACH_MAX) {
     pg->w = (pg->n + 63) / 64;
     pg->reach = malloc(((size_t)pg->n * pg->w + 1) * sizeof *pg->reach);
     pg->known = malloc((pg->n + 1) * sizeof *pg->known);
@@ -88,7 +88,7 @@ int gr_pgraph_build(const dl_ground *g, const int32_t *lits, const size_t *at, c
   return 1;
 }
 
-static void visit(gr_pgraph *pg, uint32_t v, uint32_t q, uint32_t *sn, int *found)
+static void visit(sp_pgraph *pg, uint32_t v, uint32_t q, uint32_t *sn, int *found)
 {
   if (v == q) *found = 1;
   if (!pg->seen[v]) pg->seen[v] = 1, pg->stack[(*sn)++] = v;
@@ -96,7 +96,7 @@ static void visit(gr_pgraph *pg, uint32_t v, uint32_t q, uint32_t *sn, int *foun
 
 /* Searches the graph from p, through one rule or more: stops at q (1), or
  * at the end (0); the predicates met are marked in seen[]. */
-static int search(gr_pgraph *pg, uint32_t p, uint32_t q)
+static int search(sp_pgraph *pg, uint32_t p, uint32_t q)
 {
   memset(pg->seen, 0, pg->n + 1);
   uint32_t sn = 0;
@@ -117,10 +117,10 @@ static int search(gr_pgraph *pg, uint32_t p, uint32_t q)
   return found;
 }
 
-static uint64_t *reach_set(gr_pgraph *pg, uint32_t p) { return pg->reach + (size_t)p * pg->w; }
+static uint64_t *reach_set(sp_pgraph *pg, uint32_t p) { return pg->reach + (size_t)p * pg->w; }
 
 /* Makes p's reach set when it is not made yet (pg->reach not NULL). */
-static void know(gr_pgraph *pg, uint32_t p)
+static void know(sp_pgraph *pg, uint32_t p)
 {
   if (pg->is_known[p]) return;
   search(pg, p, UINT32_MAX);
@@ -132,7 +132,7 @@ static void know(gr_pgraph *pg, uint32_t p)
   pg->known[pg->n_known++] = p;
 }
 
-int gr_pgraph_reaches(gr_pgraph *pg, uint32_t p, uint32_t q)
+int sp_pgraph_reaches(sp_pgraph *pg, uint32_t p, uint32_t q)
 {
   assert(pg && p < pg->n && q < pg->n);
   if (!pg->reach) return search(pg, p, q);
@@ -142,7 +142,7 @@ int gr_pgraph_reaches(gr_pgraph *pg, uint32_t p, uint32_t q)
 
 /* The reach sets made get what q reaches: those of p and of the predicates
  * that reach p. */
-int gr_pgraph_add_read(gr_pgraph *pg, uint32_t p, uint32_t q)
+int sp_pgraph_add_read(sp_pgraph *pg, uint32_t p, uint32_t q)
 {
   assert(pg && p < pg->n && q < pg->n);
   if (!add_edge(pg, p, q)) return 0;

@@ -1,0 +1,508 @@
+/* compile_lazy.c: the records of the lazy part of a circuit (see
+ * datalog/circuit/circuit.h, DL_CIRCUIT_LAZY): the gates that only legal
+ * moves, goals and terminal need, evaluated on demand for the current state
+ * (datalog/circuit/circuit_lazy.c) instead of kept up to date at every
+ * change.
+ *
+ * Chess shows why.  Its legality test asks, for every move, whether the
+ * king would stand attacked after it: a few million gates, most of which
+ * flip when any piece moves.  Kept up to date, they cost 2 ms a state.
+ * Asked for, only the moves of the pieces on the board are tested, and a
+ * test reads only the rays through the king's square: the AND of a rule
+ * stops at its first false input, the OR of an atom at its first true one.
+ *
+ * A lazy gate reads its inputs in order: eager gates first (their value is
+ * settled), then lazy gates by the size of what they read.  Its value is
+ * kept until the state changes (an epoch stamp per gate).  The legal moves
+ * of a role are tested only when a fluent they need holds: each lazy move
+ * is filed under one fluent its every rule requires (the one the fewest
+ * other moves require), or under none. */
+#include "datalog/compile/compile_impl.h"
+
+#include <assert.h>
+
+enum { REQ = 4 };  /* fluents kept per gate while filing the moves */
+#define COST_MAX 0x7fffffffu
+
+/* Input code of gate s for a lazy gate (see dl_circuit.lz_in). */
+static uint32_t input_code(uint32_t s, uint32_t g0, const uint32_t *off, uint32_t neg)
+{
+  return s >= g0 ? (s - g0) << 2 | 2 | neg : off[s] << 2 | neg;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The inputs of every lazy gate (lz_start, lz_in, lz_need); 1, or 0 when
+ * out of memory. */
+static int lazy_inputs(dl_circuit *c, const uint32_t *off, uint32_t g0)
+{
+  uint32_t n = c->n_lazy;
+  c->lz_start = calloc((size_t)n + 2, sizeof *c->lz_start);
+  c->lz_need = malloc(((size_t)n + 1) * sizeof *c->lz_need);
+  if (!c->lz_start || !c->lz_need) return 0;
+  for (uint32_t s = 0; s < c->n_gates; s++)
+    for (uint32_t i = c->out_start[s]; i < c->out_start[s + 1]; i++)
+      if (c->outs[i] >> 2 >= g0) c->lz_start[(c->outs[i] >> 2) - g0 + 1]++;
+  for (uint32_t x = 0; x < n; x++) c->lz_start[x + 1] += c->lz_start[x];
+  c->lz_in = malloc(((size_t)c->lz_start[n] + 1) * sizeof *c->lz_in);
+  uint32_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+  if (!c->lz_in || !fill) {
+    free(fill);
+    return 0;
+  }
+  memcpy(fill, c->lz_start, (size_t)n * sizeof *fill);
+  for (uint32_t x = 0; x < n; x++) c->lz_need[x] = TOP - c->counter[g0 + x];
+  for (uint32_t s = 0; s < c->n_gates; s++)
+    for (uint32_t i = c->out_start[s]; i < c->out_start[s + 1]; i++) {
+      uint32_t t = c->outs[i] >> 2, neg = (c->outs[i] >> 1) & 1;
+      if (t < g0) continue;
+      c->lz_in[fill[t - g0]++] = input_code(s, g0, off, neg);
+      c->lz_need[t - g0] += neg;  /* the compiler counted a negated wire as true */
+    }
+  free(fill);
+  return 1;
+}
+
+/* Orders each lazy gate's inputs: eager ones first, then lazy ones by the
+ * number of gates they read (their cost, into cost[x]), and sets the depth
+ * of the evaluation stack.  Lazy gates are in topological order. */
+static int order_inputs(dl_circuit *c, uint32_t *cost)
+{
+  uint32_t n = c->n_lazy, longest = 0;
+  uint32_t *depth = calloc((size_t)n + 1, sizeof *depth);
+  uint64_t *keys = NULL;
+  size_t cap = 0;
+  int ok = depth != NULL;
+  for (uint32_t x = 0; ok && x < n; x++) {
+    uint32_t a = c->lz_start[x], e = c->lz_start[x + 1];
+    uint64_t sum = 1;
+    if (e - a > cap) {
+      cap = (e - a) * 2;
+      uint64_t *k = realloc(keys, cap * sizeof *k);
+      if (!k) ok = 0;
+      else keys = k;
+    }
+    for (uint32_t i = a; ok && i < e; i++) {
+      uint32_t in = c->lz_in[i], key = 0;
+      if (in & 2) {
+        assert(in >> 2 < x);
+        key = cost[in >> 2];
+        if (depth[in >> 2] + 1 > depth[x]) depth[x] = depth[in >> 2] + 1;
+      }
+      sum += key;
+      keys[i - a] = (uint64_t)key << 32 | in;
+    }
+    if (!ok) break;
+    cost[x] = sum > COST_MAX ? COST_MAX : (uint32_t)sum;
+    if (depth[x] > longest) longest = depth[x];
+    if (e - a > 1) qsort(keys, e - a, sizeof *keys, cmp_u64);
+    for (uint32_t i = a; i < e; i++) c->lz_in[i] = (uint32_t)keys[i - a];
+  }
+  free(depth), free(keys);
+  /* room for a test inside each "any legal" gate's (lazy_value_at) */
+  c->lz_stack = ok ? malloc(((size_t)longest + 2) * 3 * (LZ_ANY_MAX + 1) * sizeof *c->lz_stack) : NULL;
+  c->epoch = 1;
+  return c->lz_stack != NULL;
+}
+
+/* The lazy gates with a hook: legal moves (move_lazy), goals, terminal,
+ * next rules (sk_list, pairs not yet filed). */
+static int lazy_hooks(dl_circuit *c, uint32_t g0)
+{
+  c->move_lazy = malloc(((size_t)c->n_moves + 1) * sizeof *c->move_lazy);
+  c->lz_goal = malloc(((size_t)c->n_lazy + 1) * 2 * sizeof *c->lz_goal);
+  c->lz_terminal = malloc(((size_t)c->n_lazy + 1) * sizeof *c->lz_terminal);
+  c->sk_list = malloc(((size_t)c->n_lazy + 1) * 2 * sizeof *c->sk_list);
+  if (!c->move_lazy || !c->lz_goal || !c->lz_terminal || !c->sk_list) return 0;
+  memset(c->move_lazy, 0xff, ((size_t)c->n_moves + 1) * sizeof *c->move_lazy);
+  for (uint32_t x = 0; x < c->n_lazy; x++) {
+    uint32_t h = c->hook[g0 + x] & ~HAS_OUTPUTS, i = h & 0x0fffffffu;
+    switch ((h >> 28) & 7) {
+    case HOOK_LEGAL:
+      c->move_lazy[i] = x;
+      c->n_lazy_moves++;
+      break;
+    case HOOK_GOAL:
+      c->lz_goal[2 * c->n_lz_goal] = x;
+      c->lz_goal[2 * c->n_lz_goal++ + 1] = i;
+      break;
+    case HOOK_TERMINAL:
+      c->lz_terminal[c->n_lz_terminal++] = x;
+      break;
+    case HOOK_NEXT:
+      c->sk_list[2 * c->n_sinks] = x;
+      c->sk_list[2 * c->n_sinks++ + 1] = i;
+      break;
+    default:
+      assert(h == 0);
+      break;
+    }
+  }
+  return 1;
+}
+
+/* Fluents (f < n_fluents) and moves (n_fluents + m) every true value of
+ * the gate needs: at most REQ of them, a subset (that is all the filing
+ * needs: any needed one will do). */
+typedef struct req {
+  uint32_t f[REQ];
+} req;
+
+static void req_add(req *r, uint32_t f)
+{
+  for (int k = 0; k < REQ; k++) {
+    if (r->f[k] == f) return;
+    if (r->f[k] == NONE) {
+      r->f[k] = f;
+      return;
+    }
+  }
+}
+
+static void req_meet(req *r, const req *o)
+{
+  req m;
+  memset(&m, 0xff, sizeof m);
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    for (int j = 0; j < REQ && o->f[j] != NONE; j++)
+      if (r->f[k] == o->f[j]) req_add(&m, r->f[k]);
+  *r = m;
+}
+
+/* The fluents each lazy gate needs (an AND: those of its positive inputs;
+ * an OR: those all its inputs need; other thresholds: none). */
+static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_key)
+{
+  req *q = malloc(((size_t)c->n_lazy + 1) * sizeof *q);
+  if (!q) return NULL;
+  for (uint32_t x = 0; x < c->n_lazy; x++) {
+    uint32_t a = c->lz_start[x], e = c->lz_start[x + 1], need = c->lz_need[x];
+    memset(&q[x], 0xff, sizeof q[x]);
+    if (need == 0 || (need > 1 && need < e - a)) continue;
+    for (uint32_t i = a; i < e; i++) {
+      uint32_t in = c->lz_in[i];
+      req one;
+      memset(&one, 0xff, sizeof one);
+      if ((in & 3) == 2) one = q[in >> 2];
+      else if (!(in & 3)) one.f[0] = gate_key[in >> 2];
+      if (need > 1) {
+        for (int k = 0; k < REQ && one.f[k] != NONE; k++) req_add(&q[x], one.f[k]);
+      } else if (i == a) q[x] = one;
+      else req_meet(&q[x], &one);
+    }
+  }
+  return q;
+}
+
+/* Counts in count[key] the needed keys below limit of r. */
+static void count_needed(const req *r, uint32_t limit, uint32_t *count)
+{
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    if (r->f[k] < limit) count[r->f[k]]++;
+}
+
+/* Of r's needed keys below limit, the one with the least count; limit
+ * when it has none. */
+static uint32_t rarest_needed(const req *r, uint32_t limit, const uint32_t *count)
+{
+  uint32_t best = limit;
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    if (r->f[k] < limit && (best == limit || count[r->f[k]] < count[best])) best = r->f[k];
+  return best;
+}
+
+/* Files each lazy move under the fluent of its needed ones that the fewest
+ * moves of its role need (n_fluents: under none). */
+static int file_moves(dl_circuit *c, const req *q)
+{
+  uint32_t nf = c->n_fluents + 1, nb = c->n_roles * nf;
+  uint32_t *count = calloc((size_t)nb + 1, sizeof *count), *bucket = malloc(((size_t)c->n_moves + 1) * 4);
+  c->lzm_start = calloc((size_t)nb + 2, sizeof *c->lzm_start);
+  c->lzm_moves = malloc(((size_t)c->n_lazy_moves + 1) * sizeof *c->lzm_moves);
+  c->lz_cand = malloc(((size_t)c->n_lazy_moves + 1) * sizeof *c->lz_cand);
+  if (!count || !bucket || !c->lzm_start || !c->lzm_moves || !c->lz_cand) {
+    free(count), free(bucket);
+    return 0;
+  }
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_lazy[m] != NONE) count_needed(&q[c->move_lazy[m]], c->n_fluents, count + c->move_role[m] * nf);
+  for (uint32_t m = 0; m < c->n_moves; m++) {
+    if (c->move_lazy[m] == NONE) continue;
+    uint32_t base = c->move_role[m] * nf, best = rarest_needed(&q[c->move_lazy[m]], c->n_fluents, count + base);
+    bucket[m] = base + best;
+    c->lzm_start[base + best + 1]++;
+  }
+  for (uint32_t k = 0; k < nb; k++) c->lzm_start[k + 1] += c->lzm_start[k];
+  memcpy(count, c->lzm_start, (size_t)nb * sizeof *count);
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_lazy[m] != NONE) c->lzm_moves[count[bucket[m]]++] = m;
+  free(count), free(bucket);
+  c->role_all_gated = malloc((size_t)c->n_roles + 1);
+  if (!c->role_all_gated) return 0;
+  memset(c->role_all_gated, 1, (size_t)c->n_roles + 1);
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_lazy[m] != NONE && !c->move_gated[m]) c->role_all_gated[c->move_role[m]] = 0;
+  return 1;
+}
+
+/* Files each next rule (sink) under the key of its needed ones that the
+ * fewest rules need (n_fluents + n_moves: under none), the cheapest first
+ * in a key (cost: what order_inputs measured): once one rule has made its
+ * fluent true, the others are not asked. */
+typedef struct sink_entry {
+  uint64_t order;  /* key << 32 | cost */
+  uint32_t x, f;
+} sink_entry;
+
+static int cmp_sink(const void *a, const void *b)
+{
+  const sink_entry *p = a, *q = b;
+  if (p->order != q->order) return p->order < q->order ? -1 : 1;
+  return (p->x > q->x) - (p->x < q->x);
+}
+
+static int file_sinks(dl_circuit *c, const req *q, const uint32_t *cost)
+{
+  uint32_t nk = c->n_fluents + c->n_moves + 1, none = nk - 1, n = c->n_sinks;
+  uint32_t *count = calloc((size_t)nk + 1, sizeof *count);
+  sink_entry *e = malloc(((size_t)n + 1) * sizeof *e);
+  c->sk_start = calloc((size_t)nk + 2, sizeof *c->sk_start);
+  if (!count || !e || !c->sk_start) {
+    free(count), free(e);
+    return 0;
+  }
+  for (uint32_t s = 0; s < n; s++) count_needed(&q[c->sk_list[2 * s]], none, count);
+  for (uint32_t s = 0; s < n; s++) {
+    uint32_t x = c->sk_list[2 * s], key = rarest_needed(&q[x], none, count);
+    e[s] = (sink_entry){ (uint64_t)key << 32 | cost[x], x, c->sk_list[2 * s + 1] };
+    c->sk_start[key + 1]++;
+  }
+  for (uint32_t k = 0; k < nk; k++) c->sk_start[k + 1] += c->sk_start[k];
+  qsort(e, n, sizeof *e, cmp_sink);
+  for (uint32_t s = 0; s < n; s++) c->sk_list[2 * s] = e[s].x, c->sk_list[2 * s + 1] = e[s].f;
+  free(count), free(e);
+  return 1;
+}
+
+/* The key of each eager gate that is a fluent's or a move's input, by
+ * offset (NONE for the others). */
+static uint32_t *input_keys(const dl_circuit *c, const uint32_t *off, uint32_t g0)
+{
+  uint32_t *key = malloc(((size_t)off[g0] + 1) * sizeof *key);
+  if (!key) return NULL;
+  memset(key, 0xff, ((size_t)off[g0] + 1) * sizeof *key);
+  for (uint32_t m = 0; m < c->n_moves; m++) {
+    assert(c->move_gate[m] == NONE || c->move_gate[m] < g0);  /* inputs are never lazy */
+    if (c->move_gate[m] != NONE) key[off[c->move_gate[m]]] = c->n_fluents + m;
+  }
+  for (uint32_t f = 0; f < c->n_fluents; f++)
+    if (c->fluent_gate[f] != NONE) key[off[c->fluent_gate[f]]] = f;
+  return key;
+}
+
+/* The role whose lazy legal moves are every input of lazy gate x, an OR
+ * of LZ_ANY_MIN inputs or more (move: per lazy gate, the move whose legal
+ * gate it is, or NONE); NONE when it is not such a gate. */
+static uint32_t any_legal_role(const dl_circuit *c, uint32_t x, const uint32_t *move)
+{
+  uint32_t a = c->lz_start[x], e = c->lz_start[x + 1], r = NONE;
+  if (c->lz_need[x] != 1 || e - a < LZ_ANY_MIN) return NONE;
+  for (uint32_t i = a; i < e; i++) {
+    uint32_t w = c->lz_in[i], m = (w & 3) == 2 ? move[w >> 2] : NONE;
+    if (m == NONE || (r != NONE && c->move_role[m] != r)) return NONE;
+    r = c->move_role[m];
+  }
+  return r;
+}
+
+/* Finds the "any legal" gates (see dl_circuit.any_gate; dense numbers
+ * until pack_records); 1, or 0 when out of memory. */
+static int find_any_legal(dl_circuit *c)
+{
+  uint32_t *move = malloc(((size_t)c->n_lazy + 1) * sizeof *move);
+  c->any_in = calloc((size_t)c->n_moves + 1, 1);
+  if (!move || !c->any_in) {
+    free(move);
+    return 0;
+  }
+  memset(move, 0xff, ((size_t)c->n_lazy + 1) * sizeof *move);
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_lazy[m] != NONE) move[c->move_lazy[m]] = m;
+  for (uint32_t x = 0; x < c->n_lazy && c->n_any < LZ_ANY_MAX; x++) {
+    uint32_t r = any_legal_role(c, x, move);
+    if (r == NONE) continue;
+    for (uint32_t i = c->lz_start[x]; i < c->lz_start[x + 1]; i++)
+      c->any_in[move[c->lz_in[i] >> 2]] |= (uint8_t)(1u << c->n_any);
+    c->any_gate[c->n_any] = x;
+    c->any_role[c->n_any++] = r;
+  }
+  free(move);
+  return 1;
+}
+
+/* The input code w (dense) in a record (see dl_circuit.lz). */
+static uint32_t record_code(const dl_circuit *c, uint32_t w, const uint32_t *rec, const uint32_t *gate_key)
+{
+  if (w & 2) return rec[w >> 2] << 3 | (w & 3);
+  uint32_t key = gate_key[w >> 2];
+  return key < c->n_fluents ? key << 3 | 4 | (w & 1) : (w >> 2) << 3 | (w & 1);
+}
+
+/* Places lazy gate `root` and, depth first, the lazy gates it reads (in
+ * the order it reads them) not yet placed: order[*k ..].  st: room for two
+ * numbers per lazy gate. */
+static void place_reads(const dl_circuit *c, uint32_t root, uint8_t *placed, uint32_t *order, uint32_t *k,
+                        uint32_t *st)
+{
+  if (placed[root]) return;
+  uint32_t sp = 0;
+  placed[root] = 1, order[(*k)++] = root;
+  st[sp++] = root, st[sp++] = c->lz_start[root];
+  while (sp) {
+    uint32_t x = st[sp - 2], i = st[sp - 1], e = c->lz_start[x + 1];
+    while (i < e && !((c->lz_in[i] & 2) && !placed[c->lz_in[i] >> 2])) i++;
+    if (i == e) {
+      sp -= 2;
+      continue;
+    }
+    uint32_t y = c->lz_in[i] >> 2;
+    st[sp - 1] = i + 1;
+    placed[y] = 1, order[(*k)++] = y;
+    st[sp++] = y, st[sp++] = c->lz_start[y];
+  }
+}
+
+/* The order of the lazy records: what one test reads lies together, so a
+ * test reads a few runs of memory instead of a cache line per gate (chess's
+ * lazy gates take 100 MB).  Depth first from the legal moves in the order
+ * of their buckets, then from the next rules, goals and terminal; then the
+ * gates of the move cone after the others (the stamps tell them apart by
+ * lz_cone0).  NULL when out of memory. */
+static uint32_t *record_order(const dl_circuit *c)
+{
+  uint32_t n = c->n_lazy, k = 0, nb = c->n_roles * (c->n_fluents + 1);
+  uint8_t *placed = calloc((size_t)n + 1, 1);
+  uint32_t *order = malloc(((size_t)n + 1) * sizeof *order), *st = malloc(((size_t)n + 1) * 2 * sizeof *st);
+  uint32_t *out = malloc(((size_t)n + 1) * sizeof *out);
+  if (placed && order && st && out) {
+    for (uint32_t i = 0; i < c->lzm_start[nb]; i++)
+      place_reads(c, c->move_lazy[c->lzm_moves[i]], placed, order, &k, st);
+    for (uint32_t i = 0; i < c->n_sinks; i++) place_reads(c, c->sk_list[2 * i], placed, order, &k, st);
+    for (uint32_t i = 0; i < c->n_lz_goal; i++) place_reads(c, c->lz_goal[2 * i], placed, order, &k, st);
+    for (uint32_t i = 0; i < c->n_lz_terminal; i++) place_reads(c, c->lz_terminal[i], placed, order, &k, st);
+    for (uint32_t x = 0; x < n; x++) place_reads(c, x, placed, order, &k, st);
+    assert(k == n);
+    k = 0;
+    for (int cone = 0; cone < 2; cone++)
+      for (uint32_t i = 0; i < n; i++)
+        if ((order[i] >= c->lz_cone0) == cone) out[k++] = order[i];
+  }
+  free(placed), free(order), free(st);
+  if (k != n) {
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
+/* Packs the lazy gates into their records (dl_circuit.lz): a test reads a
+ * gate's value, its count and its first inputs in one place, and a
+ * fluent's value off the state.  Renames the gates by their offsets; frees
+ * the dense lists.  1, 0 when out of memory, -1 when too large. */
+static int pack_records(dl_circuit *c, const uint32_t *gate_key)
+{
+  uint32_t n = c->n_lazy, *rec = malloc(((size_t)n + 1) * sizeof *rec), *order = record_order(c), cone0 = NONE;
+  uint64_t words = 0;
+  if (!rec || !order) {
+    free(rec), free(order);
+    return 0;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t x = order[k];
+    if (x >= c->lz_cone0 && cone0 == NONE) cone0 = (uint32_t)words;
+    rec[x] = (uint32_t)words, words += LZ_IN + c->lz_start[x + 1] - c->lz_start[x];
+  }
+  free(order);
+  if (words >= (1u << 29)) {
+    free(rec);
+    return -1;
+  }
+  c->lz_words = (uint32_t)words;
+  c->lz = malloc((words + 1) * sizeof *c->lz);
+  if (!c->lz) {
+    free(rec);
+    return 0;
+  }
+  for (uint32_t x = 0; x < n; x++) {
+    uint32_t *r = c->lz + rec[x], a = c->lz_start[x], e = c->lz_start[x + 1];
+    r[LZ_MEMO] = 0, r[LZ_N] = e - a, r[LZ_NEED] = c->lz_need[x];
+    for (uint32_t i = a; i < e; i++) r[LZ_IN + i - a] = record_code(c, c->lz_in[i], rec, gate_key);
+  }
+  c->lz_cone0 = cone0 == NONE ? (uint32_t)words : cone0;
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    if (c->move_lazy[m] != NONE) c->move_lazy[m] = rec[c->move_lazy[m]];
+  for (uint32_t k = 0; k < c->n_lz_goal; k++) c->lz_goal[2 * k] = rec[c->lz_goal[2 * k]];
+  for (uint32_t k = 0; k < c->n_lz_terminal; k++) c->lz_terminal[k] = rec[c->lz_terminal[k]];
+  for (uint32_t k = 0; k < c->n_sinks; k++) c->sk_list[2 * k] = rec[c->sk_list[2 * k]];
+  for (uint32_t k = 0; k < c->n_any; k++) {
+    c->any_gate[k] = rec[c->any_gate[k]];
+    c->lz[c->any_gate[k] + LZ_NEED] = LZ_ANY | k;
+  }
+  free(rec);
+  free(c->lz_start), free(c->lz_in), free(c->lz_need);
+  c->lz_start = c->lz_in = c->lz_need = NULL;
+  return 1;
+}
+
+int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
+{
+  dl_circuit *c = b->c;
+  c->lazy = 1;
+  c->n_lazy = c->n_gates - g0;
+  c->lz_cone0 -= g0;
+  c->mepoch = 1;
+  uint32_t *gate_key = input_keys(c, off, g0), *cost = malloc(((size_t)c->n_lazy + 1) * sizeof *cost);
+  req *q = NULL;
+  int ok = gate_key && cost && lazy_inputs(c, off, g0) && order_inputs(c, cost) && lazy_hooks(c, g0);
+  if (ok) {
+    q = needed_fluents(c, gate_key);
+    ok = q && file_moves(c, q) && file_sinks(c, q, cost) && find_any_legal(c);
+  }
+  ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
+  ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
+  ok = ok && (c->true_list = malloc(((size_t)c->n_fluents + 1) * sizeof *c->true_list)) != NULL;
+  if (ok) {
+    c->stats.lazy_gates = c->n_lazy;
+    c->stats.lazy_wires = c->lz_start[c->n_lazy];
+    c->stats.lazy_next_rules = c->n_sinks;
+  }
+  int packed = ok ? pack_records(c, gate_key) : 0;
+  free(gate_key), free(cost), free(q);
+  if (packed < 0) dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
+  return packed > 0 ? 1 : packed < 0 ? 0 : cc_oom(b);
+}
+
+/* The lazy moves a state tests are those filed under its fluents or under
+ * none: in chess's initial state 255 of 7,622 (the moves of the pieces on
+ * their squares).  snakeAssemblit's initial state tests 62 of its 66, each
+ * a search over the board, and it plays 842 playouts per processor second
+ * lazy against about 45,000 eager (64 at a time); mummymaze1p (5 of 5) and
+ * urmAdd (324 of 324) are slower lazy too, one playout at a time. */
+enum { LAZY_TESTED = 50 };
+
+int cc_lazy_pays(const dl_circuit *c)
+{
+  assert(c && c->lazy);
+  uint64_t tested = 0;
+  for (uint32_t r = 0; r < c->n_roles; r++) {
+    uint32_t base = r * (c->n_fluents + 1);
+    tested += c->lzm_start[base + c->n_fluents + 1] - c->lzm_start[base + c->n_fluents];
+    for (uint32_t f = 0; f < c->n_fluents; f++)
+      if (c->cur[f >> 6] >> (f & 63) & 1) tested += c->lzm_start[base + f + 1] - c->lzm_start[base + f];
+  }
+  return tested * 100 <= (uint64_t)LAZY_TESTED * c->n_lazy_moves;
+}
