@@ -9,7 +9,7 @@
 
 int cc_oom(build *b)
 {
-  dl_diag_report(b->diag, DL_ERROR, NULL, 0, "out of memory compiling the circuit");
+  dl_diag_fail(b->diag, DL_CAUSE_NOMEM, "out of memory compiling the circuit");
   return 0;
 }
 
@@ -294,7 +294,7 @@ static int alloc_gates(build *b)
   dl_circuit *c = b->c;
   uint64_t cap = 2 * (uint64_t)b->n_atoms + 2 * (uint64_t)b->n_rules + 1;
   if (cap >= (1u << 28)) {
-    dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
+    dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
     return 0;
   }
   b->cap_gates = (uint32_t)cap;
@@ -413,7 +413,7 @@ static dl_circuit *compile(const dl_ground *g, dl_circuit_mode mode, dl_diag *di
 {
   dl_circuit *c = calloc(1, sizeof *c);
   if (!c) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory compiling the circuit");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory compiling the circuit");
     return NULL;
   }
   c->g = g;

@@ -566,7 +566,10 @@ static int pack_net(build *b)
   uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
   if (!off) return cc_oom(b);
   int lazy = b->mode == DL_CIRCUIT_LAZY;  /* the gates from goal_start have no record */
-  if (!lazy && !b->hooks_in_cone && !cc_wide_build(b)) return 0;
+  if (!lazy && !b->hooks_in_cone && !cc_wide_build(b)) {
+    free(off);
+    return 0;
+  }
   uint64_t words = 0;
   for (uint32_t g = 0; g < c->n_gates; g++) {
     off[g] = (uint32_t)words;
@@ -575,7 +578,7 @@ static int pack_net(build *b)
     for (uint32_t i = c->out_start[g]; lazy && i < c->out_start[g + 1]; i++) words -= c->outs[i] >> 2 >= c->goal_start;
     if (words >= (1u << 29)) {
       free(off);
-      dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
+      dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
       return 0;
     }
   }

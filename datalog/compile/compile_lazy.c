@@ -482,7 +482,7 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
   }
   int packed = ok ? pack_records(c, gate_key) : 0;
   free(gate_key), free(cost), free(q);
-  if (packed < 0) dl_diag_report(b->diag, DL_ERROR, NULL, 0, "the ground game is too large for a circuit");
+  if (packed < 0) dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
   return packed > 0 ? 1 : packed < 0 ? 0 : cc_oom(b);
 }
 

@@ -265,7 +265,7 @@ dl_ground *dl_ground_build(const dl_program *game, const dl_reduction *red, cons
 {
   dl_ground *g = calloc(1, sizeof *g);
   if (!g) {
-    dl_diag_report(diag, DL_ERROR, NULL, 0, "out of memory in grounding");
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in grounding");
     return NULL;
   }
   g->game = game;

@@ -723,7 +723,7 @@ static int go_on(join *j)
   if ((++j->polls & 1023) || !j->g->opt->stop) return 1;
   int why = dl_stop_requested(j->g->opt->stop);
   if (!why) return 1;
-  dl_diag_report(j->g->diag, DL_ERROR, NULL, 0, "%s", dl_stop_message(why));
+  dl_diag_fail(j->g->diag, DL_CAUSE_STOP, "%s", dl_stop_message(why));
   return !(j->g->failed = 1);
 }
 
@@ -781,8 +781,8 @@ static int make_instance(join *j, int32_t block, uint64_t count)
   if (!make_head(j, j->gr->head_pred, n)) return gr_oom(g);
   j->instances += count;
   if (g->opt->max_instances && (g->instances += count) > g->opt->max_instances) {
-    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "more than %llu rule instances",
-                   (unsigned long long)g->opt->max_instances);
+    dl_diag_fail(g->diag, DL_CAUSE_LIMIT, "more than %llu rule instances",
+                 (unsigned long long)g->opt->max_instances);
     return !(g->failed = 1);
   }
   return 1;

@@ -24,7 +24,7 @@ int gr_push32(vec32 *v, int32_t x)
 
 int gr_oom(dl_ground *g)
 {
-  if (!g->failed) dl_diag_report(g->diag, DL_ERROR, NULL, 0, "out of memory in grounding");
+  if (!g->failed) dl_diag_fail(g->diag, DL_CAUSE_NOMEM, "out of memory in grounding");
   g->failed = 1;
   return 0;
 }
