@@ -114,7 +114,9 @@ def board(g, objs, n_nums):
     g.rule("(legal ?r %s)" % move, "(role ?r)" + g.ctl(), "(bx ?x)", "(by ?y)", "(not (occupied ?x ?y))")
     g.rule("(next (cell (pos ?x ?y) ?m))", "(does ?r %s)" % move, "(markof ?r ?m)")
     if rng.random() < 0.5:
-        g.rule("(legal ?r (erase ?x ?y))", "(role ?r)" + g.ctl(), "(markof ?r ?m)", "(true (cell (pos ?x ?y) ?m))")
+        keep = "(distinct (pos ?x ?y) (pos %s %d))" % (rng.choice(xs), rng.choice(ys)) if rng.random() < 0.5 else ""
+        g.rule("(legal ?r (erase ?x ?y))", "(role ?r)" + g.ctl(), "(markof ?r ?m)", "(true (cell (pos ?x ?y) ?m))",
+               keep)
         g.rule("(erased ?x ?y)", "(does ?r (erase ?x ?y))")
         g.rule("(next (cell (pos ?x ?y) ?m))", "(true (cell (pos ?x ?y) ?m))", "(not (erased ?x ?y))")
     else:
@@ -175,9 +177,13 @@ def items(g, n_nums):
     g.rule("(next (has ?r (item ?k ?l)))", "(true (has ?r (item ?k ?l)))", "(not (changed ?r ?k))")
     g.rule("(missing ?r)", "(role ?r)", "(kind ?k)", cursed, "(not (hasany ?r ?k))")
     g.rule("(collector ?r)", "(role ?r)", "(not (missing ?r))")
+    if rng.random() < 0.5:
+        g.rule("(fresh ?r)", "(role ?r)", "(not (true (has ?r (item %s (lvl 1)))))" % kinds[-1])
+        g.wins.append("fresh")
     a, b = kinds[0], kinds[1]
-    g.rule("(lucky ?r)", "(role ?r)", "(or (hasany ?r %s) (and (hasany ?r %s) (true (step ?s))))" % (a, b)
-           if rng.random() < 0.3 else "(or (hasany ?r %s) (hasany ?r %s))" % (a, b))
+    body = rng.choice(["(or (hasany ?r %s) (hasany ?r %s))", "(or (hasany ?r %s) (not (hasany ?r %s)))",
+                       "(or (hasany ?r %s) (and (hasany ?r %s) (true (step ?s))))"]) % (a, b)
+    g.rule("(lucky ?r)", "(role ?r)", body)
     g.wins += ["collector", "lucky"]
 
 
@@ -216,13 +222,20 @@ def lights(g, objs):
     rng = g.rng
     ls = pick(rng, objs, 1, 3)
     g.statics += ["(light %s)" % x for x in ls]
-    if rng.random() < 0.5:
+    if rng.random() < 0.3:
+        g.statics.append("(broken %s)" % rng.choice(ls))
+        g.rule("(init (on ?x))", "(light ?x)", "(not (broken ?x))")
+    elif rng.random() < 0.5:
         g.inits.append("(init (on %s))" % rng.choice(ls))
     g.rule("(legal ?r (flip ?x))", "(role ?r)" + g.ctl(), "(light ?x)")
     g.rule("(flipped ?x)", "(does ?r (flip ?x))")
     g.rule("(next (on ?x))", "(flipped ?x)", "(not (true (on ?x)))")
     g.rule("(next (on ?x))", "(true (on ?x))", "(not (flipped ?x))")
     g.rule("dark", "(light ?x)", "(not (true (on ?x)))")
+    if rng.random() < 0.5:  # a fluent that is a constant
+        g.rule("(next touched)", "(flipped ?x)")
+        g.rule("(next touched)", "(true touched)")
+        g.rule("dark", "(not (true touched))")
     g.rule("(bright ?r)", "(role ?r)", "(not dark)")
     g.wins.append("bright")
     if rng.random() < 0.3:
