@@ -13,7 +13,10 @@
  * configuration's legal moves, and played by name on the others.  At every
  * state: the roles (once), the state's fluents (sorted text), terminal,
  * each role's goal atoms (unchecked: count and value), and outside
- * terminal states each role's legal moves (sorted text).  Then N wide
+ * terminal states each role's legal moves (sorted text).  Then 20 of the
+ * backends' own playouts (dl_machine_playouts, one lane) with seed S on
+ * each configuration: none may fail, and the three rules configurations,
+ * which list their moves in one order, must give the same figures.  Then N wide
  * playouts (--wide, default 128; 0: none) of the eager circuit run 64 at a
  * time in bit lanes, each replayed on the rules: the same legal moves
  * counted, the lanes' moves legal there, the same end and goals.
@@ -44,6 +47,7 @@ typedef struct config {
   dl_sm_demand demand;
   dl_circuit_mode mode;
   int from_ground;   /* built from the ground game's KIF */
+  int group;         /* configurations of one group list their legal moves in one order: the same fast playouts */
   dl_diag *diag;
   dl_game game;
   dl_machine *m;     /* game.machine once built */
@@ -67,13 +71,13 @@ typedef struct differ {
 } differ;
 
 static const config configs[] = {
-  { "rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 0, NULL, { 0 }, NULL, NULL, NULL },
-  { "rules demand off", DL_BACKEND_RULES, DL_SM_DEMAND_OFF, DL_CIRCUIT_AUTO, 0, NULL, { 0 }, NULL, NULL, NULL },
-  { "rules demand on", DL_BACKEND_RULES, DL_SM_DEMAND_ON, DL_CIRCUIT_AUTO, 0, NULL, { 0 }, NULL, NULL, NULL },
-  { "circuit eager", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_EAGER, 0, NULL, { 0 }, NULL, NULL, NULL },
-  { "circuit lazy", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_LAZY, 0, NULL, { 0 }, NULL, NULL, NULL },
-  { "ground KIF, rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 1, NULL, { 0 }, NULL, NULL, NULL },
-  { "ground KIF, circuit", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 1, NULL, { 0 }, NULL, NULL, NULL },
+  { "rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
+  { "rules demand off", DL_BACKEND_RULES, DL_SM_DEMAND_OFF, DL_CIRCUIT_AUTO, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
+  { "rules demand on", DL_BACKEND_RULES, DL_SM_DEMAND_ON, DL_CIRCUIT_AUTO, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
+  { "circuit eager", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_EAGER, 0, 2, NULL, { 0 }, NULL, NULL, NULL },
+  { "circuit lazy", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_LAZY, 0, 3, NULL, { 0 }, NULL, NULL, NULL },
+  { "ground KIF, rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 1, 4, NULL, { 0 }, NULL, NULL, NULL },
+  { "ground KIF, circuit", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 1, 5, NULL, { 0 }, NULL, NULL, NULL },
 };
 
 /* ---- text ---- */
@@ -410,6 +414,42 @@ static int walk(differ *d)
   return 0;
 }
 
+/* ---- fast playouts ---- */
+
+/* The figures of n playouts of c by dl_machine_playouts, one at a time. */
+static char *playouts_text(config *c, uint32_t seed)
+{
+  dl_mstate *s = NULL;
+  double goals[64] = { 0 };
+  dl_playout_options o = { 20, seed, MAX_DEPTH, -1, 1, 0 };
+  dl_playout_totals t = { 0 };
+  t.goal_sum = goals;
+  if (c->m->n_roles > 64 || dl_machine_initial(c->m, &s) != DL_M_OK || dl_machine_playouts(c->m, s, &o, &t) != DL_M_OK)
+    return free(s), error_text(c->diag);
+  free(s);
+  dl_buf b = { 0 };
+  dl_buf_addf(&b, "%llu playouts, %llu states, depth %u..%u, goals", (unsigned long long)t.playouts,
+              (unsigned long long)t.states, t.min_depth, t.max_depth);
+  for (uint32_t r = 0; r < c->m->n_roles; r++) dl_buf_addf(&b, " %.0f", goals[r]);
+  return buf_text(&b);
+}
+
+/* The backends' own playouts (dl_machine_playouts, one lane), run with one
+ * seed on every configuration: alike within a group, where moves are
+ * numbered alike, and without error everywhere. */
+static int fast_playouts(differ *d, uint32_t seed)
+{
+  for (int i = 0; i < d->n; i++) d->c[i].answer = playouts_text(&d->c[i], seed);
+  int ok = 1;
+  for (int i = 0; ok && i < d->n; i++)
+    for (int k = 0; ok && k < i; k++)
+      ok = strncmp(d->c[i].answer, "error: ", 7) != 0 &&
+           (d->c[k].group != d->c[i].group || strcmp(d->c[k].answer, d->c[i].answer) == 0);
+  if (!ok) report(d, "the backends' own playouts (groups: 1 rules, 2 eager, 3 lazy, 4 ground rules, 5 ground circuit)");
+  for (int i = 0; i < d->n; i++) free(d->c[i].answer), d->c[i].answer = NULL;
+  return ok;
+}
+
 /* ---- wide playouts replayed on the rules ---- */
 
 typedef struct replay {
@@ -561,6 +601,7 @@ int main(int argc, char **argv)
   int rejected = 0, ok = build_all(&d, &rejected);
   ok = ok && ask(&d, q_roles, 0, "the roles");
   for (uint64_t p = 0; ok && p < playouts; p++, d.playouts++) ok = walk(&d);
+  ok = ok && fast_playouts(&d, (uint32_t)seed);
   ok = ok && wide(&d, seed, wide_n);
   if (ok)
     printf("%s: %d configurations agree: %llu playouts, %llu wide playouts replayed, %llu states\n", d.file, d.n,
