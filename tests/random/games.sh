@@ -12,7 +12,8 @@
 #    does facts by `gdlog model` equals gringo's of `gdlog print --format asp`.
 # A failing game is kept in $GDLOG_RANDOM_KEEP, or else in a new temporary
 # directory, never in the source tree; the output says how to run it again.
-# Prints a line of figures every 1000 games and at the end.
+# Prints a line of figures every $GDLOG_RANDOM_EVERY (default 1000) games and
+# at the end.
 # Exit status: 0 all passed, 1 a failure, 2 usage, 77 (ctest's skip) without
 # python3, the binaries, or (with GDLOG_RANDOM_GRINGO=1) gringo or perl.
 set -u -o pipefail
@@ -123,11 +124,12 @@ figures() {
 
 passed=0 failed=0 states=0 broken=0 gringo_checked=0
 SECONDS=0
+EVERY=${GDLOG_RANDOM_EVERY:-1000}
 for ((seed = FIRST; seed < FIRST + COUNT; seed++)); do
     if diff_game "$seed"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
     break_game "$seed" || failed=$((failed + 1))
     n=$((seed - FIRST + 1))
-    [ $((n % 1000)) = 0 ] && [ "$n" != "$COUNT" ] && figures "after $n seeds"
+    [ $((n % EVERY)) = 0 ] && [ "$n" != "$COUNT" ] && figures "after $n seeds"
 done
 figures "seeds $FIRST..$((FIRST + COUNT - 1))"
 [ "$failed" -eq 0 ]
