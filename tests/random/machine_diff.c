@@ -93,6 +93,14 @@ static char *buf_text(dl_buf *b)
   return s;
 }
 
+/* A malloc'd copy of s (C11 has no strdup); NULL when out of memory. */
+static char *dup_text(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  char *t = malloc(n);
+  return t ? memcpy(t, s, n) : NULL;
+}
+
 /* The first error of d as an answer ("error: ..."), d emptied. */
 static char *error_text(dl_diag *d)
 {
@@ -247,7 +255,7 @@ static int build_all(differ *d, int *rejected)
       continue;
     }
     if (!d->c[EAGER].m) {
-      d->c[i].answer = d->c[EAGER].answer ? strdup(d->c[EAGER].answer) : NULL;
+      d->c[i].answer = d->c[EAGER].answer ? dup_text(d->c[EAGER].answer) : NULL;
       continue;
     }
     if (!d->ground.len) {
@@ -290,7 +298,7 @@ static int start(differ *d)
   for (int i = 0; i < d->n; i++)
     if (!d->c[i].s) {
       for (int k = 0; k < d->n; k++)
-        if (!d->c[k].answer) d->c[k].answer = strdup(d->c[k].s ? "an initial state" : "?");
+        if (!d->c[k].answer) d->c[k].answer = dup_text(d->c[k].s ? "an initial state" : "?");
       return agree(d, "the initial state"), 0;
     }
   return ask(d, q_state, 0, "the initial state");
@@ -329,7 +337,7 @@ static int play(differ *d, char **moves)
   for (int i = 0; i < d->n; i++)
     if (d->c[i].answer) {
       for (int k = 0; k < d->n; k++)
-        if (!d->c[k].answer) d->c[k].answer = strdup("played");
+        if (!d->c[k].answer) d->c[k].answer = dup_text("played");
       return agree(d, "playing the joint move"), 0;
     }
   return ask(d, q_state, 0, "the next state");
@@ -352,7 +360,7 @@ static int compare_state(differ *d, int *terminal, char **moves)
   for (uint32_t r = 0; !*terminal && r < roles; r++) {
     snprintf(what, sizeof what, "the legal moves of role %u", r);
     for (int i = 0; i < d->n; i++) d->c[i].answer = legal_text(&d->c[i], r);
-    char *legal = strdup(d->c[0].answer);
+    char *legal = dup_text(d->c[0].answer);
     int ok = agree(d, what);
     moves[r] = ok && legal ? draw(d, legal) : NULL;
     free(legal);
