@@ -242,6 +242,27 @@ def lights(g, objs):
         g.terminals.append("(not dark)")
 
 
+def mixed(g, n_steps, n_nums):
+    """Odd corners: or binding variables inside its disjuncts, a function
+    symbol with two arities, a variable twice in one atom, distinct of two
+    constants, a long join."""
+    rng = g.rng
+    step = g.inits[0][len("(init (step "):-2]
+    boxed = step.startswith("(")
+    k = rng.randint(0, n_steps)
+    g.rule("(early ?s)", "(or (true (step ?s)) (and (succ ?s ?t) (true (step ?t))))")
+    g.rule("sane", "(distinct 0 %d)" % rng.randint(0, 1))
+    g.rule("(phase ?r)", "(role ?r)", "(early %s)" % ("(t %d)" % k if boxed else str(k)), "sane")
+    g.wins.append("phase")
+    g.inits += ["(init (tag (f a)))", "(init (tag (f %d %d)))" % (n_nums, n_nums)]
+    g.rule("(next (tag ?x))", "(true (tag ?x))", "(not (true (step %s)))" % step)
+    g.rule("(twin ?r)", "(role ?r)", "(true (tag (f ?x ?x)))", "(num ?x)")
+    g.rule("(single ?r)", "(role ?r)", "(true (tag (f ?x)))", "(not (true (tag (f ?x ?x))))")
+    g.rule("(far ?r)", "(markof ?r ?m)", "(nsucc ?a ?b)", "(gt ?b ?a)", "(num ?b)", "(true (step ?s))",
+           "(twin ?r)")
+    g.wins += ["twin", "single", "far"]
+
+
 def goals(g):
     """win per role, then exactly one goal value per role in every state."""
     rng = g.rng
@@ -310,6 +331,9 @@ def make(seed):
     for name, fn in pick(rng, mods, 1, 3):
         g.modules.append(name)
         fn()
+    if rng.random() < 0.5:
+        g.modules.append("mixed")
+        mixed(g, n_steps, n_nums)
     goals(g)
     terminal(g)
     return g
