@@ -69,6 +69,7 @@ typedef struct differ {
   const char *dump;      /* --dump DIR: where sampled states go (NULL: none) */
   dl_rng dump_rng;       /* draws the samples, apart from the moves' draws */
   uint32_t dumped;
+  int walking;           /* in a walk (else building, or the fast or wide playouts) */
 } differ;
 
 static const config configs[] = {
@@ -181,10 +182,14 @@ static char *roles_text(config *c)
  * the first configuration has it) and each configuration's answer. */
 static void report(differ *d, const char *what)
 {
-  printf("DISAGREE on %s in %s (playout %llu)\n", what, d->file, (unsigned long long)d->playouts + 1);
+  printf("DISAGREE on %s in %s", what, d->file);
+  if (d->walking) printf(" (walk %llu)", (unsigned long long)d->playouts + 1);
+  printf("\n");
   printf("-- game:\n%s", d->text);
-  printf("-- path (joint moves from the initial state, roles in order):\n%s",
-         d->path.len ? d->path.data : "(none: the initial state)\n");
+  if (d->walking)
+    printf("-- path (joint moves from the initial state, roles in order):\n%.*s", (int)d->path.len,
+           d->path.len ? d->path.data : "");
+  if (d->walking && !d->path.len) printf("(none: the initial state)\n");
   char *s = d->c[0].s ? state_text(&d->c[0]) : NULL;
   printf("-- state (%s):\n%s%s", d->c[0].name, s ? s : "?\n", s && *s && s[strlen(s) - 1] != '\n' ? "\n" : "");
   free(s);
@@ -305,8 +310,8 @@ static int start(differ *d)
   return ask(d, q_state, 0, "the initial state");
 }
 
-/* Draws role r's move among the first configuration's legal moves (its
- * answer text, " | " between moves) into the path; returns its text. */
+/* Draws a move among the legal moves of one role as the first
+ * configuration wrote them (" | " between moves); returns its text. */
 static char *draw(differ *d, const char *legal)
 {
   uint32_t n = 1;
@@ -407,11 +412,12 @@ static int walk(differ *d)
 {
   uint32_t roles = d->c[0].m->n_roles;
   char *moves[64] = { 0 };
+  d->walking = 1;
   if (roles > 64 || !start(d)) return 0;
   for (uint32_t depth = 0; depth <= MAX_DEPTH; depth++) {
     int terminal = 0, ok = compare_state(d, &terminal, moves);
     d->states += ok;
-    if (ok && terminal) return 1;
+    if (ok && terminal) return d->walking = 0, 1;
     for (uint32_t r = 0; ok && r < roles; r++) dl_buf_addf(&d->path, "%s%s", r ? " " : "", moves[r]);
     if (ok) dl_buf_addz(&d->path, "\n");
     ok = ok && dump(d, moves);
