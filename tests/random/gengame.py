@@ -16,8 +16,8 @@ GDL's recursion restriction), rules joining several literals.
 With --break, the game breaks one restriction of GDL on purpose (an unsafe
 variable, recursion through negation, init depending on true, a predicate
 with two arities, true or does in a head, legal/goal/terminal depending on
-does) and its first line says so (--break=KIND: that one, also among
-those gdlog does not reject yet, UNDETECTED below):
+does, role given by a rule, GDL's recursion restriction) and its first
+line says so (--break=KIND: that one):
     ; break KIND lines N[,M]
 where N (or M) is the line that gdlog must report as FILE:LINE:COL: error.
 Exit status: 0, or 2 on a usage error.
@@ -361,17 +361,11 @@ def breaks(g):
         ("goal_does", ["(<= (goal ?r 7) (does ?r pass))"], [0]),
         ("terminal_does", ["(<= terminal (does %s pass))" % r], [0]),
         ("terminal_does_view", ["(<= (moved ?r) (does ?r pass))", "(<= terminal (moved %s))" % r], [1]),
+        ("role_rule", ["(<= (role extra) (num 0))"], [0]),
+        ("role_true", ["(<= (role ?x) (true (step ?x)))"], [0]),
+        ("recursion_restriction", ["(<= (reach ?x ?z) (reach ?y ?z) (num ?x) (num ?z))", "(<= (reach 0 1) (num 0))",
+                                   "(<= terminal (reach 1 1))"], [0]),
     ]
-
-
-# Breaks that gdlog accepts today (tests/random/regressions/ pins them as
-# known failures); --break=KIND writes them, --break never picks them.
-UNDETECTED = [
-    ("role_rule", ["(<= (role extra) (num 0))"], [0]),
-    ("role_true", ["(<= (role ?x) (true (step ?x)))"], [0]),
-    ("recursion_restriction", ["(<= (reach ?x ?z) (reach ?y ?z) (num ?x) (num ?z))", "(<= (reach 0 1) (num 0))",
-                               "(<= terminal (reach 1 1))"], [0]),
-]
 
 
 def main(argv):
@@ -392,9 +386,9 @@ def main(argv):
         if argv[2] == "--break":
             kind, lines, which = kinds[random.Random(seed * 7 + 1).randrange(len(kinds))]
         else:
-            named = [k for k in kinds + UNDETECTED if k[0] == argv[2][len("--break="):]]
+            named = [k for k in kinds if k[0] == argv[2][len("--break="):]]
             if not named:
-                sys.stderr.write(usage + "kinds: %s\n" % " ".join(k[0] for k in kinds + UNDETECTED))
+                sys.stderr.write(usage + "kinds: %s\n" % " ".join(k[0] for k in kinds))
                 return 2
             kind, lines, which = named[0]
         extra = lines

@@ -35,8 +35,9 @@
 
 #include "datalog/base/buf.h"
 #include "datalog/base/rng.h"
+#include "datalog/compile/compile.h"  /* a circuit of its own, for the wide playouts */
 #include "datalog/machine/machine.h"
-#include "datalog/machine/pipeline.h"  /* also brings circuit.h, for the wide playouts */
+#include "datalog/machine/pipeline.h"
 #include "datalog/write/ground_write.h"
 
 enum { MAX_CONFIGS = 8, MAX_DEPTH = 400, EAGER = 3 };
