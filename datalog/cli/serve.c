@@ -726,7 +726,7 @@ int dl_serve_run(dl_serve *s, FILE *in, FILE *out)
 {
   char *line = NULL, **f = NULL;
   size_t len, cap = 0;
-  int fcap = 0, ok = 1;
+  int fcap = 0, wrote = 1, err = 0;
   s->out = out;
   while (!s->quit) {
     int got = read_line(in, &line, &len, &cap);
@@ -740,21 +740,18 @@ int dl_serve_run(dl_serve *s, FILE *in, FILE *out)
       dl_guard_soft(0);
     }
     if (!send_reply(s)) {
-      dl_diag_clear(s->diag);
-      dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write the reply: %s", strerror(errno));
-      ok = 0;
+      wrote = 0, err = errno;
       break;
     }
     if (dl_guard_signal()) break;  /* the caller turns it into the exit status */
   }
-  dl_diag_clear(s->diag);  /* the last request's messages were its reply */
-  if (ferror(in) && ok) {
-    dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot read the requests: %s", strerror(errno));
-    ok = 0;
-  }
+  if (wrote && ferror(in)) err = errno;
+  dl_diag_clear(s->diag);  /* the last request's messages were its reply; then why the session failed */
+  if (!wrote) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot write the reply: %s", strerror(err));
+  else if (ferror(in)) dl_diag_report(s->diag, DL_ERROR, NULL, 0, "cannot read the requests: %s", strerror(err));
   free(line);
   free(f);
-  return ok;
+  return wrote && !ferror(in);
 }
 
 void dl_serve_reply_error(FILE *out, const char *text)
