@@ -2,10 +2,11 @@
 # seeds.sh: builds the seed corpus of a game harness from the real games of
 # ../shared/games/kif (outside the source tree), into OUT (made if needed):
 #   tests/fuzz/seeds.sh HARNESS OUT [GAMES_DIR] [MAX_BYTES]
-# Every game whose text, comments stripped and blanks squeezed, fits in
-# MAX_BYTES (default 8192) becomes a seed: as it is for ground and machine;
-# for step, serve and api with the prefix each harness reads first (see
-# the harness's comment).  The seeds are not committed: they are rebuilt.
+# For ground, machine (and pipeline), every game whose text, comments
+# stripped and blanks squeezed, fits in MAX_BYTES (default 8192) becomes a
+# seed; these are not committed, they are rebuilt.  For serve, step and
+# api, whose inputs are requests, states and calls on embedded games, the
+# small hand-written seeds of seeds/HARNESS and the regressions.
 set -eu
 h=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
