@@ -225,6 +225,7 @@ static int term_equal(const dl_terms *t, dl_tid id, dl_sym f, uint32_t n, const 
 {
   const term_rec *r = &t->rec[id];
   if (r->functor != f || r->arity != n) return 0;
+  if (n == 0) return 1;  /* a constant: t->args may still be NULL, and NULL + 0 is undefined */
   const dl_tid *a = t->args + r->arg_off;
   for (uint32_t i = 0; i < n; i++)
     if (a[i] != args[i]) return 0;

@@ -93,7 +93,11 @@ void dl_text_add_name(dl_buf *b, const dl_terms *terms, dl_sym s, dl_format fmt,
   size_t n;
   const char *z = dl_terms_name(terms, s, &n);
   if (fmt == DL_FMT_INFIX || fmt == DL_FMT_KIF) {
-    int plain = fmt == DL_FMT_INFIX ? is_infix_symbol(z, n, is_functor) : dl_text_is_kif_symbol(z, n, is_functor);
+    /* A KIF name starting with ' or # is quoted too: a text that starts with
+     * it reads as infix or gringo's syntax (dl_parse_guess_syntax), so a
+     * state written one fluent a line, ' first, would not read back. */
+    int plain = fmt == DL_FMT_INFIX ? is_infix_symbol(z, n, is_functor)
+                                    : dl_text_is_kif_symbol(z, n, is_functor) && z[0] != '\'' && z[0] != '#';
     if (plain) dl_buf_add(b, z, n);
     else add_quoted(b, z, n, fmt == DL_FMT_INFIX ? '\'' : '|');
     return;

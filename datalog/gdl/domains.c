@@ -428,11 +428,13 @@ static int make_shapes(dl_domains *d)
   return !d->failed;
 }
 
-/* Merges the refined domains of predicate `from` into those of `to`. */
+/* Merges the refined domains of predicate `from` into those of `to`.  Either
+ * may be a function symbol and no predicate (true(q) only as an argument,
+ * as in p(true(q))): it has no shapes then, and there is nothing to merge. */
 static void merge_pred(dl_domains *d, uint32_t to, const char *from, uint32_t arity)
 {
   uint32_t s = fn_named(d, from, arity);
-  for (uint32_t i = 0; to != UINT32_MAX && s != UINT32_MAX && d->pshape[s] && i < arity; i++)
+  for (uint32_t i = 0; to != UINT32_MAX && s != UINT32_MAX && d->pshape[to] && d->pshape[s] && i < arity; i++)
     shape_merge(d, d->pshape[to][i], d->pshape[s][i]);
 }
 

@@ -2,9 +2,9 @@
  * states written as text, for every backend (machine.h).
  *
  * A text is read in the syntax its content shows ('(' first: KIF; a name
- * followed by '(': infix).  A text that does not show it (a bare name such
- * as `noop`, `straight-line` or `XPLAYER`) is read in the game's own
- * syntax, so that names read as the game's own names were: in a KIF game
+ * followed by '(': infix), at the first line that shows one.  A text that
+ * does not show it (bare names such as `noop`, `straight-line` or
+ * `XPLAYER`) is read in the game's own syntax, so that names read as the game's own names were: in a KIF game
  * a bare name may hold '-', and upper case is folded as KIF folds it (the
  * loader lower-cases a KIF game, and so does the KIF reader here). */
 #include <assert.h>
@@ -16,6 +16,21 @@
 #include "datalog/machine/machine.h"
 #include "datalog/read/ast.h"
 #include "datalog/read/parse.h"
+
+/* The syntax text[0..len) shows at the first line whose content shows one
+ * (a state written one fluent a line in infix may start with bare names,
+ * `a` before `control(xplayer)`), else the game's (kif). */
+static lx_syntax text_syntax(const char *text, size_t len, int kif)
+{
+  for (size_t i = 0; i < len;) {
+    const char *nl = memchr(text + i, '\n', len - i);
+    uint32_t n = (uint32_t)(nl ? (size_t)(nl - text) - i : len - i);
+    lx_syntax as_kif = dl_parse_guess_syntax(".kif", text + i, n), as_infix = dl_parse_guess_syntax(".dl", text + i, n);
+    if (as_kif == as_infix) return as_kif;  /* the line's content decided, not the name */
+    i += (size_t)n + 1;
+  }
+  return kif ? LX_KIF : LX_INFIX;
+}
 
 /* A text being read: its source (the machine's m->text) and the clauses
  * read from it. */
@@ -63,7 +78,7 @@ static int parse_text(dl_machine *m, const char *name, const char *text, size_t 
     dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
     return 0;
   }
-  lx_syntax syn = dl_parse_guess_syntax(kif ? ".kif" : ".dl", p->src->text, p->src->len);
+  lx_syntax syn = text_syntax(p->src->text, p->src->len, kif);
   return dl_parse(p->ast, m->terms, p->src, syn, m->diag);
 }
 

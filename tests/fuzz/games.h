@@ -1,0 +1,18 @@
+/* games.h: tiny games embedded in the request harnesses: tic-tac-toe and a
+ * three-role game in KIF, a nim in infix (with a quoted role name). */
+#ifndef GDLOG_FUZZ_GAMES_H
+#define GDLOG_FUZZ_GAMES_H
+
+#include <stddef.h>
+
+enum { FUZZ_N_GAMES = 3 };
+
+typedef struct fuzz_embedded {
+  const char *name;  /* with the extension that tells its syntax */
+  const char *text;
+  size_t len;
+} fuzz_embedded;
+
+extern const fuzz_embedded fuzz_games[FUZZ_N_GAMES];
+
+#endif
