@@ -22,7 +22,7 @@
 
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
-#include "datalog/cli/serve.h"
+#include "datalog/serve/serve.h"
 #include "lexer.h"
 
 static const cli_option serve_options[] = {
@@ -58,7 +58,7 @@ static void reply_no_game(cli_ctx *c)
 {
   const dl_message *m = first_error(c->diag);
   const char *stop = dl_guard_stop_message();
-  char place[256] = "", msg[512];
+  char place[256] = "", msg[1024];
   if (m && m->src) {
     unsigned line, col;
     lx_position(m->src->text, m->off, &line, &col);
@@ -91,7 +91,7 @@ static int open_game(cli_ctx *c, dl_game *g, const dl_serve_options *o, dl_serve
 
 static int run_serve(cli_ctx *c)
 {
-  dl_serve_options o;
+  dl_serve_options o = { .soft = dl_guard_soft, .signaled = dl_guard_signal };
   if (!cli_count(c, "--seed", 1, &o.seed) || !cli_count(c, "--max-depth", 10000, &o.max_depth) ||
       !cli_count(c, "--max-states", 1000000, &o.max_states))
     return CLI_USAGE;

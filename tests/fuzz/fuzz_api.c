@@ -2,9 +2,10 @@
  * program of calls.  Two game slots, each opened on an embedded game
  * (games.h) or on text of the input, with any backend and output syntax;
  * a pool of states (of either game) and of move ids.  Each call takes its
- * arguments from the input: states of the other game, move ids of another
- * role or game or never handed out, roles out of range (only in a build
- * without assertions: the contract lets a build with them stop there),
+ * arguments from the input: move ids of another role or game, and (only
+ * in a build without assertions: the contract lets a build with them stop
+ * there) states of the other game, ids never handed out, roles out of
+ * range,
  * texts of arbitrary bytes.  Only what the contract allows: a game that
  * failed to open gets gdlog_error and gdlog_close alone, states are freed
  * before their game is closed, gdlog_state_equal compares states of one
@@ -81,6 +82,7 @@ static uint8_t byte(vm *v)
   return v->p < v->end ? *v->p++ : 0;
 }
 
+#ifdef NDEBUG  /* out-of-range ids only where the API's asserts are off */
 static uint32_t word(vm *v)
 {
   uint32_t w = byte(v);
@@ -88,6 +90,7 @@ static uint32_t word(vm *v)
   w = w << 8 | byte(v);
   return w << 8 | byte(v);
 }
+#endif
 
 /* Text of the input: a length byte, then as many bytes (fewer at its end),
  * NUL-ended into buf (at least 257 bytes); its length into *len. */
@@ -199,6 +202,20 @@ static int slot_index(const vm *v, const slot *s)
   return (int)(s - v->slots);
 }
 
+/* Whether r holds a state that a call on slot s may take: any state (of
+ * the other game too) in a build without assertions; there the API
+ * answers INPUT, while a build with them stops at its assertion, as the
+ * contract allows. */
+static int usable(const vm *v, const state_ref *r, const slot *s)
+{
+#ifdef NDEBUG
+  (void)v, (void)s;
+  return r->s != NULL;
+#else
+  return r->s != NULL && r->slot == slot_index(v, s);
+#endif
+}
+
 static void op_initial(vm *v, slot *s)
 {
   gdlog_state *st = NULL;
@@ -208,7 +225,7 @@ static void op_initial(vm *v, slot *s)
 static void op_legal(vm *v, slot *s)
 {
   state_ref *r = state_arg(v);
-  if (!r->s) return;
+  if (!usable(v, r, s)) return;
   int role = role_arg(v, s), n = 0;
   const gdlog_move *m = NULL;
   if (gdlog_legal(s->g, r->s, role, &m, &n) == GDLOG_OK) keep_moves(v, m, n);
@@ -217,7 +234,7 @@ static void op_legal(vm *v, slot *s)
 static void op_next(vm *v, slot *s)
 {
   state_ref *r = state_arg(v);
-  if (!r->s) return;
+  if (!usable(v, r, s)) return;
   gdlog_move joint[MAX_ROLES];
   int roles = gdlog_role_count(s->g);
   if (roles > MAX_ROLES) return;
@@ -229,7 +246,7 @@ static void op_next(vm *v, slot *s)
 static void op_terminal_goal(vm *v, slot *s)
 {
   state_ref *r = state_arg(v);
-  if (!r->s) return;
+  if (!usable(v, r, s)) return;
   int t, value;
   gdlog_is_terminal(s->g, r->s, &t);
   gdlog_goal(s->g, r->s, role_arg(v, s), &value);
@@ -238,7 +255,7 @@ static void op_terminal_goal(vm *v, slot *s)
 static void op_playouts(vm *v, slot *s)
 {
   state_ref *r = state_arg(v);
-  if (!r->s) return;
+  if (!usable(v, r, s)) return;
   double mean[MAX_ROLES], depth;
   uint64_t n = byte(v) % 8 + 1, seed = byte(v);
   if (gdlog_role_count(s->g) <= MAX_ROLES) gdlog_playouts(s->g, r->s, n, seed, mean, byte(v) & 1 ? &depth : NULL);
@@ -267,7 +284,7 @@ static void op_parse_joint(vm *v, slot *s)
   gdlog_move joint[64];
   int roles = gdlog_role_count(s->g);
   text(v, buf, &len);
-  if (roles <= 64 && gdlog_parse_joint(s->g, byte(v) & 1 ? r->s : NULL, NULL, buf, len, joint) == GDLOG_OK)
+  if (roles <= 64 && gdlog_parse_joint(s->g, byte(v) & 1 && usable(v, r, s) ? r->s : NULL, NULL, buf, len, joint) == GDLOG_OK)
     keep_moves(v, joint, roles);
 }
 
@@ -275,7 +292,7 @@ static void op_parse_joint(vm *v, slot *s)
 static void op_state_text(vm *v, slot *s)
 {
   state_ref *r = state_arg(v);
-  if (!r->s) return;
+  if (!usable(v, r, s)) return;
   char *t = NULL;
   if (gdlog_state_text(s->g, r->s, &t) != GDLOG_OK) return;
   gdlog_state *again = NULL;

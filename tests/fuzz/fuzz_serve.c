@@ -1,4 +1,4 @@
-/* fuzz_serve.c: the `gdlog serve` loop (datalog/cli/serve.h) in-process on
+/* fuzz_serve.c: the `gdlog serve` loop (datalog/serve/serve.h) in-process on
  * arbitrary request bytes.  The first byte chooses the session: bits 0-1
  * the game (games.h; 3 is tic-tac-toe again), bit 2 the backend (rules or
  * circuit), bit 3 the replies' syntax (KIF or infix), bits 4-5 how many
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datalog/cli/serve.h"
+#include "datalog/serve/serve.h"
 #include "tests/fuzz/fuzz.h"
 #include "tests/fuzz/game.h"
 #include "tests/fuzz/games.h"
@@ -57,7 +57,8 @@ static void session(uint8_t o, const uint8_t *requests, size_t len)
   dl_game g = { 0 };
   fuzz_stop_rearm(&stop);
   if (diag && fuzz_game_build(&g, e->text, e->len, -1, &go, DL_STAGE_MACHINE, diag)) {
-    dl_serve_options so = { o & 8 ? DL_FMT_INFIX : DL_FMT_KIF, 1, o & 64 ? 3 : 10000, kept[(o >> 4) & 3] };
+    dl_serve_options so = { .fmt = o & 8 ? DL_FMT_INFIX : DL_FMT_KIF, .seed = 1, .max_depth = o & 64 ? 3 : 10000,
+                            .max_states = kept[(o >> 4) & 3] };
     g.machine->stop = &stop;
     fuzz_stop_input(&stop);  /* the whole session: the input's budget */
     dl_serve *s = dl_serve_create(g.machine, g.kif, &so, diag);

@@ -2,7 +2,7 @@
  * (ids from 1, never reused; the least recently used evicted beyond
  * max_states), reading and splitting the requests, answering them on the
  * machine, and writing the replies escaped. */
-#include "datalog/cli/serve.h"
+#include "datalog/serve/serve.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -13,7 +13,6 @@
 #include <Judy.h>
 
 #include "datalog/base/rng.h"
-#include "datalog/cli/guard.h"
 
 enum { SERVE_MAX_LINE = 16 << 20 };  /* bytes of one request, newline excluded */
 
@@ -129,6 +128,8 @@ struct dl_serve {
   dl_format fmt;          /* --format: of replies, and of the quotes that split requests */
   char **role_names;      /* in fmt */
   uint64_t max_depth, max_states;
+  void (*soft)(int on);   /* the caller's hooks (dl_serve_options) */
+  int (*signaled)(void);
   dl_rng rng;
   state_table states;
   uint32_t *joint;        /* one move per role */
@@ -701,6 +702,7 @@ dl_serve *dl_serve_create(dl_machine *m, int kif, const dl_serve_options *o, dl_
   if (!s) return NULL;
   s->diag = diag, s->m = m, s->kif = kif, s->fmt = o->fmt;
   s->max_depth = o->max_depth, s->max_states = o->max_states;
+  s->soft = o->soft, s->signaled = o->signaled;
   dl_rng_seed(&s->rng, o->seed);
   m->format = o->fmt;
   s->roles = (int)m->n_roles;
@@ -735,15 +737,15 @@ int dl_serve_run(dl_serve *s, FILE *in, FILE *out)
     else if (got == -1) fail(s, "the request is longer than %d bytes", SERVE_MAX_LINE);
     else if (got == -3) fail(s, "the request holds a NUL byte");
     else {
-      dl_guard_soft(1);
+      if (s->soft) s->soft(1);
       answer(s, line, &f, &fcap);
-      dl_guard_soft(0);
+      if (s->soft) s->soft(0);
     }
     if (!send_reply(s)) {
       wrote = 0, err = errno;
       break;
     }
-    if (dl_guard_signal()) break;  /* the caller turns it into the exit status */
+    if (s->signaled && s->signaled()) break;  /* the caller turns it into the exit status */
   }
   if (wrote && ferror(in)) err = errno;
   dl_diag_clear(s->diag);  /* the last request's messages were its reply; then why the session failed */

@@ -1,11 +1,10 @@
 /* serve.h: the request loop of `gdlog serve` (cmd_serve.c) on a machine
  * already built, from a FILE* to a FILE*: one request a line in, one reply
  * a line out (`ok ...` or `error MESSAGE`, escaped to printable UTF-8).
- * The protocol is in cmd_serve.c's help.  Apart from the command, the fuzz
- * harness tests/fuzz/fuzz_serve.c runs it in-process.
- *
- * Not library code: it polls the command line's guard (guard.h) for a
- * signal between requests. */
+ * The protocol is in datalog/cli/cmd_serve.c's help.  Apart from the
+ * command, the fuzz harness tests/fuzz/fuzz_serve.c runs it in-process.
+ * It writes only the replies, to the stream it is given; its caller's
+ * signal handling comes in through two hooks of the options. */
 #ifndef GDLOG_SERVE_H
 #define GDLOG_SERVE_H
 
@@ -20,6 +19,9 @@ typedef struct dl_serve_options {
   uint64_t seed;          /* of the random playouts of `random` and `playouts` */
   uint64_t max_depth;     /* a `random` playout longer than this is an error reply */
   uint64_t max_states;    /* states kept; beyond, the least recently used is evicted (0: no limit) */
+  void (*soft)(int on);   /* may be NULL: called with 1 before a request, 0 after it (a signal meanwhile */
+                          /*   should only be noted, so that the request ends cleanly) */
+  int (*signaled)(void);  /* may be NULL: polled after each reply; non-zero ends the loop */
 } dl_serve_options;
 
 typedef struct dl_serve dl_serve;
@@ -31,7 +33,7 @@ typedef struct dl_serve dl_serve;
 dl_serve *dl_serve_create(dl_machine *m, int kif, const dl_serve_options *o, dl_diag *diag);
 
 /* Answers the requests of in on out (flushed after every reply) until the
- * end of in, quit, a signal (dl_guard_signal) or a write that fails.
+ * end of in, quit, a signal (o->signaled) or a write that fails.
  * Returns 1, or 0 after reporting to diag that in or out failed. */
 int dl_serve_run(dl_serve *s, FILE *in, FILE *out);
 
