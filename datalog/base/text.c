@@ -61,9 +61,9 @@ static int is_kif_char(char c)
 
 int dl_text_is_kif_symbol(const char *z, size_t n, int is_functor)
 {
-  if (n == 0 || z[0] == '|') return 0;
-  for (size_t i = 0; i < n; i++)
-    if (!is_kif_char(z[i])) return 0;
+  if (n == 0) return 0;
+  for (size_t i = 0; i < n; i++)  /* a bar or a comma would make a state's text read as another syntax */
+    if (!is_kif_char(z[i]) || z[i] == '|' || z[i] == ',') return 0;
   if (!is_functor) return 1;
   static const char keywords[][9] = { "not", "or", "and", "distinct", "<=" };
   for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
