@@ -211,7 +211,7 @@ static int id_arg(serve *s, const char *f, uint64_t *id)
  * used; 0 after an error reply. */
 static int state_arg(serve *s, const char *f, dl_mstate **st)
 {
-  uint64_t id;
+  uint64_t id = 0;
   if (!id_arg(s, f, &id)) return 0;
   state_entry *e = table_entry(&s->states, id);
   if (e) {
@@ -237,7 +237,7 @@ static int role_arg(serve *s, const char *f, uint32_t *r)
  * (st freed). */
 static int ok_new_state(serve *s, dl_mstate *st)
 {
-  uint64_t id;
+  uint64_t id = 0;
   if (s->max_states && s->states.n >= s->max_states) table_evict_oldest(&s->states);
   if (!table_add(&s->states, st, &id)) {
     free(st);
@@ -262,7 +262,7 @@ static int req_roles(serve *s, char **f, int n)
 static int req_init(serve *s, char **f, int n)
 {
   (void)f, (void)n;
-  dl_mstate *st;
+  dl_mstate *st = NULL;
   dl_mstatus rc = dl_machine_initial(s->m, &st);
   return rc == DL_M_OK ? ok_new_state(s, st) : fail_machine(s, rc);
 }
@@ -270,8 +270,8 @@ static int req_init(serve *s, char **f, int n)
 static int req_legal(serve *s, char **f, int n)
 {
   (void)n;
-  dl_mstate *st;
-  uint32_t r;
+  dl_mstate *st = NULL;
+  uint32_t r = 0;
   if (!state_arg(s, f[0], &st) || !role_arg(s, f[1], &r)) return 0;
   dl_mstatus rc = dl_machine_legal(s->m, st, r, &s->moves);
   if (rc != DL_M_OK) return fail_machine(s, rc);  /* none in a state that is not terminal: the game's fault */
@@ -288,7 +288,7 @@ static int req_legal(serve *s, char **f, int n)
  * *next (a new state); 0 after an error reply (name: the request's). */
 static int next_of(serve *s, const char *name, char **f, int n, dl_mstate **next)
 {
-  dl_mstate *st;
+  dl_mstate *st = NULL;
   if (!state_arg(s, f[0], &st)) return 0;
   if (n - 1 != s->roles)
     return fail(s, "%s needs a state id and %d moves, one per role in the order of roles; got %d moves", name,
@@ -303,7 +303,7 @@ static int next_of(serve *s, const char *name, char **f, int n, dl_mstate **next
 
 static int req_next(serve *s, char **f, int n)
 {
-  dl_mstate *next;
+  dl_mstate *next = NULL;
   return next_of(s, "next", f, n, &next) && ok_new_state(s, next);
 }
 
@@ -318,7 +318,7 @@ static void add_fluents(serve *s, char *text)
 /* nextstate ID MOVE...: next and state in one round trip. */
 static int req_nextstate(serve *s, char **f, int n)
 {
-  dl_mstate *next;
+  dl_mstate *next = NULL;
   char *text;
   if (!next_of(s, "nextstate", f, n, &next)) return 0;
   dl_mstatus rc = dl_machine_state_text(s->m, next, s->fmt, &text);  /* before the id: no id is lost to an error */
@@ -337,7 +337,7 @@ static int req_nextstate(serve *s, char **f, int n)
 static int req_terminal(serve *s, char **f, int n)
 {
   (void)n;
-  dl_mstate *st;
+  dl_mstate *st = NULL;
   int terminal;
   if (!state_arg(s, f[0], &st)) return 0;
   dl_mstatus rc = dl_machine_terminal(s->m, st, &terminal);
@@ -350,8 +350,8 @@ static int req_terminal(serve *s, char **f, int n)
 static int req_goal(serve *s, char **f, int n)
 {
   (void)n;
-  dl_mstate *st;
-  uint32_t r;
+  dl_mstate *st = NULL;
+  uint32_t r = 0;
   int v;
   if (!state_arg(s, f[0], &st) || !role_arg(s, f[1], &r)) return 0;
   dl_mstatus rc = dl_machine_goal(s->m, st, r, &v);
@@ -377,7 +377,7 @@ static int add_goals(serve *s, const dl_mstate *st)
 static int req_goals(serve *s, char **f, int n)
 {
   (void)n;
-  dl_mstate *st;
+  dl_mstate *st = NULL;
   if (!state_arg(s, f[0], &st)) return 0;
   ok_begin(s);
   return add_goals(s, st);
@@ -386,7 +386,7 @@ static int req_goals(serve *s, char **f, int n)
 static int req_state(serve *s, char **f, int n)
 {
   (void)n;
-  dl_mstate *st;
+  dl_mstate *st = NULL;
   char *text;
   if (!state_arg(s, f[0], &st)) return 0;
   dl_mstatus rc = dl_machine_state_text(s->m, st, s->fmt, &text);
@@ -407,7 +407,7 @@ static int req_load(serve *s, char **f, int n)
     dl_buf_free(&text);
     return fail(s, "out of memory");
   }
-  dl_mstate *st;
+  dl_mstate *st = NULL;
   dl_mstatus rc = dl_machine_parse_state(s->m, "<state>", text.data ? text.data : "", text.len, s->kif, &st);
   dl_buf_free(&text);
   return rc == DL_M_OK ? ok_new_state(s, st) : fail_machine(s, rc);
@@ -458,7 +458,7 @@ static int req_random(serve *s, char **f, int n)
 static int req_playouts(serve *s, char **f, int n)
 {
   (void)n;
-  dl_mstate *st;
+  dl_mstate *st = NULL;
   uint64_t count = 0;
   if (!state_arg(s, f[0], &st)) return 0;
   if (read_count(f[1], &count) != 1 || count < 1 || count > 1000000000ULL)
@@ -481,8 +481,8 @@ static int req_playouts(serve *s, char **f, int n)
  * nothing is dropped. */
 static int req_drop(serve *s, char **f, int n)
 {
-  dl_mstate *st;
-  uint64_t id;
+  dl_mstate *st = NULL;
+  uint64_t id = 0;
   for (int i = 0; i < n; i++)
     if (!id_arg(s, f[i], &id) || (!table_evicted(&s->states, id) && !state_arg(s, f[i], &st))) return 0;
   for (int i = 0; i < n; i++) {
