@@ -92,9 +92,10 @@ static void play(outcome *o, gdlog_game *g)
     if (!step(o, g, "gdlog_parse_move", gdlog_parse_move(g, r, gdlog_move_text(g, joint[r]), &parsed))) goto out;
   }
   if (!step(o, g, "gdlog_next", gdlog_next(g, s, joint, &next))) goto out;
-  for (int r = 0; r < roles; r++)
-    if (!step(o, g, "gdlog_goal", gdlog_goal(g, next, r, &value)) && o->status != GDLOG_ERR_GAME) goto out;
-  o->status = GDLOG_OK;  /* a state of ticTacToe without goal values is the game's, not a failure */
+  for (int r = 0; r < roles; r++) {
+    gdlog_status st = gdlog_goal(g, next, r, &value);  /* GAME: a state without goal values, as the game says */
+    if (st != GDLOG_ERR_GAME && !step(o, g, "gdlog_goal", st)) goto out;
+  }
   if (!step(o, g, "gdlog_state_text", gdlog_state_text(g, next, &text))) goto out;
   if (!step(o, g, "gdlog_parse_state", gdlog_parse_state(g, "<state>", text, strlen(text), &back))) goto out;
   double mean[8], depth;
