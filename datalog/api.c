@@ -493,8 +493,11 @@ const char *gdlog_move_text(gdlog_game *g, gdlog_move m)
     return NULL;
   }
   g->text.len = 0;
+  g->text.failed = 0;
   dl_machine_term_text(g->m, g->m->ops->move_term(g->m, m), g->format, &g->text);
-  return g->text.data && !g->text.failed ? g->text.data : "";
+  if (g->text.data && !g->text.failed) return g->text.data;
+  nomem(g);
+  return NULL;
 }
 
 gdlog_status gdlog_parse_move(gdlog_game *g, int r, const char *text, gdlog_move *m)

@@ -246,7 +246,7 @@ GDLOG_API gdlog_status gdlog_playouts(gdlog_game *g, const gdlog_state *s, uint6
 
 /* The text of move m in the output syntax: owned by g, valid until the
  * next call on g that returns text.  NULL for a move id g never handed
- * out (gdlog_error says so). */
+ * out, or when out of memory (gdlog_error says which). */
 GDLOG_API const char *gdlog_move_text(gdlog_game *g, gdlog_move m);
 
 /* The move of role r written as text (either syntax, e.g. "mark(1,1)" or

@@ -19,7 +19,7 @@ struct dl_diag {
 
 /* The text of a message whose own text found no memory: what is true of
  * it then. */
-static char nomem_text[] = "out of memory";
+static const char nomem_text[] = "out of memory";
 
 static void free_texts(dl_diag *d)
 {
@@ -64,7 +64,7 @@ static void report(dl_diag *d, dl_severity sev, dl_cause cause, const dl_source 
   vsnprintf(buf, sizeof buf, fmt, ap);
   dl_message *m = &d->msgs[d->n_kept];
   m->text = strdup(buf);
-  if (!m->text) m->text = nomem_text;
+  if (!m->text) m->text = (char *)nomem_text;  /* never written, never freed */
   m->severity = sev;
   m->cause = cause;
   m->src = src;
