@@ -41,11 +41,9 @@ void dl_diag_destroy(dl_diag *d)
   free(d);
 }
 
-/* dl_diag_vreport with a cause (errors only). */
-static void report(dl_diag *d, dl_severity sev, dl_cause cause, const dl_source *src, uint32_t off, const char *fmt,
-                   va_list ap)
+/* Counts a message of text and keeps it when its pool has room. */
+static void add(dl_diag *d, dl_severity sev, dl_cause cause, const dl_source *src, uint32_t off, const char *text)
 {
-  assert(d && fmt);
   assert(!src || off <= src->len);
   assert(sev == DL_ERROR || cause == DL_CAUSE_INPUT);
   if (sev == DL_ERROR) d->n_errors++, d->last_cause = cause;
@@ -60,16 +58,24 @@ static void report(dl_diag *d, dl_severity sev, dl_cause cause, const dl_source 
   }
   d->last_pool = pool;
   (*kept)++;
-  char buf[1024];
-  vsnprintf(buf, sizeof buf, fmt, ap);
   dl_message *m = &d->msgs[d->n_kept];
-  m->text = strdup(buf);
+  m->text = strdup(text);
   if (!m->text) m->text = (char *)nomem_text;  /* never written, never freed */
   m->severity = sev;
   m->cause = cause;
   m->src = src;
   m->off = src && off > src->len ? src->len : off;
   d->n_kept++;
+}
+
+/* dl_diag_vreport with a cause (errors only). */
+static void report(dl_diag *d, dl_severity sev, dl_cause cause, const dl_source *src, uint32_t off, const char *fmt,
+                   va_list ap)
+{
+  assert(d && fmt);
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  add(d, sev, cause, src, off, buf);
 }
 
 void dl_diag_vreport(dl_diag *d, dl_severity sev, const dl_source *src,
@@ -101,19 +107,13 @@ dl_cause dl_diag_last_cause(const dl_diag *d)
   return d->last_cause;
 }
 
-/* Reports m again to d, with its cause. */
-static void repeat(dl_diag *d, const dl_message *m, ...)
-{
-  va_list ap;
-  va_start(ap, m);
-  report(d, m->severity, m->cause, m->src, m->off, "%s", ap);
-  va_end(ap);
-}
-
 void dl_diag_append(dl_diag *dst, const dl_diag *src)
 {
   assert(dst && src && dst != src);
-  for (size_t i = 0; i < src->n_kept; i++) repeat(dst, &src->msgs[i], src->msgs[i].text);
+  for (size_t i = 0; i < src->n_kept; i++) {
+    const dl_message *m = &src->msgs[i];
+    add(dst, m->severity, m->cause, m->src, m->off, m->text);
+  }
   if (src->n_errors) dst->last_cause = src->last_cause;
 }
 

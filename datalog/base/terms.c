@@ -443,9 +443,9 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
   t->args_len += n;
   *slot = h >> 32 << 32 | (id + 1);
   if (t->n_terms * 2 > t->term_table.mask && !term_rehash(t)) return DL_NO_TERM;
-  int indexed = !(n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0) && !index_term(t, id)) &&
-                !(n && t->combos && !index_combos(t, id));
-  if (!indexed) free_arg_index(t);  /* the term is made; its indexes are built again when asked */
+  int by_arg = n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0);
+  int whole = (!by_arg || index_term(t, id)) && (!n || !t->combos || index_combos(t, id));
+  if (!whole) free_arg_index(t);  /* the term is made; its indexes are built again when asked */
   return id;
 }
 

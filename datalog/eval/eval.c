@@ -403,8 +403,11 @@ static COLD_PATH void scan_enumerated(frame *f, uint32_t si, const pl_step *s, d
   const dl_tid *list = s->n_enum_args == 1
                            ? dl_terms_with_arg(f->e->terms, ep->value, ep->n, args[0], vals[0], &count)
                            : dl_terms_with_args(f->e->terms, ep->value, ep->n, mask, vals, &count);
-  if (count == DL_TERMS_NOMEM) fail_memory(f->e);
-  if (count == 0 || count == DL_TERMS_NOMEM) return;
+  if (count == DL_TERMS_NOMEM) {
+    fail_memory(f->e);
+    return;
+  }
+  if (count == 0) return;
   dl_tid local[64], *copy = count <= 64 ? local : malloc(count * sizeof *copy);  /* makes may move list */
   if (!copy) { fail_memory(f->e); return; }
   memcpy(copy, list, count * sizeof *copy);

@@ -11,51 +11,16 @@
  * before their game is closed, gdlog_state_equal compares states of one
  * game.  Checked: a state's text reads back to an equal state.  A 2 s
  * wall-clock timer sets the games' cancel flag, as a player's clock. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "datalog/gdlog.h"
+#include "tests/fuzz/alarm.h"
 #include "tests/fuzz/fuzz.h"
 #include "tests/fuzz/games.h"
 
 enum { N_SLOTS = 2, N_STATES = 16, N_MOVES = 32, MAX_ROLES = 8, MAX_CALLS = 200 };
-
-/* ---- the cancel timer (as fuzz_pipeline.c's: SIGVTALRM, wall clock) ---- */
-
-static volatile sig_atomic_t g_cancel;
-
-static void on_alarm(int sig)
-{
-  g_cancel = sig;
-}
-
-static void arm(long msec)
-{
-  static timer_t timer;
-  static int have_timer;
-  if (!have_timer) {
-    struct sigevent ev;
-    memset(&ev, 0, sizeof ev);
-    ev.sigev_notify = SIGEV_SIGNAL;
-    ev.sigev_signo = SIGVTALRM;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_alarm;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGVTALRM, &sa, NULL);
-    have_timer = timer_create(CLOCK_MONOTONIC, &ev, &timer) == 0;
-    if (!have_timer) return;
-  }
-  struct itimerspec it;
-  memset(&it, 0, sizeof it);
-  it.it_value.tv_sec = msec / 1000;
-  it.it_value.tv_nsec = msec % 1000 * 1000000L;
-  g_cancel = 0;
-  timer_settime(timer, 0, &it, NULL);
-}
 
 /* ---- the program's state ---- */
 
@@ -183,7 +148,7 @@ static void op_open(vm *v)
   o.max_atoms = 20000;
   o.max_instances = 20000;
   o.auto_seconds = 1;
-  o.cancel = &g_cancel;
+  o.cancel = &fuzz_cancel;
   gdlog_status st;
   if (how & 0x40) {
     text(v, buf, &len);
@@ -366,7 +331,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   vm v;
   memset(&v, 0, sizeof v);
   v.p = data, v.end = data + size;
-  arm(2000);
+  fuzz_alarm(2000);
   for (int calls = 0; v.p < v.end && calls < MAX_CALLS; calls++) {
     uint8_t op = byte(&v);
     if (op % (N_OPS + 1) == N_OPS) {
@@ -376,7 +341,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     slot *s = game_arg(&v);
     if (s) ops[op % (N_OPS + 1)](&v, s);
   }
-  arm(0);
+  fuzz_alarm(0);
   for (int k = 0; k < N_SLOTS; k++) close_slot(&v, k);
   return 0;
 }
