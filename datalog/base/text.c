@@ -84,6 +84,20 @@ static void add_quoted(dl_buf *b, const char *z, size_t n, char q)
   dl_buf_add(b, &q, 1);
 }
 
+/* True when a text starting with KIF name z[0..n) would read as another
+ * syntax (dl_parse_guess_syntax): a name starting with ' (infix) or #
+ * (gringo's), or whose leading letters, digits and underscores are followed
+ * by '.', '&', ':-' or '<=' (`ckne.`, `a.b`: an infix fact or rule). */
+static int kif_name_sniffs_other(const char *z, size_t n)
+{
+  if (z[0] == '\'' || z[0] == '#') return 1;
+  size_t i = 0;
+  while (i < n && ((z[i] >= 'a' && z[i] <= 'z') || (z[i] >= 'A' && z[i] <= 'Z') || (z[i] >= '0' && z[i] <= '9') || z[i] == '_')) i++;
+  if (i == 0 || i == n) return 0;
+  char c = z[i], d = i + 1 < n ? z[i + 1] : 0;
+  return c == '.' || c == '&' || (c == ':' && d == '-') || (c == '<' && d == '=');
+}
+
 /* Appends a name so that it reads back as itself: in infix quoted 'like
  * this' and in KIF |like this| unless it is a plain symbol there; in ASP
  * mangled unless it is a safe identifier (or, for a constant, a small
@@ -93,11 +107,11 @@ void dl_text_add_name(dl_buf *b, const dl_terms *terms, dl_sym s, dl_format fmt,
   size_t n;
   const char *z = dl_terms_name(terms, s, &n);
   if (fmt == DL_FMT_INFIX || fmt == DL_FMT_KIF) {
-    /* A KIF name starting with ' or # is quoted too: a text that starts with
-     * it reads as infix or gringo's syntax (dl_parse_guess_syntax), so a
-     * state written one fluent a line, ' first, would not read back. */
+    /* A KIF name that would make a text starting with it read as another
+     * syntax is quoted too: a state is written one fluent a line, and its
+     * first line may be that name. */
     int plain = fmt == DL_FMT_INFIX ? is_infix_symbol(z, n, is_functor)
-                                    : dl_text_is_kif_symbol(z, n, is_functor) && z[0] != '\'' && z[0] != '#';
+                                    : dl_text_is_kif_symbol(z, n, is_functor) && !kif_name_sniffs_other(z, n);
     if (plain) dl_buf_add(b, z, n);
     else add_quoted(b, z, n, fmt == DL_FMT_INFIX ? '\'' : '|');
     return;

@@ -329,7 +329,7 @@ static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *
 }
 
 dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
-                              int32_t *goals)
+                              const dl_stop *stop, int32_t *goals)
 {
   assert(c && start && rng && goals);
   dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
@@ -337,6 +337,10 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
   while (!dl_circuit_terminal(c)) {
     if (p.depth >= max_depth) {
       p.status = DL_PLAYOUT_TOO_DEEP;
+      return p;
+    }
+    if (p.depth % DL_PLAYOUT_POLL == DL_PLAYOUT_POLL - 1 && dl_stop_requested(stop)) {
+      p.status = DL_PLAYOUT_STOPPED;
       return p;
     }
     for (uint32_t r = 0; r < c->n_roles; r++)

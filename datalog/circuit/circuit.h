@@ -44,6 +44,7 @@
 
 #include "datalog/base/diag.h"
 #include "datalog/base/rng.h"
+#include "datalog/base/stop.h"
 #include "datalog/base/terms.h"
 #include "datalog/ground/ground.h"
 
@@ -141,6 +142,7 @@ typedef enum dl_playout_status {
   DL_PLAYOUT_NO_LEGAL,    /* role `role` has no legal move in a non-terminal state */
   DL_PLAYOUT_BAD_GOAL,    /* role `role` has no goal value or several in the terminal state */
   DL_PLAYOUT_TOO_DEEP,    /* no terminal state within max_depth moves */
+  DL_PLAYOUT_STOPPED,     /* the stop asked before the end */
   DL_PLAYOUT_NO_MEMORY
 } dl_playout_status;
 
@@ -152,10 +154,17 @@ typedef struct dl_playout {
 
 /* Plays uniformly random joint moves from start until a terminal state
  * (at most max_depth joint moves) and writes the goal of each role into
- * goals[0 .. roles).  Allocates nothing.  Returns the outcome; on an error
- * the circuit is left on the state where it happened. */
+ * goals[0 .. roles).  Polls stop (may be NULL) every DL_PLAYOUT_POLL joint
+ * moves and ends STOPPED when it asks.  Allocates nothing.  Returns the
+ * outcome; on an error the circuit is left on the state where it
+ * happened. */
 dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
-                              int32_t *goals);
+                              const dl_stop *stop, int32_t *goals);
+
+/* How many joint moves (steps of the 64 lanes) a playout makes between two
+ * looks at its stop: a few microseconds of work on a small circuit, a few
+ * milliseconds on a large one. */
+#define DL_PLAYOUT_POLL 1024u
 
 /* Bit-parallel playouts (circuit_wide.c).  An eager circuit whose legal
  * moves, goals and terminal read no move also holds its gates as a
@@ -186,12 +195,13 @@ typedef int (*dl_wide_fn)(void *ctx, const dl_wide_result *r);
 int dl_circuit_has_wide(const dl_circuit *c);
 
 /* Runs n random playouts from start, 64 at a time, and calls done for each
- * as it ends (in the order they end), until all are done or done returns
- * 0 (the playouts under way are then dropped).  A playout longer than
+ * as it ends (in the order they end), until all are done, done returns 0,
+ * or stop (may be NULL, polled every DL_PLAYOUT_POLL steps) asks (the
+ * playouts under way are then dropped).  A playout longer than
  * max_depth joint moves ends as TOO_DEEP.  history: how many joint moves
  * of each playout to keep for done (0: none; then nothing is allocated).
  * Requires dl_circuit_has_wide(c).  Returns 1, or 0 when out of memory. */
 int dl_circuit_wide_playouts(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint64_t n, uint32_t max_depth,
-                             uint32_t history, dl_wide_fn done, void *ctx);
+                             uint32_t history, const dl_stop *stop, dl_wide_fn done, void *ctx);
 
 #endif

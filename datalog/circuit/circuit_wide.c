@@ -342,7 +342,7 @@ void cc_wide_free(dl_circuit *c)
 int dl_circuit_has_wide(const dl_circuit *c) { return c->wide != NULL; }
 
 int dl_circuit_wide_playouts(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint64_t n, uint32_t max_depth,
-                             uint32_t history, dl_wide_fn done, void *ctx)
+                             uint32_t history, const dl_stop *stop, dl_wide_fn done, void *ctx)
 {
   assert(c && c->wide && start && rng && done);
   cc_wide *w = c->wide;
@@ -358,7 +358,10 @@ int dl_circuit_wide_playouts(dl_circuit *c, const uint64_t *start, dl_rng *rng, 
   }
   memset(w->state, 0, (size_t)w->n_fluents * sizeof *w->state);
   start_lanes(&L, ~(uint64_t)0);
-  while (L.active && !L.stop) step(&L);
+  for (uint32_t steps = 1; L.active && !L.stop; steps++) {
+    step(&L);
+    if (steps % DL_PLAYOUT_POLL == 0 && dl_stop_requested(stop)) L.stop = 1;
+  }
   free(L.moves), free(L.legal);
   return 1;
 }

@@ -230,7 +230,7 @@ static int wide_done(void *ctx, const dl_wide_result *res)
 /* The playouts 64 at a time. */
 static void run_wide(run *r, const dl_mstate *start, dl_rng *rng)
 {
-  if (!dl_circuit_wide_playouts(r->cm->c, start->data, rng, r->o->n, r->o->max_depth, 0, wide_done, r))
+  if (!dl_circuit_wide_playouts(r->cm->c, start->data, rng, r->o->n, r->o->max_depth, 0, r->cm->m.stop, wide_done, r))
     r->st = DL_M_NOMEM;
 }
 
@@ -249,7 +249,8 @@ static void run_narrow(run *r, const dl_mstate *start, dl_rng *rng)
 {
   for (uint64_t i = 0; i < r->o->n; i++) {
     if ((i & 15) == 0 && run_over(r)) break;
-    dl_playout p = dl_circuit_playout(r->cm->c, start->data, rng, r->o->max_depth, r->goals);
+    dl_playout p = dl_circuit_playout(r->cm->c, start->data, rng, r->o->max_depth, r->cm->m.stop, r->goals);
+    if (p.status == DL_PLAYOUT_STOPPED) break;  /* dl_machine_playouts reports the stop */
     if (p.status == DL_PLAYOUT_BAD_GOAL) read_goals(r);
     if (!end_playout(r, p, i, r->goals, p.status == DL_PLAYOUT_BAD_GOAL ? r->goal_n : NULL)) break;
   }

@@ -565,7 +565,7 @@ static int wide(differ *d, uint64_t seed, uint64_t n)
   dl_rng rng;
   dl_rng_seed(&rng, seed);
   if (s) dl_circuit_initial(x.c, s);
-  int ran = s && dl_circuit_wide_playouts(x.c, s, &rng, n, MAX_DEPTH, MAX_DEPTH + 1, replay_done, &x);
+  int ran = s && dl_circuit_wide_playouts(x.c, s, &rng, n, MAX_DEPTH, MAX_DEPTH + 1, NULL, replay_done, &x);
   int ok = ran && !x.why[0] && d->wide == n;
   if (!ok) {
     printf("DISAGREE on a wide playout (lanes of the eager circuit replayed on the rules) in %s: %s\n-- game:\n%s",

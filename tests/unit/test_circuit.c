@@ -158,7 +158,7 @@ static void test_cycle(void)
   int32_t goals[1];
   int all_ok = 1;
   for (int i = 0; i < 200; i++) {
-    dl_playout p = dl_circuit_playout(c, s0, &rng, 100000, goals);
+    dl_playout p = dl_circuit_playout(c, s0, &rng, 100000, NULL, goals);
     all_ok &= p.status == DL_PLAYOUT_OK && p.depth >= 1 && goals[0] == 0;
   }
   CHECK(all_ok, "200 playouts end with unstart: goal 0");
@@ -228,21 +228,21 @@ static void test_errors(void)
   uint64_t s[4] = { 0 };
   if (game_make(&x, "role(p). init(s). legal(p,go) :- true(t). terminal :- true(u). goal(p,1).\n")) {
     dl_circuit_initial(x.c, s);
-    dl_playout p = dl_circuit_playout(x.c, s, &rng, 100, goals);
+    dl_playout p = dl_circuit_playout(x.c, s, &rng, 100, NULL, goals);
     CHECK(p.status == DL_PLAYOUT_NO_LEGAL && p.role == 0 && p.depth == 0, "no legal move is an error");
   } else CHECK(0, "no-legal game compiles");
   game_free(&x);
   if (game_make(&x, "role(p). role(q). init(s). legal(p,go). legal(q,go). next(t) :- does(p,go).\n"
                     "terminal :- true(t). goal(p,10). goal(q,20) :- true(s).\n")) {
     dl_circuit_initial(x.c, s);
-    dl_playout p = dl_circuit_playout(x.c, s, &rng, 100, goals);
+    dl_playout p = dl_circuit_playout(x.c, s, &rng, 100, NULL, goals);
     CHECK(p.status == DL_PLAYOUT_BAD_GOAL && p.role == 1 && p.depth == 1,
           "a role without a goal value at the end is an error");
   } else CHECK(0, "no-goal game compiles");
   game_free(&x);
   if (game_make(&x, "role(p). init(s). legal(p,go). next(s) :- true(s). goal(p,1).\n")) {
     dl_circuit_initial(x.c, s);
-    dl_playout p = dl_circuit_playout(x.c, s, &rng, 50, goals);
+    dl_playout p = dl_circuit_playout(x.c, s, &rng, 50, NULL, goals);
     CHECK(p.status == DL_PLAYOUT_TOO_DEEP && p.depth == 50, "no terminal state within the depth is reported");
   } else CHECK(0, "endless game compiles");
   game_free(&x);
@@ -412,7 +412,7 @@ static void test_uniform_pick(void)
   if (ok) dl_circuit_initial(x.c, s);
   for (int i = 0; ok && i < 4000; i++) {
     int32_t goal;
-    dl_playout p = dl_circuit_playout(x.c, s, &rng, 10, &goal);
+    dl_playout p = dl_circuit_playout(x.c, s, &rng, 10, NULL, &goal);
     ok = p.status == DL_PLAYOUT_OK && p.depth == 1 && goal >= 1 && goal <= 6;
     if (ok) seen[goal]++;
   }
@@ -501,7 +501,7 @@ static void test_modes_agree(void)
 
 typedef struct replay {
   dl_circuit *c;
-  uint32_t max_depth, checked, states, n_stat[5];
+  uint32_t max_depth, checked, states, n_stat[DL_PLAYOUT_NO_MEMORY + 1];
   uint32_t first[8];       /* how often the first joint move's role 0 move was each of moves 0..7 */
   uint64_t *s, *t;
   char why[160];
@@ -585,7 +585,7 @@ static const char *wide_agrees(replay *x, dl_circuit *c, uint64_t seed, uint32_t
   dl_rng_seed(&rng, seed);
   if (start) dl_circuit_initial(c, start);
   int ran = x->s && x->t && start && dl_circuit_has_wide(c) &&
-            dl_circuit_wide_playouts(c, start, &rng, n, max_depth, max_depth + 1, replay_done, x);
+            dl_circuit_wide_playouts(c, start, &rng, n, max_depth, max_depth + 1, NULL, replay_done, x);
   free(x->s), free(x->t), free(start);
   if (!ran && !x->why[0]) snprintf(x->why, sizeof x->why, "no run");
   if (ran && x->checked != n && !x->why[0]) snprintf(x->why, sizeof x->why, "%u of %u ended", x->checked, n);
@@ -636,6 +636,38 @@ static void test_wide(void)
   }
 }
 
+static int count_ended(void *ctx, const dl_wide_result *res)
+{
+  (void)res;
+  ++*(uint32_t *)ctx;
+  return 1;
+}
+
+/* A game that never ends, played to a depth of a million joint moves with
+ * the stop already asked: one playout ends STOPPED after DL_PLAYOUT_POLL
+ * moves, and 64 lanes (eager) stop after as many steps, none ended. */
+static void test_stop(void)
+{
+  game x;
+  if (!game_open(&x, "role(p). init(s). legal(p,go). next(s) :- true(s). goal(p,1).\n", "endless game compiles"))
+    return;
+  volatile sig_atomic_t cancel = 1;
+  dl_stop stop = { &cancel, NULL, 0 };
+  uint64_t s[4] = { 0 };
+  int32_t goal;
+  dl_rng rng;
+  dl_rng_seed(&rng, 1);
+  dl_circuit_initial(x.c, s);
+  dl_playout p = dl_circuit_playout(x.c, s, &rng, 1000000, &stop, &goal);
+  CHECK(p.status == DL_PLAYOUT_STOPPED && p.depth == DL_PLAYOUT_POLL - 1, "a playout polls its stop: status %d at %u",
+        (int)p.status, p.depth);
+  uint32_t ended = 0;
+  if (dl_circuit_has_wide(x.c))  /* eager */
+    CHECK(dl_circuit_wide_playouts(x.c, s, &rng, 200, 1000000, 0, &stop, count_ended, &ended) && ended == 0,
+          "64 lanes poll their stop: %u playouts ended", ended);
+  game_free(&x);
+}
+
 /* test_circuit --wide FILE...: bit-parallel playouts of each game replayed
  * on its differential circuit.  Exit 77 (skip) when no file exists. */
 static int corpus_wide(int argc, char **argv)
@@ -674,6 +706,7 @@ int main(int argc, char **argv)
     test_cycle();
     test_turns();
     test_errors();
+    test_stop();
     test_kings();
     test_sinks();
     test_any_legal();
