@@ -5,7 +5,10 @@
  * state they must agree: the roles, terminal, each role's legal moves (as
  * texts), goal atoms and the state itself (as text); every move is read
  * by each machine from its text.  A disagreement is a bug: abort().  A
- * limit or the time budget on any of them ends the playout quietly. */
+ * limit or the time budget on any of them ends the playout quietly.
+ * Then each machine's own random playouts from the initial state (the
+ * eager circuit's 64 lanes among them): they may end in a fault of the
+ * game or a limit, but their figures must add up. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +17,7 @@
 #include "tests/fuzz/fuzz.h"
 #include "tests/fuzz/game.h"
 
-enum { N_MACHINES = 3, MAX_DEPTH = 12, MAX_ROLES = 64 };
+enum { N_MACHINES = 3, MAX_DEPTH = 12, MAX_ROLES = 64, PLAYOUT_DEPTH = 64 };
 
 static const char *const names[N_MACHINES] = { "rules", "circuit eager", "circuit lazy" };
 
@@ -170,6 +173,35 @@ static int compare(side *x, int n, int kif)
   return ok;
 }
 
+/* Side i's random playouts from its initial state: 130 on the eager
+ * circuit (64 lanes where it has them), 3 on the others.  A status other
+ * than OK, a fault of the game, a limit or no memory, or figures that do
+ * not add up, abort(). */
+static void playouts(side *x, int i, uint64_t seed)
+{
+  dl_machine *m = x->m;
+  dl_mstate *start = NULL;
+  fuzz_stop_rearm(&x->stop);
+  if (dl_machine_initial(m, &start) != DL_M_OK) {
+    dl_diag_clear(x->diag);
+    return;
+  }
+  double *sum = calloc(m->n_roles + 1, sizeof *sum);
+  dl_playout_options o = { i == 1 ? 130 : 3, seed, PLAYOUT_DEPTH, i == 2 ? 0 : -1, 0, 0 };
+  dl_playout_totals t = { .goal_sum = sum };
+  fuzz_stop_rearm(&x->stop);
+  dl_mstatus st = sum ? dl_machine_playouts(m, start, &o, &t) : DL_M_NOMEM;
+  if (st == DL_M_INPUT || st == DL_M_ILLEGAL) disagree("playouts fail", i, i, "", "");
+  if (st == DL_M_OK && (t.playouts != o.n || t.max_depth > PLAYOUT_DEPTH || t.min_depth > t.max_depth ||
+                        t.states < t.playouts || (t.lanes != 1 && t.lanes != 64)))
+    disagree("playout figures", i, i, "", "");
+  for (uint32_t r = 0; st == DL_M_OK && r < m->n_roles; r++)
+    if (sum[r] < 0 || sum[r] > 100.0 * (double)t.playouts) disagree("a goal sum", i, i, "", "");
+  free(sum);
+  free(start);
+  dl_diag_clear(x->diag);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   side x[N_MACHINES];
@@ -187,6 +219,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         step(x, N_MACHINES, &rng, kif);
          depth++) {
     }
+    for (int i = 0; i < N_MACHINES && !fuzz_input_over(); i++)
+      if (x[i].m) playouts(&x[i], i, seed);
   }
   for (int i = 0; i < N_MACHINES; i++) {
     free(x[i].s);
