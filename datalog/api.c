@@ -383,7 +383,7 @@ gdlog_status gdlog_initial(gdlog_game *g, gdlog_state **s)
   dl_mstate *m = NULL;
   dl_mstatus st = dl_machine_initial(g->m, &m);
   *s = gstate(m);
-  return st == DL_M_NOMEM ? nomem(g) : call_end(g, st);
+  return call_end(g, st);
 }
 
 void gdlog_state_free(gdlog_state *s)
@@ -460,7 +460,7 @@ gdlog_status gdlog_next(gdlog_game *g, const gdlog_state *s, const gdlog_move *j
   dl_mstate *m = NULL;
   dl_mstatus st = dl_machine_next(g->m, mstate(s), joint, &m);
   *next = gstate(m);
-  return st == DL_M_NOMEM && dl_diag_count(g->diag) == g->mark ? nomem(g) : call_end(g, st);
+  return call_end(g, st);
 }
 
 gdlog_status gdlog_playouts(gdlog_game *g, const gdlog_state *s, uint64_t n, uint64_t seed, double *mean_goal,

@@ -183,7 +183,8 @@ typedef struct equiv {
  * those without a place prefixed with its name. */
 static void forward_diagnostics(equiv *q, side *s)
 {
-  for (size_t i = 0; s->diag && i < dl_diag_count(s->diag); i++) {
+  if (!s->diag) return;
+  for (size_t i = 0; i < dl_diag_count(s->diag); i++) {
     const dl_message *m = dl_diag_message(s->diag, i);
     if (dl_guard_signal() && !m->src && strcmp(m->text, "interrupted") == 0) continue;
     if (m->src) dl_diag_report(q->c->diag, m->severity, m->src, m->off, "%s", m->text);
@@ -299,17 +300,23 @@ static void print_place(const equiv *q)
   atoms_free(&a);
 }
 
+/* Whether a side's set lost an atom for want of memory (then reported). */
+static int sets_failed(equiv *q)
+{
+  for (int i = 0; i < q->n_sides; i++)
+    if (q->s[i].set.failed) {
+      dl_diag_fail(q->c->diag, DL_CAUSE_NOMEM, "out of memory");
+      return 1;
+    }
+  return 0;
+}
+
 /* Reports a difference between the set of side 0 and that of another side
  * (when there is one) and returns 0; else 1. */
 static int same(equiv *q, const char *what)
 {
-  for (int i = 0; i < q->n_sides; i++) {
-    if (q->s[i].set.failed) {
-      fprintf(stderr, "gdlog equiv: out of memory\n");
-      return 0;
-    }
-    atoms_sort(&q->s[i].set);
-  }
+  if (sets_failed(q)) return 0;
+  for (int i = 0; i < q->n_sides; i++) atoms_sort(&q->s[i].set);
   for (int i = 1; i < q->n_sides; i++) {
     int in;
     const char *atom = first_difference(&q->s[0].set, &q->s[i].set, &in);
@@ -341,6 +348,7 @@ static int same_roles(equiv *q)
     const dl_machine *m = q->s[i].m;
     for (uint32_t r = 0; r < m->n_roles; r++) atoms_add(&q->s[i].set, m->terms, "role", m->roles[r], DL_NO_TERM);
   }
+  if (sets_failed(q)) return 0;
   const atoms *a = &q->s[0].set;
   for (int k = 1; k < q->n_sides; k++) {
     const atoms *b = &q->s[k].set;
@@ -433,7 +441,8 @@ static int choose_joint(equiv *q)
     atoms_clear(&a->set);
     for (uint32_t k = 0; k < a->ids.n; k++)
       atoms_add(&a->set, a->m->terms, NULL, a->m->ops->move_term(a->m, a->ids.ids[k]), DL_NO_TERM);
-    if (a->set.failed || a->set.n == 0) return failed(q, 0, "the legal moves");
+    if (sets_failed(q)) return 0;
+    if (a->set.n == 0) return failed(q, 0, "the legal moves");
     atoms_sort(&a->set);
     const char *text = a->set.v[dl_rng_below(&q->rng, (uint32_t)a->set.n)];
     if (r) dl_buf_addz(&q->joint_text, ", ");
@@ -507,7 +516,10 @@ static int load_side(equiv *q, int i, const char *file, dl_loaded *l, dl_backend
   q->n_sides = i + 1;
   s->file = file;
   s->diag = dl_diag_create();
-  if (!s->diag) return 0;
+  if (!s->diag) {
+    dl_diag_fail(q->c->diag, DL_CAUSE_NOMEM, "out of memory");
+    return 0;
+  }
   dl_game_options o;
   dl_game_options_init(&o);
   o.backend = b;
@@ -521,10 +533,14 @@ static int load_side(equiv *q, int i, const char *file, dl_loaded *l, dl_backend
   s->m = s->game.machine;
   size_t len = strlen(file) + sizeof " (circuit)";
   s->name = malloc(len);
-  if (!ok || !s->name) return 0;
+  if (!ok) return 0;  /* forward_diagnostics prints why */
+  if (s->name) s->joint = calloc(s->m->n_roles + 1, sizeof *s->joint);
+  if (!s->joint) {
+    dl_diag_fail(q->c->diag, DL_CAUSE_NOMEM, "out of memory");
+    return 0;
+  }
   snprintf(s->name, len, i && s->game.backend == DL_BACKEND_CIRCUIT ? "%s (circuit)" : "%s", file);
-  s->joint = calloc(s->m->n_roles + 1, sizeof *s->joint);
-  return s->joint != NULL;
+  return 1;
 }
 
 /* Sets up the sides: GAME on the rules, then OTHER on the backends asked. */

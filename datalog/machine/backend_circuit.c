@@ -49,13 +49,13 @@ static dl_mstate *blank_state(const circuit_machine *cm)
 static dl_mstatus cm_on(circuit_machine *cm, const dl_mstate *s)
 {
   assert(s->n == cm->words);
-  return dl_circuit_set_state(cm->c, s->data) ? DL_M_OK : DL_M_NOMEM;
+  return dl_circuit_set_state(cm->c, s->data) ? DL_M_OK : dl_machine_nomem(&cm->m);
 }
 
 static dl_mstatus cm_initial(dl_machine *m, dl_mstate **s)
 {
   circuit_machine *cm = cm_of(m);
-  if (!(*s = blank_state(cm))) return DL_M_NOMEM;
+  if (!(*s = blank_state(cm))) return dl_machine_nomem(m);
   dl_circuit_initial(cm->c, (*s)->data);
   return DL_M_OK;
 }
@@ -82,7 +82,7 @@ static dl_mstatus cm_legal(dl_machine *m, const dl_mstate *s, uint32_t role, dl_
   if (st != DL_M_OK) return st;
   const uint32_t *moves;
   uint32_t n = dl_circuit_legal(cm->c, role, &moves);
-  if (!dl_ids_reserve(out, n)) return DL_M_NOMEM;
+  if (!dl_ids_reserve(out, n)) return dl_machine_nomem(m);
   if (n) memcpy(out->ids, moves, n * sizeof *moves);
   out->n = n;
   dl_sort(out->ids, n, sizeof *out->ids, compare_u32, NULL);
@@ -111,11 +111,11 @@ static dl_mstatus cm_next(dl_machine *m, const dl_mstate *s, const uint32_t *joi
   circuit_machine *cm = cm_of(m);
   dl_mstatus st = cm_on(cm, s);
   if (st != DL_M_OK) return st;
-  if (!(*next = blank_state(cm))) return DL_M_NOMEM;
+  if (!(*next = blank_state(cm))) return dl_machine_nomem(m);
   if (dl_circuit_next(cm->c, joint, (*next)->data)) return DL_M_OK;
   free(*next);
   *next = NULL;
-  return DL_M_NOMEM;
+  return dl_machine_nomem(m);
 }
 
 static dl_tid cm_move_term(const dl_machine *m, uint32_t move) { return dl_circuit_move_term(ccm_of(m)->c, move); }
@@ -146,7 +146,7 @@ static uint32_t fluent_index(const circuit_machine *cm, dl_tid t)
 static dl_mstatus cm_state_of(dl_machine *m, dl_tid *fluents, uint32_t n, dl_mstate **s, uint32_t *unknown)
 {
   circuit_machine *cm = cm_of(m);
-  if (!(*s = blank_state(cm))) return DL_M_NOMEM;
+  if (!(*s = blank_state(cm))) return dl_machine_nomem(m);
   for (uint32_t i = 0; i < n; i++) {
     uint32_t f = fluent_index(cm, fluents[i]);
     if (f == UINT32_MAX) {
@@ -164,7 +164,7 @@ static dl_mstatus cm_fluents(const dl_machine *m, const dl_mstate *s, dl_ids *ou
 {
   const circuit_machine *cm = ccm_of(m);
   out->n = 0;
-  if (!dl_ids_reserve(out, cm->n_fluents)) return DL_M_NOMEM;
+  if (!dl_ids_reserve(out, cm->n_fluents)) return dl_machine_nomem(m);
   for (uint32_t f = 0; f < cm->n_fluents; f++)
     if (s->data[f / 64] >> (f % 64) & 1) out->ids[out->n++] = dl_circuit_fluent_term(cm->c, f);
   return DL_M_OK;
@@ -197,7 +197,7 @@ static int run_over(const run *r)
 static dl_mstatus playout_failed(run *r, dl_playout p, uint64_t index)
 {
   dl_machine *m = &r->cm->m;
-  if (p.status == DL_PLAYOUT_NO_MEMORY) return DL_M_NOMEM;
+  if (p.status == DL_PLAYOUT_NO_MEMORY) return dl_machine_nomem(m);
   if (p.status == DL_PLAYOUT_TOO_DEEP) return dl_machine_playout_fault(m, index, DL_FAULT_DEEP, 0, p.depth);
   return dl_machine_playout_fault(m, index, DL_FAULT_NO_LEGAL, p.role, p.depth);
 }
@@ -231,7 +231,7 @@ static int wide_done(void *ctx, const dl_wide_result *res)
 static void run_wide(run *r, const dl_mstate *start, dl_rng *rng)
 {
   if (!dl_circuit_wide_playouts(r->cm->c, start->data, rng, r->o->n, r->o->max_depth, 0, r->cm->m.stop, wide_done, r))
-    r->st = DL_M_NOMEM;
+    r->st = dl_machine_nomem(&r->cm->m);
 }
 
 /* Every role's goals in the circuit's current state, into r->goals and
@@ -263,7 +263,7 @@ static dl_mstatus cm_playouts(dl_machine *m, const dl_mstate *start, const dl_pl
             calloc(m->n_roles + 1, sizeof *r.found), dl_clock_now(), 0, DL_M_OK };
   if (!r.goals || !r.goal_n || !r.found) {
     free(r.goals), free(r.goal_n), free(r.found);
-    return DL_M_NOMEM;
+    return dl_machine_nomem(m);
   }
   int wide = o->lanes != 1 && dl_circuit_has_wide(cm->c);
   if (o->lanes == 64 && !wide) {

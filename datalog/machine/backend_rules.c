@@ -46,7 +46,7 @@ static dl_mstatus rm_initial(dl_machine *m, dl_mstate **s)
   uint32_t n;
   const dl_tid *ids = dl_sm_initial(rm_of(m)->sm, &n);
   *s = state_make(m, ids, n);
-  return *s ? DL_M_OK : DL_M_NOMEM;
+  return *s ? DL_M_OK : dl_machine_nomem(m);
 }
 
 static dl_mstatus rm_terminal(dl_machine *m, const dl_mstate *s, int *terminal)
@@ -93,7 +93,7 @@ static dl_mstatus rm_next(dl_machine *m, const dl_mstate *s, const uint32_t *joi
   int ok = dl_sm_next(rm_of(m)->sm, ids_of(s), s->n, joint, &out);
   *next = ok ? state_make(m, out.ids, out.n) : NULL;
   dl_ids_free(&out);
-  return !ok ? failure(m) : *next ? DL_M_OK : DL_M_NOMEM;
+  return !ok ? failure(m) : *next ? DL_M_OK : dl_machine_nomem(m);
 }
 
 static dl_tid rm_move_term(const dl_machine *m, uint32_t move)
@@ -125,13 +125,13 @@ static dl_mstatus rm_state_of(dl_machine *m, dl_tid *fluents, uint32_t n, dl_mst
   for (uint32_t i = 0; i < n; i++)
     if (k == 0 || fluents[k - 1] != fluents[i]) fluents[k++] = fluents[i];
   *s = state_make(m, fluents, k);
-  return *s ? DL_M_OK : DL_M_NOMEM;
+  return *s ? DL_M_OK : dl_machine_nomem(m);
 }
 
 static dl_mstatus rm_fluents(const dl_machine *m, const dl_mstate *s, dl_ids *out)
 {
   (void)m;
-  if (!dl_ids_reserve(out, s->n)) return DL_M_NOMEM;
+  if (!dl_ids_reserve(out, s->n)) return dl_machine_nomem(m);
   if (s->n) memcpy(out->ids, ids_of(s), s->n * sizeof *out->ids);
   out->n = s->n;
   return DL_M_OK;

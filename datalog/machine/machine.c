@@ -263,7 +263,7 @@ static dl_mstatus one_playout(dl_machine *m, const dl_mstate *start, const dl_pl
                               playout_room *room, dl_playout_totals *t)
 {
   dl_mstate *cur = dl_mstate_copy(start), *next = NULL;
-  dl_mstatus st = cur ? DL_M_OK : DL_M_NOMEM;
+  dl_mstatus st = cur ? DL_M_OK : dl_machine_nomem(m);
   uint32_t depth = 0;
   int terminal = 0;
   while (st == DL_M_OK && (st = m->ops->terminal(m, cur, &terminal)) == DL_M_OK && !terminal) {
@@ -288,7 +288,7 @@ static dl_mstatus slow_playouts(dl_machine *m, const dl_mstate *start, const dl_
 {
   playout_room room = { calloc(m->n_roles + 1, sizeof *room.joint), { 0 },
                         calloc(m->n_roles + 1, sizeof *room.found), calloc(m->n_roles + 1, sizeof *room.goals) };
-  dl_mstatus st = room.joint && room.found && room.goals ? DL_M_OK : DL_M_NOMEM;
+  dl_mstatus st = room.joint && room.found && room.goals ? DL_M_OK : dl_machine_nomem(m);
   dl_rng rng;
   dl_rng_seed(&rng, o->seed);
   double t0 = dl_clock_now();
@@ -303,6 +303,13 @@ static dl_mstatus slow_playouts(dl_machine *m, const dl_mstate *start, const dl_
   free(room.goals);
   dl_ids_free(&room.moves);
   return st;
+}
+
+dl_mstatus dl_machine_nomem(const dl_machine *m)
+{
+  assert(m);
+  dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
+  return DL_M_NOMEM;
 }
 
 dl_mstatus dl_machine_playouts(dl_machine *m, const dl_mstate *start, const dl_playout_options *o,
@@ -320,7 +327,6 @@ dl_mstatus dl_machine_playouts(dl_machine *m, const dl_mstate *start, const dl_p
   t->seconds += dl_clock_now() - w0;
   t->cpu_seconds += dl_clock_cpu() - c0;
   if (t->playouts == 0) t->min_depth = 0;
-  if (st == DL_M_NOMEM) dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory in the playouts");
   int why = st == DL_M_OK ? dl_stop_requested(m->stop) : 0;
   if (why) {
     dl_diag_fail(m->diag, DL_CAUSE_STOP, "%s", dl_stop_message(why));

@@ -198,6 +198,10 @@ dl_mstatus dl_machine_next_unchecked(dl_machine *m, const dl_mstate *s, const ui
 dl_mstatus dl_machine_playouts(dl_machine *m, const dl_mstate *start, const dl_playout_options *o,
                                dl_playout_totals *t);
 
+/* Reports that memory ran out (cause NOMEM) and returns DL_M_NOMEM: what
+ * a backend returns when an allocation of its own fails. */
+dl_mstatus dl_machine_nomem(const dl_machine *m);
+
 /* How a playout broke the contract, or went too deep. */
 typedef enum dl_playout_fault {
   DL_FAULT_NO_LEGAL,     /* a role without a legal move in a state that is not terminal */

@@ -251,10 +251,7 @@ dl_mstatus dl_machine_parse_joint(dl_machine *m, const dl_mstate *s, const char 
 {
   assert(m && (text || len == 0) && joint);
   uint32_t *offs = malloc(((size_t)m->n_roles + 1) * sizeof *offs);
-  if (!offs) {
-    dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
-    return DL_M_NOMEM;
-  }
+  if (!offs) return dl_machine_nomem(m);
   parsed p;
   dl_mstatus st = DL_M_INPUT;
   if (parse_text(m, name ? name : "<moves>", text, len, kif, &p)) {
@@ -279,9 +276,9 @@ static dl_mstatus state_read(dl_machine *m, const parsed *p, dl_mstate **s)
 {
   uint32_t n = p->ast->n_clauses, unknown = 0;
   dl_tid *ids = malloc((n ? n : 1) * sizeof *ids), *order = malloc((n ? n : 1) * sizeof *order);
-  dl_mstatus st = ids && order ? DL_M_OK : DL_M_NOMEM;
+  dl_mstatus st = ids && order ? DL_M_OK : dl_machine_nomem(m);
   for (uint32_t k = 0; st == DL_M_OK && k < n; k++)
-    if ((order[k] = ids[k] = fluent_of(m, p, p->ast->clauses[k])) == DL_NO_TERM) st = DL_M_INPUT;
+    if ((order[k] = ids[k] = fluent_of(m, p, p->ast->clauses[k])) == DL_NO_TERM) st = unread(m);
   if (st == DL_M_OK && (st = m->ops->state_of(m, ids, n, s, &unknown)) == DL_M_INPUT) {  /* the backend cannot hold fluent ids[unknown], which order places */
     uint32_t k = 0;
     while (k + 1 < n && order[k] != ids[unknown]) k++;
@@ -292,7 +289,6 @@ static dl_mstatus state_read(dl_machine *m, const parsed *p, dl_mstate **s)
                    b.data && !b.failed ? b.data : "?");
     dl_buf_free(&b);
   }
-  if (st == DL_M_NOMEM) dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
   free(ids);
   free(order);
   return st;
@@ -352,8 +348,7 @@ dl_mstatus dl_machine_state_text(dl_machine *m, const dl_mstate *s, dl_format fm
   *text = NULL;
   dl_ids ids = { 0 };
   dl_mstatus st = m->ops->fluents(m, s, &ids);
-  if (st == DL_M_OK && !fluents_text(m, ids.ids, ids.n, fmt, text)) st = DL_M_NOMEM;
+  if (st == DL_M_OK && !fluents_text(m, ids.ids, ids.n, fmt, text)) st = dl_machine_nomem(m);
   dl_ids_free(&ids);
-  if (st == DL_M_NOMEM) dl_diag_fail(m->diag, DL_CAUSE_NOMEM, "out of memory");
   return st;
 }

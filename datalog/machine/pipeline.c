@@ -168,7 +168,10 @@ static int auto_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
 {
   if (o->one_question) return rules_machine(g, o, diag);
   dl_diag *attempt = dl_diag_create();
-  if (!attempt) return rules_machine(g, o, diag);
+  if (!attempt) {  /* out of memory gives up, as in the attempt */
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+    return 0;
+  }
   dl_stop stop = o->stop ? *o->stop : (dl_stop){ 0 };
   if (o->auto_seconds > 0) stop.deadline = dl_clock_now() + o->auto_seconds;
   uint64_t atoms = o->max_atoms && o->max_atoms < o->auto_max_atoms ? o->max_atoms : o->auto_max_atoms;

@@ -97,12 +97,14 @@ static dl_mstate *table_remove(state_table *t, state_entry *e)
 }
 
 /* Frees the least recently used state (the table keeps one) and remembers
- * its id as evicted (out of memory: as dropped). */
-static void table_evict_oldest(state_table *t)
+ * its id as evicted; 0 when there is no memory to remember it (nothing
+ * evicted: a later request must not call it never made). */
+static int table_evict_oldest(state_table *t)
 {
   assert(t->oldest);
-  Judy1Set(&t->evicted, (Word_t)t->oldest->id, PJE0);
+  if (Judy1Set(&t->evicted, (Word_t)t->oldest->id, PJE0) == JERR) return 0;
   free(table_remove(t, t->oldest));
+  return 1;
 }
 
 /* 1 when id was handed out and then evicted. */
@@ -238,8 +240,8 @@ static int role_arg(serve *s, const char *f, uint32_t *r)
 static int ok_new_state(serve *s, dl_mstate *st)
 {
   uint64_t id = 0;
-  if (s->max_states && s->states.n >= s->max_states) table_evict_oldest(&s->states);
-  if (!table_add(&s->states, st, &id)) {
+  if ((s->max_states && s->states.n >= s->max_states && !table_evict_oldest(&s->states)) ||
+      !table_add(&s->states, st, &id)) {
     free(st);
     return fail(s, "out of memory");
   }
@@ -584,32 +586,38 @@ static int split(serve *s, char *line, char ***f, int *n, int *cap)
   }
 }
 
+/* Doubles the room of *line (*cap bytes; 256 at first); 0 when out of
+ * memory (*line and *cap as they were). */
+static int grow_line(char **line, size_t *cap)
+{
+  size_t n = *cap ? *cap * 2 : 256;
+  char *l = realloc(*line, n);
+  if (!l) return 0;
+  *line = l, *cap = n;
+  return 1;
+}
+
 /* Reads one line of in into *line (without its newline, NUL-ended; a CR
  * before the newline dropped); *len its length.  Returns 1 for a line, 0
  * at the end of input, -1 for a line too long, -3 for a line with a NUL
- * byte (both read to their end), -2 when out of memory. */
+ * byte, -2 when out of memory (all three read to their end: the rest of
+ * a line is never taken for a request). */
 static int read_line(FILE *in, char **line, size_t *len, size_t *cap)
 {
   int c, bad = 0, any = 0;
   *len = 0;
   while ((c = getc(in)) != EOF && c != '\n') {
     any = 1;
-    if (c == 0 || *len >= SERVE_MAX_LINE) {
-      bad = bad ? bad : c == 0 ? -3 : -1;
-      continue;
-    }
-    if (*len + 2 > *cap) {
-      size_t n = *cap ? *cap * 2 : 256;
-      char *l = realloc(*line, n);
-      if (!l) return -2;
-      *line = l, *cap = n;
-    }
-    (*line)[(*len)++] = (char)c;
+    if (bad) continue;
+    if (c == 0) bad = -3;
+    else if (*len >= SERVE_MAX_LINE) bad = -1;
+    else if (*len + 2 > *cap && !grow_line(line, cap)) bad = -2;
+    else (*line)[(*len)++] = (char)c;
   }
   if (!any && c == EOF) return 0;
   if (bad) return bad;
   if (*len && (*line)[*len - 1] == '\r') (*len)--;
-  if (!*line && !(*line = malloc(*cap = 256))) return -2;
+  if (!*line && !grow_line(line, cap)) return -2;
   (*line)[*len] = 0;
   return 1;
 }

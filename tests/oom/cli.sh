@@ -11,6 +11,7 @@
 #     out of the comparison);
 #   - never crash;
 #   - leave the -o file as it was (and no temporary file beside it).
+# equiv, which writes no file, is judged on its standard output.
 # Prints each finding and `N passed, N failed`; exit 1 on any finding.
 set -u -o pipefail
 if [ "$#" -ne 2 ]; then echo "usage: $0 GDLOG_OOM GAME" >&2; exit 2; fi
@@ -20,19 +21,27 @@ trap 'rm -rf "$W"' EXIT
 pass=0 fail=0
 finding() { echo "FAIL $*"; fail=$((fail + 1)); }
 
-# check NAME N AFTER ARGS...: one run of ARGS (with -o $W/out) where
-# allocation N fails (every one after it too when AFTER is 1).
+# The output of a run, lines of timing left out.
+normal() { grep -v '^% time' "$1" | sed 's/ (time .*$//'; }
+
+# check NAME N AFTER ARGS...: one run of ARGS where allocation N fails
+# (every one after it too when AFTER is 1); its output in $W/out (the -o
+# file, or standard output when $TO_STDOUT is 1).
 check() {
     local name=$1 n=$2 after=$3; shift 3
     printf 'untouched\n' > "$W/out"
-    local env=(GDLOG_OOM_FAIL_AT="$n")
+    local env=(GDLOG_OOM_FAIL_AT="$n") out=(-o "$W/out")
     [ "$after" = 1 ] && env+=(GDLOG_OOM_EVERY_AFTER=1)
-    env "${env[@]}" "$BIN" "$@" -o "$W/out" > /dev/null 2> "$W/err"
+    if [ "$TO_STDOUT" = 1 ]; then
+        env "${env[@]}" "$BIN" "$@" > "$W/out" 2> "$W/err"
+    else
+        env "${env[@]}" "$BIN" "$@" "${out[@]}" > /dev/null 2> "$W/err"
+    fi
     local rc=$? what="$name: allocation $n"
     [ "$after" = 1 ] && what+=" and every one after"
     if [ "$rc" -ge 128 ]; then finding "$what: crashed (status $rc): $(head -c 300 "$W/err")"; return; fi
     if [ "$rc" -eq 0 ]; then
-        if diff -q <(grep -v '^% time' "$W/out") <(grep -v '^% time' "$W/expected") > /dev/null; then
+        if diff -q <(normal "$W/out") <(normal "$W/expected") > /dev/null; then
             pass=$((pass + 1))
         else
             finding "$what: exit 0 with a wrong output"
@@ -43,15 +52,21 @@ check() {
     if ! grep -q "out of memory\|Cannot allocate memory" "$W/err"; then
         finding "$what: exit 1 without 'out of memory': $(head -c 300 "$W/err")"; return
     fi
-    if [ "$(cat "$W/out")" != untouched ]; then finding "$what: the -o file was changed"; return; fi
+    if [ "$TO_STDOUT" != 1 ] && [ "$(cat "$W/out")" != untouched ]; then finding "$what: the -o file was changed"; return; fi
     if compgen -G "$W/out.*" > /dev/null; then finding "$what: a temporary file was left: $(ls "$W"/out.*)"; rm -f "$W"/out.*; return; fi
     pass=$((pass + 1))
 }
 
-# command NAME ARGS...: every site of ARGS, failing once and for good.
+# command_sites NAME ARGS...: every site of ARGS, failing once and for good.
 command_sites() {
     local name=$1; shift
-    if ! GDLOG_OOM_SITES="$W/sites" "$BIN" "$@" -o "$W/expected" > /dev/null 2> "$W/err"; then
+    local ok
+    if [ "$TO_STDOUT" = 1 ]; then
+        GDLOG_OOM_SITES="$W/sites" "$BIN" "$@" > "$W/expected" 2> "$W/err"; ok=$?
+    else
+        GDLOG_OOM_SITES="$W/sites" "$BIN" "$@" -o "$W/expected" > /dev/null 2> "$W/err"; ok=$?
+    fi
+    if [ "$ok" != 0 ]; then
         finding "$name: fails without fault injection: $(head -c 300 "$W/err")"; return
     fi
     local total points=0
@@ -65,10 +80,18 @@ command_sites() {
     echo "$name: $total allocations from $points sites, each failed once and for good"
 }
 
+TO_STDOUT=0
 command_sites "model --init" model --init "$GAME"
 command_sites "ground" ground "$GAME"
 command_sites "ground --format asp" ground --format asp "$GAME"
 command_sites "reduce" reduce "$GAME"
 command_sites "print" print "$GAME"
+command_sites "play --trace" play --trace --random 1 "$GAME"
+# The joint move the trace plays in the initial state, for step.
+"$BIN" play --trace --random 1 "$GAME" -o "$W/trace" 2> /dev/null
+awk '/^\(does /{print; seen=1; next} seen{exit}' "$W/trace" > "$W/does.kif"
+command_sites "step --init" step --init --does "$W/does.kif" "$GAME"
+TO_STDOUT=1
+command_sites "equiv" equiv --playouts 3 "$GAME" "$GAME"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

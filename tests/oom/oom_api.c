@@ -6,12 +6,10 @@
  * For each game and each scenario (open the game on the rules, on the
  * circuit, and on the rules with demand; then ask the initial state, its
  * legal moves, a next state, goals, terminal, the state as text and read
- * back, a move read from text, and a few playouts), one run without
- * failures counts the allocations and records their sites (alloc.h).
- * Then, in a child process per run, allocation number N fails, for the
- * first allocation of every site reached (and, with --stride, every N-th
- * allocation too); with --every-after every allocation from N on fails.
- * Each such run must:
+ * back, a move read from text, and a few playouts), the allocations fail
+ * one by one as inject.h says (--stride: every N-th allocation too;
+ * --every-after: every allocation from the failing one on).  Each run
+ * must:
  *   - end in GDLOG_ERR_NOMEM from the call that met the failure (or go
  *     on, when the failure was of something the library can do without),
  *     never another status and never a crash;
@@ -25,11 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "datalog/gdlog.h"
 #include "tests/oom/alloc.h"
+#include "tests/oom/inject.h"
 #include "tests/unit/check.h"
 
 typedef struct scenario {
@@ -120,101 +117,27 @@ static outcome run(const scenario *sc, const char *text, size_t len)
   return o;
 }
 
-/* What a child reports to its parent through its exit status. */
-enum { RUN_OK = 0, RUN_STATUS = 10, RUN_SILENT = 11, RUN_LEAK = 12 };
+/* A scenario on one game. */
+typedef struct api_run {
+  const scenario *sc;
+  const char *text;
+  size_t len;
+} api_run;
 
-/* Runs sc with allocation n failing (and every one after it when after)
- * in a child; the finding, or RUN_OK. */
-static int run_failing(const scenario *sc, const char *text, size_t len, long n, int after)
+/* oom_run_fn: runs the scenario and judges its outcome. */
+static int judge(void *ctx, int armed)
 {
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    long live0 = oom_live();
-    oom_arm(n, after);
-    outcome o = run(sc, text, len);
-    oom_disarm();
-    long leak = oom_live() - live0;
-    if (o.status != GDLOG_OK && o.status != GDLOG_ERR_NOMEM) {
-      printf("    %s returned %s: %s\n", o.call, gdlog_status_name(o.status), o.error);
-      fflush(stdout);
-      _exit(RUN_STATUS);
-    }
-    if (o.status == GDLOG_ERR_NOMEM && !o.said_nomem) {
-      printf("    %s: %s\n", o.call, o.error);
-      fflush(stdout);
-      _exit(RUN_SILENT);
-    }
-    if (leak) {
-      printf("    %ld blocks leaked\n", leak);
-      fflush(stdout);
-      _exit(RUN_LEAK);
-    }
-    _exit(RUN_OK);
+  const api_run *x = ctx;
+  outcome o = run(x->sc, x->text, x->len);
+  if (o.status != GDLOG_OK && (!armed || o.status != GDLOG_ERR_NOMEM)) {
+    printf("    %s returned %s: %s\n", o.call, gdlog_status_name(o.status), o.error);
+    return OOM_RUN_STATUS;
   }
-  int ws;
-  if (pid < 0 || waitpid(pid, &ws, 0) < 0) return -1;
-  if (WIFSIGNALED(ws)) return 128 + WTERMSIG(ws);
-  return WEXITSTATUS(ws);
-}
-
-/* The allocations to fail: the first of each site, and every stride-th. */
-static long *failure_points(long total, long stride, long *n, long *sites)
-{
-  long *points = calloc((size_t)total + 1, sizeof *points);
-  uintptr_t *seen = calloc((size_t)total + 1, sizeof *seen);
-  long n_seen = 0;
-  *n = 0;
-  for (long i = 1; points && seen && i <= total; i++) {
-    uintptr_t s = oom_site(i);
-    int is_new = 1;
-    for (long k = 0; k < n_seen && is_new; k++) is_new = seen[k] != s;
-    if (is_new) seen[n_seen++] = s;
-    if (is_new || (stride && i % stride == 0)) points[(*n)++] = i;
+  if (o.status == GDLOG_ERR_NOMEM && !o.said_nomem) {
+    printf("    %s: %s\n", o.call, o.error);
+    return OOM_RUN_SILENT;
   }
-  *sites = n_seen;
-  free(seen);
-  return points;
-}
-
-static const char *finding_name(int code)
-{
-  switch (code) {
-  case RUN_STATUS: return "a status other than NOMEM";
-  case RUN_SILENT: return "NOMEM without 'out of memory' in gdlog_error";
-  case RUN_LEAK: return "a leak";
-  default: return code >= 128 ? "a crash" : "the child failed";
-  }
-}
-
-/* Every failure point of sc on the game; the number of findings. */
-static int inject(const scenario *sc, const char *game, const char *text, size_t len, int after, long stride)
-{
-  run(sc, text, len);  /* the C library's lazy allocations happen here, not below */
-  oom_record(1);  /* first: it loads what backtrace needs */
-  long live0 = oom_live();
-  oom_arm(0, 0);
-  outcome o = run(sc, text, len);
-  long total = oom_count();
-  oom_record(0);
-  if (!CHECK(o.status == GDLOG_OK, "%s %s: fails without fault injection: %s in %s", game, sc->name,
-             gdlog_status_name(o.status), o.call ? o.call : "?"))
-    return 1;
-  CHECK(oom_live() == live0, "%s %s: %ld blocks leaked without fault injection", game, sc->name, oom_live() - live0);
-  long n, sites;
-  long *points = failure_points(total, stride, &n, &sites);
-  int findings = 0;
-  for (long k = 0; points && k < n; k++) {
-    int code = run_failing(sc, text, len, points[k], after);
-    if (!CHECK(code == RUN_OK, "%s %s: allocation %ld of %ld (site %s, 0x%lx)%s: %s", game, sc->name, points[k], total,
-               oom_site_name(oom_site(points[k])), (unsigned long)oom_site(points[k]),
-               after ? " and every one after" : "", finding_name(code)))
-      findings++;
-  }
-  printf("%s %s: %ld allocations from %ld sites; %ld runs with a failure%s, %d findings\n", game, sc->name, total,
-         sites, n, after ? " (and every allocation after it)" : "", findings);
-  free(points);
-  return findings;
+  return OOM_RUN_OK;
 }
 
 /* --at N SCENARIO GAME: one run with allocation N failing, in this process. */
@@ -224,10 +147,9 @@ static int run_at(long n, const char *name, const char *path)
   char *text = check_read_file(path, &len);
   for (size_t s = 0; text && s < sizeof scenarios / sizeof *scenarios; s++) {
     if (strcmp(scenarios[s].name, name) != 0) continue;
-    oom_arm(n, 0);
-    outcome o = run(&scenarios[s], text, len);
-    oom_disarm();
-    printf("%s: %s\n", o.call ? o.call : "all calls", o.status ? o.error : "ok");
+    api_run x = { &scenarios[s], text, len };
+    int found = oom_run_at(judge, &x, n, 0);
+    printf("%s\n", found == OOM_RUN_OK ? "as it should" : "a finding");
     free(text);
     return 0;
   }
@@ -254,8 +176,12 @@ int main(int argc, char **argv)
     size_t len;
     char *text = check_read_file(argv[a], &len);
     if (!CHECK(text != NULL, "cannot read %s", argv[a])) continue;
-    for (size_t s = 0; s < sizeof scenarios / sizeof *scenarios; s++)
-      inject(&scenarios[s], argv[a], text, len, after, stride);
+    for (size_t s = 0; s < sizeof scenarios / sizeof *scenarios; s++) {
+      api_run x = { &scenarios[s], text, len };
+      char what[512];
+      snprintf(what, sizeof what, "%s %s", argv[a], scenarios[s].name);
+      CHECK(oom_inject(what, judge, &x, after, stride) == 0, "%s: findings (above)", what);
+    }
     free(text);
   }
   return check_exit();
