@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# perf/gplus.sh [GDLOG] -- G+ (issue 3) with gdlog and gringo in one run.
+# perf/gplus.sh [GDLOG] -- G+ with gdlog and gringo in one run.
 #
 # For each game, G+ (the game without negative literals, plus
 # true(X) :- init(X). true(X) :- next(X). does(R,A) :- legal(R,A).) is

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# perf/ground.sh [-r RUNS] [-t SECONDS] [GDLOG] -- grounding (issue 12) with
+# perf/ground.sh [-r RUNS] [-t SECONDS] [GDLOG] -- grounding with
 # gdlog and with gringo two-stage, side by side in one run.
 #
 # For each game:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# perf/opnf.sh [-t SECONDS] [GDLOG] -- propnet size (issue 12): gdlog's
+# perf/opnf.sh [-t SECONDS] [GDLOG] -- propnet size: gdlog's
 # ground game against ggp-base's OptimizingPropNetFactory (OPNF), side by
 # side in one run.
 #

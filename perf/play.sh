@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perf/play.sh [-r RUNS] [-t SECONDS] [-b BUDGET] [GDLOG] -- random playouts
-# on the circuit (issue 13): `gdlog play GAME --time SECONDS --format json`,
+# on the circuit: `gdlog play GAME --time SECONDS --format json`,
 # RUNS times per game (default 3 runs of 5 s), beside its peer in the same
 # run: SWI-Prolog over the game's rules translated to Prolog
 # (perf/peer/kif2pl.py, perf/peer/playout.pl), the same seconds and seeds,
@@ -8,7 +8,7 @@
 # per second of gdlog (min and median of the runs, wall clock; and per second
 # of process time, median, which a loaded machine disturbs less), states per
 # second, mean depth, build time (ground + compile, median) and bytes per
-# state, beside the target of issue 13; then the peer's playouts per second
+# state, beside its target; then the peer's playouts per second
 # (median, wall clock; and per second of process time), its mean depth (it plays the same random games, so it
 # should be close to gdlog's) and the ratio gdlog/peer of the medians.
 # A run of either side that takes longer than SECONDS + BUDGET (default

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # roundtrip.sh GDLOG SHARED_GAMES_DIR
 #
-# Every print format must read back (issue 11).  For each valid game X of
+# Every print format must read back.  For each valid game X of
 # SHARED_GAMES_DIR/kif and each format F of infix, kif and asp:
 #
 #   GDLOG print --format F X | GDLOG model --syntax F --init -

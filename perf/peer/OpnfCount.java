@@ -1,5 +1,5 @@
 // OpnfCount.java: the peer of `gdlog ground --stats` for propnet size
-// (perf/opnf.sh, issue 12): builds a game's propnet with ggp-base's
+// (perf/opnf.sh): builds a game's propnet with ggp-base's
 // OptimizingPropNetFactory and prints one line of figures:
 //
 //   java OpnfCount GAME.kif

@@ -2,7 +2,7 @@
 """kif2pl.py GAME.kif [-o OUT.pl] [--tabling static|all|none] [-v]
 
 Translates a GDL game in prefix KIF into a Prolog program for SWI-Prolog, the
-peer of `gdlog play` (perf/play.sh, issue 13).  The translation is the
+peer of `gdlog play` (perf/play.sh).  The translation is the
 ordinary one, with nothing specific to any game:
 
 - every GDL relation p/n becomes the predicate g_p/n (so `true`, `not`,
@@ -317,7 +317,7 @@ def translate(sexprs, tabling):
     on_does = {k for k in graph if k == does_k or reaches(graph, k, {does_k})}
 
     out = [
-        "% Translated from KIF by perf/peer/kif2pl.py (gdlog's peer, issue 13).",
+        "% Translated from KIF by perf/peer/kif2pl.py (gdlog's peer).",
         ":- style_check(-singleton).",
         ":- style_check(-discontiguous).",
         ":- dynamic('g_true'/1).",

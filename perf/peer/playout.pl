@@ -1,5 +1,5 @@
 % perf/peer/playout.pl: random playouts in SWI-Prolog over a game translated
-% by perf/peer/kif2pl.py, the peer of `gdlog play` (perf/play.sh, issue 13).
+% by perf/peer/kif2pl.py, the peer of `gdlog play` (perf/play.sh).
 %
 %   swipl -O perf/peer/playout.pl -- GAME.pl [--time SEC] [--random N] [--seed S]
 %         [--max-depth D] [--goal-default V]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""drive.py: a Python player of `gdlog serve` (issue 13), as a test.
+"""drive.py: a Python player of `gdlog serve`, as a test.
 
     drive.py GDLOG TICTACTOE.KIF [GAMES]
 
