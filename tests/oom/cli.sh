@@ -10,6 +10,8 @@
 #     output (a failure the command can do without; lines of timing left
 #     out of the comparison);
 #   - never crash;
+#   - leave no more blocks allocated at exit than the run without failures
+#     (the C library keeps a few);
 #   - leave the -o file as it was (and no temporary file beside it).
 # equiv, which writes no file, is judged on its standard output.
 # Prints each finding and `N passed, N failed`; exit 1 on any finding.
@@ -30,7 +32,7 @@ normal() { grep -v '^% time' "$1" | sed 's/ (time .*$//'; }
 check() {
     local name=$1 n=$2 after=$3; shift 3
     printf 'untouched\n' > "$W/out"
-    local env=(GDLOG_OOM_FAIL_AT="$n") out=(-o "$W/out")
+    local env=(GDLOG_OOM_FAIL_AT="$n" GDLOG_OOM_LIVE="$W/live") out=(-o "$W/out")
     [ "$after" = 1 ] && env+=(GDLOG_OOM_EVERY_AFTER=1)
     if [ "$TO_STDOUT" = 1 ]; then
         env "${env[@]}" "$BIN" "$@" > "$W/out" 2> "$W/err"
@@ -40,6 +42,7 @@ check() {
     local rc=$? what="$name: allocation $n"
     [ "$after" = 1 ] && what+=" and every one after"
     if [ "$rc" -ge 128 ]; then finding "$what: crashed (status $rc): $(head -c 300 "$W/err")"; return; fi
+    if [ "$(cat "$W/live")" -gt "$LIVE" ]; then finding "$what: $(cat "$W/live") blocks left at exit, $LIVE without failures"; return; fi
     if [ "$rc" -eq 0 ]; then
         if diff -q <(normal "$W/out") <(normal "$W/expected") > /dev/null; then
             pass=$((pass + 1))
@@ -62,10 +65,11 @@ command_sites() {
     local name=$1; shift
     local ok
     if [ "$TO_STDOUT" = 1 ]; then
-        GDLOG_OOM_SITES="$W/sites" "$BIN" "$@" > "$W/expected" 2> "$W/err"; ok=$?
+        GDLOG_OOM_SITES="$W/sites" GDLOG_OOM_LIVE="$W/live" "$BIN" "$@" > "$W/expected" 2> "$W/err"; ok=$?
     else
-        GDLOG_OOM_SITES="$W/sites" "$BIN" "$@" -o "$W/expected" > /dev/null 2> "$W/err"; ok=$?
+        GDLOG_OOM_SITES="$W/sites" GDLOG_OOM_LIVE="$W/live" "$BIN" "$@" -o "$W/expected" > /dev/null 2> "$W/err"; ok=$?
     fi
+    LIVE=$(cat "$W/live")
     if [ "$ok" != 0 ]; then
         finding "$name: fails without fault injection: $(head -c 300 "$W/err")"; return
     fi
