@@ -26,7 +26,12 @@
 #
 # Commands timed (output to /dev/null; Souffle writes its .csv files):
 #   gdlog model P.dl          gringo --text P.lp
-#   souffle -j 1 -F FACTS -D OUT W.souffle.dl     (interpreter, one thread)
+#   BIN -j1 -F FACTS -D OUT                       (Souffle compiled)
+#   souffle -j1 -F FACTS -D OUT W.souffle.dl      (Souffle interpreted)
+# Souffle runs in both modes, one thread each. For the compiled mode,
+# `souffle -j1 -o BIN W.souffle.dl` (C++ generated and compiled with c++)
+# runs once per workload before the check, untimed; its seconds are listed
+# under the table.
 # First every engine runs once untimed, and the tuples of the workload's
 # derived relations (tc, reach, sg, pt and hpt, tri; for chess all atoms)
 # are counted in its output: when the counts differ, the workload is
@@ -46,7 +51,9 @@
 #   -t SECONDS  limit per run (default 600): a run past it is killed and
 #               its engine marked unfinished
 #   GDLOG       the gdlog binary (default build/gdlog of this repository)
-# Souffle is optional: without `souffle` on PATH its columns are left out.
+# Souffle is optional: the binary is $SOUFFLE when set (an error when it is
+# not executable), else `souffle` on PATH; without it its columns are left
+# out. Its compiled mode needs c++ and python3.
 # Needs python3, gringo and GNU time (/usr/bin/time, or GNU_TIME=...).
 # Exit status: 0 done, 1 a run failed or counts differ, 2 usage or a
 # missing tool.
@@ -107,8 +114,14 @@ if [ ! -x "$GDLOG" ] || [ -d "$GDLOG" ]; then
 fi
 GDLOG=$(cd "$(dirname "$GDLOG")" && pwd)/$(basename "$GDLOG")
 zGringo=$(command -v gringo)
-zSouffle=$(command -v souffle 2> /dev/null || true)
-[ -n "$zSouffle" ] || echo "souffle not found in PATH: Souffle skipped" >&2
+if [ -n "${SOUFFLE:-}" ]; then
+    zSouffle=$(command -v "$SOUFFLE" 2> /dev/null || true)
+    [ -n "$zSouffle" ] && [ -x "$zSouffle" ] && [ ! -d "$zSouffle" ] \
+        || { echo "error: SOUFFLE=$SOUFFLE is not an executable" >&2; exit 2; }
+else
+    zSouffle=$(command -v souffle 2> /dev/null || true)
+    [ -n "$zSouffle" ] || echo "souffle not found in PATH (nor SOUFFLE set): Souffle skipped" >&2
+fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gdlog_datalog.XXXXXX") || exit 2
 trap 'rm -rf "$WORK"' EXIT
@@ -143,7 +156,7 @@ counts() {
     shift 2
     for zRel in "$@"; do
         case $zEng:$zRel in
-            souffle:*) n=$(wc -l < "$zDir/sout/$zRel.csv" 2> /dev/null || echo '?') ;;
+            souffle*:*) n=$(wc -l < "$zDir/$zEng.d/$zRel.csv" 2> /dev/null || echo '?') ;;
             gdlog:ALL) n=$(wc -l < "$zDir/gdlog.out") ;;
             gringo:ALL) n=$(grep -v '^#' "$zDir/gringo.out" | grep -c .) ;;
             *) n=$(grep -c "^$zRel(" "$zDir/$zEng.out") ;;
@@ -155,6 +168,7 @@ counts() {
 
 aRow=()
 aNote=()
+aComp=()
 for zW in "${aWork[@]}"; do
     zDir=$WORK/$zW
     mkdir -p "$zDir"
@@ -192,21 +206,41 @@ for zW in "${aWork[@]}"; do
             triangles) aRel=(tri) ;;
         esac
         aGd=("$GDLOG" model "$zDir/p.dl")
-        mkdir -p "$zDir/sout"
-        aSf=("$zSouffle" -j 1 -F "$zDir/facts" -D "$zDir/sout" "$zData/$zW.souffle.dl")
-        [ -z "$zSouffle" ] || aEng+=(souffle)
+        if [ -n "$zSouffle" ]; then
+            mkdir -p "$zDir/souffle_c.d" "$zDir/souffle_i.d"
+            aSfC=("$zDir/souffle_bin" -j1 -F "$zDir/facts" -D "$zDir/souffle_c.d")
+            aSfI=("$zSouffle" -j1 -F "$zDir/facts" -D "$zDir/souffle_i.d" "$zData/$zW.souffle.dl")
+            aEng+=(souffle_c souffle_i)
+        fi
     fi
     aGr=("$zGringo" --text "$zDir/p.lp")
     echo "  data: $zSize" >&2
 
+    # 0. Souffle's compiled mode: the binary, untimed in the rounds
+    zBad=""
+    if [[ " ${aEng[*]} " == *" souffle_c "* ]]; then
+        zT0=$(date +%s.%N)
+        if check_run souffle_compile /dev/null -- "$zSouffle" -j1 -o "$zDir/souffle_bin" "$zData/$zW.souffle.dl" \
+            && [ -x "$zDir/souffle_bin" ]; then
+            zT1=$(date +%s.%N)
+            zSec=$(awk -v a="$zT0" -v b="$zT1" 'BEGIN { printf "%.1f", b - a }')
+            echo "    compiled in $zSec s" >&2
+            aComp+=("$zW $zSec s")
+        else
+            zBad+=" souffle_compile"
+            aComp+=("$zW failed")
+        fi
+    fi
+
     # 1. one untimed run each; the counts must agree
     declare -A aCount=()
-    zBad=""
     for zEng in "${aEng[@]}"; do
         case $zEng in
             gdlog) check_run gdlog "$zDir/gdlog.out" -- "${aGd[@]}" || zBad+=" gdlog" ;;
             gringo) check_run gringo "$zDir/gringo.out" -- "${aGr[@]}" || zBad+=" gringo" ;;
-            souffle) check_run souffle /dev/null -- "${aSf[@]}" || zBad+=" souffle" ;;
+            souffle_c) [[ $zBad == *souffle_compile* ]] \
+                || check_run souffle_c /dev/null -- "${aSfC[@]}" || zBad+=" souffle_c" ;;
+            souffle_i) check_run souffle_i /dev/null -- "${aSfI[@]}" || zBad+=" souffle_i" ;;
         esac
         aCount[$zEng]=$(counts "$zEng" "$zDir" "${aRel[@]}")
         echo "    $zEng: ${aCount[$zEng]}" >&2
@@ -240,7 +274,7 @@ for zW in "${aWork[@]}"; do
 
     # 2. the timed rounds
     aArgs=(gdlog "${aGd[@]}" -- gringo "${aGr[@]}")
-    [[ " ${aEng[*]} " != *" souffle "* ]] || aArgs+=(-- souffle "${aSf[@]}")
+    [[ " ${aEng[*]} " != *" souffle_c "* ]] || aArgs+=(-- souffle_c "${aSfC[@]}" -- souffle_i "${aSfI[@]}")
     declare -A aBest=() aMed=() aMiB=()
     while read -r zEng zB zM zK; do
         if [ "$zB" = unfinished ]; then
@@ -253,8 +287,8 @@ for zW in "${aWork[@]}"; do
         echo "    $zEng: best ${aBest[$zEng]} s, median ${aMed[$zEng]} s, ${aMiB[$zEng]} MiB" >&2
     done < <(python3 "$zData/rounds.py" "$nRounds" "$nLimit" "${aArgs[@]}")
     zRow="| $zW | $zTuples"
-    for zEng in gdlog gringo souffle; do
-        [ "$zEng" != souffle ] || [ -n "$zSouffle" ] || continue
+    for zEng in gdlog gringo souffle_c souffle_i; do
+        [[ $zEng != souffle* ]] || [ -n "$zSouffle" ] || continue
         if [ -z "${aBest[$zEng]:-}" ]; then
             zRow+=" | - | -"
         elif [ "${aBest[$zEng]}" = unfinished ]; then
@@ -275,8 +309,10 @@ echo
 zHead="| workload | tuples | gdlog s best / median | gdlog MiB | gringo s best / median | gringo MiB | gringo/gdlog time | gringo/gdlog RSS |"
 zSep="|---|---|---:|---:|---:|---:|---:|---:|"
 if [ -n "$zSouffle" ]; then
-    zHead+=" souffle s best / median | souffle MiB | souffle/gdlog time | souffle/gdlog RSS |"
-    zSep+="---:|---:|---:|---:|"
+    for zMode in compiled interpreted; do
+        zHead+=" souffle $zMode s best / median | souffle $zMode MiB | souffle $zMode/gdlog time | souffle $zMode/gdlog RSS |"
+        zSep+="---:|---:|---:|---:|"
+    done
 fi
 echo "$zHead"
 echo "$zSep"
@@ -284,6 +320,7 @@ printf '%s\n' "${aRow[@]}"
 echo
 [ ${#aNote[@]} -eq 0 ] || printf -- '- %s\n' "${aNote[@]}"
 echo "- $nRounds rounds, scale $zScale, seed $nSeed; $("$GDLOG" --version 2>&1 | head -n 1);" \
-    "$(gringo --version 2>/dev/null | head -n 1)${zSouffle:+; $("$zSouffle" --version 2>&1 | grep -m 1 -i version)}"
+    "$(gringo --version 2>/dev/null | head -n 1)${zSouffle:+; souffle $("$zSouffle" --version 2>&1 | grep -m 1 -i version | sed 's/^ *Version: *//')}"
+[ ${#aComp[@]} -eq 0 ] || echo "- souffle -j1 -o BIN W.souffle.dl (compiled mode, untimed in the rounds): $(printf '%s, ' "${aComp[@]}" | sed 's/, $//')"
 echo "- ratios: other engine / gdlog, of the best times and of the peak RSS (above 1x gdlog is faster or smaller)"
 exit $bFailed
