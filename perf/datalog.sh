@@ -129,7 +129,7 @@ trap 'exit 130' INT TERM
 bFailed=0
 
 # fmt N: N with thousands separators.
-fmt() { printf "%'d" "$1" 2> /dev/null | sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta'; }
+fmt() { sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta' <<< "$1"; }
 
 # ratio A B: A / B as "12.3x", or "-" when either is not a number.
 ratio() {

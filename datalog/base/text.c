@@ -10,6 +10,12 @@
 
 /* ---- names ------------------------------------------------------------------- */
 
+/* [A-Za-z0-9_]: a character of an identifier after its first. */
+static int is_word_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 static int is_asp_integer(const char *z, size_t n)
 {
   if (n == 0 || n > 9) return 0;
@@ -24,10 +30,8 @@ static int is_asp_identifier(const char *z, size_t n)
   if (n == 0 || z[0] < 'a' || z[0] > 'z') return 0;
   if (n >= 2 && z[0] == 'x' && z[1] == '_') return 0;  /* reserved for mangled names */
   if (n == 3 && memcmp(z, "not", 3) == 0) return 0;    /* a keyword of ASP */
-  for (size_t i = 1; i < n; i++) {
-    char c = z[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return 0;
-  }
+  for (size_t i = 1; i < n; i++)
+    if (!is_word_char(z[i])) return 0;
   return 1;
 }
 
@@ -42,10 +46,8 @@ static int is_word(const char *z, size_t n, const char *word)
 static int is_infix_symbol(const char *z, size_t n, int is_functor)
 {
   if (n == 0 || !((z[0] >= 'a' && z[0] <= 'z') || (z[0] >= '0' && z[0] <= '9'))) return 0;
-  for (size_t i = 1; i < n; i++) {
-    char c = z[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return 0;
-  }
+  for (size_t i = 1; i < n; i++)
+    if (!is_word_char(z[i])) return 0;
   return !is_functor || !(is_word(z, n, "not") || is_word(z, n, "distinct"));
 }
 
@@ -92,7 +94,7 @@ static int kif_name_sniffs_other(const char *z, size_t n)
 {
   if (z[0] == '\'' || z[0] == '#') return 1;
   size_t i = 0;
-  while (i < n && ((z[i] >= 'a' && z[i] <= 'z') || (z[i] >= 'A' && z[i] <= 'Z') || (z[i] >= '0' && z[i] <= '9') || z[i] == '_')) i++;
+  while (i < n && is_word_char(z[i])) i++;
   if (i == 0 || i == n) return 0;
   char c = z[i], d = i + 1 < n ? z[i + 1] : 0;
   return c == '.' || c == '&' || (c == ':' && d == '-') || (c == '<' && d == '=');

@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from paired_time import split_commands  # noqa: E402  (perf/, one level up)
+
 
 def one_run(gnu_time, cmd, limit, rss_file):
     """(wall seconds, peak KiB) of one run, or None when it failed."""
@@ -48,14 +51,7 @@ def main():
     if len(args) < 4:
         sys.exit(__doc__)
     runs, limit = int(args[0]), float(args[1])
-    cmds, cur = [], []
-    for a in args[2:]:
-        if a == "--":
-            cmds.append(cur)
-            cur = []
-        else:
-            cur.append(a)
-    cmds.append(cur)
+    cmds = split_commands(args[2:])
     if runs < 1 or any(len(c) < 2 for c in cmds):
         sys.exit(__doc__)
     gnu_time = os.environ.get("GNU_TIME", "/usr/bin/time")

@@ -26,19 +26,28 @@ finding() { echo "FAIL $*"; fail=$((fail + 1)); }
 # The output of a run, lines of timing left out.
 normal() { grep -v '^% time' "$1" | sed 's/ (time .*$//'; }
 
+# run_to FILE VAR=VALUE... -- ARGS...: one run of ARGS with those
+# variables set, its output into FILE (the -o file, or standard output when
+# $TO_STDOUT is 1), its standard error into $W/err; its exit status.
+run_to() {
+    local file=$1 env=(); shift
+    while [ "$1" != -- ]; do env+=("$1"); shift; done
+    shift
+    if [ "$TO_STDOUT" = 1 ]; then
+        env "${env[@]}" "$BIN" "$@" > "$file" 2> "$W/err"
+    else
+        env "${env[@]}" "$BIN" "$@" -o "$file" > /dev/null 2> "$W/err"
+    fi
+}
+
 # check NAME N AFTER ARGS...: one run of ARGS where allocation N fails
-# (every one after it too when AFTER is 1); its output in $W/out (the -o
-# file, or standard output when $TO_STDOUT is 1).
+# (every one after it too when AFTER is 1); its output in $W/out.
 check() {
     local name=$1 n=$2 after=$3; shift 3
     printf 'untouched\n' > "$W/out"
-    local env=(GDLOG_OOM_FAIL_AT="$n" GDLOG_OOM_LIVE="$W/live") out=(-o "$W/out")
+    local env=(GDLOG_OOM_FAIL_AT="$n" GDLOG_OOM_LIVE="$W/live")
     [ "$after" = 1 ] && env+=(GDLOG_OOM_EVERY_AFTER=1)
-    if [ "$TO_STDOUT" = 1 ]; then
-        env "${env[@]}" "$BIN" "$@" > "$W/out" 2> "$W/err"
-    else
-        env "${env[@]}" "$BIN" "$@" "${out[@]}" > /dev/null 2> "$W/err"
-    fi
+    run_to "$W/out" "${env[@]}" -- "$@"
     local rc=$? what="$name: allocation $n"
     [ "$after" = 1 ] && what+=" and every one after"
     if [ "$rc" -ge 128 ]; then finding "$what: crashed (status $rc): $(head -c 300 "$W/err")"; return; fi
@@ -63,12 +72,8 @@ check() {
 # command_sites NAME ARGS...: every site of ARGS, failing once and for good.
 command_sites() {
     local name=$1; shift
-    local ok
-    if [ "$TO_STDOUT" = 1 ]; then
-        GDLOG_OOM_SITES="$W/sites" GDLOG_OOM_LIVE="$W/live" "$BIN" "$@" > "$W/expected" 2> "$W/err"; ok=$?
-    else
-        GDLOG_OOM_SITES="$W/sites" GDLOG_OOM_LIVE="$W/live" "$BIN" "$@" -o "$W/expected" > /dev/null 2> "$W/err"; ok=$?
-    fi
+    run_to "$W/expected" GDLOG_OOM_SITES="$W/sites" GDLOG_OOM_LIVE="$W/live" -- "$@"
+    local ok=$?
     LIVE=$(cat "$W/live")
     if [ "$ok" != 0 ]; then
         finding "$name: fails without fault injection: $(head -c 300 "$W/err")"; return
