@@ -1,7 +1,8 @@
 /* terms.c: hash-consed symbols and terms (see terms.h).  Both tables are open
- * addressing over dense ids with linear probing.  A symbol slot holds id + 1;
- * a term slot also keeps the high half of the term's hash, which places it,
- * so most mismatches and every rehash cost no look at the term itself. */
+ * addressing over dense ids with linear probing.  A slot holds id + 1 and
+ * the high half of the hash, which places it, so most mismatches and every
+ * rehash cost no look at the name or the term itself.  A constant's term is
+ * also kept per symbol: programs of many facts look constants up most. */
 #include "datalog/base/terms.h"
 #include <assert.h>
 
@@ -11,7 +12,7 @@
 #include <string.h>
 
 typedef struct table {
-  uint32_t *slots;  /* id + 1, 0 for empty */
+  uint64_t *slots;  /* hash >> 32 << 32 | id + 1, 0 for empty */
   uint32_t mask;    /* capacity - 1, capacity a power of two */
 } table;
 
@@ -27,6 +28,9 @@ struct dl_terms {
   size_t names_len, names_cap;
   uint32_t *name_off; /* per symbol: offset into names */
   uint32_t *name_len;
+  dl_tid *constant;   /* per symbol: its constant's term + 1, 0 until made */
+  dl_sym *number;     /* per natural number v < n_numbers: the symbol + 1 of */
+  uint32_t n_numbers; /*   its decimal name, 0 until interned */
   uint32_t n_syms, syms_cap;
   table sym_table;
 
@@ -36,10 +40,7 @@ struct dl_terms {
   uint32_t n_terms, terms_cap;
   dl_tid *args;
   uint64_t args_len, args_cap;
-  struct {
-    uint64_t *slots;  /* hash >> 32 << 32 | id + 1, 0 for empty */
-    uint32_t mask;
-  } term_table;
+  table term_table;
 
   Pvoid_t indexed;    /* JudyL: f << 8 | n -> 1 when terms of f/n are indexed by argument */
   Pvoid_t by_arg;     /* JudyL: arg_key(f, n, j, v) -> term_list * */
@@ -88,7 +89,7 @@ static uint64_t hash_term(dl_sym f, uint32_t n, const dl_tid *args)
 
 static int table_init(table *tb, uint32_t cap)
 {
-  tb->slots = calloc(cap, sizeof(uint32_t));
+  tb->slots = calloc(cap, sizeof *tb->slots);
   tb->mask = cap - 1;
   return tb->slots != NULL;
 }
@@ -97,9 +98,7 @@ dl_terms *dl_terms_create(void)
 {
   dl_terms *t = calloc(1, sizeof(dl_terms));
   if (!t) return NULL;
-  t->term_table.slots = calloc(1024, sizeof *t->term_table.slots);
-  t->term_table.mask = 1023;
-  if (!table_init(&t->sym_table, 1024) || !t->term_table.slots) {
+  if (!table_init(&t->sym_table, 1024) || !table_init(&t->term_table, 1024)) {
     dl_terms_destroy(t);
     return NULL;
   }
@@ -130,6 +129,8 @@ void dl_terms_destroy(dl_terms *t)
   free(t->names);
   free(t->name_off);
   free(t->name_len);
+  free(t->constant);
+  free(t->number);
   free(t->sym_table.slots);
   free(t->rec);
   free(t->depth);
@@ -146,24 +147,32 @@ static int sym_equal(const dl_terms *t, dl_sym s, const char *z, size_t n)
   return t->name_len[s] == n && memcmp(t->names + t->name_off[s], z, n) == 0;
 }
 
-static uint32_t *sym_slot(const dl_terms *t, const char *z, size_t n)
+/* The slot of name z[0..n), whose hash is h: holding it, or empty. */
+static uint64_t *sym_slot(const dl_terms *t, uint64_t h, const char *z, size_t n)
 {
-  uint32_t i = (uint32_t)hash_bytes(z, n) & t->sym_table.mask;
-  while (t->sym_table.slots[i] && !sym_equal(t, t->sym_table.slots[i] - 1, z, n))
-    i = (i + 1) & t->sym_table.mask;
-  return &t->sym_table.slots[i];
+  uint64_t tag = h >> 32 << 32;
+  uint32_t mask = t->sym_table.mask;
+  for (uint32_t i = (uint32_t)(h >> 32) & mask;; i = (i + 1) & mask) {
+    uint64_t *s = &t->sym_table.slots[i];
+    if (!*s || ((*s >> 32 << 32) == tag && sym_equal(t, (uint32_t)*s - 1, z, n))) return s;
+  }
 }
 
-static int sym_rehash(dl_terms *t)
+/* Doubles a table: each slot moves by the hash it keeps. */
+static int table_grow(table *tb)
 {
-  table old = t->sym_table;
-  if (!table_init(&t->sym_table, (old.mask + 1) * 2)) {
-    t->sym_table = old;
-    return 0;
+  uint32_t old_cap = tb->mask + 1, mask = 2 * old_cap - 1;
+  uint64_t *old = tb->slots, *slots = calloc((size_t)mask + 1, sizeof *slots);
+  if (!slots) return 0;
+  for (uint32_t k = 0; k < old_cap; k++) {
+    if (!old[k]) continue;
+    uint32_t i = (uint32_t)(old[k] >> 32) & mask;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = old[k];
   }
-  for (dl_sym s = 0; s < t->n_syms; s++)
-    *sym_slot(t, t->names + t->name_off[s], t->name_len[s]) = s + 1;
-  free(old.slots);
+  free(old);
+  tb->slots = slots;
+  tb->mask = mask;
   return 1;
 }
 
@@ -175,7 +184,9 @@ static int syms_reserve(dl_terms *t)
   if (o) t->name_off = o;
   uint32_t *l = realloc(t->name_len, (size_t)c * sizeof *l);
   if (l) t->name_len = l;
-  if (!o || !l) return 0;
+  dl_tid *k = realloc(t->constant, (size_t)c * sizeof *k);
+  if (k) t->constant = k;
+  if (!o || !l || !k) return 0;
   t->syms_cap = c;
   return 1;
 }
@@ -192,22 +203,65 @@ static int names_reserve(dl_terms *t, size_t more)
   return 1;
 }
 
-dl_sym dl_terms_symbol(dl_terms *t, const char *z, size_t n)
+enum { MAX_NUMBER = 1 << 24 };  /* numbers kept in t->number: below this */
+
+/* The value of z[0..n) when it is a natural number in decimal without
+ * leading zeros below MAX_NUMBER, else -1. */
+static int64_t number_value(const char *z, size_t n)
 {
-  if (n >= UINT32_MAX / 2) return DL_NO_SYM;
-  uint32_t *slot = sym_slot(t, z, n);
-  if (*slot) return *slot - 1;
+  if (n == 0 || n > 8 || (z[0] == '0' && n > 1)) return -1;
+  int64_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (z[i] < '0' || z[i] > '9') return -1;
+    v = v * 10 + (z[i] - '0');
+  }
+  return v < MAX_NUMBER ? v : -1;
+}
+
+/* Records s as the symbol of number v; 0 when out of memory. */
+static int remember_number(dl_terms *t, uint32_t v, dl_sym s)
+{
+  if (v >= t->n_numbers) {
+    uint32_t c = t->n_numbers ? t->n_numbers : 1024;
+    while (c <= v) c *= 2;
+    dl_sym *q = realloc(t->number, (size_t)c * sizeof *q);
+    if (!q) return 0;
+    memset(q + t->n_numbers, 0, (size_t)(c - t->n_numbers) * sizeof *q);
+    t->number = q;
+    t->n_numbers = c;
+  }
+  t->number[v] = s + 1;
+  return 1;
+}
+
+/* Interns z[0..n) through the hash table. */
+static dl_sym symbol_by_hash(dl_terms *t, const char *z, size_t n)
+{
+  uint64_t h = hash_bytes(z, n), *slot = sym_slot(t, h, z, n);
+  if (*slot) return (dl_sym)*slot - 1;
   if (!syms_reserve(t) || !names_reserve(t, n + 1) || t->names_len + n + 1 > UINT32_MAX)
     return DL_NO_SYM;
   dl_sym s = t->n_syms++;
   t->name_off[s] = (uint32_t)t->names_len;
   t->name_len[s] = (uint32_t)n;
+  t->constant[s] = 0;
   memcpy(t->names + t->names_len, z, n);
   t->names[t->names_len + n] = 0;
   t->names_len += n + 1;
-  *slot = s + 1;
-  if (t->n_syms * 2 > t->sym_table.mask && !sym_rehash(t)) return DL_NO_SYM;
+  *slot = h >> 32 << 32 | (s + 1);
+  if (t->n_syms * 2 > t->sym_table.mask && !table_grow(&t->sym_table)) return DL_NO_SYM;
   return s;
+}
+
+/* Numbers, common in games and in data, are found without hashing. */
+dl_sym dl_terms_symbol(dl_terms *t, const char *z, size_t n)
+{
+  if (n >= UINT32_MAX / 2) return DL_NO_SYM;
+  int64_t v = number_value(z, n);
+  if (v < 0) return symbol_by_hash(t, z, n);
+  if (v < t->n_numbers && t->number[v]) return t->number[v] - 1;
+  dl_sym s = symbol_by_hash(t, z, n);
+  return s == DL_NO_SYM || remember_number(t, (uint32_t)v, s) ? s : DL_NO_SYM;
 }
 
 const char *dl_terms_name(const dl_terms *t, dl_sym s, size_t *len)
@@ -241,24 +295,6 @@ static uint64_t *term_slot(const dl_terms *t, uint64_t h, dl_sym f, uint32_t n, 
     uint64_t *s = &t->term_table.slots[i];
     if (!*s || ((*s >> 32 << 32) == tag && term_equal(t, (uint32_t)*s - 1, f, n, args))) return s;
   }
-}
-
-/* Doubles the term table: each slot moves by the hash it keeps. */
-static int term_rehash(dl_terms *t)
-{
-  uint32_t old_cap = t->term_table.mask + 1, mask = 2 * old_cap - 1;
-  uint64_t *old = t->term_table.slots, *slots = calloc((size_t)mask + 1, sizeof *slots);
-  if (!slots) return 0;
-  for (uint32_t k = 0; k < old_cap; k++) {
-    if (!old[k]) continue;
-    uint32_t i = (uint32_t)(old[k] >> 32) & mask;
-    while (slots[i]) i = (i + 1) & mask;
-    slots[i] = old[k];
-  }
-  free(old);
-  t->term_table.slots = slots;
-  t->term_table.mask = mask;
-  return 1;
 }
 
 static int terms_reserve(dl_terms *t, uint32_t n_args)
@@ -442,7 +478,8 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
   if (n) memcpy(t->args + t->args_len, args, n * sizeof(dl_tid));
   t->args_len += n;
   *slot = h >> 32 << 32 | (id + 1);
-  if (t->n_terms * 2 > t->term_table.mask && !term_rehash(t)) return DL_NO_TERM;
+  if (n == 0) t->constant[f] = id + 1;
+  if (t->n_terms * 2 > t->term_table.mask && !table_grow(&t->term_table)) return DL_NO_TERM;
   int by_arg = n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0);
   int whole = (!by_arg || index_term(t, id)) && (!n || !t->combos || index_combos(t, id));
   if (!whole) free_arg_index(t);  /* the term is made; its indexes are built again when asked */
@@ -451,6 +488,7 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 
 dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 {
+  if (n == 0) return f < t->n_syms ? t->constant[f] - 1 : DL_NO_TERM;
   const uint64_t *slot = term_slot(t, hash_term(f, n, args), f, n, args);
   return *slot ? (dl_tid)*slot - 1 : DL_NO_TERM;
 }
@@ -470,7 +508,12 @@ uint64_t dl_terms_watch_limit(const dl_terms *t) { return t->watch_limit; }
 
 int dl_terms_over_limit(const dl_terms *t) { return t->over_limit; }
 
-dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
+dl_tid dl_terms_constant(dl_terms *t, dl_sym f)
+{
+  assert(f < t->n_syms);
+  return t->constant[f] ? t->constant[f] - 1 : dl_terms_make(t, f, 0, NULL);
+}
+
 uint32_t dl_terms_count(const dl_terms *t) { return t->n_terms; }
 dl_sym dl_terms_functor(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->rec[id].functor; }
 uint32_t dl_terms_arity(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->rec[id].arity; }
@@ -478,6 +521,6 @@ const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { assert(id < t->n_ter
 
 size_t dl_terms_bytes(const dl_terms *t)
 {
-  return t->names_cap + (size_t)t->syms_cap * 8 + ((size_t)t->sym_table.mask + 1) * 4 +
-         (size_t)t->terms_cap * 16 + t->args_cap * 4 + ((size_t)t->term_table.mask + 1) * 8;
+  return t->names_cap + (size_t)t->n_numbers * 4 + (size_t)t->syms_cap * 12 + ((size_t)t->sym_table.mask + 1) * 8 +
+         (size_t)t->terms_cap * 18 + t->args_cap * 4 + ((size_t)t->term_table.mask + 1) * 8;
 }
