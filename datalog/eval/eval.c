@@ -203,34 +203,39 @@ static inline int build_head(const frame *f, uint32_t n, int make, dl_tid *tuple
   return 1;
 }
 
-static void emit(frame *f)
+/* Adds tuple to pred's relation the way mode says (emit_mode); counts it. */
+static void emit_tuple(dl_eval *e, uint32_t pred, int mode, const dl_tid *tuple)
 {
-  dl_eval *e = f->e;
-  const pl_plan *pl = f->pl;
-  ix_relation *h = e->rel[pl->head_pred];
+  ix_relation *h = e->rel[pred];
   uint32_t n = ix_relation_arity(h);
-  dl_tid tuple[IX_MAX_ARITY];
-  if (!build_head(f, n, 1, tuple)) {
-    fail_term(e, pl->head_pred);
-    return;
-  }
   e->stats.derivations++;
-  f->found = 1;
   int ok, is_new;
-  if (f->mode == EMIT_FRESH) {
+  if (mode == EMIT_FRESH) {
     if (ix_relation_contains(h, tuple)) return;
-    ok = ix_tupleset_insert(&e->fresh[pl->head_pred], tuple, &is_new);
+    ok = ix_tupleset_insert(&e->fresh[pred], tuple, &is_new);
   } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
-    ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
+    ix_tupleset *added = mode == EMIT_LINEAR ? &e->fresh[pred] : NULL;
     if (!ix_relation_stage(h, tuple, added)) fail_memory(e);
-    else if (ix_relation_staged(h) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
+    else if (ix_relation_staged(h) >= STAGE_BATCH) flush_staged(e, pred, mode);
     return;
   } else {
     ok = ix_relation_insert(h, tuple, &is_new);
-    if (ok && is_new) ok = ix_tupleset_push(&e->fresh[pl->head_pred], tuple);
+    if (ok && is_new) ok = ix_tupleset_push(&e->fresh[pred], tuple);
   }
   if (!ok) fail_memory(e);
-  else if (is_new && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pl->head_pred);
+  else if (is_new && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pred);
+}
+
+static void emit(frame *f)
+{
+  const pl_plan *pl = f->pl;
+  dl_tid tuple[IX_MAX_ARITY];
+  if (!build_head(f, ix_relation_arity(f->e->rel[pl->head_pred]), 1, tuple)) {
+    fail_term(f->e, pl->head_pred);
+    return;
+  }
+  f->found = 1;
+  emit_tuple(f->e, pl->head_pred, f->mode, tuple);
 }
 
 static void run_step(frame *f, uint32_t si);
@@ -730,8 +735,39 @@ static void drop_plans(dl_eval *e, uint32_t r)
   }
 }
 
+/* The ground term t, made when new; DL_NO_TERM when it cannot be. */
+static dl_tid ground_term(dl_terms *terms, const ast_term *t)
+{
+  assert(t->kind != AST_VAR);
+  if (t->kind == AST_SYM) return dl_terms_constant(terms, t->value);
+  dl_tid args[t->n];
+  for (uint32_t i = 0; i < t->n; i++)
+    if ((args[i] = ground_term(terms, t->args[i])) == DL_NO_TERM) return DL_NO_TERM;
+  return dl_terms_make(terms, t->value, t->n, args);
+}
+
+/* Runs fact r (no body, no variables) without a plan: programs of many
+ * facts spend their time here. */
+static int run_fact(dl_eval *e, uint32_t r, int mode)
+{
+  const ast_term *head = e->prog->ast->rules[r].head;
+  uint32_t pred = e->prog->head_pred[r], n = ast_atom_arity(head);
+  dl_tid tuple[IX_MAX_ARITY];
+  for (uint32_t i = 0; i < n; i++)
+    if ((tuple[i] = ground_term(e->terms, head->args[i])) == DL_NO_TERM) {
+      fail_term(e, pred);
+      return 0;
+    }
+  e->rule_stats[r].runs++;
+  e->rule_stats[r].derivations++;
+  emit_tuple(e, pred, mode, tuple);
+  return !e->failed;
+}
+
 static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
 {
+  const dl_rule *rule = &e->prog->ast->rules[r];
+  if (rule->n_body == 0 && rule->n_vars == 0) return pass == PASS_SEARCHES || run_fact(e, r, mode);
   double t0 = e->keep_plans ? 0 : dl_clock_now();
   uint64_t d0 = e->stats.derivations, p0 = e->stats.in_products;
   dl_eval_rule_stats *rs = &e->rule_stats[r];
@@ -997,6 +1033,22 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple)
   if (ix_relation_insert(e->rel[pred], tuple, NULL)) return 1;
   fail_memory(e);
   return 0;
+}
+
+int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n)
+{
+  assert(e && (tuples || n == 0) && pred < e->prog->n_preds);
+  assert(e->stats.rounds == 0 && e->stats.derivations == 0);  /* not run yet */
+  assert(!e->rerun || e->dirty[pred]);
+  assert(!e->given || !e->given[pred]);
+  uint32_t arity = e->prog->preds[pred].arity;
+  if (arity == 0) return n == 0 || dl_eval_seed(e, pred, tuples);
+  for (uint64_t i = 0; i < n && !e->failed; i++) {
+    if (!ix_relation_stage(e->rel[pred], tuples + i * arity, NULL)) fail_memory(e);
+    else if (ix_relation_staged(e->rel[pred]) >= STAGE_BATCH) flush_staged(e, pred, EMIT_DIRECT);
+  }
+  if (!e->failed) flush_staged(e, pred, EMIT_DIRECT);
+  return !e->failed;
 }
 
 void dl_eval_expect(dl_eval *e, uint32_t pred, const uint64_t *values)

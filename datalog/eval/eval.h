@@ -68,6 +68,12 @@ void dl_eval_destroy(dl_eval *e);
  * when out of memory (reported to the evaluator's diag). */
 int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple);
 
+/* Seeds n tuples at once, as dl_eval_seed does one: tuples holds them row
+ * after row (n times the arity of pred term ids), in any order, duplicates
+ * allowed.  The rows are sorted and inserted in one pass, which costs far
+ * less than n calls of dl_eval_seed.  Same requirements and result. */
+int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n);
+
 /* Tells the relation of predicate pred how many distinct values each of
  * its columns will hold, about (values[c]; 0: no idea): see
  * ix_relation_expect.  Nothing when pred was seeded already.  Requires

@@ -17,7 +17,9 @@ typedef struct shape {
 typedef struct lint {
   const dl_program *p;
   dl_diag *diag;
-  Pvoid_t shape_of;      /* JudyL: arity << 32 | symbol -> shape + 1 */
+  Pvoid_t shape_of;      /* JudyL: arity << 32 | symbol -> shape + 1 (functions) */
+  uint32_t *constant_shape;  /* per symbol below n_symbols: its constant's shape + 1 */
+  uint32_t n_symbols;
   shape *shapes;
   uint32_t n_shapes, cap_shapes;
   uint32_t *pred_pos;    /* per predicate: its first argument position */
@@ -57,9 +59,12 @@ static Word_t shape_key(const ast_term *t)
  * out of memory. */
 static uint32_t add_shape(lint *l, const ast_term *t)
 {
-  PWord_t v = (PWord_t)JudyLIns(&l->shape_of, shape_key(t), PJE0);
-  if (v == PJERR) return UINT32_MAX;
-  if (*v) return (uint32_t)*v - 1;
+  /* constants, most of the shapes in programs of many facts, have theirs in an array */
+  uint32_t *c = t->kind == AST_SYM && t->value < l->n_symbols ? &l->constant_shape[t->value] : NULL;
+  PWord_t v = NULL;
+  if (c && *c) return *c - 1;
+  if (!c && (v = (PWord_t)JudyLIns(&l->shape_of, shape_key(t), PJE0)) == PJERR) return UINT32_MAX;
+  if (v && *v) return (uint32_t)*v - 1;
   if (l->n_shapes == l->cap_shapes) {
     uint32_t cap = l->cap_shapes ? 2 * l->cap_shapes : 256;
     shape *q = realloc(l->shapes, cap * sizeof *q);
@@ -67,13 +72,15 @@ static uint32_t add_shape(lint *l, const ast_term *t)
     l->shapes = q;
     l->cap_shapes = cap;
   }
-  l->shapes[l->n_shapes] = (shape){ t->value, ast_atom_arity(t), 0 };
-  *v = ++l->n_shapes;
+  l->shapes[l->n_shapes++] = (shape){ t->value, ast_atom_arity(t), 0 };
+  if (c) *c = l->n_shapes;
+  else *v = l->n_shapes;
   return l->n_shapes - 1;
 }
 
 static uint32_t shape_of(const lint *l, const ast_term *t)
 {
+  if (t->kind == AST_SYM && t->value < l->n_symbols) return l->constant_shape[t->value] - 1;
   PWord_t v = (PWord_t)JudyLGet(l->shape_of, shape_key(t), PJE0);
   return v && v != PJERR ? (uint32_t)*v - 1 : UINT32_MAX;
 }
@@ -264,6 +271,13 @@ static void mark_given(lint *l)
 {
   const dl_program *p = l->p;
   for (uint32_t r = 0; r < p->ast->n_rules; r++) l->defined[p->head_pred[r]] = 1;
+  /* an input relation may hold anything */
+  for (uint32_t i = 0; i < p->ast->n_inputs; i++) {
+    uint32_t q = p->input_pred[i];
+    if (q == DL_NO_PRED) continue;
+    l->defined[q] = 1;
+    for (uint32_t k = 0; k < p->preds[q].arity; k++) l->top[l->pred_pos[q] + k] = 1;
+  }
   l->truth = pred_named(p, "true");
   l->does = pred_named(p, "does");
   l->state_given = is_defined(l, pred_named(p, "init")) || is_defined(l, pred_named(p, "next")) ||
@@ -275,16 +289,22 @@ static void mark_given(lint *l)
       l->top[l->pred_pos[inputs[k]] + i] = 1;
 }
 
+static int is_fact(const dl_rule *rule) { return rule->n_body == 0 && rule->n_vars == 0; }
+
+/* Applies the rules until no set grows; a fact gives the same in every
+ * pass, so only the first pass applies the facts. */
 static int fixpoint(lint *l)
 {
-  int changed;
+  int changed, first = 1;
   do {
     changed = game_edges(l);
     for (uint32_t r = 0; r < l->p->ast->n_rules; r++) {
+      if (!first && is_fact(&l->p->ast->rules[r])) continue;
       int c = apply_rule(l, r);
       if (c < 0) return 0;
       changed |= c;
     }
+    first = 0;
   } while (changed);
   return 1;
 }
@@ -467,6 +487,7 @@ static int has_user_rules(const dl_program *p)
 static void lint_free(lint *l)
 {
   JudyLFreeArray(&l->shape_of, PJE0);
+  free(l->constant_shape);
   for (int i = 0; i < MAX_SOURCES; i++) Judy1FreeArray(&l->reported[i], PJE0);
   free(l->shapes);
   free(l->pred_pos);
@@ -503,7 +524,9 @@ static int lint_literals(const dl_program *p, dl_diag *diag)
   l.diag = diag;
   l.kept = UINT32_MAX;
   l.defined = calloc(p->n_preds + 1, 1);
-  int ok = l.defined && number_literals(&l) && collect_shapes(&l) && make_positions(&l);
+  l.n_symbols = dl_terms_symbol_count(p->terms);
+  l.constant_shape = calloc(l.n_symbols + 1, sizeof *l.constant_shape);
+  int ok = l.defined && l.constant_shape && number_literals(&l) && collect_shapes(&l) && make_positions(&l);
   if (ok) mark_given(&l);
   ok = ok && fixpoint(&l);
   if (ok) mark_ignored(&l);

@@ -6,6 +6,7 @@
 #include "index/sort.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +47,6 @@ static int by_text(const void *a, const void *b, void *ctx)
   return c ? c : (na > nb) - (na < nb);
 }
 
-static int by_u64(const void *a, const void *b, void *ctx)
-{
-  (void)ctx;
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* Tuples of one relation and the ranks of terms, for by_ranks. */
 typedef struct rank_order {
@@ -70,6 +65,39 @@ static int by_ranks(const void *a, const void *b, void *ctx)
   return 0;
 }
 
+/* A term and the first 8 bytes of its text, big-endian (zeros past its
+ * end), which order most texts without a look at the rest. */
+typedef struct text_prefix {
+  uint64_t prefix;
+  uint32_t id;
+} text_prefix;
+
+static uint64_t prefix_of(const term_texts *tt, dl_tid t)
+{
+  size_t len;
+  const unsigned char *z = (const unsigned char *)text_of(tt, t, &len);
+  uint64_t k = 0;
+  for (size_t i = 0; i < 8; i++) k = k << 8 | (i < len ? z[i] : 0);
+  return k;
+}
+
+/* Sorts the terms by text into ids: by their prefixes, then each run of
+ * equal prefixes by the whole texts.  0 when out of memory. */
+static int sort_by_text(const term_texts *tt, uint32_t *ids, uint32_t n)
+{
+  text_prefix *tp = malloc(((size_t)n + 1) * sizeof *tp);
+  if (!tp) return 0;
+  for (uint32_t t = 0; t < n; t++) tp[t] = (text_prefix){ prefix_of(tt, t), t };
+  int ok = dl_sort_by_key64(tp, n, sizeof *tp, offsetof(text_prefix, prefix));
+  for (uint32_t i = 0; ok && i < n; i++) ids[i] = tp[i].id;
+  for (uint32_t i = 0, j; ok && i < n; i = j) {
+    for (j = i + 1; j < n && tp[j].prefix == tp[i].prefix; j++) {}
+    if (j - i > 1) dl_sort(ids + i, j - i, sizeof *ids, by_text, (void *)tt);
+  }
+  free(tp);
+  return ok;
+}
+
 static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
 {
   uint32_t n = dl_terms_count(terms);
@@ -77,17 +105,11 @@ static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
   uint32_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
   tt->made = dl_term_texts_create(terms, fmt);
   int ok = tt->rank && ids && tt->made;
-  for (uint32_t t = 0; ok && t < n; t++) {
-    ok = dl_term_texts_make(tt->made, t);
-    ids[t] = t;
-  }
+  for (uint32_t t = 0; ok && t < n; t++) ok = dl_term_texts_make(tt->made, t);
   static const char pad[COPY_SLACK];
   if (ok) dl_buf_add(&tt->made->text, pad, sizeof pad);  /* room for copy_short's overreads */
-  ok = ok && !tt->made->text.failed;
-  if (ok) {
-    dl_sort(ids, n, sizeof *ids, by_text, tt);
-    for (uint32_t i = 0; i < n; i++) tt->rank[ids[i]] = i;
-  }
+  ok = ok && !tt->made->text.failed && sort_by_text(tt, ids, n);
+  for (uint32_t i = 0; ok && i < n; i++) tt->rank[ids[i]] = i;
   free(ids);
   return ok;
 }
@@ -151,7 +173,10 @@ static int order_column(const ix_relation *r, uint32_t c, const term_texts *tt, 
   co->len_at = malloc(((size_t)n + 1) * sizeof *co->len_at);
   if (!pairs || !co->key_of_code || !co->text_at || !co->len_at) { free(pairs); return 0; }
   for (uint32_t k = 0; k < n; k++) pairs[k] = (uint64_t)tt->rank[ix_relation_column_value(r, c, k)] << 32 | k;
-  dl_sort(pairs, n, sizeof *pairs, by_u64, NULL);
+  if (!ix_radix_sort(pairs, n, 64)) {
+    free(pairs);
+    return 0;
+  }
   co->max_len = 0;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t code = (uint32_t)pairs[i];
