@@ -65,9 +65,10 @@ static dl_loaded *load(cli_ctx *c, const dl_load_options *lo)
 
 dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax)
 {
-  dl_load_options lo = { file, NULL, NULL, NULL, syntax };
+  dl_load_options lo = { .file = file, .syntax = syntax };
   if (cli_has(c, "--state")) lo.state_file = cli_value(c, "--state");
   if (cli_has(c, "--does")) lo.does_file = cli_value(c, "--does");
+  if (cli_has(c, "--facts")) lo.facts_dir = cli_value(c, "--facts");
   if (cli_has(c, "--init") && cli_given(c, "--init")) lo.extra_rules = "true(X) :- init(X).";
   return load(c, &lo);
 }
@@ -80,7 +81,7 @@ void cli_game_progress(void *ctx, const char *stage, const dl_ground_progress *p
 
 int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g)
 {
-  dl_load_options lo = { file, NULL, NULL, NULL, cli_has(c, "--syntax") ? cli_choice(c, "--syntax", -1) : -1 };
+  dl_load_options lo = { .file = file, .syntax = cli_has(c, "--syntax") ? cli_choice(c, "--syntax", -1) : -1 };
   cli_progress progress;
   cli_progress_begin(&progress, c->cmd->name);
   dl_game_options o;

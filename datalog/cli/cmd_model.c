@@ -21,6 +21,10 @@ static const cli_option model_options[] = {
     .help = "when the model may grow without end through a recursive\n"
             "function symbol, stop after N new terms of it (default\n"
             "1000000; 0: none)" },
+  { .name = "--facts", .value = "DIR",
+    .help = "read input relations from DIR: a file NAME.facts per\n"
+            "relation NAME, one tuple per line, its columns (constants)\n"
+            "separated by tabs" },
   CLI_OPT_INIT,
   CLI_OPT_STATE,
   CLI_OPT_DOES,
@@ -30,17 +34,29 @@ static const cli_option model_options[] = {
   CLI_OPT_END
 };
 
-/* Evaluates p into *e (to free), with the limits and soft signals; warns
- * first when the model may grow without end, and after it about the moves
- * and the legal moves of the state. */
-static int evaluate(cli_ctx *c, const dl_program *p, uint64_t max_terms, dl_eval **e, cli_stats *st)
+/* Seeds the input relations read from --facts files. */
+static int seed_facts(const dl_loaded *l, dl_eval *e)
 {
+  for (uint32_t i = 0; l->facts && i < l->facts->n; i++) {
+    const dl_facts_file *f = &l->facts->files[i];
+    uint32_t pred = l->prog->input_pred[i];
+    if (pred != DL_NO_PRED && !dl_eval_seed_all(e, pred, f->tuples, f->n)) return 0;
+  }
+  return 1;
+}
+
+/* Evaluates l's program into *e (to free), with the limits and soft
+ * signals; warns first when the model may grow without end, and after it
+ * about the moves and the legal moves of the state. */
+static int evaluate(cli_ctx *c, const dl_loaded *l, uint64_t max_terms, dl_eval **e, cli_stats *st)
+{
+  const dl_program *p = l->prog;
   dl_eval_options eo = { c->max_atoms, dl_guard_stop() };
   if (!dl_check_growth(p, max_terms, c->diag)) return 0;
   double t0 = dl_clock_now();
   dl_guard_soft(1);
   *e = dl_eval_create(p, &eo, c->diag);
-  int ok = *e && dl_eval_run(*e);
+  int ok = *e && seed_facts(l, *e) && dl_eval_run(*e);
   dl_guard_soft(0);
   if (!ok || dl_guard_signal()) return 0;
   st->t_eval = dl_clock_now() - t0;
@@ -71,7 +87,7 @@ static int run_model(cli_ctx *c)
   dl_eval *e = NULL;
   dl_loaded *l = cli_load(c, c->args[0]);
   st.kib_load = cli_peak_kib();
-  int ok = l && cli_show_check(c, l->prog) && evaluate(c, l->prog, max_terms, &e, &st) && write_model(c, l->prog, e, &st);
+  int ok = l && cli_show_check(c, l->prog) && evaluate(c, l, max_terms, &e, &st) && write_model(c, l->prog, e, &st);
   cli_stats_finish(c, e, &st);
   dl_eval_destroy(e);
   return ok ? CLI_OK : CLI_INPUT;

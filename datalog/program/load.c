@@ -155,6 +155,25 @@ static void trust_state(dl_loaded *l, uint32_t first)
   }
 }
 
+/* Reads the input relations of dir and declares them to the program. */
+static int read_facts(dl_loaded *l, const char *dir, dl_diag *diag)
+{
+  if (!(l->facts = dl_facts_create())) {
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading %s", dir);
+    return 0;
+  }
+  if (!dl_facts_read(l->facts, dir, l->terms, diag)) return 0;
+  for (uint32_t i = 0; i < l->facts->n; i++) {
+    const dl_facts_file *f = &l->facts->files[i];
+    ast_input in = { f->pred, f->arity == DL_FACTS_ANY_ARITY ? AST_ANY_ARITY : f->arity, f->src };
+    if (!ast_program_add_input(l->ast, in)) {
+      dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading %s", dir);
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Parses the side files and extra rules, normalises and checks; t0 is when
  * parsing began. */
 static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag *diag)
@@ -169,6 +188,7 @@ static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag 
                        !fix_facts(l, first, "does", 0, "--does", diag)))
     return 0;
   if (o->extra_rules && !parse_text(l, "<gdlog>", o->extra_rules, diag)) return 0;
+  if (o->facts_dir && !read_facts(l, o->facts_dir, diag)) return 0;
   l->parse_seconds = dl_clock_now() - t0;
   t0 = dl_clock_now();
   if (!dl_normalize(l->ast, 0, diag)) return 0;
@@ -230,5 +250,6 @@ void dl_load_destroy(dl_loaded *l)
   ast_program_destroy(l->ast);
   dl_terms_destroy(l->terms);
   for (int i = 0; i < l->n_sources; i++) dl_load_free_source(l->sources[i]);
+  dl_facts_destroy(l->facts);
   free(l);
 }

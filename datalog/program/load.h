@@ -7,6 +7,7 @@
 
 #include "datalog/read/ast.h"
 #include "datalog/base/diag.h"
+#include "datalog/program/facts.h"
 #include "datalog/program/program.h"
 #include "datalog/base/terms.h"
 
@@ -16,6 +17,7 @@ typedef struct dl_load_options {
   const char *does_file;    /* facts does(r,a); may be NULL */
   const char *extra_rules;  /* infix rules added as trusted (e.g. "true(X) :- init(X)."); may be NULL */
   int syntax;               /* -1: by extension or sniffed; else an lx_syntax */
+  const char *facts_dir;    /* input relations from NAME.facts files (facts.h); may be NULL */
 } dl_load_options;
 
 typedef struct dl_loaded {
@@ -25,6 +27,7 @@ typedef struct dl_loaded {
   dl_source *sources[4];
   int n_sources;
   int syntax;               /* the lx_syntax the program (the first source) was read in */
+  dl_facts *facts;          /* the input relations of o->facts_dir; NULL without */
   double parse_seconds, check_seconds;
 } dl_loaded;
 

@@ -78,6 +78,33 @@ static size_t resolve_all(dl_program *p, dl_diag *diag)
   return errors;
 }
 
+/* Resolves the input relations after the rules; returns the number of
+ * arity errors. */
+static size_t resolve_inputs(dl_program *p, dl_diag *diag)
+{
+  const ast_program *ast = p->ast;
+  p->input_pred = malloc((ast->n_inputs + 1) * sizeof *p->input_pred);
+  if (!p->input_pred) return 1;
+  size_t errors = 0;
+  for (uint32_t i = 0; i < ast->n_inputs; i++) {
+    const ast_input *in = &ast->inputs[i];
+    uint32_t q = p->input_pred[i] = dl_program_pred(p, in->pred);
+    const char *name = dl_terms_name(p->terms, in->pred, NULL);
+    if (q == DL_NO_PRED) {
+      dl_diag_report(diag, DL_WARNING, in->src, 0, "no rule uses '%s': its tuples are not read", name);
+      continue;
+    }
+    const dl_pred *d = &p->preds[q];
+    if (in->arity == AST_ANY_ARITY || in->arity == d->arity) continue;
+    unsigned line, col;
+    lx_position(d->src->text, d->off, &line, &col);
+    dl_diag_report(diag, DL_ERROR, in->src, 0, "'%s' has %u column%s here, but %u argument%s at %s:%u:%u", name,
+                   in->arity, in->arity == 1 ? "" : "s", d->arity, d->arity == 1 ? "" : "s", d->src->name, line, col);
+    errors++;
+  }
+  return errors;
+}
+
 /* ---- nodes: rules grouped by predicate and head constants ------------------------ */
 
 enum { MAX_NODES_PER_PRED = 32 };
@@ -226,7 +253,9 @@ dl_program *dl_program_create(ast_program *ast, dl_terms *terms, dl_diag *diag)
   p->terms = terms;
   p->ast = ast;
   size_t errors = dl_diag_errors(diag);
-  if (resolve_all(p, diag) == 0) return p;
+  size_t bad = resolve_all(p, diag);
+  if (bad == 0) bad = resolve_inputs(p, diag);
+  if (bad == 0) return p;
   if (dl_diag_errors(diag) == errors)
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while checking the program");
   dl_program_destroy(p);
@@ -240,6 +269,7 @@ void dl_program_destroy(dl_program *p)
   JudyLFreeArray(&p->pred_of_sym, PJE0);
   free(p->head_pred);
   free(p->lit_pred);
+  free(p->input_pred);
   free(p->node_pred);
   free(p->head_node);
   free(p->comp_start);

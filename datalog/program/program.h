@@ -37,6 +37,7 @@ typedef struct dl_program {
   Pvoid_t pred_of_sym;    /* JudyL: symbol -> predicate + 1 */
   uint32_t *head_pred;    /* per rule */
   uint32_t **lit_pred;    /* per rule, per body literal (DL_NO_PRED for distinct) */
+  uint32_t *input_pred;   /* per input relation (ast->inputs): DL_NO_PRED when no rule uses it */
   uint32_t n_nodes;
   uint32_t *node_pred;    /* per node: its predicate */
   uint32_t *head_node;    /* per rule: the node of its head */
@@ -47,7 +48,11 @@ typedef struct dl_program {
 
 /* Builds and checks the program of ast's rules (build.c).  Returns the
  * program, or NULL after reporting errors (arity clashes, unsafe variables,
- * GDL keyword misuse, recursion through negation) to diag.  A program
+ * GDL keyword misuse, recursion through negation) to diag.  The input
+ * relations (ast->inputs) are defined though no rule has them as head; one
+ * whose arity differs from the program's use of its predicate is an error,
+ * one whose predicate the program never uses gets a warning and is left
+ * out (DL_NO_PRED in input_pred).  A program
  * without errors may get warnings (lint.h: literals that never hold, GDL
  * games with missing or undeclared parts).  ast, terms and diag are not
  * NULL. */

@@ -22,6 +22,7 @@ void ast_program_destroy(ast_program *p)
   dl_arena_destroy(p->arena);
   free(p->clauses);
   free(p->rules);
+  free(p->inputs);
   free(p);
 }
 
@@ -48,6 +49,16 @@ int ast_program_add_rule(ast_program *p, const dl_rule *r)
     p->cap_rules = cap;
   }
   p->rules[p->n_rules++] = *r;
+  return 1;
+}
+
+int ast_program_add_input(ast_program *p, ast_input in)
+{
+  assert(p);
+  ast_input *q = realloc(p->inputs, (p->n_inputs + 1) * sizeof *q);
+  if (!q) return 0;
+  p->inputs = q;
+  p->inputs[p->n_inputs++] = in;
   return 1;
 }
 

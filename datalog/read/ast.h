@@ -77,13 +77,26 @@ typedef struct dl_rule {
   uint8_t trusted;          /* as in ast_clause */
 } dl_rule;
 
-/* A program: the clauses as read, and the rules they normalise to. */
+/* A relation whose tuples come from outside the program (data files):
+ * defined, though no rule has it as head. */
+#define AST_ANY_ARITY UINT32_MAX
+
+typedef struct ast_input {
+  dl_sym pred;
+  uint32_t arity;           /* AST_ANY_ARITY: no tuples, so any */
+  const dl_source *src;     /* where the tuples are, for messages */
+} ast_input;
+
+/* A program: the clauses as read, the rules they normalise to, and the
+ * relations given from outside. */
 typedef struct ast_program {
   dl_arena *arena;          /* owns every node */
   ast_clause **clauses;
   uint32_t n_clauses, cap_clauses;
   dl_rule *rules;
   uint32_t n_rules, cap_rules;
+  ast_input *inputs;
+  uint32_t n_inputs;
 } ast_program;
 
 /* Creates an empty program; NULL when out of memory. */
@@ -97,6 +110,9 @@ int ast_program_add_clause(ast_program *p, ast_clause *c);
 
 /* Appends a flat rule (copied); 0 when out of memory. */
 int ast_program_add_rule(ast_program *p, const dl_rule *r);
+
+/* Appends an input relation; 0 when out of memory. */
+int ast_program_add_input(ast_program *p, ast_input in);
 
 /* The predicate symbol of an atom (AST_SYM or AST_FUN term). */
 static inline dl_sym ast_atom_pred(const ast_term *a) { return a->value; }

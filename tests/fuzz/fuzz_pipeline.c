@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   dl_diag *diag = dl_diag_create();
   if (!diag) return 0;
   int init = size > 0 && data[0] == '(';
-  dl_load_options o = { "fuzz", NULL, NULL, init ? "true(X) :- init(X)." : NULL, -1 };
+  dl_load_options o = { .file = "fuzz", .extra_rules = init ? "true(X) :- init(X)." : NULL, .syntax = -1 };
   dl_loaded *l = dl_load_memory(&o, (const char *)data, size, diag);
   if (l && l->prog) evaluate(l, diag);
   for (size_t i = 0; i < dl_diag_count(diag); i++) free(dl_diag_render(dl_diag_message(diag, i)));

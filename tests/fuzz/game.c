@@ -45,7 +45,7 @@ void fuzz_game_options(dl_game_options *o, dl_backend backend, dl_circuit_mode m
 int fuzz_game_build(dl_game *g, const char *text, size_t len, int syntax, const dl_game_options *o, dl_stage to,
                     dl_diag *diag)
 {
-  dl_load_options lo = { "fuzz", NULL, NULL, NULL, syntax };
+  dl_load_options lo = { .file = "fuzz", .syntax = syntax };
   if (!dl_game_load(g, &lo, text ? text : "", len, diag)) return 0;
   return dl_game_build(g, NULL, o, to, diag);
 }

@@ -77,7 +77,7 @@ static void serve(const serve_run *x, session *o)
   dl_game_options opt;
   dl_game_options_init(&opt);
   opt.backend = x->sc->backend, opt.demand = x->sc->demand;
-  dl_load_options lo = { "game.kif", NULL, NULL, NULL, -1 };
+  dl_load_options lo = { .file = "game.kif", .syntax = -1 };
   FILE *in = fmemopen((void *)x->requests, x->requests_len, "r");
   FILE *out = open_memstream(&o->replies, &o->len);
   o->built = diag && in && out && dl_game_load(&g, &lo, x->game, x->game_len, diag) &&

@@ -235,7 +235,7 @@ static int sink_buf(void *ctx, const char *data, size_t n)
  * first error in c->answer. */
 static int build(config *c, const char *name, const char *text, size_t len)
 {
-  dl_load_options lo = { name, NULL, NULL, NULL, -1 };
+  dl_load_options lo = { .file = name, .syntax = -1 };
   dl_game_options o;
   dl_game_options_init(&o);
   o.backend = c->backend, o.demand = c->demand, o.circuit_mode = c->mode, o.as_written = c->from_ground;

@@ -39,7 +39,7 @@ static int game_load(game *x, const char *path)
 {
   memset(x, 0, sizeof *x);
   x->diag = dl_diag_create();
-  dl_load_options lo = { path, NULL, NULL, NULL, -1 };
+  dl_load_options lo = { .file = path, .syntax = -1 };
   dl_game_options o;
   dl_game_options_init(&o);
   o.max_atoms = o.max_instances = 0;

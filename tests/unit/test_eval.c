@@ -14,7 +14,7 @@
 /* Loads the infix program text; NULL on errors. */
 static dl_loaded *load_text(const char *text, dl_diag *diag)
 {
-  dl_load_options lo = { "<test>", NULL, NULL, NULL, -1 };
+  dl_load_options lo = { .file = "<test>", .syntax = -1 };
   dl_loaded *l = dl_load_memory(&lo, text, strlen(text), diag);
   if (l && l->prog) return l;
   dl_load_destroy(l);

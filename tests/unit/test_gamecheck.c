@@ -64,7 +64,7 @@ static run evaluate(const char *name, const char *text, const char *state, const
                     uint64_t max_terms)
 {
   run r = { dl_diag_create(), NULL, NULL, 0 };
-  dl_load_options o = { name, state, does, extra, -1 };
+  dl_load_options o = { .file = name, .state_file = state, .does_file = does, .extra_rules = extra, .syntax = -1 };
   r.loaded = dl_load_memory(&o, text, strlen(text), r.diag);
   const dl_program *p = r.loaded ? r.loaded->prog : NULL;
   dl_eval_options eo = { 0, NULL };

@@ -131,7 +131,7 @@ int main(int argc, char **argv)
   long n = strtol(argv[3], NULL, 10);
   uint64_t rng = strtoull(argv[4], NULL, 10) * 2654435761u + 1;
   dl_diag *d = dl_diag_create();
-  dl_load_options o = { argv[2], NULL, NULL, NULL, -1 };
+  dl_load_options o = { .file = argv[2], .syntax = -1 };
   dl_loaded *l = dl_load(&o, d);
   dl_eval_options eo = { 0, NULL };
   if (strcmp(argv[1], "rewrite") == 0) {

@@ -34,7 +34,7 @@ static int game_reduce(game *x, const char *text)
   char path[32];
   if (!check_temp_file(text, path)) return 0;
   x->diag = dl_diag_create();
-  dl_load_options lo = { path, NULL, NULL, NULL, -1 };
+  dl_load_options lo = { .file = path, .syntax = -1 };
   dl_game_options o;
   dl_game_options_init(&o);
   o.max_atoms = 0;

@@ -189,7 +189,7 @@ static void test_errors(dl_sm *sm, dl_diag *d)
 /* A program loaded from text; its machine in *sm (NULL when refused). */
 static dl_loaded *load_text(const char *name, const char *text, dl_diag *d, dl_sm **sm)
 {
-  dl_load_options o = { name, NULL, NULL, NULL, -1 };
+  dl_load_options o = { .file = name, .syntax = -1 };
   dl_loaded *l = dl_load_memory(&o, text, strlen(text), d);
   *sm = l && l->prog ? dl_sm_create(l->prog, d) : NULL;
   return l;
@@ -223,7 +223,7 @@ static void test_broken(void)
   dl_load_destroy(l);
 
   /* an infinite initial model stops at the limit given at creation */
-  dl_load_options o = { "infinite.kif", NULL, NULL, NULL, -1 };
+  dl_load_options o = { .file = "infinite.kif", .syntax = -1 };
   const char *inf = "(role a) (init (n 0)) (<= (init (n (s ?x)))  (init (n ?x)))";
   l = dl_load_memory(&o, inf, strlen(inf), d);
   dl_eval_options limit = { 100, NULL };
@@ -251,7 +251,7 @@ int main(int argc, char **argv)
     return 2;
   }
   dl_diag *d = dl_diag_create();
-  dl_load_options o = { argv[1], NULL, NULL, NULL, -1 };
+  dl_load_options o = { .file = argv[1], .syntax = -1 };
   dl_loaded *l = dl_load(&o, d);
   dl_sm *sm = l && l->prog ? dl_sm_create(l->prog, d) : NULL;
   CHECK(sm != NULL, "tic-tac-toe gets a machine");

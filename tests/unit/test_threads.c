@@ -50,7 +50,7 @@ static void *job_run(void *arg)
 {
   job *j = arg;
   dl_diag *diag = dl_diag_create();
-  dl_load_options lo = { j->name, NULL, NULL, j->extra, -1 };
+  dl_load_options lo = { .file = j->name, .extra_rules = j->extra, .syntax = -1 };
   dl_loaded *l = NULL;
   dl_eval *e = NULL;
   if (!diag) return NULL;

@@ -1,0 +1,205 @@
+/* facts.c: relations from data files (see facts.h). */
+#include "datalog/program/facts.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/program/load.h"
+#include "lexer.h"
+
+static const char suffix[] = ".facts";
+enum { SUFFIX_LEN = sizeof suffix - 1 };
+
+static int by_name(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names NAME.facts in dir, sorted, into *names (to free with each
+ * name); their number, or -1 after reporting. */
+static int list_files(const char *dir, char ***names, dl_diag *diag)
+{
+  DIR *d = opendir(dir);
+  if (!d) {
+    dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot read the directory %s: %s", dir, strerror(errno));
+    return -1;
+  }
+  char **v = NULL;
+  int n = 0, cap = 0, ok = 1;
+  for (struct dirent *de; ok && (de = readdir(d));) {
+    size_t len = strlen(de->d_name);
+    if (len <= SUFFIX_LEN || strcmp(de->d_name + len - SUFFIX_LEN, suffix) != 0) continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      char **q = realloc(v, (size_t)cap * sizeof *q);
+      ok = q != NULL;
+      if (ok) v = q;
+    }
+    if (ok) ok = (v[n] = strdup(de->d_name)) != NULL;
+    n += ok;
+  }
+  closedir(d);
+  if (ok) qsort(v, (size_t)n, sizeof *v, by_name);
+  *names = v;
+  if (ok) return n;
+  for (int i = 0; i < n; i++) free(v[i]);
+  free(v);
+  dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading the directory %s", dir);
+  return -1;
+}
+
+/* The rows of one file being read. */
+typedef struct reader {
+  dl_facts_file *f;
+  dl_terms *terms;
+  dl_diag *diag;
+  uint64_t cap, used;       /* term ids f->tuples has room for, and holds */
+  uint32_t first_row;       /* where the first row starts, for messages */
+} reader;
+
+static int out_of_memory(reader *r)
+{
+  dl_diag_fail(r->diag, DL_CAUSE_NOMEM, "out of memory reading %s", r->f->src->name);
+  return 0;
+}
+
+/* Appends the constant named z[0..n) to the tuples. */
+static int add_column(reader *r, const char *z, size_t n)
+{
+  dl_facts_file *f = r->f;
+  if (r->used == r->cap) {
+    uint64_t cap = r->cap ? 2 * r->cap : 1024;
+    dl_tid *q = realloc(f->tuples, cap * sizeof *q);
+    if (!q) return out_of_memory(r);
+    f->tuples = q;
+    r->cap = cap;
+  }
+  dl_sym s = dl_terms_symbol(r->terms, z, n);
+  dl_tid t = s == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(r->terms, s);
+  if (t == DL_NO_TERM) return out_of_memory(r);
+  f->tuples[r->used++] = t;
+  return 1;
+}
+
+static uint32_t count_columns(const char *z, uint32_t n)
+{
+  uint32_t cols = 1;
+  for (const char *tab; (tab = memchr(z, '\t', n)); n -= (uint32_t)(tab + 1 - z), z = tab + 1) cols++;
+  return cols;
+}
+
+/* Checks that the row at text[from, to) has as many columns as the first
+ * row (which sets the file's arity). */
+static int check_width(reader *r, uint32_t from, uint32_t to)
+{
+  dl_facts_file *f = r->f;
+  uint32_t cols = count_columns(f->src->text + from, to - from);
+  if (f->arity == DL_FACTS_ANY_ARITY) {
+    f->arity = cols;
+    r->first_row = from;
+  }
+  if (cols == f->arity) return 1;
+  unsigned line, col;
+  lx_position(f->src->text, r->first_row, &line, &col);
+  dl_diag_report(r->diag, DL_ERROR, f->src, from, "this row has %u column%s, but the first row (line %u) has %u",
+                 cols, cols == 1 ? "" : "s", line, f->arity);
+  return 0;
+}
+
+/* Reads the row text[from, to) (no line break), column after column. */
+static int read_row(reader *r, uint32_t from, uint32_t to)
+{
+  const char *text = r->f->src->text;
+  if (!check_width(r, from, to)) return 0;
+  for (uint32_t at = from, col = 1;; col++) {
+    const char *tab = memchr(text + at, '\t', to - at);
+    uint32_t end = tab ? (uint32_t)(tab - text) : to;
+    if (end == at) {
+      dl_diag_report(r->diag, DL_ERROR, r->f->src, at, "column %u is empty: each column holds a constant", col);
+      return 0;
+    }
+    if (!add_column(r, text + at, end - at)) return 0;
+    if (!tab) break;
+    at = end + 1;
+  }
+  r->f->n++;
+  return 1;
+}
+
+/* Reads the rows of f's text; empty lines are skipped, a carriage return
+ * before a line break is not part of the row. */
+static int read_rows(reader *r)
+{
+  const dl_source *src = r->f->src;
+  const char *nul = memchr(src->text, 0, src->len);
+  if (nul) {
+    dl_diag_report(r->diag, DL_ERROR, src, (uint32_t)(nul - src->text), "NUL byte: this is not a text file");
+    return 0;
+  }
+  for (uint32_t at = 0; at < src->len;) {
+    const char *nl = memchr(src->text + at, '\n', src->len - at);
+    uint32_t end = nl ? (uint32_t)(nl - src->text) : src->len, to = end;
+    if (to > at && src->text[to - 1] == '\r') to--;
+    if (to > at && !read_row(r, at, to)) return 0;
+    at = end + 1;
+  }
+  return 1;
+}
+
+/* Reads dir/name into f. */
+static int read_file(dl_facts_file *f, const char *dir, const char *name, dl_terms *terms, dl_diag *diag)
+{
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(n);
+  if (!path) {
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading %s", dir);
+    return 0;
+  }
+  snprintf(path, n, "%s/%s", dir, name);
+  f->arity = DL_FACTS_ANY_ARITY;
+  f->pred = dl_terms_symbol(terms, name, strlen(name) - SUFFIX_LEN);
+  f->src = dl_load_source(path, diag);
+  if (!f->src) {
+    free(path);
+    return 0;
+  }
+  f->src->name = path;  /* owned from here: dl_facts_destroy frees it */
+  reader r = { f, terms, diag, 0, 0, 0 };
+  if (f->pred == DL_NO_SYM) return out_of_memory(&r);
+  return read_rows(&r);
+}
+
+dl_facts *dl_facts_create(void) { return calloc(1, sizeof(dl_facts)); }
+
+int dl_facts_read(dl_facts *fs, const char *dir, dl_terms *terms, dl_diag *diag)
+{
+  assert(fs && !fs->files && dir && terms && diag);
+  char **names;
+  int n = list_files(dir, &names, diag);
+  if (n < 0) return 0;
+  fs->files = calloc((size_t)n + 1, sizeof *fs->files);
+  int ok = fs->files != NULL;
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading %s", dir);
+  for (int i = 0; ok && i < n; i++) ok = read_file(&fs->files[fs->n++], dir, names[i], terms, diag);
+  if (ok && n == 0) dl_diag_report(diag, DL_WARNING, NULL, 0, "no .facts files in %s", dir);
+  for (int i = 0; i < n; i++) free(names[i]);
+  free(names);
+  return ok;
+}
+
+void dl_facts_destroy(dl_facts *fs)
+{
+  if (!fs) return;
+  for (uint32_t i = 0; fs->files && i < fs->n; i++) {
+    dl_facts_file *f = &fs->files[i];
+    free(f->tuples);
+    if (f->src) free((char *)f->src->name);
+    dl_load_free_source(f->src);
+  }
+  free(fs->files);
+  free(fs);
+}
