@@ -50,4 +50,31 @@ void *dl_arena_alloc(dl_arena *a, size_t size)
   return p;
 }
 
+dl_arena_mark dl_arena_get_mark(const dl_arena *a)
+{
+  assert(a);
+  return (dl_arena_mark){ a->head, a->head ? a->head->used : 0 };
+}
+
+/* The chunks taken since the mark go but the oldest of them, which stays
+ * as the current one, emptied: releasing after every clause would else
+ * free and allocate a chunk each time one fills. */
+void dl_arena_release(dl_arena *a, dl_arena_mark m)
+{
+  assert(a);
+  while (a->head && a->head != m.chunk && a->head->next != m.chunk) {
+    chunk *c = a->head;
+    a->head = c->next;
+    a->bytes -= c->cap;
+    free(c);
+  }
+  if (!a->head) return;
+  if (a->head != m.chunk) {
+    a->head->used = 0;
+    return;
+  }
+  assert(m.used <= a->head->used);
+  a->head->used = m.used;
+}
+
 size_t dl_arena_bytes(const dl_arena *a) { return a->bytes; }

@@ -69,6 +69,7 @@ dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax)
   if (cli_has(c, "--state")) lo.state_file = cli_value(c, "--state");
   if (cli_has(c, "--does")) lo.does_file = cli_value(c, "--does");
   if (cli_has(c, "--facts")) lo.facts_dir = cli_value(c, "--facts");
+  lo.take_facts = cli_has(c, "--facts");  /* the commands that evaluate programs take input relations */
   if (cli_has(c, "--init") && cli_given(c, "--init")) lo.extra_rules = "true(X) :- init(X).";
   return load(c, &lo);
 }

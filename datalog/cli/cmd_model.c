@@ -34,21 +34,23 @@ static const cli_option model_options[] = {
   CLI_OPT_END
 };
 
-/* Seeds the input relations read from --facts files. */
-static int seed_facts(const dl_loaded *l, dl_eval *e)
+/* Seeds the input relations read from --facts files, whose rows then go:
+ * the relations hold them. */
+static int seed_facts(dl_loaded *l, dl_eval *e)
 {
   for (uint32_t i = 0; l->facts && i < l->facts->n; i++) {
     const dl_facts_file *f = &l->facts->files[i];
     uint32_t pred = l->prog->input_pred[i];
     if (pred != DL_NO_PRED && !dl_eval_seed_all(e, pred, f->tuples, f->n)) return 0;
   }
+  dl_load_drop_facts(l);
   return 1;
 }
 
 /* Evaluates l's program into *e (to free), with the limits and soft
  * signals; warns first when the model may grow without end, and after it
  * about the moves and the legal moves of the state. */
-static int evaluate(cli_ctx *c, const dl_loaded *l, uint64_t max_terms, dl_eval **e, cli_stats *st)
+static int evaluate(cli_ctx *c, dl_loaded *l, uint64_t max_terms, dl_eval **e, cli_stats *st)
 {
   const dl_program *p = l->prog;
   dl_eval_options eo = { c->max_atoms, dl_guard_stop() };

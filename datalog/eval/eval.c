@@ -179,6 +179,8 @@ static int cancelled(dl_eval *e)
 }
 
 enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
+enum { SEED_BATCH = 1 << 18 };  /* tuples seeded at once before a sorted insert: inputs are large and
+                                 * come sorted by nothing, so smaller batches keep the peak low */
 
 /* Inserts the tuples staged for pred and counts the new ones; in linear
  * recursion (mode EMIT_LINEAR) they also go to the fresh list. */
@@ -735,17 +737,6 @@ static void drop_plans(dl_eval *e, uint32_t r)
   }
 }
 
-/* The ground term t, made when new; DL_NO_TERM when it cannot be. */
-static dl_tid ground_term(dl_terms *terms, const ast_term *t)
-{
-  assert(t->kind != AST_VAR);
-  if (t->kind == AST_SYM) return dl_terms_constant(terms, t->value);
-  dl_tid args[t->n];
-  for (uint32_t i = 0; i < t->n; i++)
-    if ((args[i] = ground_term(terms, t->args[i])) == DL_NO_TERM) return DL_NO_TERM;
-  return dl_terms_make(terms, t->value, t->n, args);
-}
-
 /* Runs fact r (no body, no variables) without a plan: programs of many
  * facts spend their time here. */
 static int run_fact(dl_eval *e, uint32_t r, int mode)
@@ -754,7 +745,7 @@ static int run_fact(dl_eval *e, uint32_t r, int mode)
   uint32_t pred = e->prog->head_pred[r], n = ast_atom_arity(head);
   dl_tid tuple[IX_MAX_ARITY];
   for (uint32_t i = 0; i < n; i++)
-    if ((tuple[i] = ground_term(e->terms, head->args[i])) == DL_NO_TERM) {
+    if ((tuple[i] = ast_ground_term(e->terms, head->args[i])) == DL_NO_TERM) {
       fail_term(e, pred);
       return 0;
     }
@@ -1045,7 +1036,7 @@ int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n
   if (arity == 0) return n == 0 || dl_eval_seed(e, pred, tuples);
   for (uint64_t i = 0; i < n && !e->failed; i++) {
     if (!ix_relation_stage(e->rel[pred], tuples + i * arity, NULL)) fail_memory(e);
-    else if (ix_relation_staged(e->rel[pred]) >= STAGE_BATCH) flush_staged(e, pred, EMIT_DIRECT);
+    else if (ix_relation_staged(e->rel[pred]) >= SEED_BATCH) flush_staged(e, pred, EMIT_DIRECT);
   }
   if (!e->failed) flush_staged(e, pred, EMIT_DIRECT);
   return !e->failed;

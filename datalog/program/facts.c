@@ -52,12 +52,41 @@ static int list_files(const char *dir, char ***names, dl_diag *diag)
   return -1;
 }
 
+/* Makes room for one more term id in f's tuples; 0 when out of memory. */
+static int reserve_one(dl_facts_file *f)
+{
+  if (f->used < f->cap) return 1;
+  uint64_t cap = f->cap ? 2 * f->cap : 1024;
+  dl_tid *q = realloc(f->tuples, cap * sizeof *q);
+  if (!q) return 0;
+  f->tuples = q;
+  f->cap = cap;
+  return 1;
+}
+
+/* A new empty file for predicate pred, at the end of fs->files; NULL when
+ * out of memory. */
+static dl_facts_file *add_file(dl_facts *fs, dl_sym pred)
+{
+  if (fs->n == fs->cap) {
+    uint32_t cap = fs->cap ? 2 * fs->cap : 8;
+    dl_facts_file *q = realloc(fs->files, cap * sizeof *q);
+    if (!q) return NULL;
+    fs->files = q;
+    fs->cap = cap;
+  }
+  dl_facts_file *f = &fs->files[fs->n++];
+  memset(f, 0, sizeof *f);
+  f->pred = pred;
+  f->arity = DL_FACTS_ANY_ARITY;
+  return f;
+}
+
 /* The rows of one file being read. */
 typedef struct reader {
   dl_facts_file *f;
   dl_terms *terms;
   dl_diag *diag;
-  uint64_t cap, used;       /* term ids f->tuples has room for, and holds */
   uint32_t first_row;       /* where the first row starts, for messages */
 } reader;
 
@@ -71,17 +100,11 @@ static int out_of_memory(reader *r)
 static int add_column(reader *r, const char *z, size_t n)
 {
   dl_facts_file *f = r->f;
-  if (r->used == r->cap) {
-    uint64_t cap = r->cap ? 2 * r->cap : 1024;
-    dl_tid *q = realloc(f->tuples, cap * sizeof *q);
-    if (!q) return out_of_memory(r);
-    f->tuples = q;
-    r->cap = cap;
-  }
+  if (!reserve_one(f)) return out_of_memory(r);
   dl_sym s = dl_terms_symbol(r->terms, z, n);
   dl_tid t = s == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(r->terms, s);
   if (t == DL_NO_TERM) return out_of_memory(r);
-  f->tuples[r->used++] = t;
+  f->tuples[f->used++] = t;
   return 1;
 }
 
@@ -150,45 +173,98 @@ static int read_rows(reader *r)
   return 1;
 }
 
-/* Reads dir/name into f. */
-static int read_file(dl_facts_file *f, const char *dir, const char *name, dl_terms *terms, dl_diag *diag)
+/* Drops src's text after its first row: what later messages show (an
+ * arity that differs from the program's points at the first row). */
+static void keep_first_row(dl_source *src)
+{
+  const char *nl = memchr(src->text, '\n', src->len);
+  if (!nl) return;
+  uint32_t len = (uint32_t)(nl - src->text) + 1;
+  char *q = realloc((char *)src->text, len + 1);
+  if (!q) return;  /* it stays whole */
+  q[len] = 0;
+  src->text = q;
+  src->len = len;
+}
+
+/* Reads dir/name into a new file of fs. */
+static int read_file(dl_facts *fs, const char *dir, const char *name, dl_terms *terms, dl_diag *diag)
 {
   size_t n = strlen(dir) + strlen(name) + 2;
   char *path = malloc(n);
-  if (!path) {
+  dl_sym pred = dl_terms_symbol(terms, name, strlen(name) - SUFFIX_LEN);
+  dl_facts_file *f = path && pred != DL_NO_SYM ? add_file(fs, pred) : NULL;
+  if (!f) {
+    free(path);
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading %s", dir);
     return 0;
   }
   snprintf(path, n, "%s/%s", dir, name);
-  f->arity = DL_FACTS_ANY_ARITY;
-  f->pred = dl_terms_symbol(terms, name, strlen(name) - SUFFIX_LEN);
-  f->src = dl_load_source(path, diag);
-  if (!f->src) {
+  dl_source *src = dl_load_source(path, diag);
+  if (!src) {
     free(path);
     return 0;
   }
-  f->src->name = path;  /* owned from here: dl_facts_destroy frees it */
-  reader r = { f, terms, diag, 0, 0, 0 };
-  if (f->pred == DL_NO_SYM) return out_of_memory(&r);
-  return read_rows(&r);
+  src->name = path;  /* owned from here: dl_facts_destroy frees it */
+  f->src = src;
+  reader r = { f, terms, diag, 0 };
+  if (!read_rows(&r)) return 0;
+  keep_first_row(src);
+  return 1;
 }
 
 dl_facts *dl_facts_create(void) { return calloc(1, sizeof(dl_facts)); }
 
 int dl_facts_read(dl_facts *fs, const char *dir, dl_terms *terms, dl_diag *diag)
 {
-  assert(fs && !fs->files && dir && terms && diag);
+  assert(fs && dir && terms && diag);
   char **names;
   int n = list_files(dir, &names, diag);
   if (n < 0) return 0;
-  fs->files = calloc((size_t)n + 1, sizeof *fs->files);
-  int ok = fs->files != NULL;
-  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading %s", dir);
-  for (int i = 0; ok && i < n; i++) ok = read_file(&fs->files[fs->n++], dir, names[i], terms, diag);
+  int ok = 1;
+  for (int i = 0; ok && i < n; i++) ok = read_file(fs, dir, names[i], terms, diag);
   if (ok && n == 0) dl_diag_report(diag, DL_WARNING, NULL, 0, "no .facts files in %s", dir);
   for (int i = 0; i < n; i++) free(names[i]);
   free(names);
   return ok;
+}
+
+int dl_facts_take(dl_facts *fs, dl_terms *terms, const ast_term *head, const dl_source *src, uint32_t off)
+{
+  assert(fs && terms && head && head->kind == AST_FUN && src);
+  /* facts come in runs of one predicate: the last one is looked up first */
+  PWord_t v = fs->last && fs->last_pred == head->value ? &fs->last : (PWord_t)JudyLIns(&fs->of_pred, head->value, PJE0);
+  if (v == PJERR) return -1;
+  dl_facts_file *f = *v ? &fs->files[*v - 1] : NULL;
+  if (f && f->arity != head->n) return 0;  /* a clause: the program's build reports the clash */
+  if (!f) {
+    if (!(f = add_file(fs, head->value))) return -1;
+    *v = fs->n;
+    f->arity = head->n;
+    f->src = src;
+    f->off = off;
+    f->in_program = 1;
+  }
+  for (uint32_t i = 0; i < head->n; i++) {
+    if (!reserve_one(f)) return -1;
+    dl_tid t = ast_ground_term(terms, head->args[i]);
+    if (t == DL_NO_TERM) return -1;
+    f->tuples[f->used++] = t;
+  }
+  f->n++;
+  fs->last = *v;
+  fs->last_pred = head->value;
+  return 1;
+}
+
+void dl_facts_drop_tuples(dl_facts *fs)
+{
+  assert(fs);
+  for (uint32_t i = 0; i < fs->n; i++) {
+    free(fs->files[i].tuples);
+    fs->files[i].tuples = NULL;
+    fs->files[i].n = fs->files[i].used = fs->files[i].cap = 0;
+  }
 }
 
 void dl_facts_destroy(dl_facts *fs)
@@ -197,9 +273,10 @@ void dl_facts_destroy(dl_facts *fs)
   for (uint32_t i = 0; fs->files && i < fs->n; i++) {
     dl_facts_file *f = &fs->files[i];
     free(f->tuples);
-    if (f->src) free((char *)f->src->name);
-    dl_load_free_source(f->src);
+    if (!f->in_program && f->src) free((char *)f->src->name);
+    if (!f->in_program) dl_load_free_source((dl_source *)f->src);
   }
   free(fs->files);
+  JudyLFreeArray(&fs->of_pred, PJE0);
   free(fs);
 }

@@ -1,37 +1,48 @@
-/* facts.h: relations read from data files, the way Datalog users keep their
- * data: a directory with one file NAME.facts per relation, one tuple per
- * line, its columns separated by tabs (as Souffle's .input reads them).
- * Each column is a constant, its name the column's bytes as they are.  The
- * tuples become term ids at once and never pass through the rule machinery:
- * a million rows cost what a million tuples cost. */
+/* facts.h: input relations, given apart from the rules: read from data
+ * files, the way Datalog users keep their data (a directory with one file
+ * NAME.facts per relation, one tuple per line, its columns separated by
+ * tabs, as Souffle's .input reads them; each column is a constant, its name
+ * the column's bytes as they are), or the ground facts of the program text,
+ * taken as they are parsed (dl_facts_take).  The tuples become term ids at
+ * once and never pass through the rule machinery: a million facts cost
+ * what a million tuples cost. */
 #ifndef GDLOG_FACTS_H
 #define GDLOG_FACTS_H
 
 #include <stdint.h>
 
 #include "datalog/base/diag.h"
+#include <Judy.h>
+
 #include "datalog/base/terms.h"
+#include "datalog/read/ast.h"
 
 #define DL_FACTS_ANY_ARITY UINT32_MAX
 
-/* The tuples of one file. */
+/* The tuples of one file, or of one predicate's facts in the program. */
 typedef struct dl_facts_file {
   dl_sym pred;              /* NAME */
   uint32_t arity;           /* columns; DL_FACTS_ANY_ARITY when the file has no rows */
   uint64_t n;               /* rows */
   dl_tid *tuples;           /* n * arity term ids, row after row */
-  dl_source *src;           /* the file's text, for messages */
+  uint64_t used, cap;       /* term ids in tuples, and room */
+  const dl_source *src;     /* a file's first row (owned), or the program text */
+  uint32_t off;             /* where the first fact is in src */
+  uint8_t in_program;       /* facts of the program text */
 } dl_facts_file;
 
 typedef struct dl_facts {
-  dl_facts_file *files;     /* in byte order of their names */
-  uint32_t n;
+  dl_facts_file *files;     /* the program's facts by first appearance, then */
+  uint32_t n, cap;          /*   the data files in byte order of their names */
+  Pvoid_t of_pred;          /* JudyL: predicate -> index + 1 of its program facts */
+  dl_sym last_pred;         /* the predicate of the last fact taken, */
+  Word_t last;              /*   its index + 1 (0: none yet) */
 } dl_facts;
 
 /* An empty set of files; NULL when out of memory. */
 dl_facts *dl_facts_create(void);
 
-/* Reads every NAME.facts file of directory dir into fs (empty), interning
+/* Reads every NAME.facts file of directory dir into new files of fs, interning
  * the constants in terms.  Returns 1; 0 after reporting to diag a directory
  * that cannot be read, a file that is not text, a row whose number of
  * columns differs from the first row's, or an empty column (with the file,
@@ -39,6 +50,18 @@ dl_facts *dl_facts_create(void);
  * messages point into fs's texts: free fs only when they are read.  fs,
  * dir, terms and diag are not NULL. */
 int dl_facts_read(dl_facts *fs, const char *dir, dl_terms *terms, dl_diag *diag);
+
+/* Takes the ground fact head (arity > 0, no body) of the program text src
+ * at off into the tuples of its predicate, as an ast_take_fact does: 1
+ * taken; 0 when the predicate's facts have another arity (the fact stays a
+ * clause, so that the program's build reports the clash); -1 when out of
+ * memory.  fs, terms, head and src are not NULL. */
+int dl_facts_take(dl_facts *fs, dl_terms *terms, const ast_term *head, const dl_source *src, uint32_t off);
+
+/* Frees the tuples of every file (once they are in the relations); the
+ * files stay, with no rows, and so do the texts that messages show.  fs is
+ * not NULL. */
+void dl_facts_drop_tuples(dl_facts *fs);
 
 /* Frees the files; NULL is allowed. */
 void dl_facts_destroy(dl_facts *f);

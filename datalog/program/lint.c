@@ -28,6 +28,8 @@ typedef struct lint {
   uint32_t *index;       /* per position: argument number from 0 */
   uint64_t *set;         /* per position: words words of shape bits */
   uint8_t *top;          /* per position: anything can be there */
+  uint64_t *given_set;   /* set and top as mark_given leaves them */
+  uint8_t *given_top;
   uint8_t *defined;      /* per predicate: some rule or fact has it as head */
   uint64_t *var_set;     /* per variable of the rule at hand */
   uint8_t *var_state;    /* per variable: 0 unconstrained, 1 constrained by var_set */
@@ -50,20 +52,17 @@ static uint32_t pred_named(const dl_program *p, const char *name)
 
 /* ---- shapes and positions -------------------------------------------------------- */
 
-static Word_t shape_key(const ast_term *t)
-{
-  return (Word_t)((uint64_t)ast_atom_arity(t) << 32 | t->value);
-}
+static Word_t shape_key(dl_sym sym, uint32_t arity) { return (Word_t)((uint64_t)arity << 32 | sym); }
 
 /* The shape of constant or function term t, added when new; UINT32_MAX when
  * out of memory. */
-static uint32_t add_shape(lint *l, const ast_term *t)
+static uint32_t add_shape(lint *l, dl_sym sym, uint32_t arity)
 {
   /* constants, most of the shapes in programs of many facts, have theirs in an array */
-  uint32_t *c = t->kind == AST_SYM && t->value < l->n_symbols ? &l->constant_shape[t->value] : NULL;
+  uint32_t *c = arity == 0 && sym < l->n_symbols ? &l->constant_shape[sym] : NULL;
   PWord_t v = NULL;
   if (c && *c) return *c - 1;
-  if (!c && (v = (PWord_t)JudyLIns(&l->shape_of, shape_key(t), PJE0)) == PJERR) return UINT32_MAX;
+  if (!c && (v = (PWord_t)JudyLIns(&l->shape_of, shape_key(sym, arity), PJE0)) == PJERR) return UINT32_MAX;
   if (v && *v) return (uint32_t)*v - 1;
   if (l->n_shapes == l->cap_shapes) {
     uint32_t cap = l->cap_shapes ? 2 * l->cap_shapes : 256;
@@ -72,24 +71,37 @@ static uint32_t add_shape(lint *l, const ast_term *t)
     l->shapes = q;
     l->cap_shapes = cap;
   }
-  l->shapes[l->n_shapes++] = (shape){ t->value, ast_atom_arity(t), 0 };
+  l->shapes[l->n_shapes++] = (shape){ sym, arity, 0 };
   if (c) *c = l->n_shapes;
   else *v = l->n_shapes;
   return l->n_shapes - 1;
 }
 
-static uint32_t shape_of(const lint *l, const ast_term *t)
+static uint32_t shape_of_sym(const lint *l, dl_sym sym, uint32_t arity)
 {
-  if (t->kind == AST_SYM && t->value < l->n_symbols) return l->constant_shape[t->value] - 1;
-  PWord_t v = (PWord_t)JudyLGet(l->shape_of, shape_key(t), PJE0);
+  if (arity == 0 && sym < l->n_symbols) return l->constant_shape[sym] - 1;
+  PWord_t v = (PWord_t)JudyLGet(l->shape_of, shape_key(sym, arity), PJE0);
   return v && v != PJERR ? (uint32_t)*v - 1 : UINT32_MAX;
+}
+
+static uint32_t shape_of(const lint *l, const ast_term *t) { return shape_of_sym(l, t->value, ast_atom_arity(t)); }
+
+/* Adds the shapes of ground term t (an id) and of its subterms. */
+static int add_term_shapes(lint *l, dl_tid t)
+{
+  const dl_terms *terms = l->p->terms;
+  uint32_t n = dl_terms_arity(terms, t);
+  if (add_shape(l, dl_terms_functor(terms, t), n) == UINT32_MAX) return 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (!add_term_shapes(l, dl_terms_args(terms, t)[i])) return 0;
+  return 1;
 }
 
 /* Adds the shapes of t and of its subterms. */
 static int add_shapes(lint *l, const ast_term *t)
 {
   if (t->kind == AST_VAR) return 1;
-  if (add_shape(l, t) == UINT32_MAX) return 0;
+  if (add_shape(l, t->value, ast_atom_arity(t)) == UINT32_MAX) return 0;
   for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++)
     if (!add_shapes(l, t->args[i])) return 0;
   return 1;
@@ -112,6 +124,11 @@ static int collect_shapes(lint *l)
       const dl_literal *lit = &rule->body[k];
       if ((lit->kind == DL_POS || lit->kind == DL_NEG) && !add_atom_shapes(l, lit->atom)) return 0;
     }
+  }
+  for (uint32_t i = 0; i < ast->n_inputs; i++) {
+    const ast_input *in = &ast->inputs[i];
+    for (uint64_t k = 0; in->in_program && k < in->n * in->arity; k++)
+      if (!add_term_shapes(l, in->tuples[k])) return 0;
   }
   return 1;
 }
@@ -199,6 +216,26 @@ static int give(lint *l, const ast_term *t, uint32_t pos)
   return changed;
 }
 
+/* Adds ground term t (an id) at position pos, as give does a head term. */
+static void give_term(lint *l, dl_tid t, uint32_t pos)
+{
+  const dl_terms *terms = l->p->terms;
+  uint32_t n = dl_terms_arity(terms, t), s = shape_of_sym(l, dl_terms_functor(terms, t), n);
+  if (!l->top[pos]) pos_set(l, pos)[s >> 6] |= (uint64_t)1 << (s & 63);
+  for (uint32_t i = 0; i < n; i++) give_term(l, dl_terms_args(terms, t)[i], l->shapes[s].pos + i);
+}
+
+/* Gives the positions of input i's predicate what its tuples hold: the
+ * program's facts exactly, a data file anything. */
+static void give_input(lint *l, uint32_t i)
+{
+  const ast_input *in = &l->p->ast->inputs[i];
+  uint32_t q = l->p->input_pred[i], arity = l->p->preds[q].arity;
+  for (uint32_t c = 0; !in->in_program && c < arity; c++) l->top[l->pred_pos[q] + c] = 1;
+  for (uint64_t k = 0; in->in_program && k < in->n * arity; k++)
+    give_term(l, in->tuples[k], l->pred_pos[q] + (uint32_t)(k % arity));
+}
+
 static int var_empty(const lint *l, uint32_t v)
 {
   const uint64_t *s = l->var_set + (size_t)v * l->words;
@@ -271,12 +308,10 @@ static void mark_given(lint *l)
 {
   const dl_program *p = l->p;
   for (uint32_t r = 0; r < p->ast->n_rules; r++) l->defined[p->head_pred[r]] = 1;
-  /* an input relation may hold anything */
   for (uint32_t i = 0; i < p->ast->n_inputs; i++) {
-    uint32_t q = p->input_pred[i];
-    if (q == DL_NO_PRED) continue;
-    l->defined[q] = 1;
-    for (uint32_t k = 0; k < p->preds[q].arity; k++) l->top[l->pred_pos[q] + k] = 1;
+    if (p->input_pred[i] == DL_NO_PRED) continue;
+    l->defined[p->input_pred[i]] = 1;
+    give_input(l, i);
   }
   l->truth = pred_named(p, "true");
   l->does = pred_named(p, "does");
@@ -438,11 +473,24 @@ static void report(lint *l, uint32_t r, uint32_t k, const ast_term *bad, uint32_
                    dl_program_pred_name(l->p, l->p->lit_pred[r][k]), consequence(lit));
 }
 
+/* The sets as mark_given left them, kept by keep_given. */
 static void clear_sets(lint *l)
 {
-  memset(l->set, 0, (size_t)(l->n_pos + 1) * l->words * sizeof *l->set);
-  memset(l->top, 0, l->n_pos + 1);
-  mark_given(l);
+  memcpy(l->set, l->given_set, (size_t)(l->n_pos + 1) * l->words * sizeof *l->set);
+  memcpy(l->top, l->given_top, l->n_pos + 1);
+}
+
+/* Keeps the sets mark_given made, for clear_sets: the inputs' tuples are
+ * given once. */
+static int keep_given(lint *l)
+{
+  size_t n_set = (size_t)(l->n_pos + 1) * l->words;
+  l->given_set = malloc(n_set * sizeof *l->given_set);
+  l->given_top = malloc(l->n_pos + 1);
+  if (!l->given_set || !l->given_top) return 0;
+  memcpy(l->given_set, l->set, n_set * sizeof *l->set);
+  memcpy(l->given_top, l->top, l->n_pos + 1);
+  return 1;
 }
 
 enum { MAX_RECHECKS = 64 };
@@ -488,6 +536,8 @@ static void lint_free(lint *l)
 {
   JudyLFreeArray(&l->shape_of, PJE0);
   free(l->constant_shape);
+  free(l->given_set);
+  free(l->given_top);
   for (int i = 0; i < MAX_SOURCES; i++) Judy1FreeArray(&l->reported[i], PJE0);
   free(l->shapes);
   free(l->pred_pos);
@@ -528,6 +578,7 @@ static int lint_literals(const dl_program *p, dl_diag *diag)
   l.constant_shape = calloc(l.n_symbols + 1, sizeof *l.constant_shape);
   int ok = l.defined && l.constant_shape && number_literals(&l) && collect_shapes(&l) && make_positions(&l);
   if (ok) mark_given(&l);
+  ok = ok && keep_given(&l);
   ok = ok && fixpoint(&l);
   if (ok) mark_ignored(&l);
   ok = ok && check_literals(&l);

@@ -2,6 +2,7 @@
 #include "datalog/program/load.h"
 #include "datalog/base/clock.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,19 +156,67 @@ static void trust_state(dl_loaded *l, uint32_t first)
   }
 }
 
-/* Reads the input relations of dir and declares them to the program. */
-static int read_facts(dl_loaded *l, const char *dir, dl_diag *diag)
+static int make_facts(dl_loaded *l, dl_diag *diag)
 {
-  if (!(l->facts = dl_facts_create())) {
-    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading %s", dir);
+  if (!l->facts && !(l->facts = dl_facts_create())) {
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading the facts");
     return 0;
   }
-  if (!dl_facts_read(l->facts, dir, l->terms, diag)) return 0;
-  for (uint32_t i = 0; i < l->facts->n; i++) {
+  return 1;
+}
+
+/* GDL's keywords keep their facts as clauses: the game checks read them. */
+static const char *const kept_names[] = { "role", "init", "true", "does", "next", "legal", "goal",
+                                          "terminal", "base", "input", "distinct" };
+enum { N_KEPT = sizeof kept_names / sizeof *kept_names };
+
+/* What take_fact needs while the program is parsed. */
+typedef struct taker {
+  dl_loaded *l;
+  dl_sym kept[N_KEPT];
+} taker;
+
+/* An ast_take_fact: the program's ground facts into l->facts. */
+static int take_fact(void *ctx, const ast_term *head, const dl_source *src, uint32_t off)
+{
+  taker *t = ctx;
+  for (int i = 0; i < N_KEPT; i++)
+    if (head->value == t->kept[i]) return 0;
+  return dl_facts_take(t->l->facts, t->l->terms, head, src, off);
+}
+
+/* With o->take_facts, has the parse of the program give its ground facts
+ * to l->facts (until end_taking). */
+static int begin_taking(dl_loaded *l, const dl_load_options *o, taker *t, dl_diag *diag)
+{
+  if (!o->take_facts) return 1;
+  if (!make_facts(l, diag)) return 0;
+  t->l = l;
+  for (int i = 0; i < N_KEPT; i++)
+    if ((t->kept[i] = symbol(l, kept_names[i])) == DL_NO_SYM) {
+      dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading the program");
+      return 0;
+    }
+  l->ast->take_fact = take_fact;
+  l->ast->take_ctx = t;
+  return 1;
+}
+
+static void end_taking(dl_loaded *l)
+{
+  l->ast->take_fact = NULL;
+  l->ast->take_ctx = NULL;
+}
+
+/* Declares the input relations of l->facts to the program. */
+static int declare_inputs(dl_loaded *l, dl_diag *diag)
+{
+  for (uint32_t i = 0; l->facts && i < l->facts->n; i++) {
     const dl_facts_file *f = &l->facts->files[i];
-    ast_input in = { f->pred, f->arity == DL_FACTS_ANY_ARITY ? AST_ANY_ARITY : f->arity, f->src };
+    ast_input in = { f->pred, f->arity == DL_FACTS_ANY_ARITY ? AST_ANY_ARITY : f->arity, f->src, f->off,
+                     f->in_program, f->tuples, f->n };
     if (!ast_program_add_input(l->ast, in)) {
-      dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading %s", dir);
+      dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading the facts");
       return 0;
     }
   }
@@ -188,7 +237,8 @@ static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag 
                        !fix_facts(l, first, "does", 0, "--does", diag)))
     return 0;
   if (o->extra_rules && !parse_text(l, "<gdlog>", o->extra_rules, diag)) return 0;
-  if (o->facts_dir && !read_facts(l, o->facts_dir, diag)) return 0;
+  if (o->facts_dir && !(make_facts(l, diag) && dl_facts_read(l->facts, o->facts_dir, l->terms, diag))) return 0;
+  if (!declare_inputs(l, diag)) return 0;
   l->parse_seconds = dl_clock_now() - t0;
   t0 = dl_clock_now();
   if (!dl_normalize(l->ast, 0, diag)) return 0;
@@ -200,7 +250,10 @@ static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag 
 static int load_all(dl_loaded *l, const dl_load_options *o, dl_diag *diag)
 {
   double t0 = dl_clock_now();
-  return parse_file(l, o->file, o->syntax, 0, diag) && load_rest(l, o, t0, diag);
+  taker t;
+  int ok = begin_taking(l, o, &t, diag) && parse_file(l, o->file, o->syntax, 0, diag);
+  end_taking(l);
+  return ok && load_rest(l, o, t0, diag);
 }
 
 static dl_loaded *loaded_create(void)
@@ -236,11 +289,25 @@ dl_loaded *dl_load_memory(const dl_load_options *o, const char *text, size_t len
   int ok = 0;
   if (src) {
     lx_syntax syn = o->syntax >= 0 ? (lx_syntax)o->syntax : dl_parse_guess_syntax(o->file, src->text, src->len);
-    ok = parse_source(l, src, syn, 0, diag) && load_rest(l, o, t0, diag);
+    taker t;
+    ok = begin_taking(l, o, &t, diag) && parse_source(l, src, syn, 0, diag);
+    end_taking(l);
+    ok = ok && load_rest(l, o, t0, diag);
   }
   if (!ok && dl_diag_errors(diag) == errors)
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory while reading %s", o->file);
   return l;
+}
+
+void dl_load_drop_facts(dl_loaded *l)
+{
+  assert(l);
+  if (!l->facts) return;
+  dl_facts_drop_tuples(l->facts);
+  for (uint32_t i = 0; i < l->ast->n_inputs; i++) {
+    l->ast->inputs[i].tuples = NULL;
+    l->ast->inputs[i].n = 0;
+  }
 }
 
 void dl_load_destroy(dl_loaded *l)

@@ -18,6 +18,9 @@ typedef struct dl_load_options {
   const char *extra_rules;  /* infix rules added as trusted (e.g. "true(X) :- init(X)."); may be NULL */
   int syntax;               /* -1: by extension or sniffed; else an lx_syntax */
   const char *facts_dir;    /* input relations from NAME.facts files (facts.h); may be NULL */
+  int take_facts;           /* the program's ground facts become input relations (facts.h), but
+                               those of GDL's keywords: for evaluation, not for tools that
+                               read the facts as rules */
 } dl_load_options;
 
 typedef struct dl_loaded {
@@ -27,7 +30,8 @@ typedef struct dl_loaded {
   dl_source *sources[4];
   int n_sources;
   int syntax;               /* the lx_syntax the program (the first source) was read in */
-  dl_facts *facts;          /* the input relations of o->facts_dir; NULL without */
+  dl_facts *facts;          /* the input relations: the program's facts (o->take_facts), then
+                               those of o->facts_dir; NULL with neither option */
   double parse_seconds, check_seconds;
 } dl_loaded;
 
@@ -39,6 +43,11 @@ dl_loaded *dl_load(const dl_load_options *opt, dl_diag *diag);
 /* Like dl_load, with the program's text given in memory (text[0..len), any
  * bytes; o->file is only its name for messages and syntax guessing). */
 dl_loaded *dl_load_memory(const dl_load_options *o, const char *text, size_t len, dl_diag *diag);
+
+/* Frees the tuples of the input relations (l->facts), once an evaluator's
+ * relations hold them; the program's inputs keep their names and arities,
+ * with no tuples.  l is not NULL. */
+void dl_load_drop_facts(dl_loaded *l);
 
 /* Frees everything loaded; NULL is allowed. */
 void dl_load_destroy(dl_loaded *l);

@@ -78,16 +78,33 @@ static size_t resolve_all(dl_program *p, dl_diag *diag)
   return errors;
 }
 
-/* Resolves the input relations after the rules; returns the number of
- * arity errors. */
-static size_t resolve_inputs(dl_program *p, dl_diag *diag)
+/* Resolves the program's facts taken as input relations, before the rules:
+ * as their clauses would be, at their first fact (most programs list their
+ * facts first, so a clash is reported where it was before they were taken).
+ * Returns the number of arity errors. */
+static size_t resolve_program_facts(dl_program *p, dl_diag *diag)
 {
   const ast_program *ast = p->ast;
-  p->input_pred = malloc((ast->n_inputs + 1) * sizeof *p->input_pred);
-  if (!p->input_pred) return 1;
   size_t errors = 0;
   for (uint32_t i = 0; i < ast->n_inputs; i++) {
     const ast_input *in = &ast->inputs[i];
+    if (!in->in_program) continue;
+    ast_term atom = { AST_FUN, in->off, in->pred, in->arity, NULL };
+    p->input_pred[i] = resolve(p, &atom, in->src, diag);
+    errors += p->input_pred[i] == DL_NO_PRED;
+  }
+  return errors;
+}
+
+/* Resolves the input relations of data files, after the rules; returns the
+ * number of arity errors. */
+static size_t resolve_inputs(dl_program *p, dl_diag *diag)
+{
+  const ast_program *ast = p->ast;
+  size_t errors = 0;
+  for (uint32_t i = 0; i < ast->n_inputs; i++) {
+    const ast_input *in = &ast->inputs[i];
+    if (in->in_program) continue;
     uint32_t q = p->input_pred[i] = dl_program_pred(p, in->pred);
     const char *name = dl_terms_name(p->terms, in->pred, NULL);
     if (q == DL_NO_PRED) {
@@ -253,7 +270,9 @@ dl_program *dl_program_create(ast_program *ast, dl_terms *terms, dl_diag *diag)
   p->terms = terms;
   p->ast = ast;
   size_t errors = dl_diag_errors(diag);
-  size_t bad = resolve_all(p, diag);
+  p->input_pred = malloc((ast->n_inputs + 1) * sizeof *p->input_pred);
+  size_t bad = !p->input_pred;
+  if (bad == 0) bad = resolve_program_facts(p, diag) + resolve_all(p, diag);
   if (bad == 0) bad = resolve_inputs(p, diag);
   if (bad == 0) return p;
   if (dl_diag_errors(diag) == errors)

@@ -62,6 +62,16 @@ int ast_program_add_input(ast_program *p, ast_input in)
   return 1;
 }
 
+dl_tid ast_ground_term(dl_terms *terms, const ast_term *t)
+{
+  assert(terms && t && t->kind != AST_VAR);
+  if (t->kind == AST_SYM) return dl_terms_constant(terms, t->value);
+  dl_tid args[t->n];
+  for (uint32_t i = 0; i < t->n; i++)
+    if ((args[i] = ast_ground_term(terms, t->args[i])) == DL_NO_TERM) return DL_NO_TERM;
+  return dl_terms_make(terms, t->value, t->n, args);
+}
+
 void ast_mark_vars(const ast_term *t, uint8_t *mark)
 {
   assert(t && mark);

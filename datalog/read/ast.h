@@ -77,15 +77,25 @@ typedef struct dl_rule {
   uint8_t trusted;          /* as in ast_clause */
 } dl_rule;
 
-/* A relation whose tuples come from outside the program (data files):
- * defined, though no rule has it as head. */
+/* A relation whose tuples are given apart from the rules: from data files,
+ * or ground facts of the program taken out of it as they were parsed (see
+ * ast_take_fact).  It is defined, though no rule has it as head. */
 #define AST_ANY_ARITY UINT32_MAX
 
 typedef struct ast_input {
   dl_sym pred;
   uint32_t arity;           /* AST_ANY_ARITY: no tuples, so any */
-  const dl_source *src;     /* where the tuples are, for messages */
+  const dl_source *src;     /* where the tuples are, for messages: */
+  uint32_t off;             /*   the first of them */
+  uint8_t in_program;       /* facts of the program text, not a data file */
+  const dl_tid *tuples;     /* n * arity term ids, row after row; valid while */
+  uint64_t n;               /*   the program is built (lint reads them) */
 } ast_input;
+
+/* Takes a ground fact (head, with arity > 0, no body) away from the program
+ * as it is parsed: returns 1 when it took it (the parser then releases its
+ * nodes), 0 when it stays a clause, -1 when out of memory. */
+typedef int (*ast_take_fact)(void *ctx, const ast_term *head, const dl_source *src, uint32_t off);
 
 /* A program: the clauses as read, the rules they normalise to, and the
  * relations given from outside. */
@@ -97,6 +107,8 @@ typedef struct ast_program {
   uint32_t n_rules, cap_rules;
   ast_input *inputs;
   uint32_t n_inputs;
+  ast_take_fact take_fact;  /* NULL: every fact is a clause */
+  void *take_ctx;
 } ast_program;
 
 /* Creates an empty program; NULL when out of memory. */
@@ -119,6 +131,11 @@ static inline dl_sym ast_atom_pred(const ast_term *a) { return a->value; }
 
 /* The arity of an atom: 0 for AST_SYM. */
 static inline uint32_t ast_atom_arity(const ast_term *a) { return a->kind == AST_FUN ? a->n : 0; }
+
+/* The id of ground term t (no variable in it), made when new; DL_NO_TERM
+ * when it cannot be (out of memory, too deep, a watched symbol's limit:
+ * see terms.h). */
+dl_tid ast_ground_term(dl_terms *terms, const ast_term *t);
 
 /* Sets mark[v] to 1 for every variable v of term t (mark has room for its
  * clause's variables). */

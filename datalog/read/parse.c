@@ -30,6 +30,7 @@ typedef struct parser {
   char *lower;              /* buffer for lower-casing KIF names */
   size_t lower_cap;
   dl_sym kw_rule, kw_not, kw_or, kw_and, kw_distinct;
+  dl_arena_mark clause_start;  /* the arena before the current clause */
 } parser;
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -263,6 +264,7 @@ static int enter(parser *ps)
 
 static void begin_clause(parser *ps)
 {
+  ps->clause_start = dl_arena_get_mark(ps->prog->arena);
   ps->stamp++;
   ps->n_vars = 0;
   ps->n_lits = 0;
@@ -308,9 +310,19 @@ static int variable_index(parser *ps, uint32_t *index)
   return 1;
 }
 
-/* Finishes a clause: copies its variable names and stores it. */
+/* Finishes a clause: copies its variable names and stores it, or gives a
+ * ground fact to the program's take_fact. */
 static int end_clause(parser *ps, ast_term *head, uint32_t mark, uint32_t off)
 {
+  ast_program *prog = ps->prog;
+  if (prog->take_fact && ps->n_stack == mark && ps->n_vars == 0 && head->kind == AST_FUN) {
+    int taken = prog->take_fact(prog->take_ctx, head, ps->src, off);
+    if (taken < 0) return !!out_of_memory(ps);
+    if (taken) {
+      dl_arena_release(prog->arena, ps->clause_start);
+      return 1;
+    }
+  }
   ast_clause *c = dl_arena_alloc(ps->prog->arena, sizeof *c);
   if (!c) return 0;
   c->head = head;
