@@ -1,8 +1,10 @@
 /* terms.c: hash-consed symbols and terms (see terms.h).  Both tables are open
  * addressing over dense ids with linear probing.  A slot holds id + 1 and
  * the high half of the hash, which places it, so most mismatches and every
- * rehash cost no look at the name or the term itself.  A constant's term is
- * also kept per symbol: programs of many facts look constants up most. */
+ * rehash cost no look at the name or the term itself.  Programs of many
+ * facts look up numbers and constants most: a number's symbol is kept in an
+ * array by its value, and a constant's term in an array by its symbol,
+ * instead of in the tables. */
 #include "datalog/base/terms.h"
 #include <assert.h>
 
@@ -33,6 +35,7 @@ struct dl_terms {
   uint32_t n_numbers; /*   its decimal name, 0 until interned */
   uint32_t n_syms, syms_cap;
   table sym_table;
+  uint32_t n_hashed_syms;  /* symbols in sym_table: not the numbers */
 
   term_rec *rec;      /* per term: functor, arity and where its arguments are, together (one cache line) */
   uint16_t *depth;    /* per term: 1 for a constant, else 1 + deepest argument */
@@ -41,6 +44,7 @@ struct dl_terms {
   dl_tid *args;
   uint64_t args_len, args_cap;
   table term_table;
+  uint32_t n_hashed_terms; /* terms in term_table: not the constants */
 
   Pvoid_t indexed;    /* JudyL: f << 8 | n -> 1 when terms of f/n are indexed by argument */
   Pvoid_t by_arg;     /* JudyL: arg_key(f, n, j, v) -> term_list * */
@@ -234,11 +238,9 @@ static int remember_number(dl_terms *t, uint32_t v, dl_sym s)
   return 1;
 }
 
-/* Interns z[0..n) through the hash table. */
-static dl_sym symbol_by_hash(dl_terms *t, const char *z, size_t n)
+/* A new symbol named z[0..n), in no table yet; DL_NO_SYM when out of memory. */
+static dl_sym new_symbol(dl_terms *t, const char *z, size_t n)
 {
-  uint64_t h = hash_bytes(z, n), *slot = sym_slot(t, h, z, n);
-  if (*slot) return (dl_sym)*slot - 1;
   if (!syms_reserve(t) || !names_reserve(t, n + 1) || t->names_len + n + 1 > UINT32_MAX)
     return DL_NO_SYM;
   dl_sym s = t->n_syms++;
@@ -248,19 +250,30 @@ static dl_sym symbol_by_hash(dl_terms *t, const char *z, size_t n)
   memcpy(t->names + t->names_len, z, n);
   t->names[t->names_len + n] = 0;
   t->names_len += n + 1;
-  *slot = h >> 32 << 32 | (s + 1);
-  if (t->n_syms * 2 > t->sym_table.mask && !table_grow(&t->sym_table)) return DL_NO_SYM;
   return s;
 }
 
-/* Numbers, common in games and in data, are found without hashing. */
+/* Interns z[0..n) through the hash table. */
+static dl_sym symbol_by_hash(dl_terms *t, const char *z, size_t n)
+{
+  uint64_t h = hash_bytes(z, n), *slot = sym_slot(t, h, z, n);
+  if (*slot) return (dl_sym)*slot - 1;
+  dl_sym s = new_symbol(t, z, n);
+  if (s == DL_NO_SYM) return DL_NO_SYM;
+  *slot = h >> 32 << 32 | (s + 1);
+  if (++t->n_hashed_syms * 2 > t->sym_table.mask && !table_grow(&t->sym_table)) return DL_NO_SYM;
+  return s;
+}
+
+/* Numbers, common in games and in data, are found without hashing: they
+ * are in t->number only. */
 dl_sym dl_terms_symbol(dl_terms *t, const char *z, size_t n)
 {
   if (n >= UINT32_MAX / 2) return DL_NO_SYM;
   int64_t v = number_value(z, n);
   if (v < 0) return symbol_by_hash(t, z, n);
   if (v < t->n_numbers && t->number[v]) return t->number[v] - 1;
-  dl_sym s = symbol_by_hash(t, z, n);
+  dl_sym s = new_symbol(t, z, n);
   return s == DL_NO_SYM || remember_number(t, (uint32_t)v, s) ? s : DL_NO_SYM;
 }
 
@@ -451,11 +464,13 @@ const dl_tid *dl_terms_with_arg(dl_terms *t, dl_sym f, uint32_t n, uint32_t j, d
   return ((term_list *)*l)->ids;
 }
 
+/* Constants are in t->constant only; other terms in the term table. */
 dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
 {
   assert(f < t->n_syms && (n == 0 || args));
-  uint64_t h = hash_term(f, n, args), *slot = term_slot(t, h, f, n, args);
-  if (*slot) return (dl_tid)*slot - 1;
+  if (n == 0 && t->constant[f]) return t->constant[f] - 1;
+  uint64_t h = n ? hash_term(f, n, args) : 0, *slot = n ? term_slot(t, h, f, n, args) : NULL;
+  if (slot && *slot) return (dl_tid)*slot - 1;
   uint32_t depth = 1;
   for (uint32_t i = 0; i < n; i++) {
     assert(args[i] < t->n_terms);
@@ -477,9 +492,12 @@ dl_tid dl_terms_make(dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args)
   t->rec[id].arg_off = t->args_len;
   if (n) memcpy(t->args + t->args_len, args, n * sizeof(dl_tid));
   t->args_len += n;
+  if (n == 0) {
+    t->constant[f] = id + 1;
+    return id;
+  }
   *slot = h >> 32 << 32 | (id + 1);
-  if (n == 0) t->constant[f] = id + 1;
-  if (t->n_terms * 2 > t->term_table.mask && !table_grow(&t->term_table)) return DL_NO_TERM;
+  if (++t->n_hashed_terms * 2 > t->term_table.mask && !table_grow(&t->term_table)) return DL_NO_TERM;
   int by_arg = n && t->indexed && JudyLGet(t->indexed, (Word_t)f << 8 | n, PJE0);
   int whole = (!by_arg || index_term(t, id)) && (!n || !t->combos || index_combos(t, id));
   if (!whole) free_arg_index(t);  /* the term is made; its indexes are built again when asked */
@@ -508,11 +526,7 @@ uint64_t dl_terms_watch_limit(const dl_terms *t) { return t->watch_limit; }
 
 int dl_terms_over_limit(const dl_terms *t) { return t->over_limit; }
 
-dl_tid dl_terms_constant(dl_terms *t, dl_sym f)
-{
-  assert(f < t->n_syms);
-  return t->constant[f] ? t->constant[f] - 1 : dl_terms_make(t, f, 0, NULL);
-}
+dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
 
 uint32_t dl_terms_count(const dl_terms *t) { return t->n_terms; }
 dl_sym dl_terms_functor(const dl_terms *t, dl_tid id) { assert(id < t->n_terms); return t->rec[id].functor; }

@@ -15,6 +15,7 @@
 
 enum { COPY_SLACK = 16 };  /* bytes copy_short may read and write past its end */
 enum { FLUSH_AT = 1 << 16 };  /* a model's atoms are written in pieces this size, which stay in cache */
+enum { GROUPS_FROM = 1 << 16 };  /* tuples from which a relation may be written group by group */
 
 /* Copies n bytes in 16-byte pieces: src and dst must have COPY_SLACK bytes
  * of room past n.  Faster than memcpy for the short texts of atoms. */
@@ -355,8 +356,46 @@ static int emit_by_sort(atom_writer *aw, const ix_relation *r, uint32_t bits)
   return ok && aw->ok;
 }
 
+/* Sorts the keys group by group, a group being the tuples of one value of
+ * the first column, taken in its order with a lookup in the primary index
+ * (its order starts with the first column): for large relations whose
+ * first column has few values per tuple, as transitive closures do.  It
+ * needs memory for the largest group only, where emit_by_sort needs twice
+ * the relation's keys. */
+static int emit_by_groups(atom_writer *aw, const ix_relation *r)
+{
+  const column_order *first = &aw->co[0];
+  uint32_t n_first = ix_relation_column_values(r, 0);
+  uint32_t *code_at = malloc(((size_t)n_first + 1) * sizeof *code_at);
+  uint64_t cap = 1024, *keys = malloc(cap * sizeof *keys), low = ((uint64_t)1 << first->shift) - 1;
+  int ok = code_at && keys;
+  for (uint32_t code = 0; ok && code < n_first; code++) code_at[first->key_of_code[code] >> first->shift] = code;
+  uint32_t codes[IX_MAX_ARITY];
+  ix_val key[IX_MAX_ARITY] = { 0 };
+  for (uint32_t place = 0; ok && aw->ok && place < n_first; place++) {
+    key[0] = ix_relation_column_value(r, 0, code_at[place]);
+    ix_iter it;
+    ix_iter_begin(&it, r, 0, 1, key);
+    uint64_t n = 0;
+    while (ok && ix_iter_next_codes(&it, codes)) {
+      if (n == cap) {
+        uint64_t *q = realloc(keys, 2 * cap * sizeof *q);
+        ok = q != NULL;
+        if (ok) keys = q, cap *= 2;
+      }
+      if (ok) keys[n++] = pack_key(aw->co, aw->arity, codes) & low;
+    }
+    ok = ok && ix_radix_sort(keys, n, first->shift);
+    for (uint64_t i = 0; ok && aw->ok && i < n; i++) emit_key(aw, keys[i] | (uint64_t)place << first->shift);
+  }
+  free(code_at);
+  free(keys);
+  return ok && aw->ok;
+}
+
 /* Writes a relation whose places pack into 64 bits: one key per tuple,
- * sorted (with a bitmap or a radix sort), decoded back into text. */
+ * sorted (with a bitmap, a radix sort, or group by group), decoded back
+ * into text. */
 static int write_packed(const dl_sink *out, dl_buf *b, const char *name, size_t n, const ix_relation *r,
                         const column_order *co, uint32_t bits, dl_format fmt)
 {
@@ -366,7 +405,11 @@ static int write_packed(const dl_sink *out, dl_buf *b, const char *name, size_t 
   /* the bitmap costs 2^bits / 8 bytes and 2^bits / 64 word reads: at most
    * 16 bytes and 2 reads a tuple (the radix sort needs 16 bytes a tuple) */
   int dense = bits <= 16 || (bits <= 40 && ((uint64_t)1 << bits) <= 128 * size);
-  int ok = size == 0 || (dense ? emit_by_bitmap(&aw, r, bits) : emit_by_sort(&aw, r, bits));
+  /* groups: a lookup per value of the first column, worth it when a group
+   * holds a few tuples at least and the relation is large */
+  int groups = ix_relation_arity(r) >= 2 && size >= GROUPS_FROM && size >= 4 * (uint64_t)ix_relation_column_values(r, 0);
+  int ok = size == 0 || (dense ? emit_by_bitmap(&aw, r, bits)
+                               : groups ? emit_by_groups(&aw, r) : emit_by_sort(&aw, r, bits));
   free(aw.line);
   return ok;
 }
