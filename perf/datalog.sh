@@ -21,11 +21,13 @@
 #              (made untimed; Souffle has no program for it)
 # The data comes from perf/datalog/gen.py (seeded by -S, default 1); the
 # rules from perf/datalog/W.dl (gdlog), W.lp (gringo), W.souffle.dl
-# (Souffle). gdlog and gringo read the facts inside their program text;
-# Souffle reads the same tuples from tab-separated .facts files (-F).
+# (Souffle). gdlog and Souffle read the same tab-separated .facts files
+# (gdlog's --facts, Souffle's -F); gringo, which reads no data files, has
+# the facts in its program text. Every engine writes the derived relations
+# only (gdlog's --show, gringo's #show, Souffle's .output).
 #
 # Commands timed (output to /dev/null; Souffle writes its .csv files):
-#   gdlog model P.dl          gringo --text P.lp
+#   gdlog model --facts FACTS --show RELS W.dl    gringo --text P.lp
 #   BIN -j1 -F FACTS -D OUT                       (Souffle compiled)
 #   souffle -j1 -F FACTS -D OUT W.souffle.dl      (Souffle interpreted)
 # Souffle runs in both modes, one thread each. For the compiled mode,
@@ -195,17 +197,17 @@ for zW in "${aWork[@]}"; do
             bFailed=1
             continue
         fi
-        cat "$zDir/facts.lp" "$zData/$zW.dl" > "$zDir/p.dl"
-        cat "$zDir/facts.lp" "$zData/$zW.lp" > "$zDir/p.lp"
-        rm -f "$zDir/facts.lp"
         case $zW in
-            chain|tree|random) aRel=(tc) ;;
-            reach) aRel=(reach) ;;
-            sg) aRel=(sg) ;;
-            points) aRel=(pt hpt) ;;
-            triangles) aRel=(tri) ;;
+            chain|tree|random) aShow=(tc/2) ;;
+            reach) aShow=(reach/1) ;;
+            sg) aShow=(sg/2) ;;
+            points) aShow=(pt/2 hpt/2) ;;
+            triangles) aShow=(tri/3) ;;
         esac
-        aGd=("$GDLOG" model "$zDir/p.dl")
+        aRel=("${aShow[@]%/*}")
+        { cat "$zDir/facts.lp" "$zData/$zW.lp"; printf '#show %s.\n' "${aShow[@]}"; } > "$zDir/p.lp"
+        rm -f "$zDir/facts.lp"
+        aGd=("$GDLOG" model --facts "$zDir/facts" --show "$(IFS=,; echo "${aShow[*]}")" "$zData/$zW.dl")
         if [ -n "$zSouffle" ]; then
             mkdir -p "$zDir/souffle_c.d" "$zDir/souffle_i.d"
             aSfC=("$zDir/souffle_bin" -j1 -F "$zDir/facts" -D "$zDir/souffle_c.d")
