@@ -91,6 +91,11 @@ command_sites() {
 
 TO_STDOUT=0
 command_sites "model --init" model --init "$GAME"
+# A program with facts in its text (taken as input relations) and in a data file.
+mkdir -p "$W/facts"
+printf 'a\tb\nb\tc\nc\ta\n' > "$W/facts/e.facts"
+printf 'start(a). e(c,d). e(d,f(e)).\nreach(X) :- start(X).\nreach(Y) :- reach(X) & e(X,Y).\n' > "$W/reach.dl"
+command_sites "model --facts" model --facts "$W/facts" "$W/reach.dl"
 command_sites "ground" ground "$GAME"
 command_sites "ground --format asp" ground --format asp "$GAME"
 command_sites "reduce" reduce "$GAME"
