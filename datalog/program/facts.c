@@ -43,7 +43,7 @@ static int list_files(const char *dir, char ***names, dl_diag *diag)
     n += ok;
   }
   closedir(d);
-  if (ok) qsort(v, (size_t)n, sizeof *v, by_name);
+  if (ok && n > 1) qsort(v, (size_t)n, sizeof *v, by_name);  /* v is NULL when n is 0 */
   *names = v;
   if (ok) return n;
   for (int i = 0; i < n; i++) free(v[i]);
