@@ -1,8 +1,9 @@
 /* eval.c: semi-naive bottom-up evaluation over Judy-indexed relations (see
  * eval.h).  Each rule version is planned by plan.c and run here: steps over
  * a frame of variable slots, then the head.  Terms are ids throughout;
- * compound arguments are matched against the term store. */
-#include "datalog/eval/eval.h"
+ * compound arguments are matched against the term store.  Restarting, which
+ * keeps what an input does not reach, is restart.c. */
+#include "datalog/eval/eval_impl.h"
 #include "datalog/base/clock.h"
 
 #include <assert.h>
@@ -17,35 +18,6 @@
  * (iterators, term lists, factor arrays) of rarer paths inlined into it
  * would make every level of the recursion take kilobytes of stack. */
 #define COLD_PATH __attribute__((noinline))
-
-/* ---- evaluator state ---------------------------------------------------------- */
-
-struct dl_eval {
-  const dl_program *prog;
-  dl_terms *terms;
-  dl_diag *diag;
-  dl_eval_options opt;
-  ix_relation **rel;        /* per predicate */
-  uint8_t *given;           /* per predicate: rel is borrowed (dl_eval_give); NULL: none is */
-  ix_tupleset *delta;       /* per predicate: last round's new tuples */
-  ix_tupleset *fresh;       /* per predicate: this round's new tuples */
-  uint8_t *in_scc;          /* per predicate: member of the component being run */
-  uint32_t *rule_start, *rule_order;  /* rules grouped by head component */
-  uint64_t atoms;
-  uint32_t polls;           /* steps since the cancel flag was read */
-  int failed;
-  dl_eval_stats stats;
-  dl_eval_rule_stats *rule_stats;  /* per rule */
-  uint32_t *version_at;     /* per rule: where its versions' plans start in plans[] */
-  pl_plan *plans;           /* per rule version (delta at -1, 0, 1, ...): its last */
-  uint64_t *plan_inputs;    /*   plan in a recursive component's rounds, and what */
-  uint8_t *plan_ok;         /*   it was chosen for (see get_plan) */
-  int keep_plans;           /* restarted (dl_eval_restart): plans are kept across runs */
-  int hold_plans;           /* a component's two passes: the first pass's plans serve the second */
-  uint8_t *rerun;           /* per component: run in the next run (NULL: all) */
-  uint8_t *dirty;           /* per predicate: emptied by the last restart */
-  uint32_t *all_start, *all_order;  /* every rule (subsumed too) by head component */
-};
 
 /* Where a rule's new tuples go. */
 enum emit_mode {
@@ -137,7 +109,6 @@ static void fail_limit(dl_eval *e, uint32_t pred)
                  (unsigned long long)e->opt.max_atoms, dl_program_pred_name(e->prog, pred));
 }
 
-static void fail_memory(dl_eval *e);
 
 /* A head term could not be made: too deep, or out of memory. */
 static void fail_term(dl_eval *e, uint32_t pred)
@@ -151,7 +122,7 @@ static void fail_term(dl_eval *e, uint32_t pred)
     return;
   }
   if (!dl_terms_too_deep(e->terms)) {
-    fail_memory(e);
+    dl_eval_fail_memory(e);
     return;
   }
   e->failed = 1;
@@ -160,7 +131,7 @@ static void fail_term(dl_eval *e, uint32_t pred)
                  "function terms in recursion)", DL_MAX_TERM_DEPTH, dl_program_pred_name(e->prog, pred));
 }
 
-static void fail_memory(dl_eval *e)
+void dl_eval_fail_memory(dl_eval *e)
 {
   e->failed = 1;
   dl_diag_fail(e->diag, DL_CAUSE_NOMEM, "out of memory during evaluation");
@@ -188,7 +159,7 @@ static void flush_staged(dl_eval *e, uint32_t pred, int mode)
 {
   uint64_t added;
   if (!ix_relation_flush_to(e->rel[pred], mode == EMIT_LINEAR ? &e->fresh[pred] : NULL, &added)) {
-    fail_memory(e);
+    dl_eval_fail_memory(e);
     return;
   }
   e->atoms += added;
@@ -217,14 +188,14 @@ static void emit_tuple(dl_eval *e, uint32_t pred, int mode, const dl_tid *tuple)
     ok = ix_tupleset_insert(&e->fresh[pred], tuple, &is_new);
   } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
     ix_tupleset *added = mode == EMIT_LINEAR ? &e->fresh[pred] : NULL;
-    if (!ix_relation_stage(h, tuple, added)) fail_memory(e);
+    if (!ix_relation_stage(h, tuple, added)) dl_eval_fail_memory(e);
     else if (ix_relation_staged(h) >= STAGE_BATCH) flush_staged(e, pred, mode);
     return;
   } else {
     ok = ix_relation_insert(h, tuple, &is_new);
     if (ok && is_new) ok = ix_tupleset_push(&e->fresh[pred], tuple);
   }
-  if (!ok) fail_memory(e);
+  if (!ok) dl_eval_fail_memory(e);
   else if (is_new && ++e->atoms > e->opt.max_atoms && e->opt.max_atoms) fail_limit(e, pred);
 }
 
@@ -289,7 +260,7 @@ static void remember(frame *f, seen_set *ss, const dl_tid *key, int found)
     uint64_t cap = ss->cap_found ? 2 * ss->cap_found : 1024;
     uint8_t *q = realloc(ss->found, cap);
     if (!q) {
-      fail_memory(f->e);
+      dl_eval_fail_memory(f->e);
       return;
     }
     ss->found = q;
@@ -411,12 +382,12 @@ static COLD_PATH void scan_enumerated(frame *f, uint32_t si, const pl_step *s, d
                            ? dl_terms_with_arg(f->e->terms, ep->value, ep->n, args[0], vals[0], &count)
                            : dl_terms_with_args(f->e->terms, ep->value, ep->n, mask, vals, &count);
   if (count == DL_TERMS_NOMEM) {
-    fail_memory(f->e);
+    dl_eval_fail_memory(f->e);
     return;
   }
   if (count == 0) return;
   dl_tid local[64], *copy = count <= 64 ? local : malloc(count * sizeof *copy);  /* makes may move list */
-  if (!copy) { fail_memory(f->e); return; }
+  if (!copy) { dl_eval_fail_memory(f->e); return; }
   memcpy(copy, list, count * sizeof *copy);
   for (uint32_t i = 0; i < count && !f->e->failed && !witnessed(f, si); i++) {
     if (!match(f, s->enum_pat, copy[i])) continue;
@@ -542,7 +513,7 @@ static COLD_PATH int emit_product(frame *f, uint32_t from)
   if (!product_base(f, factors, n_factors, base)) return 1;
   ix_relation *r = e->rel[pl->head_pred];
   ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
-  if (!ix_relation_stage_product(r, base, factors, n_factors, added, NULL)) fail_memory(e);
+  if (!ix_relation_stage_product(r, base, factors, n_factors, added, NULL)) dl_eval_fail_memory(e);
   else if (ix_relation_staged(r) >= STAGE_BATCH) flush_staged(e, pl->head_pred, f->mode);
   e->stats.derivations += product;
   e->stats.in_products += product;
@@ -632,7 +603,7 @@ static int run_plan(dl_eval *e, const pl_plan *pl, int mode)
   dl_tid env[pl->n_vars + 1];
   frame f = { .e = e, .pl = pl, .env = env, .mode = mode };
   if (frame_open(&f)) run_step(&f, 0);
-  else fail_memory(e);
+  else dl_eval_fail_memory(e);
   frame_close(&f);
   e->polls = 4095;
   return !cancelled(e);
@@ -765,7 +736,7 @@ static int run_rule(dl_eval *e, uint32_t r, int delta_at, int mode, int pass)
   pl_plan local = { 0 }, *pl = get_plan(e, r, delta_at, &local);
   if (!pl) {
     pl_plan_free(&local);
-    fail_memory(e);
+    dl_eval_fail_memory(e);
     return 0;
   }
   if (pass != PASS_ALL && (pass == PASS_SEARCHES) != (pl->cut < pl->n_steps)) {
@@ -831,7 +802,7 @@ static int rounds(dl_eval *e, uint32_t c, const uint32_t *preds, uint32_t n_pred
     uint64_t n;
     int ok = merge(e, preds, n_preds, mode == EMIT_LINEAR, &n);
     mode = linear ? EMIT_LINEAR : EMIT_FRESH;
-    if (!ok) { fail_memory(e); return 0; }
+    if (!ok) { dl_eval_fail_memory(e); return 0; }
     if (n == 0) return 1;
     for (uint32_t i = e->rule_start[c]; i < e->rule_start[c + 1]; i++) {
       uint32_t r = e->rule_order[i];
@@ -893,7 +864,7 @@ static int run_component(dl_eval *e, uint32_t c)
     }
     uint64_t merged;
     if (ok && reads_own && !merge(e, preds, n_preds, 0, &merged)) {
-      fail_memory(e);
+      dl_eval_fail_memory(e);
       ok = 0;
     }
   }
@@ -980,7 +951,7 @@ dl_eval *dl_eval_create(const dl_program *p, const dl_eval_options *opt, dl_diag
     ok = e->rel[i] != NULL;
   }
   if (!ok) {
-    if (!too_wide) fail_memory(e);
+    if (!too_wide) dl_eval_fail_memory(e);
     dl_eval_destroy(e);
     return NULL;
   }
@@ -1022,7 +993,7 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple)
   assert(!e->rerun || e->dirty[pred]);                        /* emptied by the restart */
   assert(!e->given || !e->given[pred]);
   if (ix_relation_insert(e->rel[pred], tuple, NULL)) return 1;
-  fail_memory(e);
+  dl_eval_fail_memory(e);
   return 0;
 }
 
@@ -1035,7 +1006,7 @@ int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n
   uint32_t arity = e->prog->preds[pred].arity;
   if (arity == 0) return n == 0 || dl_eval_seed(e, pred, tuples);
   for (uint64_t i = 0; i < n && !e->failed; i++) {
-    if (!ix_relation_stage(e->rel[pred], tuples + i * arity, NULL)) fail_memory(e);
+    if (!ix_relation_stage(e->rel[pred], tuples + i * arity, NULL)) dl_eval_fail_memory(e);
     else if (ix_relation_staged(e->rel[pred]) >= SEED_BATCH) flush_staged(e, pred, EMIT_DIRECT);
   }
   if (!e->failed) flush_staged(e, pred, EMIT_DIRECT);
@@ -1054,7 +1025,7 @@ int dl_eval_give(dl_eval *e, uint32_t pred, ix_relation *r)
   assert(e && r && pred < e->prog->n_preds && ix_relation_arity(r) == e->prog->preds[pred].arity);
   assert(e->stats.rounds == 0 && e->stats.derivations == 0 && !e->rerun);  /* not run yet */
   if (!e->given && !(e->given = calloc(e->prog->n_preds + 1, 1))) {
-    fail_memory(e);
+    dl_eval_fail_memory(e);
     return 0;
   }
   if (!e->given[pred]) ix_relation_destroy(e->rel[pred]);
@@ -1086,112 +1057,6 @@ int dl_eval_run(dl_eval *e)
   for (uint32_t p = 0; p < e->prog->n_preds; p++) e->stats.atoms += ix_relation_size(e->rel[p]);
   e->stats.seconds = dl_clock_now() - t0;
   return ok;
-}
-
-/* ---- restarting ------------------------------------------------------------------ */
-
-/* Groups every rule, subsumed ones too, by the component of its head into
- * all_start/all_order (once). */
-static int group_all_rules(dl_eval *e)
-{
-  if (e->all_order) return 1;
-  const st_strata *s = e->prog->strata;
-  uint32_t n_rules = e->prog->ast->n_rules;
-  e->all_start = calloc(s->n_sccs + 2, sizeof *e->all_start);
-  e->all_order = malloc((n_rules + 1) * sizeof *e->all_order);
-  if (!e->all_start || !e->all_order) return 0;
-  for (uint32_t r = 0; r < n_rules; r++) e->all_start[s->scc_of[e->prog->head_node[r]] + 2]++;
-  for (uint32_t c = 0; c < s->n_sccs; c++) e->all_start[c + 2] += e->all_start[c + 1];
-  for (uint32_t r = 0; r < n_rules; r++) e->all_order[e->all_start[s->scc_of[e->prog->head_node[r]] + 1]++] = r;
-  return 1;
-}
-
-/* Marks component c to run again and its predicates dirty; 1 when it was
- * not marked yet. */
-static int mark_component(dl_eval *e, uint32_t c)
-{
-  if (e->rerun[c]) return 0;
-  e->rerun[c] = 1;
-  uint32_t n_preds;
-  const uint32_t *preds = dl_program_component_preds(e->prog, c, &n_preds);
-  for (uint32_t i = 0; i < n_preds; i++) e->dirty[preds[i]] = 1;
-  return 1;
-}
-
-/* Does a rule of component c read a dirty predicate? */
-static int reads_dirty(const dl_eval *e, uint32_t c)
-{
-  for (uint32_t i = e->all_start[c]; i < e->all_start[c + 1]; i++) {
-    uint32_t r = e->all_order[i];
-    for (uint32_t k = 0; k < e->prog->ast->rules[r].n_body; k++) {
-      uint32_t p = e->prog->lit_pred[r][k];
-      if (p != DL_NO_PRED && e->dirty[p]) return 1;
-    }
-  }
-  return 0;
-}
-
-/* The components to run again, in e->rerun, and the predicates to empty, in
- * e->dirty: those of the inputs and of every component that reads a dirty
- * predicate, or that has a node of one (a predicate's relation is shared by
- * the components of its nodes), until nothing changes. */
-static void find_dirty(dl_eval *e, const uint32_t *inputs, uint32_t n)
-{
-  const dl_program *p = e->prog;
-  const st_strata *s = p->strata;
-  memset(e->rerun, 0, s->n_sccs + 1);
-  memset(e->dirty, 0, p->n_preds + 1);
-  for (uint32_t i = 0; i < n; i++) e->dirty[inputs[i]] = 1;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (uint32_t node = 0; node < p->n_nodes; node++)
-      if (e->dirty[p->node_pred[node]]) changed |= mark_component(e, s->scc_of[node]);
-    for (uint32_t c = 0; c < s->n_sccs; c++)
-      if (!e->rerun[c] && reads_dirty(e, c)) changed |= mark_component(e, c);
-  }
-}
-
-int dl_eval_restart(dl_eval *e, const uint32_t *inputs, uint32_t n)
-{
-  assert(e && (inputs || n == 0) && !e->failed && !e->given);
-  const dl_program *p = e->prog;
-  for (uint32_t i = 0; i < n; i++) assert(inputs[i] < p->n_preds);
-  if (!e->rerun) {
-    e->rerun = calloc(p->strata->n_sccs + 1, 1);
-    e->dirty = calloc(p->n_preds + 1, 1);
-  }
-  if (!e->rerun || !e->dirty || !group_all_rules(e)) {
-    fail_memory(e);
-    return 0;
-  }
-  find_dirty(e, inputs, n);
-  e->keep_plans = 1;
-  e->atoms = 0;
-  for (uint32_t i = 0; i < p->n_preds; i++) {
-    if (e->dirty[i]) {
-      ix_relation_destroy(e->rel[i]);
-      if (!(e->rel[i] = ix_relation_create(p->preds[i].arity))) {
-        fail_memory(e);
-        return 0;
-      }
-    }
-    e->atoms += ix_relation_size(e->rel[i]);
-  }
-  uint32_t subsumed = e->stats.subsumed;
-  memset(&e->stats, 0, sizeof e->stats);
-  e->stats.subsumed = subsumed;
-  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
-    uint32_t by = e->rule_stats[r].subsumed_by;
-    memset(&e->rule_stats[r], 0, sizeof e->rule_stats[r]);
-    e->rule_stats[r].subsumed_by = by;
-  }
-  return 1;
-}
-
-int dl_eval_recomputed(const dl_eval *e, uint32_t pred)
-{
-  assert(e && pred < e->prog->n_preds);
-  return !e->rerun || e->dirty[pred];
 }
 
 void dl_eval_set_options(dl_eval *e, const dl_eval_options *opt)

@@ -1,0 +1,40 @@
+/* eval_impl.h: the evaluator's state, private to datalog/eval/ (eval.c
+ * runs it, restart.c readies it for another run). */
+#ifndef GDLOG_EVAL_IMPL_H
+#define GDLOG_EVAL_IMPL_H
+
+#include "datalog/eval/eval.h"
+#include "datalog/eval/plan.h"
+#include "index/tupleset.h"
+
+struct dl_eval {
+  const dl_program *prog;
+  dl_terms *terms;
+  dl_diag *diag;
+  dl_eval_options opt;
+  ix_relation **rel;        /* per predicate */
+  uint8_t *given;           /* per predicate: rel is borrowed (dl_eval_give); NULL: none is */
+  ix_tupleset *delta;       /* per predicate: last round's new tuples */
+  ix_tupleset *fresh;       /* per predicate: this round's new tuples */
+  uint8_t *in_scc;          /* per predicate: member of the component being run */
+  uint32_t *rule_start, *rule_order;  /* rules grouped by head component */
+  uint64_t atoms;
+  uint32_t polls;           /* steps since the cancel flag was read */
+  int failed;
+  dl_eval_stats stats;
+  dl_eval_rule_stats *rule_stats;  /* per rule */
+  uint32_t *version_at;     /* per rule: where its versions' plans start in plans[] */
+  pl_plan *plans;           /* per rule version (delta at -1, 0, 1, ...): its last */
+  uint64_t *plan_inputs;    /*   plan in a recursive component's rounds, and what */
+  uint8_t *plan_ok;         /*   it was chosen for (see get_plan) */
+  int keep_plans;           /* restarted (dl_eval_restart): plans are kept across runs */
+  int hold_plans;           /* a component's two passes: the first pass's plans serve the second */
+  uint8_t *rerun;           /* per component: run in the next run (NULL: all) */
+  uint8_t *dirty;           /* per predicate: emptied by the last restart */
+  uint32_t *all_start, *all_order;  /* every rule (subsumed too) by head component */
+};
+
+/* Reports to e's diag that memory ran out, and marks e failed. */
+void dl_eval_fail_memory(dl_eval *e);
+
+#endif
