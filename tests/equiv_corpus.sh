@@ -5,7 +5,9 @@
 # grounding by `gdlog ground`.  Each game gets a budget of
 # EQUIV_BUDGET seconds (default 60) for equiv and as much for grounding;
 # EQUIV_PLAYOUTS playouts (default 2), seed EQUIV_SEED (default 1).
-# GDLOG_GROUND names another binary to ground with (default GDLOG).  With
+# GDLOG_GROUND names another binary to ground with (default GDLOG), and
+# EQUIV_GROUND_ARGS more options for it (e.g. "--for-players --max-growth 1":
+# the game written for players, its rules as written where they can be).  With
 # --ground, a GDLOG without the ground command skips (77).  EQUIV_BACKEND
 # is equiv's --backend for the second program (default auto: the circuit for
 # a ground game, else the rules; all: GAME's rules, and the ground game's
@@ -68,7 +70,8 @@ for game in "${games[@]}"; do
   other=$game
   if [ $ground = 1 ]; then
     other=$tmp/$name.ground.kif
-    timeout -k 10 "$budget" "$ground_bin" ground "$game" -o "$other" >/dev/null 2>"$tmp/err"
+    # shellcheck disable=SC2086  # EQUIV_GROUND_ARGS is a list of options
+    timeout -k 10 "$budget" "$ground_bin" ground ${EQUIV_GROUND_ARGS:-} "$game" -o "$other" >/dev/null 2>"$tmp/err"
     rc=$?
     # 137: timeout had to kill it, 10 s after the budget
     if [ $rc = 124 ] || [ $rc = 137 ]; then report budget "$name" "grounding took more than $budget s"; continue; fi

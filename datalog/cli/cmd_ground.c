@@ -19,7 +19,9 @@
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/machine/pipeline.h"
+#include "datalog/simplify/simplify.h"
 #include "datalog/write/ground_write.h"
+#include "datalog/write/players.h"
 
 _Static_assert(DL_DEFAULT_MAX_INSTANCES == 200000000, "the help of --max-instances spells the default");
 
@@ -45,6 +47,17 @@ static const cli_option ground_options[] = {
                                   "variable elimination" },
   { .name = "--no-simplify", .help = "write the pruned ground game as it is: no constants\n"
                                      "folded, aliases, inlining or factoring (datalog/simplify/DESIGN.md)" },
+  { .name = "--for-players", .excludes = "--format",
+    .help = "write KIF for other players' propnet builders: each rule\n"
+            "of the game ground where its instances are small, as\n"
+            "written where they would make the text too large (see\n"
+            "--max-growth); statics evaluated into facts, rules\n"
+            "that legal, next, goal and terminal do not need left\n"
+            "out (datalog/write/players.h)" },
+  { .name = "--max-growth", .value = "N", .needs = "--for-players",
+    .help = "with --for-players: write rules as they are until the\n"
+            "output is at most N times the game's rules as KIF\n"
+            "(default 10)" },
   { .name = "--from", .value = "M", .one_of = CLI_ONE_OF({ "init", DL_REDUCE_LFP }, { "domains", DL_REDUCE_DOMAINS }),
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",
@@ -70,6 +83,31 @@ static int write_ground(cli_ctx *c, const dl_ground *g)
   dl_sink sink = { file_write, f };
   dl_ground_format format = (dl_ground_format)cli_choice(c, "--format", DL_GROUND_KIF);
   return cli_close_output(c, f, dl_ground_write(&sink, g, format));
+}
+
+/* The game for players (--for-players): planned from the ground game made
+ * without simplification; simplified and written whole when every rule is
+ * ground. */
+static int write_for_players(cli_ctx *c, dl_game *g, const dl_game_options *o, uint64_t growth)
+{
+  dl_players_options po = { .max_growth = (double)growth, .max_atoms = o->max_atoms, .stop = o->stop };
+  dl_players_plan *pl = dl_players_plan_create(g->loaded->prog, g->ground, &po, c->diag);
+  FILE *f = pl ? cli_open_output(c) : NULL;
+  if (!f) {
+    dl_players_plan_destroy(pl);
+    return 0;
+  }
+  dl_sink sink = { file_write, f };
+  int ok = dl_players_write_header(&sink, pl, c->args[0]);
+  if (ok && dl_players_all_ground(pl)) {
+    dl_ground_options so = o->ground;
+    so.no_simplify = cli_given(c, "--no-simplify"), so.stop = o->stop;
+    ok = dl_simplify_ground(g->ground, &so, c->diag) && dl_ground_write(&sink, g->ground, DL_GROUND_KIF);
+  } else if (ok) {
+    ok = dl_players_write(&sink, pl, c->diag);
+  }
+  dl_players_plan_destroy(pl);
+  return cli_close_output(c, f, ok);
 }
 
 static void print_stats(cli_ctx *c, const dl_ground *g, const dl_program *game, dl_ground_phases *ph)
@@ -102,13 +140,18 @@ static dl_game_options ground_game_options(cli_ctx *c, uint64_t limit, cli_progr
 static int run_ground(cli_ctx *c)
 {
   uint64_t limit;
-  if (!cli_count(c, "--max-instances", DL_DEFAULT_MAX_INSTANCES, &limit)) return CLI_USAGE;
+  uint64_t growth;
+  if (!cli_count(c, "--max-instances", DL_DEFAULT_MAX_INSTANCES, &limit) ||
+      !cli_count_range(c, "--max-growth", 10, 1, 1000000, &growth))
+    return CLI_USAGE;
+  int players = cli_given(c, "--for-players");
   cli_progress progress;
   cli_progress_begin(&progress, "ground");
   progress.off = cli_choice(c, "--stats-format", CLI_REPORT_TEXT) == CLI_REPORT_JSON;  /* stderr is for the JSON */
   double t0 = dl_clock_now();
   dl_loaded *l = cli_load(c, c->args[0]);
   dl_game_options o = ground_game_options(c, limit, &progress);
+  o.ground.no_simplify |= players;  /* the plan needs each instance's rule; simplified later if all is ground */
   dl_game g = { 0 };
   dl_guard_soft(1);
   int ok = l && dl_game_build(&g, l, &o, DL_STAGE_GROUND, c->diag);
@@ -117,7 +160,7 @@ static int run_ground(cli_ctx *c)
                           g.reduce_seconds, 0 };
   if (isatty(STDOUT_FILENO)) cli_progress_end(&progress);  /* the ground game goes to the same screen */
   else if (ok) cli_progress_say(&progress, "write", NULL);
-  ok = ok && !dl_guard_signal() && write_ground(c, g.ground);
+  ok = ok && !dl_guard_signal() && (players ? write_for_players(c, &g, &o, growth) : write_ground(c, g.ground));
   cli_progress_end(&progress);
   if (g.ground && cli_given(c, "--stats")) {
     cli_report(c);

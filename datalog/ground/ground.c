@@ -330,6 +330,18 @@ dl_atom_role dl_ground_atom_role(const dl_ground *g, uint32_t id)
   return (dl_atom_role)g->atom_role[id];
 }
 
+int dl_ground_pred_dynamic(const dl_ground *g, uint32_t pred)
+{
+  assert(pred < g->game->n_preds);
+  return g->dynamic[pred];
+}
+
+dl_atom_role dl_ground_pred_role(const dl_ground *g, uint32_t pred)
+{
+  assert(pred < g->game->n_preds);
+  return (dl_atom_role)g->pred_role[pred];
+}
+
 uint32_t dl_ground_rule_count(const dl_ground *g) { return g->n_rules; }
 
 int32_t dl_ground_rule(const dl_ground *g, uint32_t i, const int32_t **body, uint32_t *n)

@@ -145,6 +145,12 @@ dl_tid dl_ground_atom_term(const dl_ground *g, uint32_t id);
 
 dl_atom_role dl_ground_atom_role(const dl_ground *g, uint32_t id);
 
+/* Whether predicate pred of the game (< its n_preds) depends on true or
+ * does, and the role its atoms play (DL_ATOM_OTHER for a keyword name of
+ * the wrong arity), as grounding classified them. */
+int dl_ground_pred_dynamic(const dl_ground *g, uint32_t pred);
+dl_atom_role dl_ground_pred_role(const dl_ground *g, uint32_t pred);
+
 /* Number of rules, facts included. */
 uint32_t dl_ground_rule_count(const dl_ground *g);
 

@@ -154,8 +154,9 @@ static int write_numeric(const dl_sink *out, dl_buf *b, const dl_ground *g, cons
   return flush(out, b);
 }
 
-int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt)
+int dl_ground_write_rules(const dl_sink *out, const dl_ground *g, dl_ground_format fmt, const uint8_t *keep)
 {
+  assert(!keep || fmt != DL_GROUND_NUMERIC);
   dl_buf b = { 0 };
   dl_format f = fmt == DL_GROUND_ASP ? DL_FMT_ASP : fmt == DL_GROUND_INFIX ? DL_FMT_INFIX : DL_FMT_KIF;
   atom_texts t = { g, dl_term_texts_create(dl_ground_terms(g), f) };
@@ -172,6 +173,7 @@ int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt
       if (b.len >= FLUSH_AT) ok = flush(out, &b);
     }
     for (uint32_t i = 0; ok && i < dl_ground_rule_count(g); i++) {
+      if (keep && !keep[i]) continue;
       add_rule(&b, g, &t, i, sx);
       if (b.len >= FLUSH_AT) ok = flush(out, &b);
     }
@@ -179,6 +181,31 @@ int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt
   }
   dl_term_texts_destroy(t.tt);
   dl_buf_free(&b);
+  return ok;
+}
+
+int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt)
+{
+  return dl_ground_write_rules(out, g, fmt, NULL);
+}
+
+int dl_ground_rule_bytes(const dl_ground *g, uint32_t *bytes)
+{
+  atom_texts t = { g, dl_term_texts_create(dl_ground_terms(g), DL_FMT_KIF) };
+  int ok = t.tt != NULL;
+  for (uint32_t i = 0; ok && i < dl_ground_rule_count(g); i++) {
+    const int32_t *body;
+    uint32_t n;
+    int32_t head = dl_ground_rule(g, i, &body, &n);
+    size_t len, sum = n ? kif_syntax.open.n + kif_syntax.end.n : kif_syntax.fact_end.n;
+    for (uint32_t k = 0; ok && k <= n; k++) {
+      int32_t lit = k ? body[k - 1] : head;
+      ok = literal_text(&t, lit, &len) != NULL;
+      sum += len + 1 + (lit < 0 ? kif_syntax.not.n + kif_syntax.not_end.n : 0);
+    }
+    bytes[i] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+  }
+  dl_term_texts_destroy(t.tt);
   return ok;
 }
 

@@ -30,6 +30,15 @@ typedef enum dl_ground_format {
  * 1, or 0 when out of memory or a write failed. */
 int dl_ground_write(const dl_sink *out, const dl_ground *g, dl_ground_format fmt);
 
+/* dl_ground_write of only the rules i with keep[i] non-zero (keep NULL:
+ * all; with a keep, fmt is not NUMERIC). */
+int dl_ground_write_rules(const dl_sink *out, const dl_ground *g, dl_ground_format fmt, const uint8_t *keep);
+
+/* The bytes of each rule i of g as KIF (about: a separator more or less)
+ * into bytes[i]; bytes has dl_ground_rule_count(g) entries.  Returns 1, or
+ * 0 when out of memory. */
+int dl_ground_rule_bytes(const dl_ground *g, uint32_t *bytes);
+
 /* Seconds of the phases before grounding, measured by the caller. */
 typedef struct dl_ground_phases {
   double parse, domains, reduce;

@@ -663,13 +663,13 @@ static int add_rule(dl_buf *b, rule_writer *w, const dl_rule *r)
   return 1;
 }
 
-int dl_output_program(FILE *f, const dl_program *p, dl_format fmt)
+int dl_output_rules_to(const dl_sink *out, const dl_program *p, dl_format fmt, const uint8_t *keep)
 {
-  dl_sink sink = { file_write, f }, *out = &sink;
   dl_buf b = { 0 };
   rule_writer w = { p, NULL, fmt, { 0 }, NULL, 0 };
   int ok = 1;
   for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) {
+    if (keep && !keep[r]) continue;
     ok = add_rule(&b, &w, &p->ast->rules[r]);
     if (ok && b.len > (1 << 20)) ok = flush(out, &b);
   }
@@ -678,4 +678,27 @@ int dl_output_program(FILE *f, const dl_program *p, dl_format fmt)
   dl_buf_free(&w.names);
   free(w.name_at);
   return ok;
+}
+
+int dl_output_rule_sizes(const dl_program *p, dl_format fmt, uint64_t *bytes)
+{
+  assert(bytes);
+  dl_buf b = { 0 };
+  rule_writer w = { p, NULL, fmt, { 0 }, NULL, 0 };
+  int ok = 1;
+  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) {
+    b.len = 0;
+    ok = add_rule(&b, &w, &p->ast->rules[r]) && !b.failed;
+    bytes[r] = b.len;
+  }
+  dl_buf_free(&b);
+  dl_buf_free(&w.names);
+  free(w.name_at);
+  return ok;
+}
+
+int dl_output_program(FILE *f, const dl_program *p, dl_format fmt)
+{
+  dl_sink sink = { file_write, f };
+  return dl_output_rules_to(&sink, p, fmt, NULL);
 }

@@ -34,4 +34,13 @@ int dl_output_model_to(const dl_sink *out, const dl_program *p, const dl_eval *e
  * when out of memory or a write failed. */
 int dl_output_program(FILE *out, const dl_program *p, dl_format fmt);
 
+/* dl_output_program into a sink, only the rules r with keep[r] non-zero
+ * (keep NULL: all). */
+int dl_output_rules_to(const dl_sink *out, const dl_program *p, dl_format fmt, const uint8_t *keep);
+
+/* The length in bytes of each rule r of p as dl_output_program writes it
+ * in fmt, into bytes[r] (bytes has p->ast->n_rules entries).  Returns 1, or
+ * 0 when out of memory. */
+int dl_output_rule_sizes(const dl_program *p, dl_format fmt, uint64_t *bytes);
+
 #endif

@@ -1,0 +1,381 @@
+/* players.c: a game written for other players' propnet builders (see
+ * players.h).  The plan marks, per rule of the game, whether it is left
+ * out, written ground or written as it is; the writer follows it. */
+#include "datalog/write/players.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/eval/eval.h"
+#include "datalog/write/ground_write.h"
+
+enum { LEFT_OUT, GROUND, AS_WRITTEN };
+
+struct dl_players_plan {
+  const dl_program *game;
+  const dl_ground *g;
+  dl_players_options opt;
+  uint8_t *how;            /* per rule of the game: LEFT_OUT, GROUND or AS_WRITTEN */
+  uint8_t *static_facts;   /* per predicate: written as facts of the statics' model */
+  uint8_t *keyword_rules;  /* per static keyword predicate with rules: 1 written so, 2 as facts */
+  uint64_t *fact_bytes;    /* per such predicate: its facts from grounding */
+  uint64_t *ground_bytes;  /* per rule of the game (and one more: the other facts of no rule) */
+  uint64_t *rule_bytes;    /* per rule of the game, as written */
+  dl_eval *statics;        /* the statics' model, when a rule written as it is reads one */
+  dl_players_figures fig;
+};
+
+/* A predicate whose atoms grounding computes from rules: dynamic, and
+ * neither true nor does. */
+static int grounded_pred(const dl_ground *g, uint32_t q)
+{
+  dl_atom_role role = dl_ground_pred_role(g, q);
+  return dl_ground_pred_dynamic(g, q) && role != DL_ATOM_FLUENT && role != DL_ATOM_MOVE;
+}
+
+/* Per predicate, 1 when legal, next, goal or terminal read it, transitively
+ * (they themselves included).  NULL when out of memory. */
+static uint8_t *needed_preds(const dl_program *p, const dl_ground *g)
+{
+  uint8_t *need = calloc(p->n_preds + 1, 1);
+  if (!need) return NULL;
+  for (uint32_t q = 0; q < p->n_preds; q++) {
+    dl_atom_role role = dl_ground_pred_role(g, q);
+    need[q] = role == DL_ATOM_LEGAL || role == DL_ATOM_NEXT || role == DL_ATOM_GOAL || role == DL_ATOM_TERMINAL;
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+      if (!need[p->head_pred[r]]) continue;
+      for (uint32_t k = 0; k < p->ast->rules[r].n_body; k++) {
+        uint32_t q = p->lit_pred[r][k];
+        if (q != DL_NO_PRED && !need[q]) need[q] = 1, changed = 1;
+      }
+    }
+  }
+  return need;
+}
+
+/* Writes every rule of the predicates the rules written as they are read
+ * (grounded ones only) as they are too, until nothing changes.  0 when out
+ * of memory. */
+static int close_as_written(dl_players_plan *pl)
+{
+  const dl_program *p = pl->game;
+  uint8_t *read = calloc(p->n_preds + 1, 1);
+  if (!read) return 0;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t r = 0; r < p->ast->n_rules; r++)
+      for (uint32_t k = 0; pl->how[r] == AS_WRITTEN && k < p->ast->rules[r].n_body; k++) {
+        uint32_t q = p->lit_pred[r][k];
+        if (q != DL_NO_PRED && grounded_pred(pl->g, q)) read[q] = 1;
+      }
+    for (uint32_t r = 0; r < p->ast->n_rules; r++)
+      if (pl->how[r] == GROUND && read[p->head_pred[r]]) pl->how[r] = AS_WRITTEN, changed = 1;
+  }
+  free(read);
+  return 1;
+}
+
+/* The output's bytes as planned: facts of no rule, ground rules' instances,
+ * rules as written. */
+static uint64_t planned_bytes(const dl_players_plan *pl)
+{
+  uint32_t n = pl->game->ast->n_rules;
+  uint64_t sum = pl->ground_bytes[n];
+  for (uint32_t q = 0; q < pl->game->n_preds; q++) sum += pl->keyword_rules[q] == 2 ? pl->fact_bytes[q] : 0;
+  for (uint32_t r = 0; r < n; r++)
+    sum += pl->how[r] == GROUND ? pl->ground_bytes[r] : pl->how[r] == AS_WRITTEN ? pl->rule_bytes[r] : 0;
+  return sum;
+}
+
+/* The bytes of predicate q's rules as written. */
+static uint64_t pred_rule_bytes(const dl_players_plan *pl, uint32_t q)
+{
+  uint64_t sum = 0;
+  for (uint32_t r = 0; r < pl->game->ast->n_rules; r++) sum += pl->game->head_pred[r] == q ? pl->rule_bytes[r] : 0;
+  return sum;
+}
+
+/* What to write as written next: the ground rule r whose ground text
+ * exceeds its text as written by the most (r), or the static keyword
+ * predicate q whose facts do (n_rules + q); UINT32_MAX when none does. */
+static uint32_t largest_ground_unit(const dl_players_plan *pl)
+{
+  uint32_t best = UINT32_MAX, n = pl->game->ast->n_rules;
+  uint64_t gain = 0;
+  for (uint32_t r = 0; r < n; r++)
+    if (pl->how[r] == GROUND && pl->ground_bytes[r] > pl->rule_bytes[r] + gain)
+      best = r, gain = pl->ground_bytes[r] - pl->rule_bytes[r];
+  for (uint32_t q = 0; q < pl->game->n_preds; q++) {
+    uint64_t rules = pl->keyword_rules[q] == 2 ? pred_rule_bytes(pl, q) : UINT64_MAX;
+    if (rules != UINT64_MAX && pl->fact_bytes[q] > rules + gain) best = n + q, gain = pl->fact_bytes[q] - rules;
+  }
+  return best;
+}
+
+/* Writes unit u of largest_ground_unit as written. */
+static void write_as_written(dl_players_plan *pl, uint32_t u)
+{
+  const dl_program *p = pl->game;
+  if (u < p->ast->n_rules) {
+    pl->how[u] = AS_WRITTEN;
+    return;
+  }
+  pl->keyword_rules[u - p->ast->n_rules] = 1;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++)
+    if (p->head_pred[r] == u - p->ast->n_rules) pl->how[r] = AS_WRITTEN;
+}
+
+/* A static predicate that is no keyword one (grounding writes those),
+ * read by a rule written as it is and not decided yet; DL_NO_PRED when
+ * there is none. */
+static uint32_t undecided_static(const dl_players_plan *pl, const uint8_t *decided)
+{
+  const dl_program *p = pl->game;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++)
+    for (uint32_t k = 0; pl->how[r] == AS_WRITTEN && k < p->ast->rules[r].n_body; k++) {
+      uint32_t q = p->lit_pred[r][k];
+      if (q != DL_NO_PRED && !decided[q] && !dl_ground_pred_dynamic(pl->g, q) &&
+          dl_ground_pred_role(pl->g, q) == DL_ATOM_OTHER)
+        return q;
+    }
+  return DL_NO_PRED;
+}
+
+/* The model of the static predicates: the game evaluated with no true or
+ * does atoms.  NULL after reporting. */
+static dl_eval *statics_model(const dl_players_plan *pl, dl_diag *diag)
+{
+  dl_eval_options eo = { pl->opt.max_atoms, pl->opt.stop };
+  dl_eval *e = dl_eval_create(pl->game, &eo, diag);
+  if (e && !dl_eval_run(e)) {
+    dl_eval_destroy(e);
+    return NULL;
+  }
+  return e;
+}
+
+/* The static predicates that rules written as they are read: each as the
+ * facts of its model when they are about as short as its rules, times the
+ * budget's growth, else as its rules (which may read more).  1, or 0 after
+ * reporting. */
+static int decide_statics(dl_players_plan *pl, dl_diag *diag)
+{
+  const dl_program *p = pl->game;
+  uint8_t *decided = calloc(p->n_preds + 1, 1);
+  int ok = decided != NULL;
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+  for (uint32_t q; ok && (q = undecided_static(pl, decided)) != DL_NO_PRED;) {
+    if (!pl->statics && !(pl->statics = statics_model(pl, diag))) ok = 0;
+    if (!ok) break;
+    decided[q] = 1;
+    uint64_t facts = ix_relation_size(dl_eval_relation(pl->statics, q)) * 4 * (p->preds[q].arity + 1);
+    if ((double)facts <= pl->opt.max_growth * (double)pred_rule_bytes(pl, q)) {
+      pl->static_facts[q] = 1;
+      continue;
+    }
+    for (uint32_t r = 0; r < p->ast->n_rules; r++)
+      if (p->head_pred[r] == q) pl->how[r] = AS_WRITTEN;
+  }
+  free(decided);
+  return ok;
+}
+
+static void count_figures(dl_players_plan *pl)
+{
+  const dl_program *p = pl->game;
+  dl_players_figures *f = &pl->fig;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+    f->game_bytes += pl->rule_bytes[r];
+    f->ground_bytes += pl->ground_bytes[r];
+    f->rules_ground += pl->how[r] == GROUND;
+    f->rules_as_written += pl->how[r] == AS_WRITTEN;
+    f->rules_left_out += pl->how[r] == LEFT_OUT;
+  }
+  f->ground_bytes += pl->ground_bytes[p->ast->n_rules];
+  for (uint32_t q = 0; q < p->n_preds; q++) f->static_preds += pl->static_facts[q];
+  f->planned_bytes = planned_bytes(pl);
+}
+
+/* Every rule of a grounded predicate that a keyword needs starts ground;
+ * then, while over the budget, the rule with the largest ground text goes
+ * as written, with the rules it reads.  0 when out of memory. */
+static int decide_rules(dl_players_plan *pl)
+{
+  const dl_program *p = pl->game;
+  uint8_t *need = needed_preds(p, pl->g);
+  if (!need) return 0;
+  uint64_t game_bytes = 0;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+    uint32_t h = p->head_pred[r];
+    pl->how[r] = need[h] && grounded_pred(pl->g, h) ? GROUND : LEFT_OUT;
+    game_bytes += pl->rule_bytes[r];
+  }
+  free(need);
+  double budget = pl->opt.max_growth * (double)game_bytes;
+  int ok = 1;
+  for (uint32_t u; ok && (double)planned_bytes(pl) > budget && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
+    write_as_written(pl, u);
+    ok = close_as_written(pl);
+  }
+  return ok;
+}
+
+/* The game's predicate of ground rule i's head, or DL_NO_PRED. */
+static uint32_t head_pred_of(const dl_players_plan *pl, uint32_t i)
+{
+  const int32_t *body;
+  uint32_t n;
+  dl_tid t = dl_ground_atom_term(pl->g, (uint32_t)dl_ground_rule(pl->g, i, &body, &n));
+  return dl_program_pred(pl->game, dl_terms_functor(dl_ground_terms(pl->g), t));
+}
+
+/* Ground rule i of no rule of the game is a fact of a static keyword
+ * predicate that may be written as its rules instead: that predicate, or
+ * DL_NO_PRED. */
+static uint32_t keyword_fact_pred(const dl_players_plan *pl, uint32_t i)
+{
+  if (dl_ground_rule_origin(pl->g, i) < pl->game->ast->n_rules) return DL_NO_PRED;
+  uint32_t q = head_pred_of(pl, i);
+  return q != DL_NO_PRED && pl->keyword_rules[q] ? q : DL_NO_PRED;
+}
+
+/* Static keyword predicates with a rule that has a body (role, init, base,
+ * input, ...): their facts may be written as those rules instead. */
+static void find_keyword_rules(dl_players_plan *pl)
+{
+  const dl_program *p = pl->game;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+    uint32_t h = p->head_pred[r];
+    if (p->ast->rules[r].n_body && !dl_ground_pred_dynamic(pl->g, h) && dl_ground_pred_role(pl->g, h) != DL_ATOM_OTHER)
+      pl->keyword_rules[h] = 2;
+  }
+}
+
+/* The bytes of the ground game's text per rule of the game, per static
+ * keyword predicate with rules, and of the rest.  0 when out of memory. */
+static int measure(dl_players_plan *pl)
+{
+  const dl_program *p = pl->game;
+  uint32_t n = dl_ground_rule_count(pl->g);
+  uint32_t *bytes = malloc(((size_t)n + 1) * sizeof *bytes);
+  int ok = bytes && dl_ground_rule_bytes(pl->g, bytes) && dl_output_rule_sizes(p, DL_FMT_KIF, pl->rule_bytes);
+  find_keyword_rules(pl);
+  for (uint32_t i = 0; ok && i < n; i++) {
+    uint32_t o = dl_ground_rule_origin(pl->g, i), q = keyword_fact_pred(pl, i);
+    if (q != DL_NO_PRED) pl->fact_bytes[q] += bytes[i];
+    else pl->ground_bytes[o < p->ast->n_rules ? o : p->ast->n_rules] += bytes[i];
+  }
+  free(bytes);
+  return ok;
+}
+
+dl_players_plan *dl_players_plan_create(const dl_program *game, const dl_ground *g, const dl_players_options *opt,
+                                        dl_diag *diag)
+{
+  assert(game && g && opt && opt->max_growth > 0);
+  uint32_t n = game->ast->n_rules;
+  dl_players_plan *pl = calloc(1, sizeof *pl);
+  if (pl) {
+    pl->game = game, pl->g = g, pl->opt = *opt;
+    pl->how = calloc(n + 1, 1);
+    pl->static_facts = calloc(game->n_preds + 1, 1);
+    pl->keyword_rules = calloc(game->n_preds + 1, 1);
+    pl->fact_bytes = calloc(game->n_preds + 1, sizeof *pl->fact_bytes);
+    pl->ground_bytes = calloc(n + 1, sizeof *pl->ground_bytes);
+    pl->rule_bytes = calloc(n + 1, sizeof *pl->rule_bytes);
+  }
+  int ok = pl && pl->how && pl->static_facts && pl->keyword_rules && pl->fact_bytes && pl->ground_bytes &&
+           pl->rule_bytes && measure(pl) && decide_rules(pl);
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in planning the game for players");
+  if (ok && decide_statics(pl, diag)) {
+    count_figures(pl);
+    return pl;
+  }
+  dl_players_plan_destroy(pl);
+  return NULL;
+}
+
+void dl_players_plan_destroy(dl_players_plan *pl)
+{
+  if (!pl) return;
+  free(pl->how);
+  free(pl->static_facts);
+  free(pl->keyword_rules);
+  free(pl->fact_bytes);
+  free(pl->ground_bytes);
+  free(pl->rule_bytes);
+  dl_eval_destroy(pl->statics);
+  free(pl);
+}
+
+int dl_players_all_ground(const dl_players_plan *pl) { return pl->fig.rules_as_written == 0; }
+
+dl_players_figures dl_players_get_figures(const dl_players_plan *pl) { return pl->fig; }
+
+int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const char *source)
+{
+  const dl_players_figures *f = &pl->fig;
+  char z[1024];
+  int n = snprintf(z, sizeof z,
+                   "; The game of %s for propnet builders (gdlog ground --for-players).\n"
+                   "; Rules of the game: %" PRIu32 " written as their ground instances over G+, %" PRIu32
+                   " as written;\n"
+                   "; %" PRIu32 " left out: static ones (evaluated; %" PRIu32
+                   " static relations written as facts) and those\n"
+                   "; that legal, next, goal and terminal do not need.\n",
+                   source, f->rules_ground, f->rules_as_written, f->rules_left_out, f->static_preds);
+  if (n < 0 || (size_t)n >= sizeof z) n = snprintf(z, sizeof z, "; gdlog ground --for-players\n");
+  return out->write(out->ctx, z, (size_t)n);
+}
+
+/* The static facts the rules written as they are read.  1, or 0 after
+ * reporting. */
+static int write_static_facts(const dl_sink *out, const dl_players_plan *pl, dl_diag *diag)
+{
+  const dl_program *p = pl->game;
+  if (pl->fig.static_preds == 0) return 1;
+  uint8_t *skip = malloc(p->n_preds + 1);
+  int ok = skip != NULL;
+  for (uint32_t q = 0; ok && q < p->n_preds; q++) skip[q] = !pl->static_facts[q];
+  ok = ok && dl_output_model_to(out, p, pl->statics, DL_FMT_KIF, skip);
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory, or a failed write, in writing static facts");
+  free(skip);
+  return ok;
+}
+
+/* Per ground rule of g: written (facts of no rule, and the instances of
+ * the rules written ground).  NULL when out of memory. */
+static uint8_t *ground_rules_kept(const dl_players_plan *pl)
+{
+  uint32_t n = dl_ground_rule_count(pl->g), n_game = pl->game->ast->n_rules;
+  uint8_t *keep = malloc((size_t)n + 1);
+  for (uint32_t i = 0; keep && i < n; i++) {
+    uint32_t o = dl_ground_rule_origin(pl->g, i), q = keyword_fact_pred(pl, i);
+    keep[i] = o < n_game ? pl->how[o] == GROUND : q == DL_NO_PRED || pl->keyword_rules[q] == 2;
+  }
+  return keep;
+}
+
+int dl_players_write(const dl_sink *out, dl_players_plan *pl, dl_diag *diag)
+{
+  const dl_program *p = pl->game;
+  uint8_t *keep = ground_rules_kept(pl);
+  uint8_t *as_written = malloc(p->ast->n_rules + 1);
+  int ok = keep && as_written;
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+  if (ok && !(ok = dl_ground_write_rules(out, pl->g, DL_GROUND_KIF, keep)))
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory, or a failed write, in writing ground rules");
+  ok = ok && write_static_facts(out, pl, diag);
+  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) as_written[r] = pl->how[r] == AS_WRITTEN;
+  if (ok && !(ok = dl_output_rules_to(out, p, DL_FMT_KIF, as_written)))
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory, or a failed write, in writing rules");
+  free(keep);
+  free(as_written);
+  return ok;
+}

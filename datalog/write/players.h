@@ -1,0 +1,81 @@
+/* players.h: a game written for other players' propnet builders
+ * (`gdlog ground --for-players`): the same game as KIF GDL, each rule of it
+ * ground where its ground instances are small and as written where they
+ * would explode, so that a player's own instantiation is spared the work
+ * gdlog has done (G+, the statics, goal-directed pruning) without reading
+ * a text hundreds of times the game's.
+ *
+ * What is written, from a game grounded without simplification:
+ *  - role, init, base and input (and static legal, goal, terminal) as
+ *    facts, base and input from G+ when the game has none;
+ *  - each rule of a dynamic predicate that legal, next, goal or terminal
+ *    need: its ground instances (over G+, statics decided, pruned), or the
+ *    rule as written.  The rules written as they are form a downward
+ *    closed set: a predicate such a rule reads has all of its rules
+ *    written as they are too, because grounding made only the instances
+ *    its ground users ask for;
+ *  - the static predicates those rules read, as facts of their model;
+ *  - nothing else: static rules are evaluated, and rules no keyword needs
+ *    are left out.
+ * Which rules stay as written: while the output is estimated above its
+ * budget (max_growth times the bytes of the game's rules), the rule whose
+ * ground text is largest, and what it reads, is written as it is.  When
+ * every rule can be ground, the caller simplifies the ground game and
+ * writes it whole (dl_players_all_ground). */
+#ifndef GDLOG_PLAYERS_H
+#define GDLOG_PLAYERS_H
+
+#include <stdint.h>
+
+#include "datalog/base/diag.h"
+#include "datalog/base/stop.h"
+#include "datalog/ground/ground.h"
+#include "datalog/program/program.h"
+#include "datalog/write/output.h"
+
+typedef struct dl_players_options {
+  double max_growth;      /* budget: this many times the bytes of the game's rules (> 0) */
+  uint64_t max_atoms;     /* of the statics' model, when one is needed (0: none) */
+  const dl_stop *stop;    /* may be NULL */
+} dl_players_options;
+
+/* What the plan decided, in rules of the game and bytes of KIF. */
+typedef struct dl_players_figures {
+  uint32_t rules_ground;       /* written as their ground instances */
+  uint32_t rules_as_written;   /* written as they are */
+  uint32_t rules_left_out;     /* static, or needed by no keyword */
+  uint32_t static_preds;       /* static predicates written as facts */
+  uint64_t game_bytes;         /* the game's rules as KIF */
+  uint64_t ground_bytes;       /* the whole ground game as KIF (before simplification) */
+  uint64_t planned_bytes;      /* the output, static facts not counted */
+} dl_players_figures;
+
+typedef struct dl_players_plan dl_players_plan;
+
+/* Plans the output for game (a checked program) and g, its ground game as
+ * dl_ground_build made it without simplification (prune on).  game and g
+ * must outlive the plan.  Returns the plan, or NULL after reporting to diag
+ * (out of memory). */
+dl_players_plan *dl_players_plan_create(const dl_program *game, const dl_ground *g, const dl_players_options *opt,
+                                        dl_diag *diag);
+
+/* Frees the plan; NULL is allowed. */
+void dl_players_plan_destroy(dl_players_plan *pl);
+
+/* 1 when every rule is written ground: the caller may then simplify g and
+ * write it with dl_ground_write, after dl_players_write_header. */
+int dl_players_all_ground(const dl_players_plan *pl);
+
+dl_players_figures dl_players_get_figures(const dl_players_plan *pl);
+
+/* Writes the comment lines that say what the output is and what was done,
+ * naming the game's file `source`.  Returns 1, or 0 when a write failed. */
+int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const char *source);
+
+/* Writes the game as planned (after the header): the ground rules, the
+ * static facts (evaluating the statics' model), the rules as written.
+ * Returns 1, or 0 after reporting to diag (out of memory, a limit, a
+ * failed write). */
+int dl_players_write(const dl_sink *out, dl_players_plan *pl, dl_diag *diag);
+
+#endif
