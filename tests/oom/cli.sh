@@ -98,6 +98,9 @@ printf 'start(a). e(c,d). e(d,f(e)).\nreach(X) :- start(X).\nreach(Y) :- reach(X
 command_sites "model --facts" model --facts "$W/facts" "$W/reach.dl"
 command_sites "ground" ground "$GAME"
 command_sites "ground --format asp" ground --format asp "$GAME"
+# The game for players: all of it ground (simplified), and mostly as written.
+command_sites "ground --for-players" ground --for-players "$GAME"
+command_sites "ground --for-players --max-growth 1" ground --for-players --max-growth 1 "$GAME"
 command_sites "reduce" reduce "$GAME"
 command_sites "print" print "$GAME"
 command_sites "play --trace" play --trace --random 1 "$GAME"
