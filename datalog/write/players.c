@@ -12,7 +12,8 @@
 #include "datalog/eval/eval.h"
 #include "datalog/write/ground_write.h"
 
-enum { LEFT_OUT, GROUND, AS_WRITTEN };
+enum { LEFT_OUT, GROUND, AS_WRITTEN };          /* a rule of the game */
+enum { NO_BODY, KEYWORD_RULES, KEYWORD_FACTS };  /* a static keyword predicate */
 
 struct dl_players_plan {
   const dl_program *game;
@@ -20,10 +21,12 @@ struct dl_players_plan {
   dl_players_options opt;
   uint8_t *how;            /* per rule of the game: LEFT_OUT, GROUND or AS_WRITTEN */
   uint8_t *static_facts;   /* per predicate: written as facts of the statics' model */
-  uint8_t *keyword_rules;  /* per static keyword predicate with rules: 1 written so, 2 as facts */
+  uint8_t *keyword_rules;  /* per predicate: NO_BODY, or a static keyword one with a rule with a
+                              body, written as its rules or as the facts grounding made */
   uint64_t *fact_bytes;    /* per such predicate: its facts from grounding */
   uint64_t *ground_bytes;  /* per rule of the game (and one more: the other facts of no rule) */
   uint64_t *rule_bytes;    /* per rule of the game, as written */
+  uint64_t *pred_bytes;    /* per predicate: its rules as written */
   dl_eval *statics;        /* the statics' model, when a rule written as it is reads one */
   dl_players_figures fig;
 };
@@ -87,17 +90,9 @@ static uint64_t planned_bytes(const dl_players_plan *pl)
 {
   uint32_t n = pl->game->ast->n_rules;
   uint64_t sum = pl->ground_bytes[n];
-  for (uint32_t q = 0; q < pl->game->n_preds; q++) sum += pl->keyword_rules[q] == 2 ? pl->fact_bytes[q] : 0;
+  for (uint32_t q = 0; q < pl->game->n_preds; q++) sum += pl->keyword_rules[q] == KEYWORD_FACTS ? pl->fact_bytes[q] : 0;
   for (uint32_t r = 0; r < n; r++)
     sum += pl->how[r] == GROUND ? pl->ground_bytes[r] : pl->how[r] == AS_WRITTEN ? pl->rule_bytes[r] : 0;
-  return sum;
-}
-
-/* The bytes of predicate q's rules as written. */
-static uint64_t pred_rule_bytes(const dl_players_plan *pl, uint32_t q)
-{
-  uint64_t sum = 0;
-  for (uint32_t r = 0; r < pl->game->ast->n_rules; r++) sum += pl->game->head_pred[r] == q ? pl->rule_bytes[r] : 0;
   return sum;
 }
 
@@ -112,8 +107,9 @@ static uint32_t largest_ground_unit(const dl_players_plan *pl)
     if (pl->how[r] == GROUND && pl->ground_bytes[r] > pl->rule_bytes[r] + gain)
       best = r, gain = pl->ground_bytes[r] - pl->rule_bytes[r];
   for (uint32_t q = 0; q < pl->game->n_preds; q++) {
-    uint64_t rules = pl->keyword_rules[q] == 2 ? pred_rule_bytes(pl, q) : UINT64_MAX;
-    if (rules != UINT64_MAX && pl->fact_bytes[q] > rules + gain) best = n + q, gain = pl->fact_bytes[q] - rules;
+    uint64_t rules = pl->pred_bytes[q];
+    if (pl->keyword_rules[q] == KEYWORD_FACTS && pl->fact_bytes[q] > rules + gain)
+      best = n + q, gain = pl->fact_bytes[q] - rules;
   }
   return best;
 }
@@ -126,7 +122,7 @@ static void write_as_written(dl_players_plan *pl, uint32_t u)
     pl->how[u] = AS_WRITTEN;
     return;
   }
-  pl->keyword_rules[u - p->ast->n_rules] = 1;
+  pl->keyword_rules[u - p->ast->n_rules] = KEYWORD_RULES;
   for (uint32_t r = 0; r < p->ast->n_rules; r++)
     if (p->head_pred[r] == u - p->ast->n_rules) pl->how[r] = AS_WRITTEN;
 }
@@ -175,7 +171,7 @@ static int decide_statics(dl_players_plan *pl, dl_diag *diag)
     if (!ok) break;
     decided[q] = 1;
     uint64_t facts = ix_relation_size(dl_eval_relation(pl->statics, q)) * 4 * (p->preds[q].arity + 1);
-    if ((double)facts <= pl->opt.max_growth * (double)pred_rule_bytes(pl, q)) {
+    if ((double)facts <= pl->opt.max_growth * (double)pl->pred_bytes[q]) {
       pl->static_facts[q] = 1;
       continue;
     }
@@ -253,7 +249,7 @@ static void find_keyword_rules(dl_players_plan *pl)
   for (uint32_t r = 0; r < p->ast->n_rules; r++) {
     uint32_t h = p->head_pred[r];
     if (p->ast->rules[r].n_body && !dl_ground_pred_dynamic(pl->g, h) && dl_ground_pred_role(pl->g, h) != DL_ATOM_OTHER)
-      pl->keyword_rules[h] = 2;
+      pl->keyword_rules[h] = KEYWORD_FACTS;
   }
 }
 
@@ -266,6 +262,7 @@ static int measure(dl_players_plan *pl)
   uint32_t *bytes = malloc(((size_t)n + 1) * sizeof *bytes);
   int ok = bytes && dl_ground_rule_bytes(pl->g, bytes) && dl_output_rule_sizes(p, DL_FMT_KIF, pl->rule_bytes);
   find_keyword_rules(pl);
+  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) pl->pred_bytes[p->head_pred[r]] += pl->rule_bytes[r];
   for (uint32_t i = 0; ok && i < n; i++) {
     uint32_t o = dl_ground_rule_origin(pl->g, i), q = keyword_fact_pred(pl, i);
     if (q != DL_NO_PRED) pl->fact_bytes[q] += bytes[i];
@@ -287,10 +284,11 @@ dl_players_plan *dl_players_plan_create(const dl_program *game, const dl_ground 
     pl->static_facts = calloc(game->n_preds + 1, 1);
     pl->keyword_rules = calloc(game->n_preds + 1, 1);
     pl->fact_bytes = calloc(game->n_preds + 1, sizeof *pl->fact_bytes);
+    pl->pred_bytes = calloc(game->n_preds + 1, sizeof *pl->pred_bytes);
     pl->ground_bytes = calloc(n + 1, sizeof *pl->ground_bytes);
     pl->rule_bytes = calloc(n + 1, sizeof *pl->rule_bytes);
   }
-  int ok = pl && pl->how && pl->static_facts && pl->keyword_rules && pl->fact_bytes && pl->ground_bytes &&
+  int ok = pl && pl->how && pl->static_facts && pl->keyword_rules && pl->fact_bytes && pl->pred_bytes && pl->ground_bytes &&
            pl->rule_bytes && measure(pl) && decide_rules(pl);
   if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in planning the game for players");
   if (ok && decide_statics(pl, diag)) {
@@ -308,6 +306,7 @@ void dl_players_plan_destroy(dl_players_plan *pl)
   free(pl->static_facts);
   free(pl->keyword_rules);
   free(pl->fact_bytes);
+  free(pl->pred_bytes);
   free(pl->ground_bytes);
   free(pl->rule_bytes);
   dl_eval_destroy(pl->statics);
@@ -357,7 +356,7 @@ static uint8_t *ground_rules_kept(const dl_players_plan *pl)
   uint8_t *keep = malloc((size_t)n + 1);
   for (uint32_t i = 0; keep && i < n; i++) {
     uint32_t o = dl_ground_rule_origin(pl->g, i), q = keyword_fact_pred(pl, i);
-    keep[i] = o < n_game ? pl->how[o] == GROUND : q == DL_NO_PRED || pl->keyword_rules[q] == 2;
+    keep[i] = o < n_game ? pl->how[o] == GROUND : q == DL_NO_PRED || pl->keyword_rules[q] == KEYWORD_FACTS;
   }
   return keep;
 }
