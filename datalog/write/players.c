@@ -25,6 +25,8 @@ struct dl_players_plan {
                               body, written as its rules or as the facts grounding made */
   uint64_t *fact_bytes;    /* per such predicate: its facts from grounding */
   uint64_t *ground_bytes;  /* per rule of the game (and one more: the other facts of no rule) */
+  uint64_t made_bytes;     /* base and input facts from G+ (the game has none): optional */
+  int drop_made;           /* leave those out */
   uint64_t *rule_bytes;    /* per rule of the game, as written */
   uint64_t *pred_bytes;    /* per predicate: its rules as written */
   dl_eval *statics;        /* the statics' model, when a rule written as it is reads one */
@@ -89,7 +91,7 @@ static int close_as_written(dl_players_plan *pl)
 static uint64_t planned_bytes(const dl_players_plan *pl)
 {
   uint32_t n = pl->game->ast->n_rules;
-  uint64_t sum = pl->ground_bytes[n];
+  uint64_t sum = pl->ground_bytes[n] + (pl->drop_made ? 0 : pl->made_bytes);
   for (uint32_t q = 0; q < pl->game->n_preds; q++) sum += pl->keyword_rules[q] == KEYWORD_FACTS ? pl->fact_bytes[q] : 0;
   for (uint32_t r = 0; r < n; r++)
     sum += pl->how[r] == GROUND ? pl->ground_bytes[r] : pl->how[r] == AS_WRITTEN ? pl->rule_bytes[r] : 0;
@@ -97,12 +99,15 @@ static uint64_t planned_bytes(const dl_players_plan *pl)
 }
 
 /* What to write as written next: the ground rule r whose ground text
- * exceeds its text as written by the most (r), or the static keyword
- * predicate q whose facts do (n_rules + q); UINT32_MAX when none does. */
+ * exceeds its text as written by the most (r), the static keyword
+ * predicate q whose facts do (n_rules + q), or the base and input facts
+ * made from G+, which the game can do without (n_rules + n_preds);
+ * UINT32_MAX when none does. */
 static uint32_t largest_ground_unit(const dl_players_plan *pl)
 {
   uint32_t best = UINT32_MAX, n = pl->game->ast->n_rules;
   uint64_t gain = 0;
+  if (!pl->drop_made && pl->made_bytes) best = n + pl->game->n_preds, gain = pl->made_bytes;
   for (uint32_t r = 0; r < n; r++)
     if (pl->how[r] == GROUND && pl->ground_bytes[r] > pl->rule_bytes[r] + gain)
       best = r, gain = pl->ground_bytes[r] - pl->rule_bytes[r];
@@ -120,6 +125,10 @@ static void write_as_written(dl_players_plan *pl, uint32_t u)
   const dl_program *p = pl->game;
   if (u < p->ast->n_rules) {
     pl->how[u] = AS_WRITTEN;
+    return;
+  }
+  if (u == p->ast->n_rules + p->n_preds) {
+    pl->drop_made = 1;
     return;
   }
   pl->keyword_rules[u - p->ast->n_rules] = KEYWORD_RULES;
@@ -196,6 +205,7 @@ static void count_figures(dl_players_plan *pl)
   f->ground_bytes += pl->ground_bytes[p->ast->n_rules];
   for (uint32_t q = 0; q < p->n_preds; q++) f->static_preds += pl->static_facts[q];
   f->planned_bytes = planned_bytes(pl);
+  f->made_facts_left_out = pl->drop_made;
 }
 
 /* Every rule of a grounded predicate that a keyword needs starts ground;
@@ -229,6 +239,13 @@ static uint32_t head_pred_of(const dl_players_plan *pl, uint32_t i)
   uint32_t n;
   dl_tid t = dl_ground_atom_term(pl->g, (uint32_t)dl_ground_rule(pl->g, i, &body, &n));
   return dl_program_pred(pl->game, dl_terms_functor(dl_ground_terms(pl->g), t));
+}
+
+/* Whether ground rule i is a base or input fact that grounding made from
+ * G+ (the game has no such predicate). */
+static int made_fact(const dl_players_plan *pl, uint32_t i)
+{
+  return dl_ground_rule_origin(pl->g, i) >= pl->game->ast->n_rules && head_pred_of(pl, i) == DL_NO_PRED;
 }
 
 /* Ground rule i of no rule of the game is a fact of a static keyword
@@ -266,6 +283,7 @@ static int measure(dl_players_plan *pl)
   for (uint32_t i = 0; ok && i < n; i++) {
     uint32_t o = dl_ground_rule_origin(pl->g, i), q = keyword_fact_pred(pl, i);
     if (q != DL_NO_PRED) pl->fact_bytes[q] += bytes[i];
+    else if (made_fact(pl, i)) pl->made_bytes += bytes[i];
     else pl->ground_bytes[o < p->ast->n_rules ? o : p->ast->n_rules] += bytes[i];
   }
   free(bytes);
@@ -313,7 +331,7 @@ void dl_players_plan_destroy(dl_players_plan *pl)
   free(pl);
 }
 
-int dl_players_all_ground(const dl_players_plan *pl) { return pl->fig.rules_as_written == 0; }
+int dl_players_all_ground(const dl_players_plan *pl) { return pl->fig.rules_as_written == 0 && !pl->drop_made; }
 
 dl_players_figures dl_players_get_figures(const dl_players_plan *pl) { return pl->fig; }
 
@@ -327,8 +345,10 @@ int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const
                    " as written;\n"
                    "; %" PRIu32 " left out: static ones (evaluated; %" PRIu32
                    " static relations written as facts) and those\n"
-                   "; that legal, next, goal and terminal do not need.\n",
-                   source, f->rules_ground, f->rules_as_written, f->rules_left_out, f->static_preds);
+                   "; that legal, next, goal and terminal do not need.\n%s",
+                   source, f->rules_ground, f->rules_as_written, f->rules_left_out, f->static_preds,
+                   f->made_facts_left_out ? "; The game has no base or input: those of G+ would make the text too large.\n"
+                                          : "");
   if (n < 0 || (size_t)n >= sizeof z) n = snprintf(z, sizeof z, "; gdlog ground --for-players\n");
   return out->write(out->ctx, z, (size_t)n);
 }
@@ -356,7 +376,9 @@ static uint8_t *ground_rules_kept(const dl_players_plan *pl)
   uint8_t *keep = malloc((size_t)n + 1);
   for (uint32_t i = 0; keep && i < n; i++) {
     uint32_t o = dl_ground_rule_origin(pl->g, i), q = keyword_fact_pred(pl, i);
-    keep[i] = o < n_game ? pl->how[o] == GROUND : q == DL_NO_PRED || pl->keyword_rules[q] == KEYWORD_FACTS;
+    keep[i] = o < n_game ? pl->how[o] == GROUND
+            : q != DL_NO_PRED ? pl->keyword_rules[q] == KEYWORD_FACTS
+            : !pl->drop_made || !made_fact(pl, i);
   }
   return keep;
 }

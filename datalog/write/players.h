@@ -7,7 +7,9 @@
  *
  * What is written, from a game grounded without simplification:
  *  - role, init, base and input (and static legal, goal, terminal) as
- *    facts, base and input from G+ when the game has none;
+ *    facts, or as the game's rules for them where those are shorter; base
+ *    and input from G+ when the game has none, unless they alone would
+ *    exceed the budget;
  *  - each rule of a dynamic predicate that legal, next, goal or terminal
  *    need: its ground instances (over G+, statics decided, pruned), or the
  *    rule as written.  The rules written as they are form a downward
@@ -18,8 +20,12 @@
  *  - nothing else: static rules are evaluated, and rules no keyword needs
  *    are left out.
  * Which rules stay as written: while the output is estimated above its
- * budget (max_growth times the bytes of the game's rules), the rule whose
- * ground text is largest, and what it reads, is written as it is.  When
+ * budget (max_growth times the bytes of the game's rules), the part whose
+ * ground text exceeds its text as written by the most goes as written (a
+ * rule, with the rules it reads; a static keyword predicate's rules), or
+ * out (base and input made from G+).  Static relations are written as
+ * facts where those are at most max_growth times their rules' text, else
+ * as their rules.  When
  * every rule can be ground, the caller simplifies the ground game and
  * writes it whole (dl_players_all_ground). */
 #ifndef GDLOG_PLAYERS_H
@@ -48,6 +54,7 @@ typedef struct dl_players_figures {
   uint64_t game_bytes;         /* the game's rules as KIF */
   uint64_t ground_bytes;       /* the whole ground game as KIF (before simplification) */
   uint64_t planned_bytes;      /* the output, static facts not counted */
+  int made_facts_left_out;     /* base and input from G+ left out (the game has none) */
 } dl_players_figures;
 
 typedef struct dl_players_plan dl_players_plan;
