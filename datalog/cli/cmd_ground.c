@@ -57,7 +57,7 @@ static const cli_option ground_options[] = {
   { .name = "--max-growth", .value = "N", .needs = "--for-players",
     .help = "with --for-players: write rules as they are until the\n"
             "output is at most N times the game's rules as KIF\n"
-            "(default 10)" },
+            "(default 8)" },
   { .name = "--from", .value = "M", .one_of = CLI_ONE_OF({ "init", DL_REDUCE_LFP }, { "domains", DL_REDUCE_DOMAINS }),
     .help = "the G+ reduction: init (default, least fixpoint) or domains" },
   { .name = "--max-instances", .value = "N",
@@ -142,7 +142,7 @@ static int run_ground(cli_ctx *c)
   uint64_t limit;
   uint64_t growth;
   if (!cli_count(c, "--max-instances", DL_DEFAULT_MAX_INSTANCES, &limit) ||
-      !cli_count_range(c, "--max-growth", 10, 1, 1000000, &growth))
+      !cli_count_range(c, "--max-growth", 8, 1, 1000000, &growth))
     return CLI_USAGE;
   int players = cli_given(c, "--for-players");
   cli_progress progress;
