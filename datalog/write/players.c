@@ -7,13 +7,24 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "datalog/eval/eval.h"
 #include "datalog/write/ground_write.h"
 
 enum { LEFT_OUT, GROUND, AS_WRITTEN };          /* a rule of the game */
 enum { NO_BODY, KEYWORD_RULES, KEYWORD_FACTS };  /* a static keyword predicate */
+
+/* What the header says the plan decided. */
+typedef struct figures {
+  uint32_t rules_ground;       /* rules of the game written as their ground instances */
+  uint32_t rules_as_written;   /* written as they are */
+  uint32_t rules_left_out;     /* static, or needed by no keyword */
+  uint32_t static_preds;       /* static predicates written as facts */
+} figures;
+
+/* About the bytes of a static fact per column (a short constant and a
+ * space), to weigh a static relation's facts against its rules. */
+enum { FACT_BYTES_PER_COLUMN = 4 };
 
 struct dl_players_plan {
   const dl_program *game;
@@ -30,7 +41,7 @@ struct dl_players_plan {
   uint64_t *rule_bytes;    /* per rule of the game, as written */
   uint64_t *pred_bytes;    /* per predicate: its rules as written */
   dl_eval *statics;        /* the statics' model, when a rule written as it is reads one */
-  dl_players_figures fig;
+  figures fig;
 };
 
 /* A predicate whose atoms grounding computes from rules: dynamic, and
@@ -179,7 +190,7 @@ static int decide_statics(dl_players_plan *pl, dl_diag *diag)
     if (!pl->statics && !(pl->statics = statics_model(pl, diag))) ok = 0;
     if (!ok) break;
     decided[q] = 1;
-    uint64_t facts = ix_relation_size(dl_eval_relation(pl->statics, q)) * 4 * (p->preds[q].arity + 1);
+    uint64_t facts = ix_relation_size(dl_eval_relation(pl->statics, q)) * FACT_BYTES_PER_COLUMN * (p->preds[q].arity + 1);
     if ((double)facts <= pl->opt.max_growth * (double)pl->pred_bytes[q]) {
       pl->static_facts[q] = 1;
       continue;
@@ -194,18 +205,13 @@ static int decide_statics(dl_players_plan *pl, dl_diag *diag)
 static void count_figures(dl_players_plan *pl)
 {
   const dl_program *p = pl->game;
-  dl_players_figures *f = &pl->fig;
+  figures *f = &pl->fig;
   for (uint32_t r = 0; r < p->ast->n_rules; r++) {
-    f->game_bytes += pl->rule_bytes[r];
-    f->ground_bytes += pl->ground_bytes[r];
     f->rules_ground += pl->how[r] == GROUND;
     f->rules_as_written += pl->how[r] == AS_WRITTEN;
     f->rules_left_out += pl->how[r] == LEFT_OUT;
   }
-  f->ground_bytes += pl->ground_bytes[p->ast->n_rules];
   for (uint32_t q = 0; q < p->n_preds; q++) f->static_preds += pl->static_facts[q];
-  f->planned_bytes = planned_bytes(pl);
-  f->made_facts_left_out = pl->drop_made;
 }
 
 /* Every rule of a grounded predicate that a keyword needs starts ground;
@@ -241,21 +247,18 @@ static uint32_t head_pred_of(const dl_players_plan *pl, uint32_t i)
   return dl_program_pred(pl->game, dl_terms_functor(dl_ground_terms(pl->g), t));
 }
 
-/* Whether ground rule i is a base or input fact that grounding made from
- * G+ (the game has no such predicate). */
-static int made_fact(const dl_players_plan *pl, uint32_t i)
-{
-  return dl_ground_rule_origin(pl->g, i) >= pl->game->ast->n_rules && head_pred_of(pl, i) == DL_NO_PRED;
-}
+/* What a rule of the ground game is to the plan. */
+enum { PART_OF_RULE, KEYWORD_FACT, MADE_FACT, OTHER_FACT };
 
-/* Ground rule i of no rule of the game is a fact of a static keyword
- * predicate that may be written as its rules instead: that predicate, or
- * DL_NO_PRED. */
-static uint32_t keyword_fact_pred(const dl_players_plan *pl, uint32_t i)
+/* Ground rule i: an instance of a rule of the game (PART_OF_RULE), a fact
+ * of a static keyword predicate that may be written as its rules instead
+ * (KEYWORD_FACT, that predicate in *q), a base or input fact made from G+
+ * where the game has no such predicate (MADE_FACT), or another fact. */
+static int ground_rule_part(const dl_players_plan *pl, uint32_t i, uint32_t *q)
 {
-  if (dl_ground_rule_origin(pl->g, i) < pl->game->ast->n_rules) return DL_NO_PRED;
-  uint32_t q = head_pred_of(pl, i);
-  return q != DL_NO_PRED && pl->keyword_rules[q] ? q : DL_NO_PRED;
+  if (dl_ground_rule_origin(pl->g, i) < pl->game->ast->n_rules) return PART_OF_RULE;
+  *q = head_pred_of(pl, i);
+  return *q == DL_NO_PRED ? MADE_FACT : pl->keyword_rules[*q] ? KEYWORD_FACT : OTHER_FACT;
 }
 
 /* Static keyword predicates with a rule that has a body (role, init, base,
@@ -281,10 +284,10 @@ static int measure(dl_players_plan *pl)
   find_keyword_rules(pl);
   for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) pl->pred_bytes[p->head_pred[r]] += pl->rule_bytes[r];
   for (uint32_t i = 0; ok && i < n; i++) {
-    uint32_t o = dl_ground_rule_origin(pl->g, i), q = keyword_fact_pred(pl, i);
-    if (q != DL_NO_PRED) pl->fact_bytes[q] += bytes[i];
-    else if (made_fact(pl, i)) pl->made_bytes += bytes[i];
-    else pl->ground_bytes[o < p->ast->n_rules ? o : p->ast->n_rules] += bytes[i];
+    uint32_t q, part = (uint32_t)ground_rule_part(pl, i, &q);
+    if (part == KEYWORD_FACT) pl->fact_bytes[q] += bytes[i];
+    else if (part == MADE_FACT) pl->made_bytes += bytes[i];
+    else pl->ground_bytes[part == PART_OF_RULE ? dl_ground_rule_origin(pl->g, i) : p->ast->n_rules] += bytes[i];
   }
   free(bytes);
   return ok;
@@ -333,11 +336,9 @@ void dl_players_plan_destroy(dl_players_plan *pl)
 
 int dl_players_all_ground(const dl_players_plan *pl) { return pl->fig.rules_as_written == 0 && !pl->drop_made; }
 
-dl_players_figures dl_players_get_figures(const dl_players_plan *pl) { return pl->fig; }
-
 int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const char *source)
 {
-  const dl_players_figures *f = &pl->fig;
+  const figures *f = &pl->fig;
   char z[1024];
   int n = snprintf(z, sizeof z,
                    "; The game of %s for propnet builders (gdlog ground --for-players).\n"
@@ -347,7 +348,7 @@ int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const
                    " static relations written as facts) and those\n"
                    "; that legal, next, goal and terminal do not need.\n%s",
                    source, f->rules_ground, f->rules_as_written, f->rules_left_out, f->static_preds,
-                   f->made_facts_left_out ? "; The game has no base or input: those of G+ would make the text too large.\n"
+                   pl->drop_made ? "; The game has no base or input: those of G+ would make the text too large.\n"
                                           : "");
   if (n < 0 || (size_t)n >= sizeof z) n = snprintf(z, sizeof z, "; gdlog ground --for-players\n");
   return out->write(out->ctx, z, (size_t)n);
@@ -372,13 +373,16 @@ static int write_static_facts(const dl_sink *out, const dl_players_plan *pl, dl_
  * the rules written ground).  NULL when out of memory. */
 static uint8_t *ground_rules_kept(const dl_players_plan *pl)
 {
-  uint32_t n = dl_ground_rule_count(pl->g), n_game = pl->game->ast->n_rules;
+  uint32_t n = dl_ground_rule_count(pl->g);
   uint8_t *keep = malloc((size_t)n + 1);
   for (uint32_t i = 0; keep && i < n; i++) {
-    uint32_t o = dl_ground_rule_origin(pl->g, i), q = keyword_fact_pred(pl, i);
-    keep[i] = o < n_game ? pl->how[o] == GROUND
-            : q != DL_NO_PRED ? pl->keyword_rules[q] == KEYWORD_FACTS
-            : !pl->drop_made || !made_fact(pl, i);
+    uint32_t q;
+    switch (ground_rule_part(pl, i, &q)) {
+    case PART_OF_RULE: keep[i] = pl->how[dl_ground_rule_origin(pl->g, i)] == GROUND; break;
+    case KEYWORD_FACT: keep[i] = pl->keyword_rules[q] == KEYWORD_FACTS; break;
+    case MADE_FACT: keep[i] = !pl->drop_made; break;
+    default: keep[i] = 1;
+    }
   }
   return keep;
 }

@@ -45,18 +45,6 @@ typedef struct dl_players_options {
   const dl_stop *stop;    /* may be NULL */
 } dl_players_options;
 
-/* What the plan decided, in rules of the game and bytes of KIF. */
-typedef struct dl_players_figures {
-  uint32_t rules_ground;       /* written as their ground instances */
-  uint32_t rules_as_written;   /* written as they are */
-  uint32_t rules_left_out;     /* static, or needed by no keyword */
-  uint32_t static_preds;       /* static predicates written as facts */
-  uint64_t game_bytes;         /* the game's rules as KIF */
-  uint64_t ground_bytes;       /* the whole ground game as KIF (before simplification) */
-  uint64_t planned_bytes;      /* the output, static facts not counted */
-  int made_facts_left_out;     /* base and input from G+ left out (the game has none) */
-} dl_players_figures;
-
 typedef struct dl_players_plan dl_players_plan;
 
 /* Plans the output for game (a checked program) and g, its ground game as
@@ -72,8 +60,6 @@ void dl_players_plan_destroy(dl_players_plan *pl);
 /* 1 when every rule is written ground: the caller may then simplify g and
  * write it with dl_ground_write, after dl_players_write_header. */
 int dl_players_all_ground(const dl_players_plan *pl);
-
-dl_players_figures dl_players_get_figures(const dl_players_plan *pl);
 
 /* Writes the comment lines that say what the output is and what was done,
  * naming the game's file `source`.  Returns 1, or 0 when a write failed. */
