@@ -31,7 +31,6 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 GDLOG=${1:-$HERE/../build/gdlog}
 KIF=${KIF:-$HERE/../../shared/games/kif}
 GAMES=${GAMES:-"ticTacToe connectFour breakthrough speedChess hex othello-comp2007 skirmish checkers"}
-GGP_COMMIT=44db132b5f1aa8467b1b990914e2e3c64ecbd87b
 GUAVA=${GUAVA:-/usr/share/java/guava.jar}
 for t in java javac python3; do command -v $t > /dev/null || { echo "$t not found (apt-get install default-jdk-headless python3)"; exit 2; }; done
 [ -f "$GUAVA" ] || { echo "no Guava at $GUAVA (apt-get install libguava-java)"; exit 2; }
@@ -39,17 +38,11 @@ for t in java javac python3; do command -v $t > /dev/null || { echo "$t not foun
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 
 # The peer: ggp-base's sources (patched GdlPool) and OpnfCount, compiled.
-if [ -z "${GGP_BASE:-}" ]; then
-    GGP_BASE=$W/ggp-base
-    git clone -q https://github.com/ggp-org/ggp-base "$GGP_BASE" && git -C "$GGP_BASE" checkout -q "$GGP_COMMIT" \
-        || { echo "could not clone ggp-base (set GGP_BASE to a checkout)"; exit 2; }
+# shellcheck source=perf/peer/ggp_base.sh
+. "$HERE/peer/ggp_base.sh"
+if ! { ggp_base_sources "$W" && ggp_base_compile "$W" "$HERE/peer/OpnfCount.java" "$GUAVA"; }; then
+    echo "$GGP_ERROR"; exit 2
 fi
-mkdir -p "$W/src" "$W/classes"
-cp -r "$GGP_BASE/src/main/java/." "$W/src/"
-sed -i 's/new MapMaker().softValues().makeMap()/new java.util.concurrent.ConcurrentHashMap<>()/' \
-    "$W/src/org/ggp/base/util/gdl/grammar/GdlPool.java"
-javac -nowarn -d "$W/classes" -cp "$GUAVA" -sourcepath "$W/src" "$HERE/peer/OpnfCount.java" 2> "$W/javac.err" \
-    || { echo "javac failed:"; cat "$W/javac.err"; exit 2; }
 
 game_file() { case $1 in */*) echo "$1" ;; *) echo "$KIF/$1.kif" ;; esac; }
 

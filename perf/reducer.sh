@@ -86,7 +86,8 @@ GNU_TIME=${GNU_TIME:-/usr/bin/time}
 GUAVA=${GUAVA:-/usr/share/java/guava.jar}
 JUNIT=${JUNIT:-/usr/share/java/junit4.jar}
 TROVE=${TROVE:-/usr/share/java/trove4j.jar}
-GGP_COMMIT=44db132b5f1aa8467b1b990914e2e3c64ecbd87b
+# shellcheck source=perf/peer/ggp_base.sh
+. "$HERE/peer/ggp_base.sh"
 [ "${BASH_VERSINFO[0]}" -ge 5 ] || { echo "needs bash 5 (EPOCHREALTIME)"; exit 2; }
 [ -x "$GDLOG" ] || { echo "no gdlog binary at $GDLOG"; exit 2; }
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
@@ -129,19 +130,9 @@ setup_sancho() {
 
 OPNF_CP=
 setup_opnf() {
-    local g=${GGP_BASE:-}
-    if [ -z "$g" ]; then
-        g=$W/ggp-base
-        { git clone -q https://github.com/ggp-org/ggp-base "$g" && git -C "$g" checkout -q "$GGP_COMMIT"; } 2> /dev/null \
-            || { skip opnf "no GGP_BASE and could not clone ggp-org/ggp-base (set GGP_BASE to a checkout)"; return; }
+    if ! { ggp_base_sources "$W" && ggp_base_compile "$W/opnf" "$HERE/peer/OpnfPlay.java" "$GUAVA"; }; then
+        skip opnf "$GGP_ERROR"; return
     fi
-    [ -d "$g/src/main/java/org/ggp/base" ] || { skip opnf "no ggp-base sources in $g/src/main/java (GGP_BASE=DIR, a checkout)"; return; }
-    mkdir -p "$W/opnf/src" "$W/opnf/classes"
-    cp -r "$g/src/main/java/." "$W/opnf/src/"
-    sed -i 's/new MapMaker().softValues().makeMap()/new java.util.concurrent.ConcurrentHashMap<>()/' \
-        "$W/opnf/src/org/ggp/base/util/gdl/grammar/GdlPool.java"
-    javac -nowarn -d "$W/opnf/classes" -cp "$GUAVA" -sourcepath "$W/opnf/src" "$HERE/peer/OpnfPlay.java" 2> "$W/opnf/javac.err" \
-        || { skip opnf "javac failed: $(grep -m3 error "$W/opnf/javac.err")"; return; }
     OPNF_CP=$W/opnf/classes:$GUAVA
 }
 
