@@ -91,6 +91,7 @@ static int write_ground(cli_ctx *c, const dl_ground *g)
 static int write_for_players(cli_ctx *c, dl_game *g, const dl_game_options *o, uint64_t growth)
 {
   dl_players_options po = { .max_growth = (double)growth, .max_atoms = o->max_atoms, .stop = o->stop };
+  po.game_bytes = g->loaded->n_sources ? g->loaded->sources[0]->len : 0;
   dl_players_plan *pl = dl_players_plan_create(g->loaded->prog, g->ground, &po, c->diag);
   FILE *f = pl ? cli_open_output(c) : NULL;
   if (!f) {

@@ -229,6 +229,7 @@ static int decide_rules(dl_players_plan *pl)
     game_bytes += pl->rule_bytes[r];
   }
   free(need);
+  if (pl->opt.game_bytes) game_bytes = pl->opt.game_bytes;
   double budget = pl->opt.max_growth * (double)game_bytes;
   int ok = 1;
   for (uint32_t u; ok && (double)planned_bytes(pl) > budget && (u = largest_ground_unit(pl)) != UINT32_MAX;) {

@@ -40,7 +40,8 @@
 #include "datalog/write/output.h"
 
 typedef struct dl_players_options {
-  double max_growth;      /* budget: this many times the bytes of the game's rules (> 0) */
+  double max_growth;      /* budget: this many times the game's bytes (> 0) */
+  uint64_t game_bytes;    /* the game's text, as read; 0: its rules as gdlog writes them */
   uint64_t max_atoms;     /* of the statics' model, when one is needed (0: none) */
   const dl_stop *stop;    /* may be NULL */
 } dl_players_options;
