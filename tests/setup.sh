@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake re2c libjudy-dev gringo clang libclang-rt-14-dev valgrind perl python3 pkg-config)
+packages=(build-essential cmake re2c libjudy-dev libbliss-dev gringo clang libclang-rt-14-dev valgrind perl python3 pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

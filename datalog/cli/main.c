@@ -13,6 +13,9 @@
   X(print)              \
   X(check)              \
   X(domains)            \
+  X(rulegraph)          \
+  X(symmetry)           \
+  X(explore)            \
   X(reduce)             \
   X(ground)             \
   X(equiv)              \

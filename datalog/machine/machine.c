@@ -334,3 +334,27 @@ dl_mstatus dl_machine_playouts(dl_machine *m, const dl_mstate *start, const dl_p
   }
   return st;
 }
+
+dl_mstatus dl_machine_fluents(dl_machine *m, const dl_mstate *s, dl_ids *out)
+{
+  assert(m && s && out);
+  return m->ops->fluents(m, s, out);
+}
+
+dl_mstatus dl_machine_state_of(dl_machine *m, dl_tid *fluents, uint32_t n, dl_mstate **s, uint32_t *unknown)
+{
+  assert(m && (fluents || n == 0) && s && unknown);
+  return m->ops->state_of(m, fluents, n, s, unknown);
+}
+
+dl_tid dl_machine_move_term(const dl_machine *m, uint32_t move)
+{
+  assert(m && m->ops->move_valid(m, move));
+  return m->ops->move_term(m, move);
+}
+
+uint32_t dl_machine_move_of(const dl_machine *m, uint32_t role, dl_tid action)
+{
+  assert(m && role < m->n_roles);
+  return m->ops->move_of(m, role, action);
+}

@@ -190,6 +190,22 @@ dl_mstatus dl_machine_next(dl_machine *m, const dl_mstate *s, const uint32_t *jo
  * no check here). */
 dl_mstatus dl_machine_next_unchecked(dl_machine *m, const dl_mstate *s, const uint32_t *joint, dl_mstate **next);
 
+/* The fluents of s, as term ids, appended to out (sorted for the rules,
+ * in the circuit's order for the circuit).  OK or NOMEM. */
+dl_mstatus dl_machine_fluents(dl_machine *m, const dl_mstate *s, dl_ids *out);
+
+/* The state holding fluents[0..n) (any order; the array may be reordered)
+ * into *s.  INPUT, unreported, when the machine cannot hold one of them (a
+ * fluent no state reached from init holds): then *unknown is its index. */
+dl_mstatus dl_machine_state_of(dl_machine *m, dl_tid *fluents, uint32_t n, dl_mstate **s, uint32_t *unknown);
+
+/* The action of move (a valid move id) as a term. */
+dl_tid dl_machine_move_term(const dl_machine *m, uint32_t move);
+
+/* The move of role whose action is the term action, or DL_NO_MOVE when
+ * role can never make it. */
+uint32_t dl_machine_move_of(const dl_machine *m, uint32_t role, dl_tid action);
+
 /* Runs o->n random playouts from start (fewer when o->time_limit passes or
  * m->stop asks), adding into *t (goal_sum: n_roles doubles).  GAME when a
  * playout meets a role without a legal move, or ends where a role has no
