@@ -22,6 +22,7 @@
 
 #include "datalog/machine/machine.h"
 #include "datalog/machine/pipeline.h"
+#include "datalog/structure/game_symmetry.h"
 #include "lexer.h"
 
 _Static_assert((int)GDLOG_ERR_NOMEM == (int)DL_M_NOMEM && (int)GDLOG_ERR_GAME == (int)DL_M_GAME,
@@ -43,6 +44,8 @@ struct gdlog_game {
   dl_buf text;               /* what gdlog_move_text returned last */
   dl_buf error;              /* what gdlog_error returns */
   size_t mark;               /* messages of diag before the current call */
+  dl_game_symmetry sym;      /* gdlog_symmetries: the group, once found */
+  int sym_found;
 };
 
 static const dl_mstate *mstate(const gdlog_state *s) { return (const dl_mstate *)(const void *)s; }
@@ -293,6 +296,7 @@ void gdlog_close(gdlog_game *g)
   }
   free(g->role_names);
   free(g->legal);
+  dl_game_symmetry_free(&g->sym);
   dl_game_free(&g->game);
   dl_diag_destroy(g->diag);
   dl_buf_free(&g->text);
@@ -535,4 +539,146 @@ gdlog_status gdlog_state_text(gdlog_game *g, const gdlog_state *s, char **text)
   *text = NULL;
   if (!state_of_game(g, s)) return call_fail(g, GDLOG_ERR_INPUT);
   return call_end(g, dl_machine_state_text(g->m, mstate(s), g->format, text));
+}
+
+/* ---- symmetries ------------------------------------------------------------------------ */
+
+/* Random playouts that check each symmetry before it is used. */
+#define SYMMETRY_CHECK_PLAYOUTS 20
+
+gdlog_status gdlog_symmetries(gdlog_game *g, int *order)
+{
+  assert(ready(g) && order);
+  call_begin(g);
+  *order = 1;
+  if (!g->sym_found) {
+    dl_game_symmetry_free(&g->sym);
+    dl_symmetry_check_options o = { .playouts = SYMMETRY_CHECK_PLAYOUTS, .seed = 1 };
+    if (!dl_game_symmetry_find(&g->sym, g->game.loaded->prog, g->game.domains, g->m, &o, g->diag)) {
+      dl_game_symmetry_free(&g->sym);
+      return call_fail(g, build_failure(g));
+    }
+    g->sym_found = 1;
+  }
+  int exact;
+  *order = (int)dl_symmetry_act_order(g->sym.act, &exact);
+  return GDLOG_OK;
+}
+
+/* Whether e is an element of g's group (found already); reported when not. */
+static int element_valid(gdlog_game *g, int e)
+{
+  int exact;
+  return g->sym_found && e >= 0 && (uint64_t)e < dl_symmetry_act_order(g->sym.act, &exact);
+}
+
+/* The fluents of s as a bitset over the group's fluents, into bits. */
+static dl_mstatus state_bits(gdlog_game *g, const dl_mstate *s, uint64_t *bits)
+{
+  dl_ids ids = { 0 };
+  dl_mstatus st = dl_machine_fluents(g->m, s, &ids);
+  memset(bits, 0, dl_symmetry_act_words(g->sym.act) * sizeof *bits);
+  for (uint32_t i = 0; st == DL_M_OK && i < ids.n; i++) {
+    uint32_t j = dl_symmetry_act_index(g->sym.act, DL_ACT_FLUENT, ids.ids[i]);
+    if (j == UINT32_MAX) {
+      dl_diag_report(g->diag, DL_ERROR, NULL, 0, "the state holds a fluent outside the domain of true");
+      st = DL_M_GAME;
+    } else {
+      bits[j / 64] |= (uint64_t)1 << (j % 64);
+    }
+  }
+  dl_ids_free(&ids);
+  return st;
+}
+
+/* The state of bitset bits into *s. */
+static dl_mstatus bits_state(gdlog_game *g, const uint64_t *bits, dl_mstate **s)
+{
+  dl_ids ids = { 0 };
+  int ok = 1;
+  for (uint32_t w = 0; ok && w < dl_symmetry_act_words(g->sym.act); w++)
+    for (uint64_t b = bits[w]; ok && b; b &= b - 1)
+      ok = dl_ids_push(&ids, dl_symmetry_act_term(g->sym.act, DL_ACT_FLUENT, w * 64 + (uint32_t)__builtin_ctzll(b)));
+  uint32_t unknown;
+  dl_mstatus st = ok ? dl_machine_state_of(g->m, ids.ids, ids.n, s, &unknown) : dl_machine_nomem(g->m);
+  if (st == DL_M_INPUT) dl_diag_report(g->diag, DL_ERROR, NULL, 0, "the image holds a fluent the game never reaches");
+  dl_ids_free(&ids);
+  return st;
+}
+
+/* The state of s mapped through f (an image or the canonical form) into
+ * *out, with the hash of the result when hash is not NULL. */
+static gdlog_status map_state(gdlog_game *g, const gdlog_state *s, int e, gdlog_state **out, uint64_t *hash)
+{
+  *out = NULL;
+  uint32_t words = dl_symmetry_act_words(g->sym.act) + 1;
+  uint64_t *in = calloc(words, sizeof *in), *image = calloc(words, sizeof *image);
+  if (!in || !image) {
+    free(in), free(image);
+    return nomem(g);
+  }
+  dl_mstatus st = state_bits(g, mstate(s), in);
+  if (st == DL_M_OK && e >= 0) dl_symmetry_act_image(g->sym.act, (uint64_t)e, in, image);
+  else if (st == DL_M_OK) dl_symmetry_act_canonical(g->sym.act, in, image);
+  if (st == DL_M_OK && hash) *hash = dl_symmetry_act_hash(g->sym.act, image);
+  dl_mstate *m = NULL;
+  if (st == DL_M_OK) st = bits_state(g, image, &m);
+  *out = gstate(m);
+  free(in), free(image);
+  return call_end(g, st == DL_M_INPUT ? DL_M_GAME : st);
+}
+
+gdlog_status gdlog_symmetry_state(gdlog_game *g, int e, const gdlog_state *s, gdlog_state **image)
+{
+  assert(ready(g) && image);
+  call_begin(g);
+  *image = NULL;
+  if (!element_valid(g, e)) return bad_index(g, "symmetry", e);
+  if (!state_of_game(g, s)) return call_fail(g, GDLOG_ERR_INPUT);
+  return map_state(g, s, e, image, NULL);
+}
+
+gdlog_status gdlog_canonical(gdlog_game *g, const gdlog_state *s, gdlog_state **canonical, uint64_t *hash)
+{
+  assert(ready(g) && canonical);
+  call_begin(g);
+  *canonical = NULL;
+  if (!g->sym_found) {
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "call gdlog_symmetries first");
+    return call_fail(g, GDLOG_ERR_INPUT);
+  }
+  if (!state_of_game(g, s)) return call_fail(g, GDLOG_ERR_INPUT);
+  return map_state(g, s, -1, canonical, hash);
+}
+
+/* The role of g whose term is t, or -1. */
+static int role_of_term(const gdlog_game *g, dl_tid t)
+{
+  for (uint32_t r = 0; r < g->m->n_roles; r++)
+    if (g->m->roles[r] == t) return (int)r;
+  return -1;
+}
+
+gdlog_status gdlog_symmetry_joint(gdlog_game *g, int e, const gdlog_move *joint, gdlog_move *image)
+{
+  assert(ready(g) && joint && image);
+  call_begin(g);
+  if (!element_valid(g, e)) return bad_index(g, "symmetry", e);
+  if (!joint_valid(g, joint)) return call_fail(g, GDLOG_ERR_INPUT);
+  const dl_symmetry_act *a = g->sym.act;
+  if (!dl_symmetry_act_size(a, DL_ACT_ACTION)) {
+    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "the game has too many actions in the domain of does to map moves");
+    return call_fail(g, GDLOG_ERR_LIMIT);
+  }
+  for (uint32_t r = 0; r < g->m->n_roles; r++) {
+    int q = role_of_term(g, dl_symmetry_act_map(a, (uint64_t)e, DL_ACT_ROLE, g->m->roles[r]));
+    dl_tid action = dl_symmetry_act_map(a, (uint64_t)e, DL_ACT_ACTION, dl_machine_move_term(g->m, joint[r]));
+    uint32_t move = q < 0 || action == DL_NO_TERM ? DL_NO_MOVE : dl_machine_move_of(g->m, (uint32_t)q, action);
+    if (move == DL_NO_MOVE) {
+      dl_diag_report(g->diag, DL_ERROR, NULL, 0, "the image of the move of role %u is no move of the game", r);
+      return call_fail(g, GDLOG_ERR_GAME);
+    }
+    image[q] = move;
+  }
+  return GDLOG_OK;
 }

@@ -276,6 +276,34 @@ GDLOG_API gdlog_status gdlog_state_text(gdlog_game *g, const gdlog_state *s, cha
  * state reached from the initial one holds), NOMEM. */
 GDLOG_API gdlog_status gdlog_parse_state(gdlog_game *g, const char *name, const char *text, size_t len, gdlog_state **s);
 
+/* ---- symmetries (section 14.7 of the book) -------------------------------------- */
+
+/* Finds the symmetries of g once (later calls return at once): the
+ * automorphisms of the game's rule graph (gdlog symmetry), each checked on
+ * 20 random playouts first, as a group acting on states and moves.  Its
+ * elements are numbered 0 .. *order - 1, 0 the identity.  GAME when a
+ * symmetry fails the check (a bug of gdlog's, never a property of the
+ * game), LIMIT, NOMEM. */
+GDLOG_API gdlog_status gdlog_symmetries(gdlog_game *g, int *order);
+
+/* The image of state s under group element e into *image (a new state).
+ * INPUT when e is no element (or gdlog_symmetries was not called); NOMEM. */
+GDLOG_API gdlog_status gdlog_symmetry_state(gdlog_game *g, int e, const gdlog_state *s, gdlog_state **image);
+
+/* The image of the joint move joint[0..roles) under group element e into
+ * image[0..roles): the move of role r maps to the move of r's image
+ * (symmetries may exchange roles), so that playing the image in the image
+ * of s leads to the image of the next state.  INPUT for an element or a
+ * move out of range; LIMIT when the game has too many actions to map (more
+ * than 1,000,000 in the domain of does). */
+GDLOG_API gdlog_status gdlog_symmetry_joint(gdlog_game *g, int e, const gdlog_move *joint, gdlog_move *image);
+
+/* The canonical state of s, the least of its images under the group, into
+ * *canonical (a new state), and a 64-bit hash of it into *hash when hash
+ * is not NULL: symmetric states get the same canonical state and hash,
+ * for a transposition table.  INPUT before gdlog_symmetries; NOMEM. */
+GDLOG_API gdlog_status gdlog_canonical(gdlog_game *g, const gdlog_state *s, gdlog_state **canonical, uint64_t *hash);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,7 @@
 #include "datalog/base/sort.h"
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
+#include "datalog/cli/structural.h"
 
 /* --backend: the pipeline's, and both of them. */
 enum { BACKEND_ALL = DL_BACKEND_CIRCUIT + 1 };
@@ -50,6 +51,11 @@ static const cli_option equiv_option_table[] = {
     .one_of = CLI_ONE_OF({ "auto", DL_CIRCUIT_AUTO }, { "eager", DL_CIRCUIT_EAGER }, { "lazy", DL_CIRCUIT_LAZY }),
     .help = "how the circuit evaluates (gdlog play --help): auto\n"
             "(default), eager or lazy" },
+  { .name = "--structural",
+    .help = "first compare the rule graphs (chapter 14.7): the same game\n"
+            "up to renaming of symbols and variables and the order of\n"
+            "rules and literals?  If so, print the renaming and play\n"
+            "GAME renamed beside OTHER; if not, say so (status 1)" },
   { .name = "--syntax", .value = "S", .repeatable = 1,
     .one_of = CLI_ONE_OF({ "kif", LX_KIF }, { "infix", LX_INFIX }, { "asp", LX_ASP }),
     .help = "input syntax, kif, infix or asp: given once, of both files;\n"
@@ -177,6 +183,9 @@ typedef struct equiv {
   uint64_t playout, depth, states, cut;
   atoms history;           /* the joint moves of this playout, printed */
   dl_buf joint_text;       /* the joint move being tried, printed */
+  dl_loaded *renamed;      /* --structural: GAME renamed into OTHER's names */
+  dl_buf renamed_text;     /*   its text, which messages point into */
+  char *renamed_name;
 } equiv;
 
 /* Moves the messages of side s's machine to the command's diagnostics,
@@ -543,14 +552,42 @@ static int load_side(equiv *q, int i, const char *file, dl_loaded *l, dl_backend
   return 1;
 }
 
-/* Sets up the sides: GAME on the rules, then OTHER on the backends asked. */
+/* --structural: compares the rule graphs of game and other; when they
+ * are isomorphic, prints the renaming and makes q->renamed, GAME renamed.
+ * 0 when they are not (said) or after reporting. */
+static int rename_game(equiv *q, dl_loaded *game, dl_loaded *other)
+{
+  dl_buf map = { 0 };
+  const char *a = q->c->args[0], *b = q->c->args[1];
+  int same = cli_structural_compare(q->c, game->prog, other->prog, &map, &q->renamed_text);
+  if (same == 1) printf("equiv: %s and %s are the same game up to renaming%s\n%s", a, b, map.len ? ":" : "",
+                        map.len ? map.data : "");
+  if (same == 0) printf("equiv: %s and %s are not the same game up to renaming:\n%s", a, b, map.data ? map.data : "");
+  dl_buf_free(&map);
+  size_t len = strlen(a) + sizeof " (renamed)";
+  if (same == 1 && (q->renamed_name = malloc(len))) snprintf(q->renamed_name, len, "%s (renamed)", a);
+  if (same != 1) return 0;
+  if (!q->renamed_name) {
+    dl_diag_fail(q->c->diag, DL_CAUSE_NOMEM, "out of memory");
+    return 0;
+  }
+  dl_load_options lo = { .file = q->renamed_name, .syntax = LX_KIF };
+  q->renamed = dl_load_memory(&lo, q->renamed_text.data ? q->renamed_text.data : "", q->renamed_text.len, q->c->diag);
+  return q->renamed && q->renamed->prog;
+}
+
+/* Sets up the sides: GAME on the rules (renamed with --structural), then
+ * OTHER on the backends asked. */
 static int load_sides(equiv *q)
 {
   dl_loaded *game = cli_load_as(q->c, q->c->args[0], file_syntax(q->c, 0));
-  if (!game || !load_side(q, 0, q->c->args[0], game, DL_BACKEND_RULES)) return 0;
   const char *other = q->c->args[1];
-  dl_loaded *l = cli_load_as(q->c, other, file_syntax(q->c, 1));
+  dl_loaded *l = game ? cli_load_as(q->c, other, file_syntax(q->c, 1)) : NULL;
   if (!l) return 0;
+  int structural = cli_given(q->c, "--structural");
+  if (structural && !rename_game(q, game, l)) return 0;
+  if (!load_side(q, 0, structural ? q->renamed_name : q->c->args[0], structural ? q->renamed : game, DL_BACKEND_RULES))
+    return 0;
   int b = cli_choice(q->c, "--backend", DL_BACKEND_AUTO);
   if (b == BACKEND_ALL)
     return load_side(q, 1, other, l, DL_BACKEND_RULES) && load_side(q, 2, other, l, DL_BACKEND_CIRCUIT);
@@ -621,6 +658,9 @@ static int run_equiv(cli_ctx *c)
   for (int i = 0; i < MAX_SIDES; i++) free_side(&q.s[i]);
   atoms_free(&q.history);
   dl_buf_free(&q.joint_text);
+  dl_load_destroy(q.renamed);
+  dl_buf_free(&q.renamed_text);
+  free(q.renamed_name);
   return ok ? CLI_OK : CLI_INPUT;
 }
 

@@ -1,6 +1,7 @@
 /* cmd_explore.c: gdlog explore: the reachable states of a game, counted,
  * and their classes under its symmetry group (datalog/structure/explore.h). */
-#include "datalog/cli/group.h"
+#include "datalog/cli/cli.h"
+#include "datalog/structure/game_symmetry.h"
 #include "datalog/structure/explore.h"
 
 static const cli_option explore_options[] = {
@@ -15,7 +16,7 @@ static const cli_option explore_options[] = {
   CLI_OPT_END
 };
 
-static void write_totals(cli_ctx *c, const cli_group *grp, const dl_explore_totals *t, dl_buf *b)
+static void write_totals(cli_ctx *c, const dl_game_symmetry *grp, const dl_explore_totals *t, dl_buf *b)
 {
   dl_buf_addf(b, "%% gdlog explore %s: breadth first from the initial state\n", c->args[0]);
   dl_buf_addf(b, "states     %llu%s, %llu terminal, depth %u\n", (unsigned long long)t->states,
@@ -36,16 +37,16 @@ static int run_explore(cli_ctx *c)
       !cli_count_range(c, "--playouts", 20, 0, UINT32_MAX, &o.playouts))
     return CLI_USAGE;
   dl_game game = { 0 };
-  cli_group grp = { 0 };
+  dl_game_symmetry grp = { 0 };
   int ok = cli_build_machine(c, c->args[0], 0, &game);
-  if (ok && !cli_given(c, "--no-symmetry")) ok = cli_group_find(c, &game, &o, &grp);
+  if (ok && !cli_given(c, "--no-symmetry")) ok = dl_game_symmetry_find(&grp, game.loaded->prog, game.domains, game.machine, &o, c->diag);
   dl_explore_totals t;
   ok = ok && dl_explore(game.machine, grp.act, max_states, &t) == DL_M_OK;
   dl_buf b = { 0 };
   if (ok) write_totals(c, &grp, &t, &b);
   ok = ok && cli_write_output(c, &b);
   dl_buf_free(&b);
-  cli_group_free(&grp);
+  dl_game_symmetry_free(&grp);
   dl_game_free(&game);
   return ok ? CLI_OK : CLI_INPUT;
 }

@@ -16,7 +16,7 @@ static const cli_option rulegraph_options[] = {
 static int run_rulegraph(cli_ctx *c)
 {
   dl_loaded *l = cli_load(c, c->args[0]);
-  dl_rgraph *g = l && l->prog ? dl_rgraph_build(l->prog, c->diag) : NULL;
+  dl_rgraph *g = l && l->prog ? dl_rgraph_build(l->prog, NULL, c->diag) : NULL;
   dl_buf b = { 0 };
   if (g && cli_choice(c, "--format", RG_DOT) == RG_TEXT) dl_rgraph_write_text(g, &b);
   else if (g) dl_rgraph_write_dot(g, &b);

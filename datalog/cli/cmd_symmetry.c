@@ -2,7 +2,8 @@
  * graph proves (section 14.7 of the book; datalog/structure/symmetry.h),
  * each checked on random playouts (symmetry_check.h), and the group they
  * make on the ground fluents, actions and roles (symmetry_act.h). */
-#include "datalog/cli/group.h"
+#include "datalog/cli/cli.h"
+#include "datalog/structure/game_symmetry.h"
 
 static const cli_option symmetry_options[] = {
   { .name = "--playouts", .value = "N",
@@ -19,7 +20,7 @@ static const cli_option symmetry_options[] = {
   CLI_OPT_END
 };
 
-static void write_generator(cli_ctx *c, const cli_group *grp, uint64_t playouts, dl_format fmt, uint32_t i,
+static void write_generator(cli_ctx *c, const dl_game_symmetry *grp, uint64_t playouts, dl_format fmt, uint32_t i,
                             dl_buf *b)
 {
   dl_buf_addf(b, "generator %u: ", i + 1);
@@ -34,7 +35,7 @@ static void write_generator(cli_ctx *c, const cli_group *grp, uint64_t playouts,
   if (cli_given(c, "--ground")) dl_symmetry_act_write(grp->act, i, fmt, b);
 }
 
-static void write_report(cli_ctx *c, const cli_group *grp, uint64_t playouts, dl_format fmt, dl_buf *b)
+static void write_report(cli_ctx *c, const dl_game_symmetry *grp, uint64_t playouts, dl_format fmt, dl_buf *b)
 {
   int exact;
   uint64_t order = dl_symmetry_act_order(grp->act, &exact);
@@ -61,12 +62,12 @@ static int run_symmetry(cli_ctx *c)
   if (cli_given(c, "--no-check")) o.playouts = 0;
   dl_game game = { 0 };
   dl_buf b = { 0 };
-  cli_group grp = { 0 };
-  int ok = cli_build_machine(c, c->args[0], 0, &game) && cli_group_find(c, &game, &o, &grp);
+  dl_game_symmetry grp = { 0 };
+  int ok = cli_build_machine(c, c->args[0], 0, &game) && dl_game_symmetry_find(&grp, game.loaded->prog, game.domains, game.machine, &o, c->diag);
   if (ok) write_report(c, &grp, o.playouts, game.kif ? DL_FMT_KIF : DL_FMT_INFIX, &b);
   ok = ok && cli_write_output(c, &b);
   dl_buf_free(&b);
-  cli_group_free(&grp);
+  dl_game_symmetry_free(&grp);
   dl_game_free(&game);
   return ok ? CLI_OK : CLI_INPUT;
 }

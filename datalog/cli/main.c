@@ -16,6 +16,7 @@
   X(rulegraph)          \
   X(symmetry)           \
   X(explore)            \
+  X(canon)              \
   X(reduce)             \
   X(ground)             \
   X(equiv)              \

@@ -17,6 +17,7 @@
 #include <Judy.h>
 
 #include "datalog/base/ids.h"
+#include "datalog/base/sort.h"
 
 typedef struct copy {
   uint32_t pred;       /* the fact predicate */
@@ -45,8 +46,9 @@ struct dl_rgraph {
   Pvoid_t symbol_of;         /* JudyL: sym << 32 | arity -> vertex + 1 */
   Pvoid_t constant_of;       /* JudyL: sym << 32 | class -> vertex + 1 */
   Pvoid_t classes_of;        /* JudyL: sym -> classes the constant has */
-  Pvoid_t value_of;          /* JudyL: sym -> goal value's colour + 1 */
+  Pvoid_t values;             /* Judy1: the constant vertices that stand for goal values */
   uint32_t n_values;
+  int untyped;               /* one class for all positions, no copies */
   copy *copies;
   uint32_t n_copies, cap_copies;
   /* the rule being walked */
@@ -195,36 +197,75 @@ static uint32_t symbol_vertex(dl_rgraph *g, dl_sym sym, uint32_t arity)
   return vertex_in(g, &g->symbol_of, key, make_symbol_of_key);
 }
 
-/* The colour of constant sym in class c: its own when c holds goal values. */
-static uint32_t constant_colour(dl_rgraph *g, dl_sym sym, uint32_t c)
-{
-  if (c != find(g, DL_RG_POS_VALUE)) return DL_RG_SYMBOL;
-  Word_t *slot;
-  JLI(slot, g->value_of, sym);
-  if (slot == PJERR) {
-    g->failed = 1;
-    return DL_RG_SYMBOL;
-  }
-  if (!*slot) *slot = ++g->n_values;
-  return DL_RG_KINDS + DL_RG_KEYWORDS + (uint32_t)*slot - 1;
-}
-
 static uint32_t make_constant(dl_rgraph *g, Word_t key)
 {
   dl_sym sym = (dl_sym)(key >> 32);
-  uint32_t c = (uint32_t)key, v = add_vertex(g, DL_RG_SYMBOL, constant_colour(g, sym, c), sym, 0);
+  uint32_t v = add_vertex(g, DL_RG_SYMBOL, DL_RG_SYMBOL, sym, 0);
   Word_t *count;
   JLI(count, g->classes_of, sym);
   if (count == PJERR) g->failed = 1;
   else ++*count;
-  if (!g->failed) g->v[v].pos = c;
+  if (!g->failed) g->v[v].pos = (uint32_t)key;
   return v;
 }
 
+/* The vertex of constant sym in position pos; marked a goal value when
+ * pos is in goal values' class. */
 static uint32_t constant_vertex(dl_rgraph *g, dl_sym sym, uint32_t pos)
 {
-  Word_t key = (Word_t)sym << 32 | find(g, pos);
-  return vertex_in(g, &g->constant_of, key, make_constant);
+  uint32_t c = find(g, pos);
+  Word_t key = (Word_t)sym << 32 | (g->untyped ? 0 : c);
+  uint32_t v = vertex_in(g, &g->constant_of, key, make_constant);
+  int rc;
+  if (c == find(g, DL_RG_POS_VALUE)) J1S(rc, g->values, v);
+  (void)rc;
+  return v;
+}
+
+/* The numeric value of name s, or -1 when it is none. */
+static long long number_of(const dl_rgraph *g, dl_sym s)
+{
+  size_t len;
+  const char *name = dl_terms_name(g->terms, s, &len);
+  long long n = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (name[i] < '0' || name[i] > '9' || n > 1000000000) return -1;
+    n = 10 * n + (name[i] - '0');
+  }
+  return len ? n : -1;
+}
+
+static int compare_values(const void *x, const void *y, void *ctx)
+{
+  const dl_rgraph *g = ctx;
+  dl_sym a = g->v[*(const uint32_t *)x].sym, b = g->v[*(const uint32_t *)y].sym;
+  long long na = number_of(g, a), nb = number_of(g, b);
+  if (na != nb) return na < nb ? -1 : 1;
+  size_t la, lb;
+  const char *sa = dl_terms_name(g->terms, a, &la), *sb = dl_terms_name(g->terms, b, &lb);
+  int c = memcmp(sa, sb, la < lb ? la : lb);
+  return c ? c : (la > lb) - (la < lb);
+}
+
+/* Gives each goal value a colour of its own, in the order of the values,
+ * so that the colours of two games compare.  0 when out of memory. */
+static int colour_values(dl_rgraph *g)
+{
+  Word_t n, v = 0;
+  int rc;
+  J1C(n, g->values, 0, -1);
+  uint32_t *list = malloc((n + 1) * sizeof *list), k = 0;
+  if (!list) return 0;
+  J1F(rc, g->values, v);
+  while (rc) {
+    list[k++] = (uint32_t)v;
+    J1N(rc, g->values, v);
+  }
+  dl_sort(list, k, sizeof *list, compare_values, g);
+  for (uint32_t i = 0; i < k; i++) g->v[list[i]].colour = DL_RG_KINDS + DL_RG_KEYWORDS + i;
+  g->n_values = k;
+  free(list);
+  return 1;
 }
 
 /* The copy of fact predicate q at the classes of positions pos[0..n). */
@@ -435,7 +476,7 @@ static int find_fact_preds(dl_rgraph *g)
     has_rule[q] = 1;
     if (p->ast->rules[r].n_body || p->ast->rules[r].n_vars) g->fact_pred[q] = 0;
   }
-  for (uint32_t q = 0; q < p->n_preds; q++) g->fact_pred[q] &= has_rule[q];
+  for (uint32_t q = 0; q < p->n_preds; q++) g->fact_pred[q] &= has_rule[q] && !g->untyped;
   free(has_rule);
   return 1;
 }
@@ -467,11 +508,11 @@ static void add_keywords(dl_rgraph *g)
     new_position(g, dl_terms_symbol(g->terms, names[k], strlen(names[k])), args[k]);
 }
 
-dl_rgraph *dl_rgraph_build(const dl_program *p, dl_diag *diag)
+dl_rgraph *dl_rgraph_build(const dl_program *p, const dl_rgraph_options *o, dl_diag *diag)
 {
   assert(p && p->ast && diag);
   dl_rgraph *g = calloc(1, sizeof *g);
-  if (g) g->p = p, g->terms = p->terms;
+  if (g) g->p = p, g->terms = p->terms, g->untyped = o && o->untyped;
   int ok = g && (g->var_at = calloc(max_vars(p->ast), sizeof *g->var_at));
   if (ok) add_keywords(g);
   ok = ok && !g->failed && find_fact_preds(g);
@@ -480,7 +521,7 @@ dl_rgraph *dl_rgraph_build(const dl_program *p, dl_diag *diag)
     for (uint32_t r = 0; r < p->ast->n_rules && !g->failed; r++) walk_rule(g, r);
   }
   for (uint32_t k = 0; ok && k < g->n_copies && !g->failed; k++) write_copy_facts(g, k);
-  ok = ok && !g->failed && first_of_classes(g);
+  ok = ok && !g->failed && first_of_classes(g) && colour_values(g);
   if (!ok) {
     dl_rgraph_destroy(g);
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory building the rule graph");
@@ -499,7 +540,7 @@ void dl_rgraph_destroy(dl_rgraph *g)
   JLFA(bytes, g->symbol_of);
   JLFA(bytes, g->constant_of);
   JLFA(bytes, g->classes_of);
-  JLFA(bytes, g->value_of);
+  J1FA(bytes, g->values);
   (void)bytes;
   for (uint32_t k = 0; k < g->n_copies; k++) free(g->copies[k].classes);
   free(g->copies);
@@ -550,7 +591,7 @@ uint32_t dl_rgraph_constant_vertex(const dl_rgraph *g, dl_sym sym, uint32_t pos)
 {
   assert(pos < g->n_pos);
   Word_t *slot;
-  JLG(slot, g->constant_of, (Word_t)sym << 32 | class_of(g, pos));
+  JLG(slot, g->constant_of, (Word_t)sym << 32 | (g->untyped ? 0 : class_of(g, pos)));
   return slot ? (uint32_t)(*slot - 1) : UINT32_MAX;
 }
 

@@ -88,10 +88,16 @@ typedef enum dl_rg_keyword_position {
 
 typedef struct dl_rgraph dl_rgraph;
 
+typedef struct dl_rgraph_options {
+  int untyped;   /* the book's graph: a constant is one symbol wherever it stands, fact
+                    predicates are not copied (for renamings, whose map is on symbols) */
+} dl_rgraph_options;
+
 /* Builds the rule graph of game p (a checked program whose facts are
- * rules, not input relations).  Returns the graph, or NULL after reporting
- * to diag (out of memory).  p's terms must outlive it. */
-dl_rgraph *dl_rgraph_build(const dl_program *p, dl_diag *diag);
+ * rules, not input relations); o may be NULL (typed).  Returns the graph,
+ * or NULL after reporting to diag (out of memory).  p's terms must outlive
+ * it. */
+dl_rgraph *dl_rgraph_build(const dl_program *p, const dl_rgraph_options *o, dl_diag *diag);
 
 /* Frees g; NULL is allowed. */
 void dl_rgraph_destroy(dl_rgraph *g);
@@ -105,7 +111,8 @@ uint32_t dl_rgraph_edge_count(const dl_rgraph *g);
 void dl_rgraph_edge(const dl_rgraph *g, uint32_t i, uint32_t *from, uint32_t *to);
 
 /* Colours are 0 .. count - 1: the kinds but KEYWORD as dl_rg_kind, then
- * the keywords, then the goal values. */
+ * the keywords, then the goal values in the order of their numbers (so
+ * that the colours of two games compare). */
 uint32_t dl_rgraph_colour_count(const dl_rgraph *g);
 
 /* The vertex of the function or predicate symbol sym of arity n > 0 (its

@@ -9,6 +9,8 @@
 #include <Judy.h>
 #include <bliss/bliss_C.h>
 
+#include "datalog/base/ids.h"
+#include "datalog/base/sort.h"
 #include "datalog/structure/permset.h"
 
 struct dl_symmetry {
@@ -74,30 +76,54 @@ static int needs_direction(const dl_rgraph *g, const uint8_t *seen, uint32_t col
   return a == b || seen[(size_t)b * colours + a];
 }
 
-/* The rule graph as an undirected bliss graph (see symmetry.h); NULL when
- * out of memory. */
-static BlissGraph *bliss_graph(const dl_rgraph *g)
+/* The rule graph as an undirected graph: its vertices (first, numbered as
+ * in g) and the new "tail" and "head" vertices by their colours, and the
+ * edges as pairs (see symmetry.h). */
+typedef struct expanded {
+  dl_ids colour;
+  dl_ids edges;
+} expanded;
+
+static void expanded_free(expanded *x)
+{
+  dl_ids_free(&x->colour);
+  dl_ids_free(&x->edges);
+}
+
+static int add_undirected(expanded *x, uint32_t u, uint32_t v)
+{
+  return dl_ids_push(&x->edges, u) && dl_ids_push(&x->edges, v);
+}
+
+/* Expands g into *x (zeroed); 0 when out of memory. */
+static int expand(const dl_rgraph *g, expanded *x)
 {
   uint32_t colours = dl_rgraph_colour_count(g), tail = colours, head = colours + 1;
   uint8_t *seen = two_way_colours(g, colours);
-  BlissGraph *b = seen ? bliss_new(0) : NULL;
-  if (!b) {
-    free(seen);
-    return NULL;
-  }
-  for (uint32_t v = 0, n = dl_rgraph_vertex_count(g); v < n; v++) bliss_add_vertex(b, dl_rgraph_vertex(g, v)->colour);
-  for (uint32_t i = 0, m = dl_rgraph_edge_count(g), u, v; i < m; i++) {
+  int ok = seen != NULL;
+  for (uint32_t v = 0, n = dl_rgraph_vertex_count(g); ok && v < n; v++)
+    ok = dl_ids_push(&x->colour, dl_rgraph_vertex(g, v)->colour);
+  for (uint32_t i = 0, m = dl_rgraph_edge_count(g), u, v; ok && i < m; i++) {
     dl_rgraph_edge(g, i, &u, &v);
     if (!needs_direction(g, seen, colours, u, v)) {
-      bliss_add_edge(b, u, v);
+      ok = add_undirected(x, u, v);
       continue;
     }
-    unsigned a = bliss_add_vertex(b, tail), h = bliss_add_vertex(b, head);
-    bliss_add_edge(b, u, a);
-    bliss_add_edge(b, a, h);
-    bliss_add_edge(b, h, v);
+    uint32_t a = x->colour.n, h = a + 1;
+    ok = dl_ids_push(&x->colour, tail) && dl_ids_push(&x->colour, head) && add_undirected(x, u, a) &&
+         add_undirected(x, a, h) && add_undirected(x, h, v);
   }
   free(seen);
+  return ok;
+}
+
+/* x as a bliss graph; NULL when out of memory. */
+static BlissGraph *bliss_graph(const expanded *x)
+{
+  BlissGraph *b = bliss_new(0);
+  if (!b) return NULL;
+  for (uint32_t v = 0; v < x->colour.n; v++) bliss_add_vertex(b, x->colour.ids[v]);
+  for (uint32_t i = 0; i < x->edges.n; i += 2) bliss_add_edge(b, x->edges.ids[i], x->edges.ids[i + 1]);
   return b;
 }
 
@@ -150,7 +176,9 @@ dl_symmetry *dl_symmetry_find(const dl_rgraph *g, dl_diag *diag)
 {
   assert(g && diag);
   dl_symmetry *s = calloc(1, sizeof *s);
-  BlissGraph *b = s ? bliss_graph(g) : NULL;
+  expanded x = { 0 };
+  BlissGraph *b = s && expand(g, &x) ? bliss_graph(&x) : NULL;
+  expanded_free(&x);
   if (!b) {
     free(s);
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory finding symmetries");
@@ -288,4 +316,98 @@ void dl_symmetry_write(const dl_symmetry *s, uint32_t i, dl_buf *out)
       first = 0;
     }
   free(done);
+}
+
+/* ---- canonical forms ---- */
+
+struct dl_canon {
+  uint32_t n;            /* vertices of the expanded graph */
+  uint32_t *place;       /* per vertex: its canonical number */
+  uint32_t *at;          /* per canonical number: the vertex */
+  uint32_t *colour;      /* per canonical number: the colour */
+  uint64_t *edges;       /* canonical edges (low << 32 | high), sorted */
+  uint32_t n_edges;
+  uint64_t hash;
+};
+
+static int compare_u64(const void *x, const void *y, void *ctx)
+{
+  (void)ctx;
+  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+  return (a > b) - (a < b);
+}
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+  h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xbf58476d1ce4e5b9ull;
+}
+
+/* The canonical form of x from bliss's labelling lab. */
+static int fill_canon(dl_canon *c, const expanded *x, const unsigned *lab)
+{
+  c->n = x->colour.n, c->n_edges = x->edges.n / 2;
+  c->place = malloc(((size_t)c->n + 1) * sizeof *c->place);
+  c->at = malloc(((size_t)c->n + 1) * sizeof *c->at);
+  c->colour = malloc(((size_t)c->n + 1) * sizeof *c->colour);
+  c->edges = malloc(((size_t)c->n_edges + 1) * sizeof *c->edges);
+  if (!c->place || !c->at || !c->colour || !c->edges) return 0;
+  for (uint32_t v = 0; v < c->n; v++) c->place[v] = lab[v], c->at[lab[v]] = v, c->colour[lab[v]] = x->colour.ids[v];
+  for (uint32_t i = 0; i < c->n_edges; i++) {
+    uint64_t a = lab[x->edges.ids[2 * i]], b = lab[x->edges.ids[2 * i + 1]];
+    c->edges[i] = a < b ? a << 32 | b : b << 32 | a;
+  }
+  dl_sort(c->edges, c->n_edges, sizeof *c->edges, compare_u64, NULL);
+  uint64_t h = mix(c->n, c->n_edges);
+  for (uint32_t i = 0; i < c->n; i++) h = mix(h, c->colour[i]);
+  for (uint32_t i = 0; i < c->n_edges; i++) h = mix(h, c->edges[i]);
+  c->hash = h ^ (h >> 29);
+  return 1;
+}
+
+dl_canon *dl_canon_build(const dl_rgraph *g, dl_diag *diag)
+{
+  assert(g && diag);
+  dl_canon *c = calloc(1, sizeof *c);
+  expanded x = { 0 };
+  BlissGraph *b = c && expand(g, &x) ? bliss_graph(&x) : NULL;
+  int ok = b != NULL;
+  if (ok) {
+    BlissStats stats;
+    const unsigned *lab = bliss_find_canonical_labeling(b, NULL, NULL, &stats);
+    ok = fill_canon(c, &x, lab);
+  }
+  if (b) bliss_release(b);
+  expanded_free(&x);
+  if (ok) return c;
+  dl_canon_destroy(c);
+  dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory finding a canonical form");
+  return NULL;
+}
+
+void dl_canon_destroy(dl_canon *c)
+{
+  if (!c) return;
+  free(c->place), free(c->at), free(c->colour), free(c->edges);
+  free(c);
+}
+
+uint64_t dl_canon_hash(const dl_canon *c) { return c->hash; }
+
+int dl_canon_equal(const dl_canon *a, const dl_canon *b)
+{
+  return a->n == b->n && a->n_edges == b->n_edges && !memcmp(a->colour, b->colour, a->n * sizeof *a->colour) &&
+         !memcmp(a->edges, b->edges, a->n_edges * sizeof *a->edges);
+}
+
+uint32_t dl_canon_place(const dl_canon *c, uint32_t v)
+{
+  assert(v < c->n);
+  return c->place[v];
+}
+
+uint32_t dl_canon_vertex(const dl_canon *c, uint32_t i)
+{
+  assert(i < c->n);
+  return c->at[i];
 }

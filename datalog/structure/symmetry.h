@@ -70,4 +70,29 @@ dl_tid dl_symmetry_apply(const dl_symmetry *s, dl_sym_set set, uint64_t i, dl_te
  * ", ". */
 void dl_symmetry_write(const dl_symmetry *s, uint32_t i, dl_buf *out);
 
+/* ---- canonical forms: isomorphism of rule graphs ---- */
+
+/* The canonical form of a rule graph (bliss's canonical labelling of the
+ * graph it is given as): two graphs are isomorphic when their forms are
+ * equal, and then vertex v of one and dl_canon_vertex(other,
+ * dl_canon_place(one, v)) of the other correspond. */
+typedef struct dl_canon dl_canon;
+
+/* The canonical form of g, or NULL after reporting to diag (out of
+ * memory). */
+dl_canon *dl_canon_build(const dl_rgraph *g, dl_diag *diag);
+
+/* Frees c; NULL is allowed. */
+void dl_canon_destroy(dl_canon *c);
+
+/* A 64-bit hash of the form: equal for isomorphic graphs. */
+uint64_t dl_canon_hash(const dl_canon *c);
+
+/* 1 when the graphs of a and b are isomorphic. */
+int dl_canon_equal(const dl_canon *a, const dl_canon *b);
+
+/* The canonical number of vertex v, and the vertex of canonical number i. */
+uint32_t dl_canon_place(const dl_canon *c, uint32_t v);
+uint32_t dl_canon_vertex(const dl_canon *c, uint32_t i);
+
 #endif

@@ -176,6 +176,19 @@ uint32_t dl_symmetry_act_index(const dl_symmetry_act *a, dl_act_part k, dl_tid t
   return slot ? (uint32_t)(*slot - 1) : UINT32_MAX;
 }
 
+dl_tid dl_symmetry_act_term(const dl_symmetry_act *a, dl_act_part k, uint32_t i)
+{
+  assert(k < DL_ACT_PARTS && i < a->n[k]);
+  return a->term_of[a->first[k] + i];
+}
+
+dl_tid dl_symmetry_act_map(const dl_symmetry_act *a, uint64_t e, dl_act_part k, dl_tid t)
+{
+  assert(e < a->group.n);
+  uint32_t i = dl_symmetry_act_index(a, k, t);
+  return i == UINT32_MAX ? DL_NO_TERM : a->term_of[a->group.elems[e * a->total + a->first[k] + i]];
+}
+
 uint32_t dl_symmetry_act_words(const dl_symmetry_act *a) { return a->words; }
 
 void dl_symmetry_act_image(const dl_symmetry_act *a, uint64_t e, const uint64_t *in, uint64_t *out)

@@ -60,6 +60,13 @@ uint64_t dl_symmetry_act_order(const dl_symmetry_act *a, int *exact);
 /* The index of term t in part k, or UINT32_MAX. */
 uint32_t dl_symmetry_act_index(const dl_symmetry_act *a, dl_act_part k, dl_tid t);
 
+/* The term of index i in part k. */
+dl_tid dl_symmetry_act_term(const dl_symmetry_act *a, dl_act_part k, uint32_t i);
+
+/* The image of term t of part k under group element e (0 <= e < the
+ * order), or DL_NO_TERM when t is not in the universe. */
+dl_tid dl_symmetry_act_map(const dl_symmetry_act *a, uint64_t e, dl_act_part k, dl_tid t);
+
 /* The 64-bit words of a state's bitset. */
 uint32_t dl_symmetry_act_words(const dl_symmetry_act *a);
 

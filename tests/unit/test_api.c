@@ -2,8 +2,9 @@
  * given as argument, tests/games/ticTacToe.kif), on each backend the build
  * has: roles, a win for xplayer, a draw, illegal joint moves (ILLEGAL with
  * a clear message, INPUT for a joint move that is not one move per role),
- * states as text and back, and games that break the contract (a role
- * without legal moves, goals missing or several: GAME) or do not load. */
+ * states as text and back, games that break the contract (a role without
+ * legal moves, goals missing or several: GAME) or do not load, and the
+ * symmetries (canonical states, images of states and joint moves). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +351,64 @@ static void test_broken_games(void)
   gdlog_close(g);
 }
 
+/* The canonical hash of the state after playing cells, or 0. */
+static uint64_t canonical_hash(gdlog_game *g, const char *cells)
+{
+  gdlog_state *s = play(g, cells), *c = NULL;
+  uint64_t hash = 0;
+  gdlog_status st = s ? gdlog_canonical(g, s, &c, &hash) : GDLOG_ERR_INPUT;
+  CHECK(st == GDLOG_OK, "canonical after %s: %s %s", cells, gdlog_status_name(st), gdlog_error(g));
+  gdlog_state_free(c);
+  gdlog_state_free(s);
+  return hash;
+}
+
+/* Every element e commutes with next: next(e(s), e(m)) = e(next(s, m)). */
+static void check_commutes(gdlog_game *g, int order)
+{
+  gdlog_state *s = play(g, "22");
+  gdlog_move joint[2], image[2];
+  gdlog_status st = gdlog_parse_joint(g, s, "<test>", "(does oplayer (mark 1 2)) (does xplayer noop)",
+                                      strlen("(does oplayer (mark 1 2)) (does xplayer noop)"), joint);
+  CHECK(st == GDLOG_OK, "joint: %s", gdlog_error(g));
+  gdlog_state *next = NULL;
+  if (st == GDLOG_OK) st = gdlog_next(g, s, joint, &next);
+  for (int e = 0; st == GDLOG_OK && e < order; e++) {
+    gdlog_state *es = NULL, *enext = NULL, *via = NULL;
+    st = gdlog_symmetry_state(g, e, s, &es);
+    if (st == GDLOG_OK) st = gdlog_symmetry_state(g, e, next, &enext);
+    if (st == GDLOG_OK) st = gdlog_symmetry_joint(g, e, joint, image);
+    if (st == GDLOG_OK) st = gdlog_next(g, es, image, &via);
+    CHECK(st == GDLOG_OK && gdlog_state_equal(via, enext), "element %d does not commute with next: %s", e,
+          gdlog_error(g));
+    gdlog_state_free(es), gdlog_state_free(enext), gdlog_state_free(via);
+  }
+  gdlog_state_free(next);
+  gdlog_state_free(s);
+}
+
+/* The symmetries: the 8 of the square, canonical states shared by
+ * symmetric positions only, images that commute with next, elements out
+ * of range refused. */
+static void test_symmetries(const char *path)
+{
+  gdlog_game *g = open_ttt(path, GDLOG_SYNTAX_KIF);
+  if (!g) return;
+  int order = 0;
+  gdlog_status st = gdlog_symmetries(g, &order);
+  CHECK(st == GDLOG_OK && order == 8, "symmetries: %s, order %d %s", gdlog_status_name(st), order, gdlog_error(g));
+  uint64_t corner = canonical_hash(g, "11");
+  CHECK(corner == canonical_hash(g, "13") && corner == canonical_hash(g, "33") && corner == canonical_hash(g, "31"),
+        "the corners' canonical states differ");
+  CHECK(corner != canonical_hash(g, "22") && corner != canonical_hash(g, "12"), "a corner is canonical with another cell");
+  CHECK(canonical_hash(g, "11 12") == canonical_hash(g, "33 23"), "the mirrored positions' canonical states differ");
+  check_commutes(g, order);
+  gdlog_state *s = play(g, "11"), *image = NULL;
+  CHECK(gdlog_symmetry_state(g, order, s, &image) == GDLOG_ERR_INPUT && !image, "element %d accepted", order);
+  gdlog_state_free(s);
+  gdlog_close(g);
+}
+
 int main(int argc, char **argv)
 {
   if (argc != 2) {
@@ -366,6 +425,7 @@ int main(int argc, char **argv)
     test_state_text(argv[1]);
     test_broken_games();
     test_playouts(argv[1]);
+    test_symmetries(argv[1]);
   }
   return check_exit();
 }

@@ -1,0 +1,36 @@
+/* game_symmetry.h: the symmetry group of a game, all steps at once: the
+ * rule graph (rulegraph.h), its automorphisms (symmetry.h), each generator
+ * checked on random playouts of the game's machine (symmetry_check.h), and
+ * the group they make on the ground fluents, actions and roles
+ * (symmetry_act.h).  What gdlog symmetry, gdlog explore and the API's
+ * gdlog_symmetries use. */
+#ifndef GDLOG_GAME_SYMMETRY_H
+#define GDLOG_GAME_SYMMETRY_H
+
+#include "datalog/gdl/domains.h"
+#include "datalog/machine/machine.h"
+#include "datalog/structure/symmetry.h"
+#include "datalog/structure/symmetry_act.h"
+#include "datalog/structure/symmetry_check.h"
+
+typedef struct dl_game_symmetry {
+  dl_domains *own_domains;           /* when none were given */
+  dl_rgraph *graph;
+  dl_symmetry *symmetry;
+  dl_symmetry_act *act;
+  dl_symmetry_check_totals *checks;  /* per generator (zero without checks) */
+  double seconds;                    /* of the automorphism search */
+} dl_game_symmetry;
+
+/* Finds the group of game p into *gs (zeroed): d its domains (NULL: built
+ * here), m its machine, each generator checked with o unless o->playouts
+ * is 0.  Returns 1; 0 after reporting to diag (a failed check reports to
+ * m->diag, as an error: a bug).  Free *gs with dl_game_symmetry_free
+ * either way. */
+int dl_game_symmetry_find(dl_game_symmetry *gs, const dl_program *p, const dl_domains *d, dl_machine *m,
+                          const dl_symmetry_check_options *o, dl_diag *diag);
+
+/* Frees what gs holds and zeroes it. */
+void dl_game_symmetry_free(dl_game_symmetry *gs);
+
+#endif
