@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include <Judy.h>
-#include <bliss/bliss_C.h>
 
 #include "datalog/base/ids.h"
 #include "datalog/base/sort.h"
+#include "datalog/structure/bliss.h"
 #include "datalog/structure/permset.h"
 
 struct dl_symmetry {
@@ -57,74 +57,28 @@ static void keep_generator(void *ctx, unsigned int n, const unsigned int *aut)
   for (v = 0; v < s->n; v++) p[v] = aut[v];
 }
 
-/* Marks in both[] the colour pairs (a, b) with edges both ways, or a == b:
- * their edges need a direction of their own. */
-static uint8_t *two_way_colours(const dl_rgraph *g, uint32_t colours)
-{
-  uint8_t *seen = calloc((size_t)colours * colours, 1);
-  if (!seen) return NULL;
-  for (uint32_t i = 0, m = dl_rgraph_edge_count(g), u, v; i < m; i++) {
-    dl_rgraph_edge(g, i, &u, &v);
-    seen[(size_t)dl_rgraph_vertex(g, u)->colour * colours + dl_rgraph_vertex(g, v)->colour] = 1;
-  }
-  return seen;
-}
+/* The rule graph as bliss takes it: colours and edges copied into x. */
+typedef struct bliss_input {
+  dl_ids colour, edges;
+  dl_bliss_graph graph;
+} bliss_input;
 
-static int needs_direction(const dl_rgraph *g, const uint8_t *seen, uint32_t colours, uint32_t u, uint32_t v)
-{
-  uint32_t a = dl_rgraph_vertex(g, u)->colour, b = dl_rgraph_vertex(g, v)->colour;
-  return a == b || seen[(size_t)b * colours + a];
-}
-
-/* The rule graph as an undirected graph: its vertices (first, numbered as
- * in g) and the new "tail" and "head" vertices by their colours, and the
- * edges as pairs (see symmetry.h). */
-typedef struct expanded {
-  dl_ids colour;
-  dl_ids edges;
-} expanded;
-
-static void expanded_free(expanded *x)
+static void bliss_input_free(bliss_input *x)
 {
   dl_ids_free(&x->colour);
   dl_ids_free(&x->edges);
 }
 
-static int add_undirected(expanded *x, uint32_t u, uint32_t v)
+/* Fills *x (zeroed) from g; 0 when out of memory. */
+static int bliss_input_of(const dl_rgraph *g, bliss_input *x)
 {
-  return dl_ids_push(&x->edges, u) && dl_ids_push(&x->edges, v);
-}
-
-/* Expands g into *x (zeroed); 0 when out of memory. */
-static int expand(const dl_rgraph *g, expanded *x)
-{
-  uint32_t colours = dl_rgraph_colour_count(g), tail = colours, head = colours + 1;
-  uint8_t *seen = two_way_colours(g, colours);
-  int ok = seen != NULL;
-  for (uint32_t v = 0, n = dl_rgraph_vertex_count(g); ok && v < n; v++)
-    ok = dl_ids_push(&x->colour, dl_rgraph_vertex(g, v)->colour);
-  for (uint32_t i = 0, m = dl_rgraph_edge_count(g), u, v; ok && i < m; i++) {
-    dl_rgraph_edge(g, i, &u, &v);
-    if (!needs_direction(g, seen, colours, u, v)) {
-      ok = add_undirected(x, u, v);
-      continue;
-    }
-    uint32_t a = x->colour.n, h = a + 1;
-    ok = dl_ids_push(&x->colour, tail) && dl_ids_push(&x->colour, head) && add_undirected(x, u, a) &&
-         add_undirected(x, a, h) && add_undirected(x, h, v);
-  }
-  free(seen);
-  return ok;
-}
-
-/* x as a bliss graph; NULL when out of memory. */
-static BlissGraph *bliss_graph(const expanded *x)
-{
-  BlissGraph *b = bliss_new(0);
-  if (!b) return NULL;
-  for (uint32_t v = 0; v < x->colour.n; v++) bliss_add_vertex(b, x->colour.ids[v]);
-  for (uint32_t i = 0; i < x->edges.n; i += 2) bliss_add_edge(b, x->edges.ids[i], x->edges.ids[i + 1]);
-  return b;
+  uint32_t n = dl_rgraph_vertex_count(g), m = dl_rgraph_edge_count(g);
+  if (!dl_ids_reserve(&x->colour, n + 1) || !dl_ids_reserve(&x->edges, 2 * m + 1)) return 0;
+  for (uint32_t v = 0; v < n; v++) x->colour.ids[v] = dl_rgraph_vertex(g, v)->colour;
+  for (uint32_t i = 0; i < m; i++) dl_rgraph_edge(g, i, &x->edges.ids[2 * i], &x->edges.ids[2 * i + 1]);
+  x->colour.n = n, x->edges.n = 2 * m;
+  x->graph = (dl_bliss_graph){ n, m, x->colour.ids, x->edges.ids };
+  return 1;
 }
 
 #ifndef NDEBUG
@@ -176,19 +130,16 @@ dl_symmetry *dl_symmetry_find(const dl_rgraph *g, dl_diag *diag)
 {
   assert(g && diag);
   dl_symmetry *s = calloc(1, sizeof *s);
-  expanded x = { 0 };
-  BlissGraph *b = s && expand(g, &x) ? bliss_graph(&x) : NULL;
-  expanded_free(&x);
-  if (!b) {
-    free(s);
+  bliss_input x = { 0 };
+  int ok = s && bliss_input_of(g, &x);
+  if (ok) s->g = g, s->n = dl_rgraph_vertex_count(g);
+  ok = ok && dl_bliss_automorphisms(&x.graph, keep_generator, s, &s->graph_order);
+  bliss_input_free(&x);
+  if (!ok) {
+    dl_symmetry_destroy(s);
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory finding symmetries");
     return NULL;
   }
-  s->g = g, s->n = dl_rgraph_vertex_count(g);
-  BlissStats stats;
-  bliss_find_automorphisms(b, keep_generator, s, &stats);
-  bliss_release(b);
-  s->graph_order = stats.group_size_approx;
   for (uint32_t i = 0; !s->failed && i < s->count; i++) assert(is_automorphism(g, s->full + (size_t)i * s->n));
   if (s->failed || !restrict_generators(s)) {
     dl_symmetry_destroy(s);
@@ -321,11 +272,11 @@ void dl_symmetry_write(const dl_symmetry *s, uint32_t i, dl_buf *out)
 /* ---- canonical forms ---- */
 
 struct dl_canon {
-  uint32_t n;            /* vertices of the expanded graph */
+  uint32_t n;            /* vertices */
   uint32_t *place;       /* per vertex: its canonical number */
   uint32_t *at;          /* per canonical number: the vertex */
   uint32_t *colour;      /* per canonical number: the colour */
-  uint64_t *edges;       /* canonical edges (low << 32 | high), sorted */
+  uint64_t *edges;       /* canonical edges (from << 32 | to), sorted */
   uint32_t n_edges;
   uint64_t hash;
 };
@@ -344,7 +295,7 @@ static uint64_t mix(uint64_t h, uint64_t x)
 }
 
 /* The canonical form of x from bliss's labelling lab. */
-static int fill_canon(dl_canon *c, const expanded *x, const unsigned *lab)
+static int fill_canon(dl_canon *c, const bliss_input *x, const unsigned *lab)
 {
   c->n = x->colour.n, c->n_edges = x->edges.n / 2;
   c->place = malloc(((size_t)c->n + 1) * sizeof *c->place);
@@ -354,8 +305,7 @@ static int fill_canon(dl_canon *c, const expanded *x, const unsigned *lab)
   if (!c->place || !c->at || !c->colour || !c->edges) return 0;
   for (uint32_t v = 0; v < c->n; v++) c->place[v] = lab[v], c->at[lab[v]] = v, c->colour[lab[v]] = x->colour.ids[v];
   for (uint32_t i = 0; i < c->n_edges; i++) {
-    uint64_t a = lab[x->edges.ids[2 * i]], b = lab[x->edges.ids[2 * i + 1]];
-    c->edges[i] = a < b ? a << 32 | b : b << 32 | a;
+    c->edges[i] = (uint64_t)lab[x->edges.ids[2 * i]] << 32 | lab[x->edges.ids[2 * i + 1]];
   }
   dl_sort(c->edges, c->n_edges, sizeof *c->edges, compare_u64, NULL);
   uint64_t h = mix(c->n, c->n_edges);
@@ -369,16 +319,11 @@ dl_canon *dl_canon_build(const dl_rgraph *g, dl_diag *diag)
 {
   assert(g && diag);
   dl_canon *c = calloc(1, sizeof *c);
-  expanded x = { 0 };
-  BlissGraph *b = c && expand(g, &x) ? bliss_graph(&x) : NULL;
-  int ok = b != NULL;
-  if (ok) {
-    BlissStats stats;
-    const unsigned *lab = bliss_find_canonical_labeling(b, NULL, NULL, &stats);
-    ok = fill_canon(c, &x, lab);
-  }
-  if (b) bliss_release(b);
-  expanded_free(&x);
+  bliss_input x = { 0 };
+  unsigned *lab = c && bliss_input_of(g, &x) ? malloc(((size_t)x.colour.n + 1) * sizeof *lab) : NULL;
+  int ok = lab && dl_bliss_canonical(&x.graph, lab) && fill_canon(c, &x, lab);
+  free(lab);
+  bliss_input_free(&x);
   if (ok) return c;
   dl_canon_destroy(c);
   dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory finding a canonical form");

@@ -1,12 +1,7 @@
 /* symmetry.h: the symmetries of a GDL game that its rule graph proves
  * (section 14.7 of the book): automorphisms of the rule graph
- * (rulegraph.h), found by bliss, seen as permutations of the game's
- * symbols and of their argument positions.
- *
- * bliss takes undirected coloured graphs.  A directed edge u -> v goes in
- * as it is when its direction follows from the colours (no edge leads back
- * from v's colour to u's); else as the path u - a - b - v through two new
- * vertices coloured "tail" and "head".
+ * (rulegraph.h), found by bliss (bliss.h: its directed graphs), seen as
+ * permutations of the game's symbols and of their argument positions.
  *
  * A graph automorphism that fixes every symbol and argument vertex only
  * renames variables or reorders a rule's literals: it is no symmetry of the
@@ -72,8 +67,8 @@ void dl_symmetry_write(const dl_symmetry *s, uint32_t i, dl_buf *out);
 
 /* ---- canonical forms: isomorphism of rule graphs ---- */
 
-/* The canonical form of a rule graph (bliss's canonical labelling of the
- * graph it is given as): two graphs are isomorphic when their forms are
+/* The canonical form of a rule graph (bliss's canonical labelling): two
+ * graphs are isomorphic when their forms are
  * equal, and then vertex v of one and dl_canon_vertex(other,
  * dl_canon_place(one, v)) of the other correspond. */
 typedef struct dl_canon dl_canon;
