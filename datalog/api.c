@@ -554,7 +554,8 @@ gdlog_status gdlog_symmetries(gdlog_game *g, int *order)
   if (!g->sym_found) {
     dl_game_symmetry_free(&g->sym);
     dl_symmetry_check_options o = { .playouts = SYMMETRY_CHECK_PLAYOUTS, .seed = 1 };
-    if (!dl_game_symmetry_find(&g->sym, g->game.loaded->prog, g->game.domains, g->m, &o, g->diag)) {
+    if (!dl_game_symmetry_find(&g->sym, g->game.loaded->prog, g->game.domains, g->diag) ||
+        !dl_game_symmetry_check(&g->sym, g->m, &o)) {
       dl_game_symmetry_free(&g->sym);
       return call_fail(g, build_failure(g));
     }

@@ -80,9 +80,8 @@ void cli_game_progress(void *ctx, const char *stage, const dl_ground_progress *p
   else cli_progress_say(ctx, stage, NULL);
 }
 
-int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g)
+int cli_build_to(cli_ctx *c, const char *file, int one_question, dl_stage to, dl_game *g)
 {
-  dl_load_options lo = { .file = file, .syntax = cli_has(c, "--syntax") ? cli_choice(c, "--syntax", -1) : -1 };
   cli_progress progress;
   cli_progress_begin(&progress, c->cmd->name);
   dl_game_options o;
@@ -95,12 +94,21 @@ int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g
   o.stop = dl_guard_stop();
   o.progress = cli_game_progress;
   o.progress_ctx = &progress;
-  dl_loaded *l = load(c, &lo);
+  dl_loaded *l = NULL;
+  if (file) {
+    dl_load_options lo = { .file = file, .syntax = cli_has(c, "--syntax") ? cli_choice(c, "--syntax", -1) : -1 };
+    l = load(c, &lo);
+  }
   dl_guard_soft(1);  /* the pipeline polls the stop */
-  int ok = l && dl_game_build(g, l, &o, DL_STAGE_MACHINE, c->diag);
+  int ok = (l || (!file && g->loaded)) && dl_game_build(g, l, &o, to, c->diag);
   dl_guard_soft(0);
   cli_progress_end(&progress);
   return ok && cli_ok(c);
+}
+
+int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g)
+{
+  return cli_build_to(c, file, one_question, DL_STAGE_MACHINE, g);
 }
 
 /* The name of the output in messages. */

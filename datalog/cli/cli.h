@@ -244,6 +244,10 @@ dl_loaded *cli_load_as(cli_ctx *c, const char *file, int syntax);
  * state (AUTO takes the rules).  1, or 0 after reporting. */
 int cli_build_machine(cli_ctx *c, const char *file, int one_question, dl_game *g);
 
+/* As cli_build_machine, up to stage `to` only; with file NULL, takes g
+ * (built before, to an earlier stage) on to `to`. */
+int cli_build_to(cli_ctx *c, const char *file, int one_question, dl_stage to, dl_game *g);
+
 /* A dl_pipeline_progress that shows the pipeline's stages on the
  * command's progress line: ctx is a cli_progress (progress.h). */
 void cli_game_progress(void *ctx, const char *stage, const dl_ground_progress *p);

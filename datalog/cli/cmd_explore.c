@@ -39,7 +39,9 @@ static int run_explore(cli_ctx *c)
   dl_game game = { 0 };
   dl_game_symmetry grp = { 0 };
   int ok = cli_build_machine(c, c->args[0], 0, &game);
-  if (ok && !cli_given(c, "--no-symmetry")) ok = dl_game_symmetry_find(&grp, game.loaded->prog, game.domains, game.machine, &o, c->diag);
+  if (ok && !cli_given(c, "--no-symmetry"))
+    ok = dl_game_symmetry_find(&grp, game.loaded->prog, game.domains, c->diag) &&
+         (!o.playouts || dl_game_symmetry_check(&grp, game.machine, &o));
   dl_explore_totals t;
   ok = ok && dl_explore(game.machine, grp.act, max_states, &t) == DL_M_OK;
   dl_buf b = { 0 };

@@ -49,7 +49,7 @@ static void write_report(cli_ctx *c, const dl_game_symmetry *grp, uint64_t playo
   if (actions) dl_buf_addf(b, "%u actions", actions);
   else dl_buf_addz(b, "the actions (too many in does' domain to list)");
   dl_buf_addf(b, " and %u role%s; %u generator%s", roles, roles == 1 ? "" : "s", count, count == 1 ? "" : "s");
-  if (playouts) dl_buf_addf(b, ", each checked on %llu random playouts", (unsigned long long)playouts);
+  if (playouts && count) dl_buf_addf(b, ", each checked on %llu random playouts", (unsigned long long)playouts);
   dl_buf_addz(b, "\n");
   for (uint32_t i = 0; i < count; i++) write_generator(c, grp, playouts, fmt, i, b);
 }
@@ -63,7 +63,10 @@ static int run_symmetry(cli_ctx *c)
   dl_game game = { 0 };
   dl_buf b = { 0 };
   dl_game_symmetry grp = { 0 };
-  int ok = cli_build_machine(c, c->args[0], 0, &game) && dl_game_symmetry_find(&grp, game.loaded->prog, game.domains, game.machine, &o, c->diag);
+  int ok = cli_build_to(c, c->args[0], 0, DL_STAGE_DOMAINS, &game) &&
+           dl_game_symmetry_find(&grp, game.loaded->prog, game.domains, c->diag);
+  if (ok && o.playouts && dl_symmetry_count(grp.symmetry))  /* a machine only when there is something to check */
+    ok = cli_build_to(c, NULL, 0, DL_STAGE_MACHINE, &game) && dl_game_symmetry_check(&grp, game.machine, &o);
   if (ok) write_report(c, &grp, o.playouts, game.kif ? DL_FMT_KIF : DL_FMT_INFIX, &b);
   ok = ok && cli_write_output(c, &b);
   dl_buf_free(&b);

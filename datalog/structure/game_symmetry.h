@@ -3,7 +3,8 @@
  * checked on random playouts of the game's machine (symmetry_check.h), and
  * the group they make on the ground fluents, actions and roles
  * (symmetry_act.h).  What gdlog symmetry, gdlog explore and the API's
- * gdlog_symmetries use. */
+ * gdlog_symmetries use.  The check is a step of its own: a game without
+ * symmetries needs no machine. */
 #ifndef GDLOG_GAME_SYMMETRY_H
 #define GDLOG_GAME_SYMMETRY_H
 
@@ -23,12 +24,14 @@ typedef struct dl_game_symmetry {
 } dl_game_symmetry;
 
 /* Finds the group of game p into *gs (zeroed): d its domains (NULL: built
- * here), m its machine, each generator checked with o unless o->playouts
- * is 0.  Returns 1; 0 after reporting to diag (a failed check reports to
- * m->diag, as an error: a bug).  Free *gs with dl_game_symmetry_free
- * either way. */
-int dl_game_symmetry_find(dl_game_symmetry *gs, const dl_program *p, const dl_domains *d, dl_machine *m,
-                          const dl_symmetry_check_options *o, dl_diag *diag);
+ * here).  Returns 1; 0 after reporting to diag.  Free *gs with
+ * dl_game_symmetry_free either way. */
+int dl_game_symmetry_find(dl_game_symmetry *gs, const dl_program *p, const dl_domains *d, dl_diag *diag);
+
+/* Checks every generator of gs (found) on m, the game's machine, with o,
+ * into gs->checks.  Returns 1 when all hold; 0 after reporting the first
+ * failure to m->diag (an error: a bug), or the machine's failure. */
+int dl_game_symmetry_check(dl_game_symmetry *gs, dl_machine *m, const dl_symmetry_check_options *o);
 
 /* Frees what gs holds and zeroes it. */
 void dl_game_symmetry_free(dl_game_symmetry *gs);
