@@ -573,62 +573,6 @@ static int element_valid(gdlog_game *g, int e)
   return g->sym_found && e >= 0 && (uint64_t)e < dl_symmetry_act_order(g->sym.act, &exact);
 }
 
-/* The fluents of s as a bitset over the group's fluents, into bits. */
-static dl_mstatus state_bits(gdlog_game *g, const dl_mstate *s, uint64_t *bits)
-{
-  dl_ids ids = { 0 };
-  dl_mstatus st = dl_machine_fluents(g->m, s, &ids);
-  memset(bits, 0, dl_symmetry_act_words(g->sym.act) * sizeof *bits);
-  for (uint32_t i = 0; st == DL_M_OK && i < ids.n; i++) {
-    uint32_t j = dl_symmetry_act_index(g->sym.act, DL_ACT_FLUENT, ids.ids[i]);
-    if (j == UINT32_MAX) {
-      dl_diag_report(g->diag, DL_ERROR, NULL, 0, "the state holds a fluent outside the domain of true");
-      st = DL_M_GAME;
-    } else {
-      bits[j / 64] |= (uint64_t)1 << (j % 64);
-    }
-  }
-  dl_ids_free(&ids);
-  return st;
-}
-
-/* The state of bitset bits into *s. */
-static dl_mstatus bits_state(gdlog_game *g, const uint64_t *bits, dl_mstate **s)
-{
-  dl_ids ids = { 0 };
-  int ok = 1;
-  for (uint32_t w = 0; ok && w < dl_symmetry_act_words(g->sym.act); w++)
-    for (uint64_t b = bits[w]; ok && b; b &= b - 1)
-      ok = dl_ids_push(&ids, dl_symmetry_act_term(g->sym.act, DL_ACT_FLUENT, w * 64 + (uint32_t)__builtin_ctzll(b)));
-  uint32_t unknown;
-  dl_mstatus st = ok ? dl_machine_state_of(g->m, ids.ids, ids.n, s, &unknown) : dl_machine_nomem(g->m);
-  if (st == DL_M_INPUT) dl_diag_report(g->diag, DL_ERROR, NULL, 0, "the image holds a fluent the game never reaches");
-  dl_ids_free(&ids);
-  return st;
-}
-
-/* The state of s mapped through f (an image or the canonical form) into
- * *out, with the hash of the result when hash is not NULL. */
-static gdlog_status map_state(gdlog_game *g, const gdlog_state *s, int e, gdlog_state **out, uint64_t *hash)
-{
-  *out = NULL;
-  uint32_t words = dl_symmetry_act_words(g->sym.act) + 1;
-  uint64_t *in = calloc(words, sizeof *in), *image = calloc(words, sizeof *image);
-  if (!in || !image) {
-    free(in), free(image);
-    return nomem(g);
-  }
-  dl_mstatus st = state_bits(g, mstate(s), in);
-  if (st == DL_M_OK && e >= 0) dl_symmetry_act_image(g->sym.act, (uint64_t)e, in, image);
-  else if (st == DL_M_OK) dl_symmetry_act_canonical(g->sym.act, in, image);
-  if (st == DL_M_OK && hash) *hash = dl_symmetry_act_hash(g->sym.act, image);
-  dl_mstate *m = NULL;
-  if (st == DL_M_OK) st = bits_state(g, image, &m);
-  *out = gstate(m);
-  free(in), free(image);
-  return call_end(g, st == DL_M_INPUT ? DL_M_GAME : st);
-}
-
 gdlog_status gdlog_symmetry_state(gdlog_game *g, int e, const gdlog_state *s, gdlog_state **image)
 {
   assert(ready(g) && image);
@@ -636,7 +580,10 @@ gdlog_status gdlog_symmetry_state(gdlog_game *g, int e, const gdlog_state *s, gd
   *image = NULL;
   if (!element_valid(g, e)) return bad_index(g, "symmetry", e);
   if (!state_of_game(g, s)) return call_fail(g, GDLOG_ERR_INPUT);
-  return map_state(g, s, e, image, NULL);
+  dl_mstate *m = NULL;
+  dl_mstatus st = dl_game_symmetry_state(&g->sym, g->m, mstate(s), (uint64_t)e, &m, NULL);
+  *image = gstate(m);
+  return call_end(g, st);
 }
 
 gdlog_status gdlog_canonical(gdlog_game *g, const gdlog_state *s, gdlog_state **canonical, uint64_t *hash)
@@ -649,15 +596,10 @@ gdlog_status gdlog_canonical(gdlog_game *g, const gdlog_state *s, gdlog_state **
     return call_fail(g, GDLOG_ERR_INPUT);
   }
   if (!state_of_game(g, s)) return call_fail(g, GDLOG_ERR_INPUT);
-  return map_state(g, s, -1, canonical, hash);
-}
-
-/* The role of g whose term is t, or -1. */
-static int role_of_term(const gdlog_game *g, dl_tid t)
-{
-  for (uint32_t r = 0; r < g->m->n_roles; r++)
-    if (g->m->roles[r] == t) return (int)r;
-  return -1;
+  dl_mstate *m = NULL;
+  dl_mstatus st = dl_game_symmetry_state(&g->sym, g->m, mstate(s), DL_CANONICAL, &m, hash);
+  *canonical = gstate(m);
+  return call_end(g, st);
 }
 
 gdlog_status gdlog_symmetry_joint(gdlog_game *g, int e, const gdlog_move *joint, gdlog_move *image)
@@ -666,20 +608,5 @@ gdlog_status gdlog_symmetry_joint(gdlog_game *g, int e, const gdlog_move *joint,
   call_begin(g);
   if (!element_valid(g, e)) return bad_index(g, "symmetry", e);
   if (!joint_valid(g, joint)) return call_fail(g, GDLOG_ERR_INPUT);
-  const dl_symmetry_act *a = g->sym.act;
-  if (!dl_symmetry_act_size(a, DL_ACT_ACTION)) {
-    dl_diag_report(g->diag, DL_ERROR, NULL, 0, "the game has too many actions in the domain of does to map moves");
-    return call_fail(g, GDLOG_ERR_LIMIT);
-  }
-  for (uint32_t r = 0; r < g->m->n_roles; r++) {
-    int q = role_of_term(g, dl_symmetry_act_map(a, (uint64_t)e, DL_ACT_ROLE, g->m->roles[r]));
-    dl_tid action = dl_symmetry_act_map(a, (uint64_t)e, DL_ACT_ACTION, dl_machine_move_term(g->m, joint[r]));
-    uint32_t move = q < 0 || action == DL_NO_TERM ? DL_NO_MOVE : dl_machine_move_of(g->m, (uint32_t)q, action);
-    if (move == DL_NO_MOVE) {
-      dl_diag_report(g->diag, DL_ERROR, NULL, 0, "the image of the move of role %u is no move of the game", r);
-      return call_fail(g, GDLOG_ERR_GAME);
-    }
-    image[q] = move;
-  }
-  return GDLOG_OK;
+  return call_end(g, dl_game_symmetry_joint(&g->sym, g->m, (uint64_t)e, joint, image));
 }

@@ -23,6 +23,7 @@
 #include "datalog/cli/cli.h"
 #include "datalog/cli/guard.h"
 #include "datalog/serve/serve.h"
+#include "datalog/structure/game_symmetry.h"
 #include "lexer.h"
 
 static const cli_option serve_options[] = {
@@ -40,6 +41,10 @@ static const cli_option serve_options[] = {
   { .name = "--max-states", .value = "N",
     .help = "keep at most N states: a new one evicts the least recently\n"
             "used (default 1000000; 0: no limit)" },
+  { .name = "--symmetry",
+    .help = "find the game's symmetries first (gdlog symmetry), each\n"
+            "checked on 20 random playouts, for the requests\n"
+            "symmetries, canonical and image" },
   CLI_OPT_SYNTAX,
   CLI_OPT_END
 };
@@ -71,12 +76,25 @@ static void reply_no_game(cli_ctx *c)
   dl_serve_reply_error(stdout, msg);
 }
 
-/* Builds the game of FILE with the options and a session on its machine
- * into *s; 0 after an error reply (the errors are printed by the
- * framework). */
-static int open_game(cli_ctx *c, dl_game *g, const dl_serve_options *o, dl_serve **s)
+/* With --symmetry, the game's symmetries into *sym, checked, for o; 1, or
+ * 0 after reporting. */
+static int find_symmetries(cli_ctx *c, dl_game *g, dl_game_symmetry *sym, dl_serve_options *o)
 {
-  if (cli_build_machine(c, c->args[0], 0, g)) {
+  if (!cli_given(c, "--symmetry")) return 1;
+  dl_symmetry_check_options check = { .playouts = 20, .seed = 1 };
+  if (!dl_game_symmetry_find(sym, g->loaded->prog, g->domains, c->diag) ||
+      !dl_game_symmetry_check(sym, g->machine, &check))
+    return 0;
+  o->symmetry = sym;
+  return 1;
+}
+
+/* Builds the game of FILE with the options (and its symmetries into *sym)
+ * and a session on its machine into *s; 0 after an error reply (the errors
+ * are printed by the framework). */
+static int open_game(cli_ctx *c, dl_game *g, dl_game_symmetry *sym, dl_serve_options *o, dl_serve **s)
+{
+  if (cli_build_machine(c, c->args[0], 0, g) && find_symmetries(c, g, sym, o)) {
     g->machine->stop = dl_guard_stop();
     if ((*s = dl_serve_create(g->machine, g->kif, o, c->diag))) {
       cli_report(c);  /* the warnings of loading; then the requests' messages are replies */
@@ -100,13 +118,15 @@ static int run_serve(cli_ctx *c)
   o.fmt = (dl_format)cli_choice(c, "--format", DL_FMT_KIF);
   signal(SIGPIPE, SIG_IGN);  /* a player that went away: a write error, not a silent death */
   dl_game g = { 0 };
+  dl_game_symmetry sym = { 0 };
   dl_serve *s = NULL;
   int rc = CLI_INPUT;
-  if (open_game(c, &g, &o, &s)) {
+  if (open_game(c, &g, &sym, &o, &s)) {
     rc = dl_serve_run(s, stdin, stdout) ? CLI_OK : CLI_INPUT;
   }
   cli_report(c);  /* before the game its messages point into goes */
   dl_serve_destroy(s);
+  dl_game_symmetry_free(&sym);
   dl_game_free(&g);
   return rc;
 }
@@ -139,6 +159,11 @@ const cli_command cli_cmd_serve = {
            "  random ID             ok VALUE...       (goals at the end of a random playout)\n"
            "  playouts ID N         ok MEAN...        (mean goals over N random playouts)\n"
            "  drop ID...            ok                (frees the states)\n"
+           "  symmetries            ok ORDER          (with --symmetry: the group's elements,\n"
+           "                                           0 the identity)\n"
+           "  canonical ID          ok ID HASH        (the least image of the state, and a\n"
+           "                                           64-bit hash shared by symmetric states)\n"
+           "  image ID E            ok ID HASH        (the image under element E)\n"
            "  help                  ok REQUEST...\n"
            "  quit                  ok                (and ends)\n"
            "Bytes of a reply that are not printable UTF-8 are written \\xHH.  A game\n"

@@ -13,6 +13,7 @@
 #include <Judy.h>
 
 #include "datalog/base/rng.h"
+#include "datalog/structure/game_symmetry.h"
 
 enum { SERVE_MAX_LINE = 16 << 20 };  /* bytes of one request, newline excluded */
 
@@ -139,6 +140,7 @@ struct dl_serve {
   dl_buf reply;           /* the reply being made, without its newline */
   int quit;               /* quit was asked */
   FILE *out;              /* where the replies go */
+  const dl_game_symmetry *symmetry;  /* may be NULL */
 };
 typedef dl_serve serve;
 
@@ -496,6 +498,57 @@ static int req_drop(serve *s, char **f, int n)
   return 1;
 }
 
+/* The group's order into *order; 0 after an error reply when the session
+ * has no symmetries. */
+static int group_order(serve *s, uint64_t *order)
+{
+  if (!s->symmetry) return fail(s, "no symmetries: start gdlog serve with --symmetry");
+  int exact;
+  *order = dl_symmetry_act_order(s->symmetry->act, &exact);
+  return 1;
+}
+
+static int req_symmetries(serve *s, char **f, int n)
+{
+  (void)f, (void)n;
+  uint64_t order;
+  if (!group_order(s, &order)) return 0;
+  ok_begin(s);
+  dl_buf_addf(&s->reply, " %llu", (unsigned long long)order);
+  return 1;
+}
+
+/* Replies `ok ID HASH` for the image of the state of field f under
+ * element e (DL_CANONICAL: its canonical state). */
+static int reply_image(serve *s, const char *f, uint64_t e)
+{
+  dl_mstate *st = NULL, *image = NULL;
+  uint64_t hash = 0;
+  if (!state_arg(s, f, &st)) return 0;
+  dl_mstatus rc = dl_game_symmetry_state(s->symmetry, s->m, st, e, &image, &hash);
+  if (rc != DL_M_OK) return fail_machine(s, rc);
+  if (!ok_new_state(s, image)) return 0;
+  dl_buf_addf(&s->reply, " %016llx", (unsigned long long)hash);
+  return 1;
+}
+
+static int req_canonical(serve *s, char **f, int n)
+{
+  (void)n;
+  uint64_t order;
+  return group_order(s, &order) && reply_image(s, f[0], DL_CANONICAL);
+}
+
+static int req_image(serve *s, char **f, int n)
+{
+  (void)n;
+  uint64_t order, e;
+  if (!group_order(s, &order)) return 0;
+  if (read_count(f[1], &e) != 1 || e >= order)
+    return fail(s, "'%.100s' is not a symmetry (0 .. %llu)", f[1], (unsigned long long)order - 1);
+  return reply_image(s, f[0], e);
+}
+
 static int req_help(serve *s, char **f, int n);
 
 static int req_quit(serve *s, char **f, int n)
@@ -526,6 +579,9 @@ static const request requests[] = {
   { "random", " ID", 1, 1, req_random },
   { "playouts", " ID N", 2, 2, req_playouts },
   { "drop", " ID...", 1, -1, req_drop },
+  { "symmetries", "", 0, 0, req_symmetries },
+  { "canonical", " ID", 1, 1, req_canonical },
+  { "image", " ID E", 2, 2, req_image },
   { "help", "", 0, 0, req_help },
   { "quit", "", 0, 0, req_quit },
 };
@@ -710,7 +766,7 @@ dl_serve *dl_serve_create(dl_machine *m, int kif, const dl_serve_options *o, dl_
   if (!s) return NULL;
   s->diag = diag, s->m = m, s->kif = kif, s->fmt = o->fmt;
   s->max_depth = o->max_depth, s->max_states = o->max_states;
-  s->soft = o->soft, s->signaled = o->signaled;
+  s->soft = o->soft, s->signaled = o->signaled, s->symmetry = o->symmetry;
   dl_rng_seed(&s->rng, o->seed);
   m->format = o->fmt;
   s->roles = (int)m->n_roles;

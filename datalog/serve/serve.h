@@ -22,6 +22,8 @@ typedef struct dl_serve_options {
   void (*soft)(int on);   /* may be NULL: called with 1 before a request, 0 after it (a signal meanwhile */
                           /*   should only be noted, so that the request ends cleanly) */
   int (*signaled)(void);  /* may be NULL: polled after each reply; non-zero ends the loop */
+  const struct dl_game_symmetry *symmetry;  /* the game's symmetries, found and checked, for the requests
+                                               symmetries, canonical and image; may be NULL */
 } dl_serve_options;
 
 typedef struct dl_serve dl_serve;

@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "datalog/base/clock.h"
 
@@ -37,6 +38,90 @@ int dl_game_symmetry_check(dl_game_symmetry *gs, dl_machine *m, const dl_symmetr
     all &= ok;
   }
   return all;
+}
+
+/* The fluents of s as a bitset over the group's fluents, into bits. */
+static dl_mstatus state_bits(const dl_symmetry_act *a, dl_machine *m, const dl_mstate *s, uint64_t *bits)
+{
+  dl_ids ids = { 0 };
+  dl_mstatus st = dl_machine_fluents(m, s, &ids);
+  memset(bits, 0, dl_symmetry_act_words(a) * sizeof *bits);
+  for (uint32_t i = 0; st == DL_M_OK && i < ids.n; i++) {
+    uint32_t j = dl_symmetry_act_index(a, DL_ACT_FLUENT, ids.ids[i]);
+    if (j == UINT32_MAX) {
+      dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the state holds a fluent outside the domain of true");
+      st = DL_M_GAME;
+    } else {
+      bits[j / 64] |= (uint64_t)1 << (j % 64);
+    }
+  }
+  dl_ids_free(&ids);
+  return st;
+}
+
+/* The state of bitset bits into *s. */
+static dl_mstatus bits_state(const dl_symmetry_act *a, dl_machine *m, const uint64_t *bits, dl_mstate **s)
+{
+  dl_ids ids = { 0 };
+  int ok = 1;
+  for (uint32_t w = 0; ok && w < dl_symmetry_act_words(a); w++)
+    for (uint64_t b = bits[w]; ok && b; b &= b - 1)
+      ok = dl_ids_push(&ids, dl_symmetry_act_term(a, DL_ACT_FLUENT, w * 64 + (uint32_t)__builtin_ctzll(b)));
+  uint32_t unknown;
+  dl_mstatus st = ok ? dl_machine_state_of(m, ids.ids, ids.n, s, &unknown) : dl_machine_nomem(m);
+  if (st == DL_M_INPUT) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the image holds a fluent the game never reaches");
+    st = DL_M_GAME;
+  }
+  dl_ids_free(&ids);
+  return st;
+}
+
+dl_mstatus dl_game_symmetry_state(const dl_game_symmetry *gs, dl_machine *m, const dl_mstate *s, uint64_t e,
+                                  dl_mstate **out, uint64_t *hash)
+{
+  assert(gs && gs->act && m && s && out);
+  *out = NULL;
+  const dl_symmetry_act *a = gs->act;
+  uint32_t words = dl_symmetry_act_words(a) + 1;
+  uint64_t *in = calloc(words, sizeof *in), *image = calloc(words, sizeof *image);
+  dl_mstatus st = in && image ? state_bits(a, m, s, in) : dl_machine_nomem(m);
+  if (st == DL_M_OK && e != DL_CANONICAL) dl_symmetry_act_image(a, e, in, image);
+  else if (st == DL_M_OK) dl_symmetry_act_canonical(a, in, image);
+  if (st == DL_M_OK && hash) *hash = dl_symmetry_act_hash(a, image);
+  if (st == DL_M_OK) st = bits_state(a, m, image, out);
+  free(in), free(image);
+  return st;
+}
+
+/* The role of m whose term is t, or -1. */
+static int role_of_term(const dl_machine *m, dl_tid t)
+{
+  for (uint32_t r = 0; r < m->n_roles; r++)
+    if (m->roles[r] == t) return (int)r;
+  return -1;
+}
+
+dl_mstatus dl_game_symmetry_joint(const dl_game_symmetry *gs, dl_machine *m, uint64_t e, const uint32_t *joint,
+                                  uint32_t *image)
+{
+  assert(gs && gs->act && m && joint && image);
+  const dl_symmetry_act *a = gs->act;
+  if (!dl_symmetry_act_size(a, DL_ACT_ACTION)) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the game has too many actions in the domain of does to map moves");
+    return DL_M_LIMIT;
+  }
+  for (uint32_t r = 0; r < m->n_roles; r++) {
+    int q = role_of_term(m, dl_symmetry_act_map(a, e, DL_ACT_ROLE, m->roles[r]));
+    dl_tid action = dl_symmetry_act_map(a, e, DL_ACT_ACTION, dl_machine_move_term(m, joint[r]));
+    uint32_t move = q < 0 || action == DL_NO_TERM ? DL_NO_MOVE : dl_machine_move_of(m, (uint32_t)q, action);
+    if (move == DL_NO_MOVE) {
+      dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the image of the move of role %u is no move of the game", r + 1);
+      return DL_M_GAME;
+    }
+    image[q] = move;
+  }
+  return DL_M_OK;
 }
 
 void dl_game_symmetry_free(dl_game_symmetry *gs)

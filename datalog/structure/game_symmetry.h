@@ -33,6 +33,24 @@ int dl_game_symmetry_find(dl_game_symmetry *gs, const dl_program *p, const dl_do
  * failure to m->diag (an error: a bug), or the machine's failure. */
 int dl_game_symmetry_check(dl_game_symmetry *gs, dl_machine *m, const dl_symmetry_check_options *o);
 
+/* The element of the group that stands for "the canonical state". */
+#define DL_CANONICAL UINT64_MAX
+
+/* The image of state s of m under group element e (DL_CANONICAL: the
+ * canonical state, the least image) into *out (a new state), and the hash
+ * of that image into *hash when hash is not NULL.  GAME (reported to
+ * m->diag) when s holds a fluent outside the group's universe or the
+ * image one that m cannot hold; NOMEM. */
+dl_mstatus dl_game_symmetry_state(const dl_game_symmetry *gs, dl_machine *m, const dl_mstate *s, uint64_t e,
+                                  dl_mstate **out, uint64_t *hash);
+
+/* The image of joint move joint[0..roles) of m under element e into
+ * image[0..roles): role r's move becomes the move of r's image.  LIMIT
+ * when the group holds no actions (too many to list); GAME when an image
+ * is no move of m.  Reported to m->diag. */
+dl_mstatus dl_game_symmetry_joint(const dl_game_symmetry *gs, dl_machine *m, uint64_t e, const uint32_t *joint,
+                                  uint32_t *image);
+
 /* Frees what gs holds and zeroes it. */
 void dl_game_symmetry_free(dl_game_symmetry *gs);
 
