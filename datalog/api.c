@@ -543,7 +543,8 @@ gdlog_status gdlog_state_text(gdlog_game *g, const gdlog_state *s, char **text)
 
 /* ---- symmetries ------------------------------------------------------------------------ */
 
-/* Random playouts that check each symmetry before it is used. */
+/* Random playouts that check each symmetry before it is used (at most;
+ * no new one after a second, the first always). */
 #define SYMMETRY_CHECK_PLAYOUTS 20
 
 gdlog_status gdlog_symmetries(gdlog_game *g, int *order)
@@ -553,7 +554,7 @@ gdlog_status gdlog_symmetries(gdlog_game *g, int *order)
   *order = 1;
   if (!g->sym_found) {
     dl_game_symmetry_free(&g->sym);
-    dl_symmetry_check_options o = { .playouts = SYMMETRY_CHECK_PLAYOUTS, .seed = 1 };
+    dl_symmetry_check_options o = { .playouts = SYMMETRY_CHECK_PLAYOUTS, .seed = 1, .seconds = 1 };
     if (!dl_game_symmetry_find(&g->sym, g->game.loaded->prog, g->game.domains, g->diag) ||
         !dl_game_symmetry_check(&g->sym, g->m, &o)) {
       dl_game_symmetry_free(&g->sym);

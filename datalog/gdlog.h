@@ -280,7 +280,8 @@ GDLOG_API gdlog_status gdlog_parse_state(gdlog_game *g, const char *name, const 
 
 /* Finds the symmetries of g once (later calls return at once): the
  * automorphisms of the game's rule graph (gdlog symmetry), each checked on
- * 20 random playouts first, as a group acting on states and moves.  Its
+ * up to 20 random playouts first (no new one after a second; one at
+ * least), as a group acting on states and moves.  Its
  * elements are numbered 0 .. *order - 1, 0 the identity.  GAME when a
  * symmetry fails the check (a bug of gdlog's, never a property of the
  * game), LIMIT, NOMEM. */

@@ -32,7 +32,7 @@ static void write_totals(cli_ctx *c, const dl_game_symmetry *grp, const dl_explo
 static int run_explore(cli_ctx *c)
 {
   uint64_t max_states;
-  dl_symmetry_check_options o = { .seed = 1 };
+  dl_symmetry_check_options o = { .seed = 1, .seconds = 1 };
   if (!cli_count_range(c, "--max-states", 1000000, 1, UINT64_MAX, &max_states) ||
       !cli_count_range(c, "--playouts", 20, 0, UINT32_MAX, &o.playouts))
     return CLI_USAGE;

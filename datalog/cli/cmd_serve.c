@@ -43,7 +43,7 @@ static const cli_option serve_options[] = {
             "used (default 1000000; 0: no limit)" },
   { .name = "--symmetry",
     .help = "find the game's symmetries first (gdlog symmetry), each\n"
-            "checked on 20 random playouts, for the requests\n"
+            "checked on up to 20 random playouts, for the requests\n"
             "symmetries, canonical and image" },
   CLI_OPT_SYNTAX,
   CLI_OPT_END
@@ -81,7 +81,7 @@ static void reply_no_game(cli_ctx *c)
 static int find_symmetries(cli_ctx *c, dl_game *g, dl_game_symmetry *sym, dl_serve_options *o)
 {
   if (!cli_given(c, "--symmetry")) return 1;
-  dl_symmetry_check_options check = { .playouts = 20, .seed = 1 };
+  dl_symmetry_check_options check = { .playouts = 20, .seed = 1, .seconds = 1 };
   if (!dl_game_symmetry_find(sym, g->loaded->prog, g->domains, c->diag) ||
       !dl_game_symmetry_check(sym, g->machine, &check))
     return 0;

@@ -119,6 +119,11 @@ dl_mstatus dl_explore(dl_machine *m, const dl_symmetry_act *act, uint64_t max_st
 {
   assert(m && t && max_states > 0);
   *t = (dl_explore_totals){ 0 };
+  if (act && !dl_symmetry_act_size(act, DL_ACT_FLUENT)) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0,
+                   "the game has too many fluents in the domain of true to class states (--no-symmetry counts them)");
+    return DL_M_LIMIT;
+  }
   walker w = { .m = m, .act = act };
   uint32_t roles = m->n_roles ? m->n_roles : 1, words = act ? dl_symmetry_act_words(act) + 1 : 1;
   w.joint = malloc(roles * sizeof *w.joint);

@@ -22,7 +22,8 @@ typedef struct dl_explore_totals {
 /* Walks the states of m from its initial state, at most max_states of
  * them; act may be NULL (no group).  Returns DL_M_OK with *t filled, or the
  * machine's failure (reported to m->diag); a fluent the group does not
- * know is an error (DL_M_GAME). */
+ * know is an error (DL_M_GAME), and a group that lists no fluents a limit
+ * (DL_M_LIMIT). */
 dl_mstatus dl_explore(dl_machine *m, const dl_symmetry_act *act, uint64_t max_states, dl_explore_totals *t);
 
 #endif

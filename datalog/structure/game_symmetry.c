@@ -83,6 +83,10 @@ dl_mstatus dl_game_symmetry_state(const dl_game_symmetry *gs, dl_machine *m, con
   assert(gs && gs->act && m && s && out);
   *out = NULL;
   const dl_symmetry_act *a = gs->act;
+  if (!dl_symmetry_act_size(a, DL_ACT_FLUENT)) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the game has too many fluents in the domain of true to map states");
+    return DL_M_LIMIT;
+  }
   uint32_t words = dl_symmetry_act_words(a) + 1;
   uint64_t *in = calloc(words, sizeof *in), *image = calloc(words, sizeof *image);
   dl_mstatus st = in && image ? state_bits(a, m, s, in) : dl_machine_nomem(m);

@@ -40,7 +40,8 @@ int dl_game_symmetry_check(dl_game_symmetry *gs, dl_machine *m, const dl_symmetr
  * canonical state, the least image) into *out (a new state), and the hash
  * of that image into *hash when hash is not NULL.  GAME (reported to
  * m->diag) when s holds a fluent outside the group's universe or the
- * image one that m cannot hold; NOMEM. */
+ * image one that m cannot hold; LIMIT when the group lists no fluents
+ * (too many in the domain of true); NOMEM. */
 dl_mstatus dl_game_symmetry_state(const dl_game_symmetry *gs, dl_machine *m, const dl_mstate *s, uint64_t e,
                                   dl_mstate **out, uint64_t *hash);
 

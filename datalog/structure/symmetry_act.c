@@ -129,7 +129,7 @@ dl_symmetry_act *dl_symmetry_act_of_game(dl_symmetry *s, const dl_program *p, co
     uint32_t q = dl_program_pred(p, dl_terms_symbol(p->terms, parts[k].name, strlen(parts[k].name)));
     size_t count = 0;
     int has = q != DL_NO_PRED && p->preds[q].arity == parts[k].arity;
-    if (has && k == DL_ACT_ACTION && dl_domains_arg_count(d, q, parts[k].arg) > (double)max_points) has = 0;
+    if (has && k != DL_ACT_ROLE && dl_domains_arg_count(d, q, parts[k].arg) > (double)max_points) has = 0;
     if (has) ok = dl_domains_enumerate(d, q, parts[k].arg, max_points, &terms_of[k], &count, diag);
     n[k] = (uint32_t)count;
   }

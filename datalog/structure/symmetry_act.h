@@ -39,8 +39,8 @@ dl_symmetry_act *dl_symmetry_act_create(dl_symmetry *s, dl_terms *terms, const d
 
 /* dl_symmetry_act_create over the domains d of game p: the fluents of
  * true[1], the actions of does[2], the roles of role[1], each at most
- * max_points; the actions are left out (none) when more, the fluents are
- * an error.  NULL after reporting. */
+ * max_points: fluents or actions are left out (none) when more, and then
+ * the group acts on the rest only.  NULL after reporting. */
 dl_symmetry_act *dl_symmetry_act_of_game(dl_symmetry *s, const dl_program *p, const dl_domains *d,
                                          uint64_t max_points, uint64_t max_elements, dl_diag *diag);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datalog/base/clock.h"
 #include "datalog/base/rng.h"
 #include "datalog/base/sort.h"
 
@@ -204,8 +205,12 @@ int dl_symmetry_check(const dl_symmetry *s, uint32_t i, dl_machine *m, const dl_
   c.image_joint = malloc(n * sizeof *c.image_joint);
   dl_rng_seed(&c.rng, o->seed);
   int ok = c.role_image && c.joint && c.image_joint ? map_roles(&c) : nomem(&c);
-  for (c.playout = 0; ok == 1 && c.playout < o->playouts; c.playout++)
+  double end = dl_clock_now() + o->seconds;
+  for (c.playout = 0; ok == 1 && c.playout < o->playouts; c.playout++) {
+    if (c.playout && o->seconds > 0 && dl_clock_now() > end) break;
     ok = check_playout(&c, o->max_depth ? o->max_depth : 10000);
+    t->playouts += ok == 1;
+  }
   free(c.role_image), free(c.joint), free(c.image_joint);
   dl_ids_free(&c.a), dl_ids_free(&c.b);
   return ok;

@@ -1,0 +1,123 @@
+/* canon_bench.c: how long a canonical state takes (the least image of a
+ * state under the game's symmetry group, datalog/structure/).
+ *
+ *   canon_bench GAME [STATES [ROUNDS]]
+ *
+ * Builds GAME's machine (the pipeline's default backend) and its symmetry
+ * group, collects STATES (default 10000) states from seeded random
+ * playouts, then times, over ROUNDS (default 20) passes over them:
+ *   - core: dl_symmetry_act_canonical on the state's bitset over the
+ *     group's fluents (what a player's own search would call);
+ *   - state: dl_game_symmetry_state(DL_CANONICAL), from a machine state to
+ *     a machine state (what gdlog_canonical does: the fluents read out,
+ *     mapped, and a new state made).
+ * Prints the group's order, the fluents, and ns per call for each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datalog/base/clock.h"
+#include "datalog/base/rng.h"
+#include "datalog/machine/pipeline.h"
+#include "datalog/structure/game_symmetry.h"
+
+/* Random playouts from the initial state until n states are collected. */
+static dl_mstate **collect(dl_machine *m, uint32_t n)
+{
+  dl_mstate **states = calloc(n, sizeof *states);
+  uint32_t *joint = calloc(m->n_roles + 1, sizeof *joint), k = 0;
+  dl_ids moves = { 0 };
+  dl_rng rng;
+  dl_rng_seed(&rng, 1);
+  while (states && joint && k < n) {
+    dl_mstate *s = NULL;
+    int terminal = 0;
+    if (dl_machine_initial(m, &s) != DL_M_OK) break;
+    while (k < n && dl_machine_terminal(m, s, &terminal) == DL_M_OK && !terminal) {
+      for (uint32_t r = 0; r < m->n_roles; r++) {
+        moves.n = 0;
+        if (dl_machine_legal(m, s, r, &moves) != DL_M_OK || !moves.n) return NULL;
+        joint[r] = moves.ids[dl_rng_below(&rng, moves.n)];
+      }
+      states[k++] = s;
+      if (dl_machine_next(m, states[k - 1], joint, &s) != DL_M_OK) return NULL;
+    }
+    free(s);
+  }
+  free(joint);
+  dl_ids_free(&moves);
+  return k == n ? states : NULL;
+}
+
+/* The bitset of state s over the group's fluents into bits. */
+static void bits_of(const dl_symmetry_act *a, dl_machine *m, const dl_mstate *s, uint64_t *bits)
+{
+  dl_ids ids = { 0 };
+  memset(bits, 0, dl_symmetry_act_words(a) * sizeof *bits);
+  if (dl_machine_fluents(m, s, &ids) == DL_M_OK)
+    for (uint32_t i = 0; i < ids.n; i++) {
+      uint32_t j = dl_symmetry_act_index(a, DL_ACT_FLUENT, ids.ids[i]);
+      if (j != UINT32_MAX) bits[j / 64] |= (uint64_t)1 << (j % 64);
+    }
+  dl_ids_free(&ids);
+}
+
+static int bench(dl_game *g, const dl_game_symmetry *gs, uint32_t n, uint32_t rounds)
+{
+  dl_machine *m = g->machine;
+  const dl_symmetry_act *a = gs->act;
+  uint32_t words = dl_symmetry_act_words(a);
+  dl_mstate **states = collect(m, n);
+  uint64_t *bits = calloc((size_t)n * words + 1, sizeof *bits), *out = calloc(words + 1, sizeof *out), sum = 0;
+  if (!states || !bits || !out) return fprintf(stderr, "canon_bench: could not collect %u states\n", n), 0;
+  for (uint32_t i = 0; i < n; i++) bits_of(a, m, states[i], bits + (size_t)i * words);
+  double t0 = dl_clock_now();
+  for (uint32_t r = 0; r < rounds; r++)
+    for (uint32_t i = 0; i < n; i++) {
+      dl_symmetry_act_canonical(a, bits + (size_t)i * words, out);
+      sum += out[0];
+    }
+  double core = dl_clock_now() - t0;
+  t0 = dl_clock_now();
+  for (uint32_t r = 0; r < rounds; r++)
+    for (uint32_t i = 0; i < n; i++) {
+      dl_mstate *c = NULL;
+      if (dl_game_symmetry_state(gs, m, states[i], DL_CANONICAL, &c, NULL) != DL_M_OK) return 0;
+      sum += c->n;
+      free(c);
+    }
+  double full = dl_clock_now() - t0;
+  int exact;
+  double calls = (double)n * rounds;
+  printf("order %llu, %u fluents (%u words), %u states x %u rounds (checksum %llu)\n",
+         (unsigned long long)dl_symmetry_act_order(a, &exact), dl_symmetry_act_size(a, DL_ACT_FLUENT), words, n,
+         rounds, (unsigned long long)sum);
+  printf("core   %.1f ns per canonical bitset\n", 1e9 * core / calls);
+  printf("state  %.1f ns per canonical machine state (%s backend)\n", 1e9 * full / calls, dl_machine_backend(m));
+  for (uint32_t i = 0; i < n; i++) free(states[i]);
+  free(states), free(bits), free(out);
+  return 1;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    fprintf(stderr, "usage: canon_bench GAME [STATES [ROUNDS]]\n");
+    return 2;
+  }
+  uint32_t n = argc > 2 ? (uint32_t)atoi(argv[2]) : 10000, rounds = argc > 3 ? (uint32_t)atoi(argv[3]) : 20;
+  dl_diag *diag = dl_diag_create();
+  dl_game g = { 0 };
+  dl_game_options o;
+  dl_game_options_init(&o);
+  dl_load_options lo = { .file = argv[1], .syntax = -1 };
+  dl_game_symmetry gs = { 0 };
+  int ok = diag && n > 0 && rounds > 0 && dl_game_load(&g, &lo, NULL, 0, diag) &&
+           dl_game_build(&g, NULL, &o, DL_STAGE_MACHINE, diag) &&
+           dl_game_symmetry_find(&gs, g.loaded->prog, g.domains, diag) && bench(&g, &gs, n, rounds);
+  if (!ok) fprintf(stderr, "canon_bench: %s failed\n", argv[1]);
+  dl_game_symmetry_free(&gs);
+  dl_game_free(&g);
+  dl_diag_destroy(diag);
+  return ok ? 0 : 1;
+}
