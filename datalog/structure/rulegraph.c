@@ -38,7 +38,8 @@ struct dl_rgraph {
   dl_sym *pos_sym;           /* for labels: the symbol and argument (from 1) */
   uint32_t *pos_arg;
   uint32_t n_pos, cap_pos;
-  uint32_t *class_first;     /* per class (its root): the first position in it */
+  uint32_t *class_first;     /* per class (its root): its first symbol's position, else its first */
+  uint8_t *class_fresh;      /* per position: fresh (a use of a fact predicate, distinct) */
   Pvoid_t pos_of;            /* JudyL: sym << 32 | arity -> first position + 1 */
   dl_ids fresh;              /* the fresh positions of the first walk, in order */
   uint32_t fresh_next;       /* the second walk's place in fresh */
@@ -484,8 +485,17 @@ static int find_fact_preds(dl_rgraph *g)
 /* The first position of each class, for labels. */
 static int first_of_classes(dl_rgraph *g)
 {
-  if (!(g->class_first = malloc(((size_t)g->n_pos + 1) * sizeof *g->class_first))) return 0;
-  for (uint32_t x = g->n_pos; x-- > 0;) g->class_first[find(g, x)] = x;
+  uint8_t *fresh = calloc((size_t)g->n_pos + 1, 1);
+  if (!fresh || !(g->class_first = malloc(((size_t)g->n_pos + 1) * sizeof *g->class_first))) {
+    free(fresh);
+    return 0;
+  }
+  for (uint32_t i = 0; i < g->fresh.n; i++) fresh[g->fresh.ids[i]] = 1;
+  for (uint32_t x = 0; x < g->n_pos; x++) g->class_first[x] = UINT32_MAX;
+  for (int pass = 0; pass < 2; pass++)  /* fresh positions, then symbols' over them: a symbol's wins */
+    for (uint32_t x = g->n_pos; x-- > 0;)
+      if (fresh[x] == !pass) g->class_first[find(g, x)] = x;
+  g->class_fresh = fresh;
   return 1;
 }
 
@@ -546,7 +556,7 @@ void dl_rgraph_destroy(dl_rgraph *g)
   free(g->copies);
   dl_ids_free(&g->edges);
   dl_ids_free(&g->fresh);
-  free(g->parent), free(g->pos_sym), free(g->pos_arg), free(g->class_first);
+  free(g->parent), free(g->pos_sym), free(g->pos_arg), free(g->class_first), free(g->class_fresh);
   free(g->fact_pred);
   free(g->var_at);
   free(g->v);
@@ -629,6 +639,7 @@ static void add_class(const dl_rgraph *g, const dl_rg_vertex *x, dl_buf *out)
   if (g->pos_sym[first]) add_name(g, g->pos_sym[first], out);
   else dl_buf_addz(out, "distinct");
   dl_buf_addf(out, "[%u]", g->pos_arg[first] ? g->pos_arg[first] : 1);
+  if (g->class_fresh[first]) dl_buf_addf(out, "#%u", x->pos);  /* a class of uses only: its number */
 }
 
 /* 1 when the fact predicate named sym has several copies. */
