@@ -4,6 +4,10 @@
 #include "datalog/cli/structural.h"
 
 static const cli_option canon_options[] = {
+  { .name = "--no-declarations",
+    .help = "leave base and input rules out of the comparison: they\n"
+            "declare fluents and moves, and many versions of a game\n"
+            "differ only there" },
   CLI_OPT_SYNTAX,
   CLI_OPT_OUTPUT,
   CLI_OPT_END

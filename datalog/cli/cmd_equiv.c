@@ -56,6 +56,11 @@ static const cli_option equiv_option_table[] = {
             "up to renaming of symbols and variables and the order of\n"
             "rules and literals?  If so, print the renaming and play\n"
             "GAME renamed beside OTHER; if not, say so (status 1)" },
+  { .name = "--no-declarations",
+    .needs = "--structural",
+    .help = "leave base and input rules out of the comparison: they\n"
+            "declare fluents and moves, and many versions of a game\n"
+            "differ only there" },
   { .name = "--syntax", .value = "S", .repeatable = 1,
     .one_of = CLI_ONE_OF({ "kif", LX_KIF }, { "infix", LX_INFIX }, { "asp", LX_ASP }),
     .help = "input syntax, kif, infix or asp: given once, of both files;\n"

@@ -14,7 +14,7 @@
 
 static dl_rgraph *untyped_graph(cli_ctx *c, const dl_program *p)
 {
-  dl_rgraph_options o = { .untyped = 1 };
+  dl_rgraph_options o = { .untyped = 1, .no_declarations = cli_given(c, "--no-declarations") };
   return dl_rgraph_build(p, &o, c->diag);
 }
 

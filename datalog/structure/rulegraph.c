@@ -50,6 +50,7 @@ struct dl_rgraph {
   Pvoid_t values;             /* Judy1: the constant vertices that stand for goal values */
   uint32_t n_values;
   int untyped;               /* one class for all positions, no copies */
+  int no_declarations;       /* base and input rules left out */
   copy *copies;
   uint32_t n_copies, cap_copies;
   /* the rule being walked */
@@ -426,11 +427,19 @@ static uint32_t walk_literal(dl_rgraph *g, const dl_literal *l, uint32_t q)
   return v;
 }
 
+/* 1 when head is an atom of base or input. */
+static int is_declaration(const dl_rgraph *g, const ast_term *head)
+{
+  int k = keyword_of(g, head->value, ast_atom_arity(head));
+  return k >= 0 && (!strcmp(keywords[k].name, "base") || !strcmp(keywords[k].name, "input"));
+}
+
 static void walk_rule(dl_rgraph *g, uint32_t r)
 {
   const dl_program *p = g->p;
   const dl_rule *rule = &p->ast->rules[r];
   if (g->fact_pred[p->head_pred[r]]) return;  /* written per copy */
+  if (g->no_declarations && is_declaration(g, rule->head)) return;
   g->rule = r;
   memset(g->var_at, 0, rule->n_vars * sizeof *g->var_at);
   uint32_t v = g->building ? add_vertex(g, DL_RG_RULE, DL_RG_RULE, 0, r) : 0;
@@ -522,7 +531,7 @@ dl_rgraph *dl_rgraph_build(const dl_program *p, const dl_rgraph_options *o, dl_d
 {
   assert(p && p->ast && diag);
   dl_rgraph *g = calloc(1, sizeof *g);
-  if (g) g->p = p, g->terms = p->terms, g->untyped = o && o->untyped;
+  if (g) g->p = p, g->terms = p->terms, g->untyped = o && o->untyped, g->no_declarations = o && o->no_declarations;
   int ok = g && (g->var_at = calloc(max_vars(p->ast), sizeof *g->var_at));
   if (ok) add_keywords(g);
   ok = ok && !g->failed && find_fact_preds(g);
