@@ -50,7 +50,8 @@ struct dl_rgraph {
   Pvoid_t values;             /* Judy1: the constant vertices that stand for goal values */
   uint32_t n_values;
   int untyped;               /* one class for all positions, no copies */
-  int no_declarations;       /* base and input rules left out */
+  int no_declarations;       /* base and input rules left out, and those only they read */
+  uint8_t *left_out;         /* per predicate, with no_declarations: its rules are left out */
   copy *copies;
   uint32_t n_copies, cap_copies;
   /* the rule being walked */
@@ -427,11 +428,45 @@ static uint32_t walk_literal(dl_rgraph *g, const dl_literal *l, uint32_t q)
   return v;
 }
 
-/* 1 when head is an atom of base or input. */
-static int is_declaration(const dl_rgraph *g, const ast_term *head)
+/* 1 when predicate q is base or input. */
+static int is_declaration(const dl_rgraph *g, uint32_t q)
 {
-  int k = keyword_of(g, head->value, ast_atom_arity(head));
+  const dl_pred *d = &g->p->preds[q];
+  int k = keyword_of(g, d->name, d->arity);
   return k >= 0 && (!strcmp(keywords[k].name, "base") || !strcmp(keywords[k].name, "input"));
+}
+
+/* Marks read[] the predicates a rule of a predicate marked in read reads;
+ * 1 when one was new. */
+static int mark_read(const dl_program *p, uint8_t *read)
+{
+  int changed = 0;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++)
+    for (uint32_t i = 0; read[p->head_pred[r]] && i < p->ast->rules[r].n_body; i++) {
+      uint32_t q = p->lit_pred[r][i];
+      if (q != DL_NO_PRED && !read[q]) read[q] = changed = 1;
+    }
+  return changed;
+}
+
+/* With no_declarations: the predicates whose rules are left out, base,
+ * input, and those that only they read.  0 when out of memory. */
+static int find_left_out(dl_rgraph *g)
+{
+  const dl_program *p = g->p;
+  if (!g->no_declarations) return 1;
+  uint8_t *read = calloc(p->n_preds + 1, 1);
+  if (!read || !(g->left_out = calloc(p->n_preds + 1, 1))) {
+    free(read);
+    return 0;
+  }
+  for (uint32_t q = 0; q < p->n_preds; q++)
+    read[q] = keyword_of(g, p->preds[q].name, p->preds[q].arity) >= 0 && !is_declaration(g, q);
+  while (mark_read(p, read)) {
+  }
+  for (uint32_t q = 0; q < p->n_preds; q++) g->left_out[q] = !read[q];
+  free(read);
+  return 1;
 }
 
 static void walk_rule(dl_rgraph *g, uint32_t r)
@@ -439,7 +474,7 @@ static void walk_rule(dl_rgraph *g, uint32_t r)
   const dl_program *p = g->p;
   const dl_rule *rule = &p->ast->rules[r];
   if (g->fact_pred[p->head_pred[r]]) return;  /* written per copy */
-  if (g->no_declarations && is_declaration(g, rule->head)) return;
+  if (g->left_out && g->left_out[p->head_pred[r]]) return;
   g->rule = r;
   memset(g->var_at, 0, rule->n_vars * sizeof *g->var_at);
   uint32_t v = g->building ? add_vertex(g, DL_RG_RULE, DL_RG_RULE, 0, r) : 0;
@@ -534,7 +569,7 @@ dl_rgraph *dl_rgraph_build(const dl_program *p, const dl_rgraph_options *o, dl_d
   if (g) g->p = p, g->terms = p->terms, g->untyped = o && o->untyped, g->no_declarations = o && o->no_declarations;
   int ok = g && (g->var_at = calloc(max_vars(p->ast), sizeof *g->var_at));
   if (ok) add_keywords(g);
-  ok = ok && !g->failed && find_fact_preds(g);
+  ok = ok && !g->failed && find_fact_preds(g) && find_left_out(g);
   for (int building = 0; ok && building < 2; building++) {
     g->building = building, g->fresh_next = 0;
     for (uint32_t r = 0; r < p->ast->n_rules && !g->failed; r++) walk_rule(g, r);
@@ -567,6 +602,7 @@ void dl_rgraph_destroy(dl_rgraph *g)
   dl_ids_free(&g->fresh);
   free(g->parent), free(g->pos_sym), free(g->pos_arg), free(g->class_first), free(g->class_fresh);
   free(g->fact_pred);
+  free(g->left_out);
   free(g->var_at);
   free(g->v);
   free(g);

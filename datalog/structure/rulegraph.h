@@ -92,7 +92,8 @@ typedef struct dl_rgraph_options {
   int untyped;   /* the book's graph: a constant is one symbol wherever it stands, fact
                     predicates are not copied (for renamings, whose map is on symbols) */
   int no_declarations;  /* leave out the rules of base and input, which declare the
-                           fluents and moves but do not change the game played */
+                           fluents and moves but do not change the game played, and
+                           those of the predicates that only they read */
 } dl_rgraph_options;
 
 /* Builds the rule graph of game p (a checked program whose facts are
