@@ -316,7 +316,10 @@ static void print_commands(FILE *f, const cli_command *const *all)
         "and computes with it.  FILE may be - for standard input.\n"
         "\n"
         "commands:\n", f);
-  for (int i = 0; all[i]; i++) fprintf(f, "  %-9s%s\n", all[i]->name, all[i]->summary);
+  int width = 0;
+  for (int i = 0; all[i]; i++)
+    if ((int)strlen(all[i]->name) > width) width = (int)strlen(all[i]->name);
+  for (int i = 0; all[i]; i++) fprintf(f, "  %-*s  %s\n", width, all[i]->name, all[i]->summary);
   fputs("\n"
         "'gdlog COMMAND --help' lists the options of a command.  Every command takes\n"
         "--max-atoms N, --max-memory MIB, --timeout SEC, --no-warnings and\n"

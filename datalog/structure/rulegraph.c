@@ -554,7 +554,7 @@ static uint32_t max_vars(const ast_program *ast)
 /* The keyword symbols and the positions of their arguments. */
 static void add_keywords(dl_rgraph *g)
 {
-  static const char *names[DL_RG_POS_KEYWORDS] = { "true", "does", "does", "goal" };
+  static const char *const names[DL_RG_POS_KEYWORDS] = { "true", "does", "does", "goal" };
   static const uint32_t args[DL_RG_POS_KEYWORDS] = { 1, 1, 2, 2 };
   for (int k = 0; k < DL_RG_KEYWORDS; k++)
     g->keyword[k] = dl_terms_symbol(g->terms, keywords[k].name, strlen(keywords[k].name));
@@ -698,7 +698,7 @@ static int several_copies(const dl_rgraph *g, dl_sym sym)
 void dl_rgraph_write_label(const dl_rgraph *g, uint32_t v, dl_buf *out)
 {
   const dl_rg_vertex *x = dl_rgraph_vertex(g, v);
-  static const char *connective[] = { ":-", "not", "distinct", "=" };
+  static const char *const connective[] = { ":-", "not", "distinct", "=" };
   if (x->kind <= DL_RG_EQUAL) {
     dl_buf_addz(out, connective[x->kind]);
     return;
@@ -711,14 +711,14 @@ void dl_rgraph_write_label(const dl_rgraph *g, uint32_t v, dl_buf *out)
 
 static const char *kind_name(uint8_t kind)
 {
-  static const char *names[DL_RG_KINDS] = { "rule", "not", "distinct", "equal", "keyword", "predicate",
+  static const char *const names[DL_RG_KINDS] = { "rule", "not", "distinct", "equal", "keyword", "predicate",
                                             "function", "variable-occurrence", "argument", "variable", "symbol" };
   return names[kind];
 }
 
 static const char *dot_shape(uint8_t kind)
 {
-  static const char *shapes[DL_RG_KINDS] = { "diamond", "diamond", "diamond", "diamond", "box", "box",
+  static const char *const shapes[DL_RG_KINDS] = { "diamond", "diamond", "diamond", "diamond", "box", "box",
                                              "ellipse", "ellipse", "circle", "plaintext", "plaintext" };
   return shapes[kind];
 }
@@ -734,7 +734,7 @@ static void add_dot_text(dl_buf *out, const char *s, size_t len)
 
 void dl_rgraph_write_dot(const dl_rgraph *g, dl_buf *out)
 {
-  static const char *fill[] = { "white", "lightblue", "lightgreen", "lightyellow", "pink", "orange",
+  static const char *const fill[] = { "white", "lightblue", "lightgreen", "lightyellow", "pink", "orange",
                                 "lightgrey", "plum", "khaki", "cyan", "salmon", "wheat" };
   uint32_t n_fill = sizeof fill / sizeof *fill;
   dl_buf label = { 0 };
