@@ -332,24 +332,20 @@ static void walk_args(dl_rgraph *g, const ast_term *t, const uint32_t *pos, uint
   }
 }
 
-/* The positions of a symbol's arguments into pos[0..arity). */
-static uint32_t *positions_from(uint32_t first, uint32_t arity, uint32_t *pos)
-{
-  for (uint32_t i = 0; i < arity; i++) pos[i] = first + i;
-  return pos;
-}
-
-/* Arguments of an occurrence of a function or predicate symbol with
- * positions of its own. */
-static uint32_t walk_symbol_occurrence(dl_rgraph *g, const ast_term *t, dl_rg_kind kind)
+/* An occurrence of t with its arguments: at its symbol's positions, or,
+ * for a body occurrence of fact predicate q (not DL_NO_PRED), at positions
+ * of its own, typed by the classes they end in (the copy of q for them). */
+static uint32_t walk_occurrence(dl_rgraph *g, const ast_term *t, dl_rg_kind kind, uint32_t q)
 {
   uint32_t arity = ast_atom_arity(t), small[8] = { 0 }, *pos = arity <= 8 ? small : malloc(arity * sizeof *pos);
   if (!pos) {
     g->failed = 1;
     return 0;
   }
-  positions_from(symbol_positions(g, t->value, arity), arity, pos);
-  uint32_t s = g->building ? symbol_vertex(g, t->value, arity) : 0, occ = 0;
+  uint32_t first = q == DL_NO_PRED ? symbol_positions(g, t->value, arity) : 0, s = 0, occ = 0;
+  for (uint32_t i = 0; i < arity; i++) pos[i] = q == DL_NO_PRED ? first + i : fresh_position(g, t->value, i + 1);
+  if (g->building && !g->failed)
+    s = q == DL_NO_PRED ? symbol_vertex(g, t->value, arity) : copy_vertex(g, q, pos, arity);
   if (g->building) add_edge(g, s, occ = add_vertex(g, kind, kind, t->value, arity));
   walk_args(g, t, pos, occ, s, 0);
   if (pos != small) free(pos);
@@ -358,7 +354,7 @@ static uint32_t walk_symbol_occurrence(dl_rgraph *g, const ast_term *t, dl_rg_ki
 
 static uint32_t walk_term(dl_rgraph *g, const ast_term *t, uint32_t pos)
 {
-  if (t->kind == AST_FUN) return walk_symbol_occurrence(g, t, DL_RG_FUN);
+  if (t->kind == AST_FUN) return walk_occurrence(g, t, DL_RG_FUN, DL_NO_PRED);
   if (t->kind == AST_SYM) {
     if (!g->building) return 0;
     uint32_t occ = add_vertex(g, DL_RG_FUN, DL_RG_FUN, t->value, 0);
@@ -386,29 +382,11 @@ static uint32_t walk_keyword_atom(dl_rgraph *g, const ast_term *a, int k)
   return occ;
 }
 
-/* A body occurrence of fact predicate q: positions of its own, typed by
- * the classes they end in. */
-static uint32_t walk_fact_atom(dl_rgraph *g, const ast_term *a, uint32_t q)
-{
-  uint32_t arity = ast_atom_arity(a), small[8] = { 0 }, *pos = arity <= 8 ? small : malloc(arity * sizeof *pos);
-  if (!pos) {
-    g->failed = 1;
-    return 0;
-  }
-  for (uint32_t i = 0; i < arity; i++) pos[i] = fresh_position(g, a->value, i + 1);
-  uint32_t s = g->building && !g->failed ? copy_vertex(g, q, pos, arity) : 0, occ = 0;
-  if (g->building) add_edge(g, s, occ = add_vertex(g, DL_RG_PRED, DL_RG_PRED, a->value, arity));
-  walk_args(g, a, pos, occ, s, 0);
-  if (pos != small) free(pos);
-  return occ;
-}
-
 static uint32_t walk_atom(dl_rgraph *g, const ast_term *a, uint32_t q, int in_body)
 {
   int k = keyword_of(g, a->value, ast_atom_arity(a));
   if (k >= 0) return walk_keyword_atom(g, a, k);
-  if (in_body && g->fact_pred[q]) return walk_fact_atom(g, a, q);
-  return walk_symbol_occurrence(g, a, DL_RG_PRED);
+  return walk_occurrence(g, a, DL_RG_PRED, in_body && g->fact_pred[q] ? q : DL_NO_PRED);
 }
 
 static uint32_t walk_literal(dl_rgraph *g, const dl_literal *l, uint32_t q)
