@@ -288,7 +288,8 @@ GDLOG_API gdlog_status gdlog_parse_state(gdlog_game *g, const char *name, const 
 GDLOG_API gdlog_status gdlog_symmetries(gdlog_game *g, int *order);
 
 /* The image of state s under group element e into *image (a new state).
- * INPUT when e is no element (or gdlog_symmetries was not called); NOMEM. */
+ * INPUT when e is no element (or gdlog_symmetries was not called); LIMIT
+ * as for gdlog_canonical; NOMEM. */
 GDLOG_API gdlog_status gdlog_symmetry_state(gdlog_game *g, int e, const gdlog_state *s, gdlog_state **image);
 
 /* The image of the joint move joint[0..roles) under group element e into
@@ -296,13 +297,15 @@ GDLOG_API gdlog_status gdlog_symmetry_state(gdlog_game *g, int e, const gdlog_st
  * (symmetries may exchange roles), so that playing the image in the image
  * of s leads to the image of the next state.  INPUT for an element or a
  * move out of range; LIMIT when the game has too many actions to map (more
- * than 1,000,000 in the domain of does). */
+ * than 100,000 in the domain of does). */
 GDLOG_API gdlog_status gdlog_symmetry_joint(gdlog_game *g, int e, const gdlog_move *joint, gdlog_move *image);
 
 /* The canonical state of s, the least of its images under the group, into
  * *canonical (a new state), and a 64-bit hash of it into *hash when hash
  * is not NULL: symmetric states get the same canonical state and hash,
- * for a transposition table.  INPUT before gdlog_symmetries; NOMEM. */
+ * for a transposition table.  INPUT before gdlog_symmetries; LIMIT when
+ * the game has too many fluents to map (more than 100,000 in the domain of
+ * true); NOMEM. */
 GDLOG_API gdlog_status gdlog_canonical(gdlog_game *g, const gdlog_state *s, gdlog_state **canonical, uint64_t *hash);
 
 #ifdef __cplusplus

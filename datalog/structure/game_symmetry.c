@@ -8,7 +8,7 @@
 #include "datalog/base/clock.h"
 
 /* The action's limits: points per part, elements of the group. */
-#define MAX_POINTS 1000000u
+#define MAX_POINTS 100000u
 #define MAX_ELEMENTS 100000u
 
 int dl_game_symmetry_find(dl_game_symmetry *gs, const dl_program *p, const dl_domains *d, dl_diag *diag)

@@ -21,6 +21,7 @@ typedef struct checker {
   dl_ids a, b;            /* scratch */
   dl_rng rng;
   dl_symmetry_check_totals *totals;
+  double end;             /* when to stop (0: never) */
   uint64_t playout;
   uint32_t depth;
 } checker;
@@ -173,7 +174,7 @@ static int check_playout(checker *c, uint32_t max_depth)
   dl_mstate *x = NULL, *y = NULL, *next = NULL, *image_next = NULL;
   int ok = machine_failed(dl_machine_initial(c->m, &x)), terminal = 0;
   if (ok == 1) ok = map_state(c, x, &y);
-  for (c->depth = 0; ok == 1 && c->depth < max_depth; c->depth++) {
+  for (c->depth = 0; ok == 1 && c->depth < max_depth && !(c->end && dl_clock_now() > c->end); c->depth++) {
     c->totals->states++;
     c->totals->moved += !dl_mstate_equal(x, y);
     if ((ok = compare_state(c, x, y, &terminal)) != 1 || terminal) break;
@@ -205,11 +206,11 @@ int dl_symmetry_check(const dl_symmetry *s, uint32_t i, dl_machine *m, const dl_
   c.image_joint = malloc(n * sizeof *c.image_joint);
   dl_rng_seed(&c.rng, o->seed);
   int ok = c.role_image && c.joint && c.image_joint ? map_roles(&c) : nomem(&c);
-  double end = dl_clock_now() + o->seconds;
+  c.end = o->seconds > 0 ? dl_clock_now() + o->seconds : 0;
   for (c.playout = 0; ok == 1 && c.playout < o->playouts; c.playout++) {
-    if (c.playout && o->seconds > 0 && dl_clock_now() > end) break;
+    if (c.playout && c.end && dl_clock_now() > c.end) break;
+    t->playouts++;
     ok = check_playout(&c, o->max_depth ? o->max_depth : 10000);
-    t->playouts += ok == 1;
   }
   free(c.role_image), free(c.joint), free(c.image_joint);
   dl_ids_free(&c.a), dl_ids_free(&c.b);

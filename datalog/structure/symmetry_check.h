@@ -21,13 +21,13 @@ typedef struct dl_symmetry_check_options {
   uint64_t playouts;     /* per generator, at most */
   uint64_t seed;
   uint32_t max_depth;    /* joint moves per playout at most (0: 10000) */
-  double seconds;        /* per generator: no playout starts after this long, but the first
-                            always runs (0: no limit) */
+  double seconds;        /* per generator: after this long the check stops, within a playout
+                            too; the first state is always checked (0: no limit) */
 } dl_symmetry_check_options;
 
 /* What a check saw. */
 typedef struct dl_symmetry_check_totals {
-  uint64_t playouts;      /* played to the end */
+  uint64_t playouts;      /* begun (the last may have been cut by the time limit) */
   uint64_t states;        /* compared with their images */
   uint64_t moved;         /* of them, those the generator does not map to themselves */
 } dl_symmetry_check_totals;
