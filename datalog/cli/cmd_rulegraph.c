@@ -8,6 +8,9 @@ enum { RG_DOT, RG_TEXT };
 static const cli_option rulegraph_options[] = {
   { .name = "--format", .value = "F", .one_of = CLI_ONE_OF({ "dot", RG_DOT }, { "text", RG_TEXT }),
     .help = "dot (default: Graphviz) or text (a line per vertex, then per edge)" },
+  { .name = "--typed", .help = "the graph gdlog symmetry searches: constants told apart by\n"
+                               "the positions they stand in, predicates given by facts\n"
+                               "copied per use (datalog/structure/rulegraph.h)" },
   CLI_OPT_SYNTAX,
   CLI_OPT_OUTPUT,
   CLI_OPT_END
@@ -16,7 +19,8 @@ static const cli_option rulegraph_options[] = {
 static int run_rulegraph(cli_ctx *c)
 {
   dl_loaded *l = cli_load(c, c->args[0]);
-  dl_rgraph *g = l && l->prog ? dl_rgraph_build(l->prog, NULL, c->diag) : NULL;
+  dl_rgraph_options o = { .untyped = !cli_given(c, "--typed") };
+  dl_rgraph *g = l && l->prog ? dl_rgraph_build(l->prog, &o, c->diag) : NULL;
   dl_buf b = { 0 };
   if (g && cli_choice(c, "--format", RG_DOT) == RG_TEXT) dl_rgraph_write_text(g, &b);
   else if (g) dl_rgraph_write_dot(g, &b);
@@ -37,7 +41,8 @@ const cli_command cli_cmd_rulegraph = {
            "vertices p[i] shared by the occurrences of each symbol p, a vertex per symbol\n"
            "and per variable of a rule, coloured by type; GDL keywords and goal values\n"
            "get colours of their own.  Isomorphic rule graphs are the same game renamed;\n"
-           "automorphisms are its symmetries (gdlog symmetry).",
+           "automorphisms are its symmetries (gdlog symmetry, which searches the graph of\n"
+           "--typed).",
   .options = rulegraph_options,
   .run = run_rulegraph,
 };
