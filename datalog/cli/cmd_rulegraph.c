@@ -3,11 +3,12 @@
 #include "datalog/cli/cli.h"
 #include "datalog/structure/rulegraph.h"
 
-enum { RG_DOT, RG_TEXT };
+enum { RG_DOT, RG_TEXT, RG_DIMACS };
 
 static const cli_option rulegraph_options[] = {
-  { .name = "--format", .value = "F", .one_of = CLI_ONE_OF({ "dot", RG_DOT }, { "text", RG_TEXT }),
-    .help = "dot (default: Graphviz) or text (a line per vertex, then per edge)" },
+  { .name = "--format", .value = "F", .one_of = CLI_ONE_OF({ "dot", RG_DOT }, { "text", RG_TEXT }, { "dimacs", RG_DIMACS }),
+    .help = "dot (default: Graphviz), text (a line per vertex, then per\n"
+            "edge) or dimacs (what `bliss -directed` reads)" },
   { .name = "--typed", .help = "the graph gdlog symmetry searches: constants told apart by\n"
                                "the positions they stand in, predicates given by facts\n"
                                "copied per use (datalog/structure/rulegraph.h)" },
@@ -22,7 +23,9 @@ static int run_rulegraph(cli_ctx *c)
   dl_rgraph_options o = { .untyped = !cli_given(c, "--typed") };
   dl_rgraph *g = l && l->prog ? dl_rgraph_build(l->prog, &o, c->diag) : NULL;
   dl_buf b = { 0 };
-  if (g && cli_choice(c, "--format", RG_DOT) == RG_TEXT) dl_rgraph_write_text(g, &b);
+  int format = cli_choice(c, "--format", RG_DOT);
+  if (g && format == RG_TEXT) dl_rgraph_write_text(g, &b);
+  else if (g && format == RG_DIMACS) dl_rgraph_write_dimacs(g, &b);
   else if (g) dl_rgraph_write_dot(g, &b);
   int ok = g && cli_write_output(c, &b);
   dl_buf_free(&b);

@@ -511,7 +511,7 @@ static int group_order(serve *s, uint64_t *order)
 static int req_symmetries(serve *s, char **f, int n)
 {
   (void)f, (void)n;
-  uint64_t order;
+  uint64_t order = 0;
   if (!group_order(s, &order)) return 0;
   ok_begin(s);
   dl_buf_addf(&s->reply, " %llu", (unsigned long long)order);
@@ -535,14 +535,14 @@ static int reply_image(serve *s, const char *f, uint64_t e)
 static int req_canonical(serve *s, char **f, int n)
 {
   (void)n;
-  uint64_t order;
+  uint64_t order = 0;
   return group_order(s, &order) && reply_image(s, f[0], DL_CANONICAL);
 }
 
 static int req_image(serve *s, char **f, int n)
 {
   (void)n;
-  uint64_t order, e;
+  uint64_t order = 0, e = 0;
   if (!group_order(s, &order)) return 0;
   if (read_count(f[1], &e) != 1 || e >= order)
     return fail(s, "'%.100s' is not a symmetry (0 .. %llu)", f[1], (unsigned long long)order - 1);

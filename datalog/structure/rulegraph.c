@@ -741,3 +741,10 @@ void dl_rgraph_write_text(const dl_rgraph *g, dl_buf *out)
   }
   for (uint32_t i = 0; i < g->edges.n; i += 2) dl_buf_addf(out, "%u -> %u\n", g->edges.ids[i], g->edges.ids[i + 1]);
 }
+
+void dl_rgraph_write_dimacs(const dl_rgraph *g, dl_buf *out)
+{
+  dl_buf_addf(out, "p edge %u %u\n", g->n_v, g->edges.n / 2);
+  for (uint32_t v = 0; v < g->n_v; v++) dl_buf_addf(out, "n %u %u\n", v + 1, g->v[v].colour);
+  for (uint32_t i = 0; i < g->edges.n; i += 2) dl_buf_addf(out, "e %u %u\n", g->edges.ids[i] + 1, g->edges.ids[i + 1] + 1);
+}

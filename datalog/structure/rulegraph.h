@@ -146,4 +146,9 @@ void dl_rgraph_write_dot(const dl_rgraph *g, dl_buf *out);
  * label), then a line per edge ("3 -> 7"). */
 void dl_rgraph_write_text(const dl_rgraph *g, dl_buf *out);
 
+/* Appends the graph in the DIMACS format bliss reads (`bliss -directed`):
+ * "p edge N M", "n V COLOUR" per vertex, "e FROM TO" per edge, vertices
+ * numbered from 1: to time other automorphism tools on the same graphs. */
+void dl_rgraph_write_dimacs(const dl_rgraph *g, dl_buf *out);
+
 #endif
