@@ -48,7 +48,6 @@ struct dl_rgraph {
   Pvoid_t constant_of;       /* JudyL: sym << 32 | class -> vertex + 1 */
   Pvoid_t classes_of;        /* JudyL: sym -> classes the constant has */
   Pvoid_t values;             /* Judy1: the constant vertices that stand for goal values */
-  uint32_t n_values;
   int untyped;               /* one class for all positions, no copies */
   int no_declarations;       /* base and input rules left out, and those only they read */
   uint8_t *left_out;         /* per predicate, with no_declarations: its rules are left out */
@@ -266,7 +265,6 @@ static int colour_values(dl_rgraph *g)
   }
   dl_sort(list, k, sizeof *list, compare_values, g);
   for (uint32_t i = 0; i < k; i++) g->v[list[i]].colour = DL_RG_KINDS + DL_RG_KEYWORDS + i;
-  g->n_values = k;
   free(list);
   return 1;
 }
@@ -603,8 +601,6 @@ void dl_rgraph_edge(const dl_rgraph *g, uint32_t i, uint32_t *from, uint32_t *to
   assert(i < g->edges.n / 2);
   *from = g->edges.ids[2 * i], *to = g->edges.ids[2 * i + 1];
 }
-
-uint32_t dl_rgraph_colour_count(const dl_rgraph *g) { return DL_RG_KINDS + DL_RG_KEYWORDS + g->n_values; }
 
 uint32_t dl_rgraph_symbol_vertex(const dl_rgraph *g, dl_sym sym, uint32_t n)
 {

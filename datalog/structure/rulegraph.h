@@ -69,7 +69,8 @@ typedef enum dl_rg_kind {
 
 typedef struct dl_rg_vertex {
   uint8_t kind;      /* dl_rg_kind */
-  uint32_t colour;   /* see dl_rgraph_colour_count */
+  uint32_t colour;   /* the kinds but KEYWORD as dl_rg_kind, then the keywords, then the goal
+                        values in the order of their numbers (so that two games' colours compare) */
   dl_sym sym;        /* KEYWORD, PRED, FUN, ARG, SYMBOL: the symbol; VAR, VARIABLE: the variable's name */
   uint32_t n;        /* KEYWORD, PRED, FUN, SYMBOL: the arity; ARG: the position, from 1; RULE, VAR, VARIABLE: the rule */
   uint32_t pos;      /* SYMBOL: its first argument's position, or a constant's class (see above) */
@@ -112,11 +113,6 @@ const dl_rg_vertex *dl_rgraph_vertex(const dl_rgraph *g, uint32_t v);
 /* Its edges, numbered 0 .. count - 1: edge i leads from *from to *to. */
 uint32_t dl_rgraph_edge_count(const dl_rgraph *g);
 void dl_rgraph_edge(const dl_rgraph *g, uint32_t i, uint32_t *from, uint32_t *to);
-
-/* Colours are 0 .. count - 1: the kinds but KEYWORD as dl_rg_kind, then
- * the keywords, then the goal values in the order of their numbers (so
- * that the colours of two games compare). */
-uint32_t dl_rgraph_colour_count(const dl_rgraph *g);
 
 /* The vertex of the function or predicate symbol sym of arity n > 0 (its
  * argument vertices follow it: p[i] is that vertex + i), or UINT32_MAX

@@ -24,7 +24,6 @@ struct dl_symmetry {
   uint32_t *gens;        /* count permutations of the m points */
   dl_permset group;      /* its elements, once enumerated */
   int group_exact;
-  long double graph_order;
   int failed;
 };
 
@@ -133,7 +132,8 @@ dl_symmetry *dl_symmetry_find(const dl_rgraph *g, dl_diag *diag)
   bliss_input x = { 0 };
   int ok = s && bliss_input_of(g, &x);
   if (ok) s->g = g, s->n = dl_rgraph_vertex_count(g);
-  ok = ok && dl_bliss_automorphisms(&x.graph, keep_generator, s, &s->graph_order);
+  long double graph_order;  /* variable renamings included: not the game's */
+  ok = ok && dl_bliss_automorphisms(&x.graph, keep_generator, s, &graph_order);
   bliss_input_free(&x);
   if (!ok) {
     dl_symmetry_destroy(s);
@@ -160,8 +160,6 @@ void dl_symmetry_destroy(dl_symmetry *s)
 const dl_rgraph *dl_symmetry_graph(const dl_symmetry *s) { return s->g; }
 
 uint32_t dl_symmetry_count(const dl_symmetry *s) { return s->count; }
-
-long double dl_symmetry_graph_order(const dl_symmetry *s) { return s->graph_order; }
 
 /* Permutation i of set (a row of m points). */
 static const uint32_t *row(const dl_symmetry *s, dl_sym_set set, uint64_t i)

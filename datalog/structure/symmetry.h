@@ -42,10 +42,6 @@ const dl_rgraph *dl_symmetry_graph(const dl_symmetry *s);
 /* The generators, numbered 0 .. count - 1. */
 uint32_t dl_symmetry_count(const dl_symmetry *s);
 
-/* The order of the rule graph's whole automorphism group, as bliss
- * estimates it (variable renamings included). */
-long double dl_symmetry_graph_order(const dl_symmetry *s);
-
 /* Enumerates the group the generators make (once; later calls return the
  * same): its elements are numbered 0 .. result - 1, the identity first.
  * *exact is 1 when the group has at most limit elements, else 0 and only
