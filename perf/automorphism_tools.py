@@ -93,6 +93,7 @@ def main():
     print('| game | vertices | edges | bliss s | bliss order | nauty s | nauty order | agree |')
     print('|---|---|---|---|---|---|---|---|')
     totals = [0.0, 0.0]
+    slow = [0, 0]
     count = disagree = 0
     with tempfile.TemporaryDirectory() as tmp:
         every = int(os.environ.get('EVERY', '1'))
@@ -107,16 +108,18 @@ def main():
             head = r.stdout.split('\n', 1)[0].split()
             bt, bo = run_bliss(path)
             nt, no = run_nauty(dreadnaut_input(r.stdout))
-            agree = same_order(bo, no)
+            timed_out = bt is None or nt is None
+            agree = '-' if timed_out else 'yes' if same_order(bo, no) else 'NO'
             count += 1
-            disagree += not agree
+            disagree += agree == 'NO'
+            slow[0] += bt is None
+            slow[1] += nt is None
             totals[0] += bt or 0
             totals[1] += nt or 0
-            print('| %s | %s | %s | %s | %s | %s | %s | %s |' % (name[:-4], head[2], head[3], bt, bo, nt, no,
-                                                                'yes' if agree else 'NO'))
+            print('| %s | %s | %s | %s | %s | %s | %s | %s |' % (name[:-4], head[2], head[3], bt, bo, nt, no, agree))
     print()
-    print('%d graphs: bliss %.2f s in all, nauty %.2f s in all; orders differ on %d' %
-          (count, totals[0], totals[1], disagree))
+    print('%d graphs: bliss %.2f s in all (%d over %d s), nauty %.2f s in all (%d over %d s); orders differ on %d' %
+          (count, totals[0], slow[0], LIMIT, totals[1], slow[1], LIMIT, disagree))
 
 
 if __name__ == '__main__':
