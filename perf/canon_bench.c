@@ -49,19 +49,6 @@ static dl_mstate **collect(dl_machine *m, uint32_t n)
   return k == n ? states : NULL;
 }
 
-/* The bitset of state s over the group's fluents into bits. */
-static void bits_of(const dl_symmetry_act *a, dl_machine *m, const dl_mstate *s, uint64_t *bits)
-{
-  dl_ids ids = { 0 };
-  memset(bits, 0, dl_symmetry_act_words(a) * sizeof *bits);
-  if (dl_machine_fluents(m, s, &ids) == DL_M_OK)
-    for (uint32_t i = 0; i < ids.n; i++) {
-      uint32_t j = dl_symmetry_act_index(a, DL_ACT_FLUENT, ids.ids[i]);
-      if (j != UINT32_MAX) bits[j / 64] |= (uint64_t)1 << (j % 64);
-    }
-  dl_ids_free(&ids);
-}
-
 static int bench(dl_game *g, const dl_game_symmetry *gs, uint32_t n, uint32_t rounds)
 {
   dl_machine *m = g->machine;
@@ -70,7 +57,10 @@ static int bench(dl_game *g, const dl_game_symmetry *gs, uint32_t n, uint32_t ro
   dl_mstate **states = collect(m, n);
   uint64_t *bits = calloc((size_t)n * words + 1, sizeof *bits), *out = calloc(words + 1, sizeof *out), sum = 0;
   if (!states || !bits || !out) return fprintf(stderr, "canon_bench: could not collect %u states\n", n), 0;
-  for (uint32_t i = 0; i < n; i++) bits_of(a, m, states[i], bits + (size_t)i * words);
+  dl_ids scratch = { 0 };
+  for (uint32_t i = 0; i < n; i++)
+    if (dl_game_symmetry_bits(a, m, states[i], &scratch, bits + (size_t)i * words) != DL_M_OK) return 0;
+  dl_ids_free(&scratch);
   double t0 = dl_clock_now();
   for (uint32_t r = 0; r < rounds; r++)
     for (uint32_t i = 0; i < n; i++) {

@@ -9,6 +9,8 @@
 
 #include <Judy.h>
 
+#include "datalog/structure/game_symmetry.h"
+
 typedef struct walker {
   dl_machine *m;
   const dl_symmetry_act *act;
@@ -27,18 +29,8 @@ static dl_mstatus nomem(walker *w) { return dl_machine_nomem(w->m); }
 static dl_mstatus add_class(walker *w, const dl_mstate *s, dl_explore_totals *t)
 {
   uint32_t words = dl_symmetry_act_words(w->act);
-  w->fluents.n = 0;
-  dl_mstatus st = dl_machine_fluents(w->m, s, &w->fluents);
+  dl_mstatus st = dl_game_symmetry_bits(w->act, w->m, s, &w->fluents, w->bits);
   if (st != DL_M_OK) return st;
-  memset(w->bits, 0, words * sizeof *w->bits);
-  for (uint32_t i = 0; i < w->fluents.n; i++) {
-    uint32_t j = dl_symmetry_act_index(w->act, DL_ACT_FLUENT, w->fluents.ids[i]);
-    if (j == UINT32_MAX) {
-      dl_diag_report(w->m->diag, DL_ERROR, NULL, 0, "a state holds a fluent outside the domain of true");
-      return DL_M_GAME;
-    }
-    w->bits[j / 64] |= (uint64_t)1 << (j % 64);
-  }
   dl_symmetry_act_canonical(w->act, w->bits, w->canonical);
   Word_t *slot;
   JHSI(slot, w->classes, w->canonical, words * sizeof *w->canonical);

@@ -40,22 +40,21 @@ int dl_game_symmetry_check(dl_game_symmetry *gs, dl_machine *m, const dl_symmetr
   return all;
 }
 
-/* The fluents of s as a bitset over the group's fluents, into bits. */
-static dl_mstatus state_bits(const dl_symmetry_act *a, dl_machine *m, const dl_mstate *s, uint64_t *bits)
+dl_mstatus dl_game_symmetry_bits(const dl_symmetry_act *a, dl_machine *m, const dl_mstate *s, dl_ids *scratch,
+                                 uint64_t *bits)
 {
-  dl_ids ids = { 0 };
-  dl_mstatus st = dl_machine_fluents(m, s, &ids);
+  assert(a && m && s && scratch && bits);
+  scratch->n = 0;
+  dl_mstatus st = dl_machine_fluents(m, s, scratch);
   memset(bits, 0, dl_symmetry_act_words(a) * sizeof *bits);
-  for (uint32_t i = 0; st == DL_M_OK && i < ids.n; i++) {
-    uint32_t j = dl_symmetry_act_index(a, DL_ACT_FLUENT, ids.ids[i]);
+  for (uint32_t i = 0; st == DL_M_OK && i < scratch->n; i++) {
+    uint32_t j = dl_symmetry_act_index(a, DL_ACT_FLUENT, scratch->ids[i]);
     if (j == UINT32_MAX) {
       dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the state holds a fluent outside the domain of true");
-      st = DL_M_GAME;
-    } else {
-      bits[j / 64] |= (uint64_t)1 << (j % 64);
+      return DL_M_GAME;
     }
+    bits[j / 64] |= (uint64_t)1 << (j % 64);
   }
-  dl_ids_free(&ids);
   return st;
 }
 
@@ -89,7 +88,9 @@ dl_mstatus dl_game_symmetry_state(const dl_game_symmetry *gs, dl_machine *m, con
   }
   uint32_t words = dl_symmetry_act_words(a) + 1;
   uint64_t *in = calloc(words, sizeof *in), *image = calloc(words, sizeof *image);
-  dl_mstatus st = in && image ? state_bits(a, m, s, in) : dl_machine_nomem(m);
+  dl_ids scratch = { 0 };
+  dl_mstatus st = in && image ? dl_game_symmetry_bits(a, m, s, &scratch, in) : dl_machine_nomem(m);
+  dl_ids_free(&scratch);
   if (st == DL_M_OK && e != DL_CANONICAL) dl_symmetry_act_image(a, e, in, image);
   else if (st == DL_M_OK) dl_symmetry_act_canonical(a, in, image);
   if (st == DL_M_OK && hash) *hash = dl_symmetry_act_hash(a, image);

@@ -33,6 +33,14 @@ int dl_game_symmetry_find(dl_game_symmetry *gs, const dl_program *p, const dl_do
  * failure to m->diag (an error: a bug), or the machine's failure. */
 int dl_game_symmetry_check(dl_game_symmetry *gs, dl_machine *m, const dl_symmetry_check_options *o);
 
+/* The fluents of state s of m as a bitset over the fluents of a (bit i:
+ * fluent i of a), into bits (dl_symmetry_act_words of them); scratch is
+ * the caller's room for the fluent list (kept between calls, freed by the
+ * caller).  GAME (reported to m->diag) when s holds a fluent a does not
+ * list; the machine's failure. */
+dl_mstatus dl_game_symmetry_bits(const dl_symmetry_act *a, dl_machine *m, const dl_mstate *s, dl_ids *scratch,
+                                 uint64_t *bits);
+
 /* The element of the group that stands for "the canonical state". */
 #define DL_CANONICAL UINT64_MAX
 
