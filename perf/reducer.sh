@@ -51,7 +51,8 @@
 #   repackaged GdlPool calls MapMaker.softValues(), which Guava 31 lacks:
 #   the script copies that one class with the call renamed to weakValues()
 #   (same descriptor, same name length; an interning pool whose entries
-#   still go when nothing else holds them) ahead of sancho.jar.
+#   still go when nothing else holds them) ahead of sancho.jar.  That set-up
+#   is perf/peer/sancho.sh, shared with play.sh (PEER=sancho).
 # - opnf: ggp-base's sources (GGP_BASE=DIR, a checkout, else cloned from
 #   GitHub at the commit below), compiled with GdlPool's MapMaker map
 #   replaced by a ConcurrentHashMap, as perf/opnf.sh does.
@@ -80,14 +81,13 @@ GAMES=${GAMES:-"ticTacToe connectFour breakthrough checkers hex skirmish speedCh
 VARIANTS=${VARIANTS:-"original ground players"}
 PEERS=${PEERS:-"sancho opnf"}
 JAVA_OPTS=${JAVA_OPTS:--Xmx8g}
-SANCHO_OPTIMISE=${SANCHO_OPTIMISE:-5}
 WARMUP=${WARMUP:-1}
 GNU_TIME=${GNU_TIME:-/usr/bin/time}
 GUAVA=${GUAVA:-/usr/share/java/guava.jar}
-JUNIT=${JUNIT:-/usr/share/java/junit4.jar}
-TROVE=${TROVE:-/usr/share/java/trove4j.jar}
 # shellcheck source=perf/peer/ggp_base.sh
 . "$HERE/peer/ggp_base.sh"
+# shellcheck source=perf/peer/sancho.sh
+. "$HERE/peer/sancho.sh"
 [ "${BASH_VERSINFO[0]}" -ge 5 ] || { echo "needs bash 5 (EPOCHREALTIME)"; exit 2; }
 [ -x "$GDLOG" ] || { echo "no gdlog binary at $GDLOG"; exit 2; }
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
@@ -102,32 +102,6 @@ elif [ ! -f "$GUAVA" ]; then
     for p in $PEERS; do skip "$p" "no Guava at $GUAVA (apt-get install libguava-java, or GUAVA=JAR)"; done
 fi
 
-SANCHO_CP=
-setup_sancho() {
-    local d=${SANCHO_JARS:-} j
-    if [ -z "$d" ]; then
-        d=$W/gdl-perf/lib/sancho
-        git clone -q --depth 1 https://github.com/AlexLandau/gdl-perf "$W/gdl-perf" 2> /dev/null \
-            || { skip sancho "no SANCHO_JARS and could not clone AlexLandau/gdl-perf (set SANCHO_JARS to a directory holding its lib/sancho/*.jar)"; return; }
-    fi
-    for j in sancho.jar log4j-api-2.0-rc1.jar lucene-core-4.8.1.jar; do
-        [ -f "$d/$j" ] || { skip sancho "no $d/$j (SANCHO_JARS=DIR with lib/sancho/*.jar of AlexLandau/gdl-perf)"; return; }
-    done
-    [ -f "$JUNIT" ] || { skip sancho "no JUnit 4 at $JUNIT (apt-get install junit4, or JUNIT=JAR)"; return; }
-    local pool=org/repackage/sancho_v1_61c/org/ggp/base/util/gdl/grammar/GdlPool.class
-    mkdir -p "$W/sancho/shim" "$W/sancho/jar" "$W/sancho/classes"
-    (cd "$W/sancho/jar" && unzip -q -o "$d/sancho.jar" "$pool") 2> /dev/null \
-        || (cd "$W/sancho/jar" && jar xf "$d/sancho.jar" "$pool") \
-        || { skip sancho "could not extract GdlPool.class from $d/sancho.jar"; return; }
-    mkdir -p "$W/sancho/shim/$(dirname $pool)"
-    LC_ALL=C sed 's/softValues/weakValues/g' "$W/sancho/jar/$pool" > "$W/sancho/shim/$pool"
-    LC_ALL=C grep -q weakValues "$W/sancho/shim/$pool" || { skip sancho "could not patch Sancho's GdlPool"; return; }
-    javac -nowarn -d "$W/sancho/classes" -cp "$d/sancho.jar" "$HERE/peer/SanchoBench.java" 2> "$W/sancho/javac.err" \
-        || { skip sancho "javac failed: $(head -3 "$W/sancho/javac.err")"; return; }
-    SANCHO_CP=$W/sancho/classes:$W/sancho/shim:$d/sancho.jar:$d/log4j-api-2.0-rc1.jar:$d/lucene-core-4.8.1.jar:$GUAVA:$JUNIT
-    [ ! -f "$TROVE" ] || SANCHO_CP=$SANCHO_CP:$TROVE
-}
-
 OPNF_CP=
 setup_opnf() {
     if ! { ggp_base_sources "$W" && ggp_base_compile "$W/opnf" "$HERE/peer/OpnfPlay.java" "$GUAVA"; }; then
@@ -138,7 +112,7 @@ setup_opnf() {
 
 for p in $PEERS; do
     case $p in
-        sancho) setup_sancho ;;
+        sancho) setup_sancho "$W" || skip sancho "$SANCHO_ERROR" ;;
         opnf) setup_opnf ;;
         *) echo "unknown peer $p (sancho, opnf)"; exit 2 ;;
     esac
@@ -252,8 +226,8 @@ for g in $GAMES; do
             kf=${VFILE[$v]} o=$W/$p.out e=$W/$p.err t0=$(now)
             case $p in
                 sancho)
-                    # shellcheck disable=SC2086
-                    run_java "$LIMIT" "$o" "$e" java $JAVA_OPTS -cp "$SANCHO_CP" SanchoBench "$kf" "$P" "$SANCHO_OPTIMISE" "$WARMUP"
+                    sancho_cmd "$kf" "$P"
+                    run_java "$LIMIT" "$o" "$e" "${SANCHO_CMD[@]}"
                     st=$(status "$RC" "$o" "$e") run=$(secs "$t0" "$(now)")
                     init=$(field initialize_seconds "$o") b=$(field build_seconds "$o")
                     opt=$([ -n "$b" ] && awk -v b="$b" -v i="$init" 'BEGIN { printf "%.3f", b - i }')
