@@ -99,8 +99,9 @@ static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t 
   }
 }
 
-/* Passes gate g's value on when it differs from what its outputs saw. */
-static void pass_gate(dl_circuit *c, uint32_t g)
+/* Passes gate g's value on when it differs from what its outputs saw.
+ * Inlined into the propagation's loop, whose every turn runs it. */
+static inline __attribute__((always_inline)) void pass_on(dl_circuit *c, uint32_t g)
 {
   uint32_t *net = c->net, info = net[g + NET_INFO];
   if (!((net[g] ^ info) & TOP)) return;
@@ -109,6 +110,8 @@ static void pass_gate(dl_circuit *c, uint32_t g)
   if (info & ~TOP) run_hook(c, info & ~TOP, info >> 31);
   feed_outputs(c, g, (info & TOP) ? 1u : UINT32_MAX, 0);
 }
+
+static void pass_gate(dl_circuit *c, uint32_t g) { pass_on(c, g); }
 
 /* Recomputes block b (members' least fixpoint from their inputs outside
  * it) and passes the members that changed on.  The wires inside a block
@@ -158,7 +161,7 @@ void cc_propagate(dl_circuit *c, uint32_t limit)
         if (g >= limit) return;
         queue[w] &= queue[w] - 1;
         if (c->net[g + NET_OUTS] & 1) recompute_block(c, c->net[g + 3] - 1);
-        else pass_gate(c, g);
+        else pass_on(c, g);
       }
       sum[s] &= ~((uint64_t)1 << (w & 63));
     }
