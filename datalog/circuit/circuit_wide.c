@@ -225,32 +225,32 @@ static inline uint64_t legal_lanes(const cc_wide *w, uint32_t m, uint64_t open, 
 }
 
 /* Chooses role r's move uniformly in each lane of *moving; a lane where r
- * has none is reported and leaves *moving. */
+ * has none is reported and leaves *moving.  One pass over the role's moves
+ * lists each lane's legal ones, and a lane takes one of its list at
+ * random.  (Counting them, then counting each lane's draw down over them,
+ * took two passes: a third slower on breakthrough, where the draw took
+ * most of a step.  Drawing among the moves legal in some lane until one is
+ * legal in the lane was slower still: a lane whose role waits has one
+ * legal move among a hundred.) */
 static void choose_moves(lanes *L, uint32_t r, uint64_t *moving)
 {
   cc_wide *w = L->w;
-  uint32_t first = w->role_start[r], last = w->role_start[r + 1], g = w->role_gate[r];
+  uint32_t first = w->role_start[r], last = w->role_start[r + 1], g = w->role_gate[r], *list = w->lane_moves;
+  uint32_t stride = w->max_role_moves;
   uint64_t open = g == NONE ? 0 : w->v[g] ^ (0 - (uint64_t)w->role_gate_neg[r]), none = 0;
-  uint32_t nc = 0;
   memset(w->n_legal, 0, sizeof w->n_legal);
-  for (uint32_t m = first; m < last; m++) {
-    uint64_t x = legal_lanes(w, m, open, *moving);
-    if (!x) continue;
-    w->cand_move[nc] = m, w->cand_lanes[nc++] = x;
-    for (; x; x &= x - 1) w->n_legal[__builtin_ctzll(x)]++;
-  }
+  for (uint32_t m = first; m < last; m++)
+    for (uint64_t x = legal_lanes(w, m, open, *moving); x; x &= x - 1) {
+      uint32_t lane = (uint32_t)__builtin_ctzll(x);
+      list[lane * stride + w->n_legal[lane]++] = m;
+    }
   for (uint64_t x = *moving; x; x &= x - 1) {
     uint32_t lane = (uint32_t)__builtin_ctzll(x), n = w->n_legal[lane];
     if (!n) none |= (uint64_t)1 << lane;
-    else w->pick[lane] = n == 1 ? 0 : dl_rng_below(L->rng, n);
+    else w->joint[(size_t)lane * w->n_roles + r] = list[lane * stride + (n == 1 ? 0 : dl_rng_below(L->rng, n))];
     if (L->legal && w->depth[lane] < L->history)
       L->legal[((size_t)lane * L->history + w->depth[lane]) * w->n_roles + r] = n;
   }
-  for (uint32_t k = 0; k < nc; k++)
-    for (uint64_t x = w->cand_lanes[k]; x; x &= x - 1) {
-      uint32_t lane = (uint32_t)__builtin_ctzll(x);
-      if (w->pick[lane]-- == 0) w->joint[(size_t)lane * w->n_roles + r] = w->cand_move[k];
-    }
   *moving &= ~none;
   for (; none; none &= none - 1) {
     dl_playout p = { DL_PLAYOUT_NO_LEGAL, r, w->depth[(uint32_t)__builtin_ctzll(none)] };
@@ -327,7 +327,7 @@ static void free_wide(cc_wide *w)
   if (!w) return;
   void *p[] = { w->v, w->code, w->count, w->fluent_gate, w->next_gate, w->legal_gate, w->move_input,
                 w->terminal_gate, w->goal_gate, w->goal_role, w->goal_value, w->state, w->joint, w->goals,
-                w->goal_n, w->set_inputs, w->set_move, w->role_gate, w->cand_move, w->cand_lanes,
+                w->goal_n, w->set_inputs, w->set_move, w->role_gate, w->lane_moves,
                 w->push_start, w->push_to, w->pushed };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(w);

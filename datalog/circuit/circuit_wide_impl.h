@@ -39,7 +39,7 @@ struct cc_wide {
   uint32_t n_goals, *goal_gate, *goal_role;
   int32_t *goal_value;
   uint64_t *state;         /* per fluent: its value in each lane */
-  uint32_t depth[LANES], n_legal[LANES], pick[LANES];
+  uint32_t depth[LANES], n_legal[LANES];
   uint32_t *joint;         /* per lane: a move per role */
   int32_t *goals, *goal_n; /* per lane and role: value, number of true goal atoms */
   uint32_t *set_inputs, n_set;  /* the does inputs set now */
@@ -47,8 +47,8 @@ struct cc_wide {
   uint32_t n_push;         /* pseudo inputs (gates n_gates + 1 ..), see plan_pushes */
   uint32_t *push_start, *push_to;  /* per move: the pseudo inputs its lanes are ORed into */
   uint32_t *pushed, n_pushed;      /* the pseudo inputs set now */
-  uint32_t *cand_move;     /* a role's moves legal in some lane, and those lanes */
-  uint64_t *cand_lanes;
+  uint32_t max_role_moves; /* the most moves a role has */
+  uint32_t *lane_moves;    /* per lane, max_role_moves apart: a role's moves legal there (n_legal[lane]) */
   size_t bytes;
 };
 

@@ -412,14 +412,16 @@ static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
   w->set_inputs = malloc(lanes_roles * sizeof *w->set_inputs);
   w->set_move = malloc(lanes_roles * sizeof *w->set_move);
   w->role_gate = malloc(((size_t)c->n_roles + 1) * sizeof *w->role_gate);
-  w->cand_move = malloc(((size_t)c->n_moves + 1) * sizeof *w->cand_move);
-  w->cand_lanes = malloc(((size_t)c->n_moves + 1) * sizeof *w->cand_lanes);
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_start[r + 1] - c->role_start[r] > w->max_role_moves)
+      w->max_role_moves = c->role_start[r + 1] - c->role_start[r];
+  w->lane_moves = malloc(((size_t)w->max_role_moves * LANES + 1) * sizeof *w->lane_moves);
   if (!w->code || !w->fluent_gate || !w->next_gate || !w->state || !w->legal_gate || !w->move_input ||
       !w->terminal_gate || !w->goal_gate || !w->goal_role || !w->goal_value || !w->joint || !w->goals ||
-      !w->goal_n || !w->set_inputs || !w->set_move || !w->role_gate || !w->cand_move || !w->cand_lanes)
+      !w->goal_n || !w->set_inputs || !w->set_move || !w->role_gate || !w->lane_moves)
     return 0;
-  w->bytes = sizeof *w + (size_t)c->n_fluents * 16 + (size_t)c->n_moves * 24 + (size_t)n_hooks * 16 +
-             lanes_roles * 20;
+  w->bytes = sizeof *w + (size_t)c->n_fluents * 16 + (size_t)c->n_moves * 8 + (size_t)n_hooks * 16 +
+             lanes_roles * 20 + (size_t)w->max_role_moves * LANES * 4;
   return 1;
 }
 
