@@ -556,7 +556,7 @@ gdlog_status gdlog_symmetries(gdlog_game *g, int *order)
     dl_game_symmetry_free(&g->sym);
     dl_symmetry_check_options o = { .playouts = SYMMETRY_CHECK_PLAYOUTS, .seed = 1, .seconds = 1 };
     if (!dl_game_symmetry_find(&g->sym, g->game.loaded->prog, g->game.domains, g->diag) ||
-        !dl_game_symmetry_check(&g->sym, g->m, &o)) {
+        !dl_game_symmetry_check(&g->sym, g->m, &o) || !dl_game_symmetry_bind(&g->sym, g->m)) {
       dl_game_symmetry_free(&g->sym);
       return call_fail(g, build_failure(g));
     }

@@ -83,7 +83,7 @@ static int find_symmetries(cli_ctx *c, dl_game *g, dl_game_symmetry *sym, dl_ser
   if (!cli_given(c, "--symmetry")) return 1;
   dl_symmetry_check_options check = { .playouts = 20, .seed = 1, .seconds = 1 };
   if (!dl_game_symmetry_find(sym, g->loaded->prog, g->domains, c->diag) ||
-      !dl_game_symmetry_check(sym, g->machine, &check))
+      !dl_game_symmetry_check(sym, g->machine, &check) || !dl_game_symmetry_bind(sym, g->machine))
     return 0;
   o->symmetry = sym;
   return 1;

@@ -160,6 +160,8 @@ static dl_mstatus cm_state_of(dl_machine *m, dl_tid *fluents, uint32_t n, dl_mst
   return DL_M_OK;
 }
 
+static uint32_t cm_fluent_bit(const dl_machine *m, dl_tid fluent) { return fluent_index(ccm_of(m), fluent); }
+
 static dl_mstatus cm_fluents(const dl_machine *m, const dl_mstate *s, dl_ids *out)
 {
   const circuit_machine *cm = ccm_of(m);
@@ -319,6 +321,7 @@ static const dl_machine_ops circuit_ops = {
   .move_of = cm_move_of,
   .state_of = cm_state_of,
   .fluents = cm_fluents,
+  .fluent_bit = cm_fluent_bit,
   .playouts = cm_playouts,
   .describe = cm_describe,
 };

@@ -341,6 +341,14 @@ dl_mstatus dl_machine_fluents(dl_machine *m, const dl_mstate *s, dl_ids *out)
   return m->ops->fluents(m, s, out);
 }
 
+int dl_machine_fluent_bit(const dl_machine *m, dl_tid fluent, uint32_t *bit)
+{
+  assert(m && bit);
+  if (!m->ops->fluent_bit) return 0;
+  *bit = m->ops->fluent_bit(m, fluent);
+  return 1;
+}
+
 dl_mstatus dl_machine_state_of(dl_machine *m, dl_tid *fluents, uint32_t n, dl_mstate **s, uint32_t *unknown)
 {
   assert(m && (fluents || n == 0) && s && unknown);

@@ -100,6 +100,9 @@ typedef struct dl_machine_ops {
    * DL_M_INPUT, *unknown is the index of a fluent the backend cannot hold. */
   dl_mstatus (*state_of)(dl_machine *m, dl_tid *fluents, uint32_t n, dl_mstate **s, uint32_t *unknown);
   dl_mstatus (*fluents)(const dl_machine *m, const dl_mstate *s, dl_ids *out);
+  /* Where a state is a bitset of fluents: fluent's bit, or UINT32_MAX
+   * for one no state holds.  NULL: states are no bitsets. */
+  uint32_t (*fluent_bit)(const dl_machine *m, dl_tid fluent);
   /* Fast playouts (NULL: this layer plays them through the questions). */
   dl_mstatus (*playouts)(dl_machine *m, const dl_mstate *start, const dl_playout_options *o, dl_playout_totals *t);
   /* The backend's figures as lines of text (json: as members of a JSON
@@ -193,6 +196,13 @@ dl_mstatus dl_machine_next_unchecked(dl_machine *m, const dl_mstate *s, const ui
 /* The fluents of s, as term ids, appended to out (sorted for the rules,
  * in the circuit's order for the circuit).  OK or NOMEM. */
 dl_mstatus dl_machine_fluents(dl_machine *m, const dl_mstate *s, dl_ids *out);
+
+/* Where the backend's states are bitsets of fluents (the circuit's: the
+ * state holds fluent f when bit f % 64 of data[f / 64] is set), the bit of
+ * fluent, or UINT32_MAX when no state holds it; 0 when they are not (the
+ * rules'), with *bit untouched.  For callers that map whole states
+ * (symmetries), without listing their fluents by term. */
+int dl_machine_fluent_bit(const dl_machine *m, dl_tid fluent, uint32_t *bit);
 
 /* The state holding fluents[0..n) (any order; the array may be reordered)
  * into *s.  INPUT, unreported, when the machine cannot hold one of them (a

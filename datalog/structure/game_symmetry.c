@@ -76,6 +76,70 @@ static dl_mstatus bits_state(const dl_symmetry_act *a, dl_machine *m, const uint
   return st;
 }
 
+int dl_game_symmetry_bind(dl_game_symmetry *gs, dl_machine *m)
+{
+  assert(gs && gs->act && m);
+  const dl_symmetry_act *a = gs->act;
+  uint32_t n = dl_symmetry_act_size(a, DL_ACT_FLUENT), bit = 0, top = 0;
+  if (gs->bound == m || !n || !dl_machine_fluent_bit(m, dl_symmetry_act_term(a, DL_ACT_FLUENT, 0), &bit)) return 1;
+  free(gs->bit_of), free(gs->fluent_of), free(gs->in), free(gs->image);
+  gs->bound = NULL;
+  size_t words = dl_symmetry_act_words(a) + 1;
+  gs->bit_of = malloc((size_t)n * sizeof *gs->bit_of);
+  gs->in = malloc(words * sizeof *gs->in);
+  gs->image = malloc(words * sizeof *gs->image);
+  for (uint32_t j = 0; gs->bit_of && j < n; j++) {
+    dl_machine_fluent_bit(m, dl_symmetry_act_term(a, DL_ACT_FLUENT, j), &gs->bit_of[j]);
+    if (gs->bit_of[j] != UINT32_MAX && gs->bit_of[j] + 1 > top) top = gs->bit_of[j] + 1;
+  }
+  gs->fluent_of = malloc(((size_t)top + 1) * sizeof *gs->fluent_of);
+  if (!gs->bit_of || !gs->fluent_of || !gs->in || !gs->image) {
+    dl_machine_nomem(m);
+    return 0;
+  }
+  memset(gs->fluent_of, 0xff, ((size_t)top + 1) * sizeof *gs->fluent_of);
+  for (uint32_t j = 0; j < n; j++)
+    if (gs->bit_of[j] != UINT32_MAX) gs->fluent_of[gs->bit_of[j]] = j;
+  gs->n_bits = top;
+  gs->bound = m;
+  return 1;
+}
+
+/* dl_game_symmetry_state on a bound machine (dl_game_symmetry_bind): the
+ * state's bits mapped to act's and back. */
+static dl_mstatus bound_state(const dl_game_symmetry *gs, dl_machine *m, const dl_mstate *s, uint64_t e,
+                              dl_mstate **out, uint64_t *hash)
+{
+  const dl_symmetry_act *a = gs->act;
+  uint32_t words = dl_symmetry_act_words(a);
+  memset(gs->in, 0, words * sizeof *gs->in);
+  for (uint32_t w = 0; w < s->n; w++)
+    for (uint64_t b = s->data[w]; b; b &= b - 1) {
+      uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(b), j = f < gs->n_bits ? gs->fluent_of[f] : UINT32_MAX;
+      if (j == UINT32_MAX) {
+        dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the state holds a fluent outside the domain of true");
+        return DL_M_GAME;
+      }
+      gs->in[j / 64] |= (uint64_t)1 << (j % 64);
+    }
+  if (e != DL_CANONICAL) dl_symmetry_act_image(a, e, gs->in, gs->image);
+  else dl_symmetry_act_canonical(a, gs->in, gs->image);
+  if (hash) *hash = dl_symmetry_act_hash(a, gs->image);
+  if (!(*out = dl_mstate_alloc(m, s->n, s->bytes))) return dl_machine_nomem(m);
+  for (uint32_t w = 0; w < words; w++)
+    for (uint64_t b = gs->image[w]; b; b &= b - 1) {
+      uint32_t f = gs->bit_of[w * 64 + (uint32_t)__builtin_ctzll(b)];
+      if (f == UINT32_MAX || f / 64 >= s->n) {
+        free(*out);
+        *out = NULL;
+        dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the image holds a fluent the game never reaches");
+        return DL_M_GAME;
+      }
+      (*out)->data[f / 64] |= (uint64_t)1 << (f % 64);
+    }
+  return DL_M_OK;
+}
+
 dl_mstatus dl_game_symmetry_state(const dl_game_symmetry *gs, dl_machine *m, const dl_mstate *s, uint64_t e,
                                   dl_mstate **out, uint64_t *hash)
 {
@@ -86,6 +150,7 @@ dl_mstatus dl_game_symmetry_state(const dl_game_symmetry *gs, dl_machine *m, con
     dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the game has too many fluents in the domain of true to map states");
     return DL_M_LIMIT;
   }
+  if (gs->bound == m) return bound_state(gs, m, s, e, out, hash);
   uint32_t words = dl_symmetry_act_words(a) + 1;
   uint64_t *in = calloc(words, sizeof *in), *image = calloc(words, sizeof *image);
   dl_ids scratch = { 0 };
@@ -136,5 +201,6 @@ void dl_game_symmetry_free(dl_game_symmetry *gs)
   dl_symmetry_destroy(gs->symmetry);
   dl_rgraph_destroy(gs->graph);
   dl_domains_destroy(gs->own_domains);
+  free(gs->bit_of), free(gs->fluent_of), free(gs->in), free(gs->image);
   *gs = (dl_game_symmetry){ 0 };
 }

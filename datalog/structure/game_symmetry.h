@@ -21,6 +21,12 @@ typedef struct dl_game_symmetry {
   dl_symmetry_act *act;
   dl_symmetry_check_totals *checks;  /* per generator (zero without checks) */
   double seconds;                    /* of the automorphism search */
+  /* Bound to a machine whose states are bitsets (dl_game_symmetry_bind):
+   * per fluent of act its bit in those states, per bit (below n_bits) its
+   * fluent of act (UINT32_MAX: none), and room for two bitsets of act. */
+  const dl_machine *bound;
+  uint32_t *bit_of, *fluent_of, n_bits;
+  uint64_t *in, *image;
 } dl_game_symmetry;
 
 /* Finds the group of game p into *gs (zeroed): d its domains (NULL: built
@@ -32,6 +38,14 @@ int dl_game_symmetry_find(dl_game_symmetry *gs, const dl_program *p, const dl_do
  * into gs->checks.  Returns 1 when all hold; 0 after reporting the first
  * failure to m->diag (an error: a bug), or the machine's failure. */
 int dl_game_symmetry_check(dl_game_symmetry *gs, dl_machine *m, const dl_symmetry_check_options *o);
+
+/* Lets dl_game_symmetry_state map m's states bit by bit, when they are
+ * bitsets of fluents (the circuit's), rather than through their fluents'
+ * terms: a canonical state of a 64-cell board then takes well under 1 µs.
+ * Nothing to do for other machines.  gs then is no longer to be used by
+ * two threads at once.  Returns 1, or 0 when out of memory (reported to
+ * m->diag). */
+int dl_game_symmetry_bind(dl_game_symmetry *gs, dl_machine *m);
 
 /* The fluents of state s of m as a bitset over the fluents of a (bit i:
  * fluent i of a), into bits (dl_symmetry_act_words of them); scratch is
