@@ -242,12 +242,12 @@ static void choose_moves(lanes *L, uint32_t r, uint64_t *moving)
   for (uint32_t m = first; m < last; m++)
     for (uint64_t x = legal_lanes(w, m, open, *moving); x; x &= x - 1) {
       uint32_t lane = (uint32_t)__builtin_ctzll(x);
-      list[lane * stride + w->n_legal[lane]++] = m;
+      list[(size_t)lane * stride + w->n_legal[lane]++] = m;
     }
   for (uint64_t x = *moving; x; x &= x - 1) {
     uint32_t lane = (uint32_t)__builtin_ctzll(x), n = w->n_legal[lane];
     if (!n) none |= (uint64_t)1 << lane;
-    else w->joint[(size_t)lane * w->n_roles + r] = list[lane * stride + (n == 1 ? 0 : dl_rng_below(L->rng, n))];
+    else w->joint[(size_t)lane * w->n_roles + r] = list[(size_t)lane * stride + (n == 1 ? 0 : dl_rng_below(L->rng, n))];
     if (L->legal && w->depth[lane] < L->history)
       L->legal[((size_t)lane * L->history + w->depth[lane]) * w->n_roles + r] = n;
   }

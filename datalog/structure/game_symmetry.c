@@ -40,6 +40,19 @@ int dl_game_symmetry_check(dl_game_symmetry *gs, dl_machine *m, const dl_symmetr
   return all;
 }
 
+/* The two ways a state and the group's fluents can fail to match, reported. */
+static dl_mstatus outside_domain(dl_machine *m)
+{
+  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the state holds a fluent outside the domain of true");
+  return DL_M_GAME;
+}
+
+static dl_mstatus never_reached(dl_machine *m)
+{
+  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the image holds a fluent the game never reaches");
+  return DL_M_GAME;
+}
+
 dl_mstatus dl_game_symmetry_bits(const dl_symmetry_act *a, dl_machine *m, const dl_mstate *s, dl_ids *scratch,
                                  uint64_t *bits)
 {
@@ -49,10 +62,7 @@ dl_mstatus dl_game_symmetry_bits(const dl_symmetry_act *a, dl_machine *m, const 
   memset(bits, 0, dl_symmetry_act_words(a) * sizeof *bits);
   for (uint32_t i = 0; st == DL_M_OK && i < scratch->n; i++) {
     uint32_t j = dl_symmetry_act_index(a, DL_ACT_FLUENT, scratch->ids[i]);
-    if (j == UINT32_MAX) {
-      dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the state holds a fluent outside the domain of true");
-      return DL_M_GAME;
-    }
+    if (j == UINT32_MAX) return outside_domain(m);
     bits[j / 64] |= (uint64_t)1 << (j % 64);
   }
   return st;
@@ -68,10 +78,7 @@ static dl_mstatus bits_state(const dl_symmetry_act *a, dl_machine *m, const uint
       ok = dl_ids_push(&ids, dl_symmetry_act_term(a, DL_ACT_FLUENT, w * 64 + (uint32_t)__builtin_ctzll(b)));
   uint32_t unknown;
   dl_mstatus st = ok ? dl_machine_state_of(m, ids.ids, ids.n, s, &unknown) : dl_machine_nomem(m);
-  if (st == DL_M_INPUT) {
-    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the image holds a fluent the game never reaches");
-    st = DL_M_GAME;
-  }
+  if (st == DL_M_INPUT) st = never_reached(m);
   dl_ids_free(&ids);
   return st;
 }
@@ -105,35 +112,40 @@ int dl_game_symmetry_bind(dl_game_symmetry *gs, dl_machine *m)
   return 1;
 }
 
-/* dl_game_symmetry_state on a bound machine (dl_game_symmetry_bind): the
- * state's bits mapped to act's and back. */
-static dl_mstatus bound_state(const dl_game_symmetry *gs, dl_machine *m, const dl_mstate *s, uint64_t e,
-                              dl_mstate **out, uint64_t *hash)
+/* State s of m as a bitset over the group's fluents, into bits: on a
+ * bound machine bit by bit, else through the fluents' terms. */
+static dl_mstatus read_state(const dl_game_symmetry *gs, dl_machine *m, const dl_mstate *s, uint64_t *bits)
 {
-  const dl_symmetry_act *a = gs->act;
-  uint32_t words = dl_symmetry_act_words(a);
-  memset(gs->in, 0, words * sizeof *gs->in);
+  if (gs->bound != m) {
+    dl_ids scratch = { 0 };
+    dl_mstatus st = dl_game_symmetry_bits(gs->act, m, s, &scratch, bits);
+    dl_ids_free(&scratch);
+    return st;
+  }
+  memset(bits, 0, dl_symmetry_act_words(gs->act) * sizeof *bits);
   for (uint32_t w = 0; w < s->n; w++)
     for (uint64_t b = s->data[w]; b; b &= b - 1) {
       uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(b), j = f < gs->n_bits ? gs->fluent_of[f] : UINT32_MAX;
-      if (j == UINT32_MAX) {
-        dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the state holds a fluent outside the domain of true");
-        return DL_M_GAME;
-      }
-      gs->in[j / 64] |= (uint64_t)1 << (j % 64);
+      if (j == UINT32_MAX) return outside_domain(m);
+      bits[j / 64] |= (uint64_t)1 << (j % 64);
     }
-  if (e != DL_CANONICAL) dl_symmetry_act_image(a, e, gs->in, gs->image);
-  else dl_symmetry_act_canonical(a, gs->in, gs->image);
-  if (hash) *hash = dl_symmetry_act_hash(a, gs->image);
-  if (!(*out = dl_mstate_alloc(m, s->n, s->bytes))) return dl_machine_nomem(m);
-  for (uint32_t w = 0; w < words; w++)
-    for (uint64_t b = gs->image[w]; b; b &= b - 1) {
+  return DL_M_OK;
+}
+
+/* The state of m whose fluents are the bitset bits into *out (like, a
+ * state of m, gives a bound machine's size); as read_state. */
+static dl_mstatus write_state(const dl_game_symmetry *gs, dl_machine *m, const dl_mstate *like, const uint64_t *bits,
+                              dl_mstate **out)
+{
+  if (gs->bound != m) return bits_state(gs->act, m, bits, out);
+  if (!(*out = dl_mstate_alloc(m, like->n, like->bytes))) return dl_machine_nomem(m);
+  for (uint32_t w = 0; w < dl_symmetry_act_words(gs->act); w++)
+    for (uint64_t b = bits[w]; b; b &= b - 1) {
       uint32_t f = gs->bit_of[w * 64 + (uint32_t)__builtin_ctzll(b)];
-      if (f == UINT32_MAX || f / 64 >= s->n) {
+      if (f == UINT32_MAX || f / 64 >= like->n) {
         free(*out);
         *out = NULL;
-        dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the image holds a fluent the game never reaches");
-        return DL_M_GAME;
+        return never_reached(m);
       }
       (*out)->data[f / 64] |= (uint64_t)1 << (f % 64);
     }
@@ -150,17 +162,16 @@ dl_mstatus dl_game_symmetry_state(const dl_game_symmetry *gs, dl_machine *m, con
     dl_diag_report(m->diag, DL_ERROR, NULL, 0, "the game has too many fluents in the domain of true to map states");
     return DL_M_LIMIT;
   }
-  if (gs->bound == m) return bound_state(gs, m, s, e, out, hash);
+  /* A bound machine has its room; otherwise it is made per call. */
+  int own = gs->bound != m;
   uint32_t words = dl_symmetry_act_words(a) + 1;
-  uint64_t *in = calloc(words, sizeof *in), *image = calloc(words, sizeof *image);
-  dl_ids scratch = { 0 };
-  dl_mstatus st = in && image ? dl_game_symmetry_bits(a, m, s, &scratch, in) : dl_machine_nomem(m);
-  dl_ids_free(&scratch);
+  uint64_t *in = own ? calloc(words, sizeof *in) : gs->in, *image = own ? calloc(words, sizeof *image) : gs->image;
+  dl_mstatus st = in && image ? read_state(gs, m, s, in) : dl_machine_nomem(m);
   if (st == DL_M_OK && e != DL_CANONICAL) dl_symmetry_act_image(a, e, in, image);
   else if (st == DL_M_OK) dl_symmetry_act_canonical(a, in, image);
   if (st == DL_M_OK && hash) *hash = dl_symmetry_act_hash(a, image);
-  if (st == DL_M_OK) st = bits_state(a, m, image, out);
-  free(in), free(image);
+  if (st == DL_M_OK) st = write_state(gs, m, s, image, out);
+  if (own) free(in), free(image);
   return st;
 }
 
