@@ -163,14 +163,11 @@ dl_term_texts *dl_term_texts_create(const dl_terms *terms, dl_format fmt)
   tt->off = malloc(((size_t)tt->n + 1) * sizeof *tt->off);
   tt->len = malloc(((size_t)tt->n + 1) * sizeof *tt->len);
   tt->n_syms = dl_terms_symbol_count(terms);
-  tt->name_off = malloc(((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_off);
-  tt->name_len = malloc(((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_len);
-  if (!tt->off || !tt->len || !tt->name_off || !tt->name_len) {
+  if (!tt->off || !tt->len) {
     dl_term_texts_destroy(tt);
     return NULL;
   }
   memset(tt->off, 0xff, ((size_t)tt->n + 1) * sizeof *tt->off);
-  memset(tt->name_off, 0xff, ((size_t)tt->n_syms * 2 + 1) * sizeof *tt->name_off);
   return tt;
 }
 
@@ -186,21 +183,37 @@ void dl_term_texts_destroy(dl_term_texts *tt)
   free(tt);
 }
 
-/* The name of symbol f as written in tt's format (as a functor or as a
- * constant), made once; NULL when out of memory. */
-static const char *symbol_name(dl_term_texts *tt, dl_sym f, int is_functor, size_t *len)
+/* The name of symbol f as written in tt's format as a functor, made once;
+ * NULL when out of memory. */
+static const char *functor_name(dl_term_texts *tt, dl_sym f, size_t *len)
 {
   assert(f < tt->n_syms);
-  size_t at = (size_t)f * 2 + (is_functor != 0);
-  if (tt->name_off[at] == SIZE_MAX) {
-    size_t start = tt->names.len;
-    dl_text_add_name(&tt->names, tt->terms, f, tt->fmt, is_functor);
-    if (tt->names.failed) return NULL;
-    tt->name_off[at] = start;
-    tt->name_len[at] = (uint32_t)(tt->names.len - start);
+  if (!tt->name_off) {
+    tt->name_off = malloc(((size_t)tt->n_syms + 1) * sizeof *tt->name_off);
+    tt->name_len = malloc(((size_t)tt->n_syms + 1) * sizeof *tt->name_len);
+    if (!tt->name_off || !tt->name_len) return NULL;
+    memset(tt->name_off, 0xff, ((size_t)tt->n_syms + 1) * sizeof *tt->name_off);
   }
-  *len = tt->name_len[at];
-  return tt->names.data + tt->name_off[at];
+  if (tt->name_off[f] == SIZE_MAX) {
+    size_t start = tt->names.len;
+    dl_text_add_name(&tt->names, tt->terms, f, tt->fmt, 1);
+    if (tt->names.failed) return NULL;
+    tt->name_off[f] = start;
+    tt->name_len[f] = (uint32_t)(tt->names.len - start);
+  }
+  *len = tt->name_len[f];
+  return tt->names.data + tt->name_off[f];
+}
+
+/* Makes the text of constant t, its symbol's name; 0 when out of memory. */
+static int make_constant(dl_term_texts *tt, dl_tid t)
+{
+  size_t start = tt->text.len;
+  dl_text_add_name(&tt->text, tt->terms, dl_terms_functor(tt->terms, t), tt->fmt, 0);
+  if (tt->text.failed || tt->text.len - start > UINT32_MAX) return 0;
+  tt->off[t] = start;
+  tt->len[t] = (uint32_t)(tt->text.len - start);
+  return 1;
 }
 
 /* Makes the text of t from its functor's name and its arguments' texts
@@ -209,18 +222,19 @@ int dl_term_texts_make(dl_term_texts *tt, dl_tid t)
 {
   if (tt->off[t] != SIZE_MAX) return 1;
   uint32_t n = dl_terms_arity(tt->terms, t);
-  const dl_tid *args = n ? dl_terms_args(tt->terms, t) : NULL;
+  if (n == 0) return make_constant(tt, t);
+  const dl_tid *args = dl_terms_args(tt->terms, t);
   size_t need = 2 + n;
   for (uint32_t i = 0; i < n; i++) {
     if (!dl_term_texts_make(tt, args[i])) return 0;
     need += tt->len[args[i]];
   }
   size_t name_len;
-  const char *name = symbol_name(tt, dl_terms_functor(tt->terms, t), n > 0, &name_len);
-  if (!name || !dl_buf_reserve(&tt->text, need + name_len)) return 0;
+  const char *name = functor_name(tt, dl_terms_functor(tt->terms, t), &name_len);
+  if (!name || need + name_len > UINT32_MAX || !dl_buf_reserve(&tt->text, need + name_len)) return 0;
   int kif = tt->fmt == DL_FMT_KIF;
   char *w = tt->text.data + tt->text.len;
-  if (n && kif) *w++ = '(';
+  if (kif) *w++ = '(';
   memcpy(w, name, name_len);
   w += name_len;
   for (uint32_t i = 0; i < n; i++) {
@@ -228,9 +242,9 @@ int dl_term_texts_make(dl_term_texts *tt, dl_tid t)
     memcpy(w, tt->text.data + tt->off[args[i]], tt->len[args[i]]);
     w += tt->len[args[i]];
   }
-  if (n) *w++ = ')';
+  *w++ = ')';
   tt->off[t] = tt->text.len;
-  tt->len[t] = (size_t)(w - tt->text.data) - tt->text.len;
+  tt->len[t] = (uint32_t)((size_t)(w - tt->text.data) - tt->text.len);
   tt->text.len += tt->len[t];
   return 1;
 }

@@ -11,10 +11,11 @@ struct dl_term_texts {
   uint32_t n;    /* terms covered */
   dl_buf text;   /* every text made so far */
   size_t *off;   /* per term: where its text starts in text, SIZE_MAX before it is made */
-  size_t *len;   /* per term: its length */
-  dl_buf names;  /* the names of symbols, written once (as functors and as constants) */
+  uint32_t *len; /* per term: its length */
+  dl_buf names;  /* the names of functors, each written once */
   uint32_t n_syms;
-  size_t *name_off;  /* per symbol and use (2 s + is_functor): where its name starts in names, SIZE_MAX: not yet */
+  size_t *name_off;  /* per symbol: where its name as a functor starts in names, SIZE_MAX: not yet;
+                        made at the first compound term (a constant's text is its term's) */
   uint32_t *name_len;
 };
 
