@@ -977,6 +977,19 @@ static int report_fresh(const ix_relation *r, ix_tupleset *added)
   return 1;
 }
 
+/* Fills the empty Judy array of ix with keys[0..*n), sorted, at once (which
+ * builds its nodes bottom up, about twice as fast as one insert a key);
+ * the duplicates are removed first, *n becomes the number left.  0 when
+ * out of memory. */
+static int set_array(ix_index *ix, uint64_t *keys, uint64_t *n)
+{
+  uint64_t m = 0;
+  for (uint64_t i = 0; i < *n; i++)
+    if (m == 0 || keys[i] != keys[m - 1]) keys[m++] = keys[i];
+  *n = m;
+  return Judy1SetArray(&ix->root, (Word_t)m, (const Word_t *)keys, PJE0) != JERR;
+}
+
 /* Inserts the staged tuples when the primary key is one chunk: sorted, so
  * that consecutive inserts walk the same paths of the Judy tree.  Adds the
  * number of new tuples to *n_new; 0 when out of memory. */
@@ -988,9 +1001,11 @@ static int flush_sorted(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
   for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
   if (!ix_radix_sort(keys, n, tuple_bits(r))) return 0;
   uint32_t codes[IX_MAX_ARITY];
+  int into_empty = !ix->dense && !ix->root && !ix->flat && n >= SORTED_INSERT_MIN;
+  if (into_empty && !set_array(ix, keys, &n)) return 0;
   for (uint64_t i = 0; i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
-    int rc = ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
+    int rc = into_empty ? 1 : ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
     if (rc == JERR) return 0;
     if (rc == 0) continue;
     mirror_add(ix, keys[i]);

@@ -82,13 +82,13 @@ static uint64_t prefix_of(const term_texts *tt, dl_tid t)
   return k;
 }
 
-/* Sorts the terms by text into ids: by their prefixes, then each run of
+/* Sorts the terms ids[0..n) by text: by their prefixes, then each run of
  * equal prefixes by the whole texts.  0 when out of memory. */
 static int sort_by_text(const term_texts *tt, uint32_t *ids, uint32_t n)
 {
   text_prefix *tp = malloc(((size_t)n + 1) * sizeof *tp);
   if (!tp) return 0;
-  for (uint32_t t = 0; t < n; t++) tp[t] = (text_prefix){ prefix_of(tt, t), t };
+  for (uint32_t i = 0; i < n; i++) tp[i] = (text_prefix){ prefix_of(tt, ids[i]), ids[i] };
   int ok = dl_sort_by_key64(tp, n, sizeof *tp, offsetof(text_prefix, prefix));
   for (uint32_t i = 0; ok && i < n; i++) ids[i] = tp[i].id;
   for (uint32_t i = 0, j; ok && i < n; i = j) {
@@ -99,18 +99,45 @@ static int sort_by_text(const term_texts *tt, uint32_t *ids, uint32_t n)
   return ok;
 }
 
-static int texts_build(term_texts *tt, const dl_terms *terms, dl_format fmt)
+/* Marks in used (a bitmap over term ids) the terms that the relations to
+ * be written (not skipped) hold. */
+static void mark_used(const dl_program *p, const dl_eval *e, const uint8_t *skip, uint64_t *used)
 {
-  uint32_t n = dl_terms_count(terms);
+  for (uint32_t pr = 0; pr < p->n_preds; pr++) {
+    if (skip && skip[pr]) continue;
+    const ix_relation *r = dl_eval_relation(e, pr);
+    for (uint32_t c = 0; ix_relation_size(r) && c < ix_relation_arity(r); c++)
+      for (uint32_t k = 0, n = ix_relation_column_values(r, c); k < n; k++) {
+        ix_val t = ix_relation_column_value(r, c, k);
+        used[t >> 6] |= (uint64_t)1 << (t & 63);
+      }
+  }
+}
+
+/* Makes the texts of the terms the written relations hold (and of their
+ * arguments), and ranks those terms by text. */
+static int texts_build(term_texts *tt, const dl_program *p, const dl_eval *e, const uint8_t *skip, dl_format fmt)
+{
+  uint32_t n = dl_terms_count(p->terms), n_used = 0;
+  uint64_t *used = calloc((size_t)n / 64 + 1, sizeof *used);
   tt->rank = malloc(((size_t)n + 1) * sizeof *tt->rank);
-  uint32_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
-  tt->made = dl_term_texts_create(terms, fmt);
-  int ok = tt->rank && ids && tt->made;
-  for (uint32_t t = 0; ok && t < n; t++) ok = dl_term_texts_make(tt->made, t);
+  tt->made = dl_term_texts_create(p->terms, fmt);
+  int ok = used && tt->rank && tt->made;
+  if (ok) mark_used(p, e, skip, used);
+  for (uint32_t t = 0; ok && t < n; t++)
+    if (used[t >> 6] >> (t & 63) & 1) {
+      ok = dl_term_texts_make(tt->made, t);
+      n_used++;
+    }
+  uint32_t *ids = ok ? malloc(((size_t)n_used + 1) * sizeof *ids) : NULL;
+  ok = ok && ids;
+  for (uint32_t t = 0, i = 0; ok && t < n; t++)
+    if (used[t >> 6] >> (t & 63) & 1) ids[i++] = t;
+  free(used);
   static const char pad[COPY_SLACK];
   if (ok) dl_buf_add(&tt->made->text, pad, sizeof pad);  /* room for copy_short's overreads */
-  ok = ok && !tt->made->text.failed && sort_by_text(tt, ids, n);
-  for (uint32_t i = 0; ok && i < n; i++) tt->rank[ids[i]] = i;
+  ok = ok && !tt->made->text.failed && sort_by_text(tt, ids, n_used);
+  for (uint32_t i = 0; ok && i < n_used; i++) tt->rank[ids[i]] = i;
   free(ids);
   return ok;
 }
@@ -476,7 +503,7 @@ int dl_output_model_to(const dl_sink *out, const dl_program *p, const dl_eval *e
 {
   term_texts tt = { 0 };
   uint32_t *order = malloc(((size_t)p->n_preds + 1) * sizeof *order);
-  int ok = order && texts_build(&tt, p->terms, fmt);
+  int ok = order && texts_build(&tt, p, e, skip, fmt);
   for (uint32_t i = 0; ok && i < p->n_preds; i++) order[i] = i;
   if (ok) dl_sort(order, p->n_preds, sizeof *order, by_pred_name, (void *)p);
   dl_buf name = { 0 }, b = { 0 };
