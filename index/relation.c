@@ -977,17 +977,34 @@ static int report_fresh(const ix_relation *r, ix_tupleset *added)
   return 1;
 }
 
-/* Fills the empty Judy array of ix with keys[0..*n), sorted, at once (which
- * builds its nodes bottom up, about twice as fast as one insert a key);
- * the duplicates are removed first, *n becomes the number left.  0 when
- * out of memory. */
-static int set_array(ix_index *ix, uint64_t *keys, uint64_t *n)
+/* Fills the empty primary index, a Judy array, from the sorted keys
+ * r->keys.at[0..n) at once: Judy1SetArray builds its nodes bottom up,
+ * about twice as fast as one insert a key.  The keys, duplicates removed,
+ * then become the index's mirror (as in index_insert_all), which a lookup
+ * would otherwise make by walking Judy.  Adds the number of tuples to
+ * *n_new; 0 when out of memory. */
+static int fill_empty(ix_relation *r, uint64_t n, ix_tupleset *added, uint64_t *n_new)
 {
-  uint64_t m = 0;
-  for (uint64_t i = 0; i < *n; i++)
+  ix_index *ix = r->indexes[0];
+  uint64_t *keys = r->keys.at, m = 0;
+  for (uint64_t i = 0; i < n; i++)
     if (m == 0 || keys[i] != keys[m - 1]) keys[m++] = keys[i];
-  *n = m;
-  return Judy1SetArray(&ix->root, (Word_t)m, (const Word_t *)keys, PJE0) != JERR;
+  if (Judy1SetArray(&ix->root, (Word_t)m, (const Word_t *)keys, PJE0) == JERR) return 0;
+  uint32_t codes[IX_MAX_ARITY];
+  for (uint64_t i = 0; i < m && (r->n_indexes > 1 || added); i++) {
+    key_codes(r, ix, keys[i], codes);
+    for (int k = 1; k < r->n_indexes; k++)
+      if (index_insert(r->indexes[k], codes) < 0) return 0;
+    if (!report_new(r, codes, added)) return 0;
+  }
+  r->size += m;
+  *n_new += m;
+  uint64_t *fit = realloc(keys, (m ? m : 1) * sizeof *keys);
+  ix->flat = fit ? fit : keys;
+  ix->n_flat = m;
+  memset(&r->keys, 0, sizeof r->keys);
+  if (!index_first_codes(r, ix)) drop_mirror(ix);
+  return 1;
 }
 
 /* Inserts the staged tuples when the primary key is one chunk: sorted, so
@@ -1000,12 +1017,11 @@ static int flush_sorted(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
   uint64_t *keys = r->keys.at, n = r->keys.n;
   for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
   if (!ix_radix_sort(keys, n, tuple_bits(r))) return 0;
+  if (!ix->dense && !ix->root && !ix->flat && n >= SORTED_INSERT_MIN) return fill_empty(r, n, added, n_new);
   uint32_t codes[IX_MAX_ARITY];
-  int into_empty = !ix->dense && !ix->root && !ix->flat && n >= SORTED_INSERT_MIN;
-  if (into_empty && !set_array(ix, keys, &n)) return 0;
   for (uint64_t i = 0; i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
-    int rc = into_empty ? 1 : ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
+    int rc = ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
     if (rc == JERR) return 0;
     if (rc == 0) continue;
     mirror_add(ix, keys[i]);

@@ -109,8 +109,11 @@ int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_facto
 /* Number of tuples staged. */
 uint64_t ix_relation_staged(const ix_relation *r);
 
-/* Inserts the staged tuples.  Returns 1, with how many were new in *n_new
- * (when not NULL); 0 when out of memory. */
+/* Inserts the staged tuples.  Into an empty relation that is not a bitmap,
+ * many are inserted at once and their sorted keys kept for lookups (8
+ * bytes a tuple), so large inputs are best staged in one batch.  Returns
+ * 1, with how many were new in *n_new (when not NULL); 0 when out of
+ * memory. */
 int ix_relation_flush(ix_relation *r, uint64_t *n_new);
 
 /* Like ix_relation_flush, and appends each new tuple to `added` (in key

@@ -152,6 +152,8 @@ static int cancelled(dl_eval *e)
 enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
 enum { SEED_BATCH = 1 << 18 };  /* tuples seeded at once before a sorted insert: inputs are large and
                                  * come sorted by nothing, so smaller batches keep the peak low */
+enum { SEED_EMPTY_BATCH = 1 << 25 };  /* but an empty relation takes up to this many in one batch,
+                                       * which fills its Judy array at once (ix_relation_flush) */
 
 /* Inserts the tuples staged for pred and counts the new ones; in linear
  * recursion (mode EMIT_LINEAR) they also go to the fresh list. */
@@ -1049,9 +1051,11 @@ int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n
   uint32_t arity = e->prog->preds[pred].arity;
   if (arity == 0) return n == 0 || dl_eval_seed(e, pred, tuples);
   expect_columns(e, pred, tuples, n, arity);
+  ix_relation *r = e->rel[pred];
+  uint64_t batch = ix_relation_size(r) == 0 && ix_relation_staged(r) == 0 ? SEED_EMPTY_BATCH : SEED_BATCH;
   for (uint64_t i = 0; i < n && !e->failed; i++) {
-    if (!ix_relation_stage(e->rel[pred], tuples + i * arity, NULL)) dl_eval_fail_memory(e);
-    else if (ix_relation_staged(e->rel[pred]) >= SEED_BATCH) flush_staged(e, pred, EMIT_DIRECT);
+    if (!ix_relation_stage(r, tuples + i * arity, NULL)) dl_eval_fail_memory(e);
+    else if (ix_relation_staged(r) >= batch) flush_staged(e, pred, EMIT_DIRECT);
   }
   if (!e->failed) flush_staged(e, pred, EMIT_DIRECT);
   return !e->failed;
