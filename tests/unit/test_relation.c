@@ -314,6 +314,62 @@ static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range)
   ix_relation_destroy(r);
 }
 
+/* Lookups of r's primary index with its first column bound to each of
+ * its values, by ix_iter and by ix_relation_run: together they yield each
+ * of truth's tuples once. */
+static void check_first_column_lookups(ix_relation *r, const ix_tupleset *truth, uint32_t arity)
+{
+  int primary = rel_index(r, 1);
+  uint64_t total = 0;
+  uint32_t key[IX_MAX_ARITY] = { 0 }, tuple[IX_MAX_ARITY];
+  for (uint32_t k = 0, n = ix_relation_column_values(r, 0); k < n; k++) {
+    key[0] = ix_relation_column_value(r, 0, k);
+    ix_iter it;
+    ix_iter_begin(&it, r, primary, 1, key);
+    uint64_t found = 0;
+    while (ix_iter_next(&it, tuple)) {
+      found++;
+      CHECK(tuple[0] == key[0] && ix_tupleset_contains(truth, tuple), "lookup of arity %u yields a wrong tuple", arity);
+    }
+    ix_run run;
+    if (ix_relation_run(r, primary, 1, key, &run)) CHECK(run.n == found, "run of %llu, iteration of %llu", (unsigned long long)run.n, (unsigned long long)found);
+    total += found;
+  }
+  CHECK(total == truth->n, "lookups yield %llu tuples, want %llu", (unsigned long long)total, (unsigned long long)truth->n);
+}
+
+/* A sparse relation filled by one flush into its empty Judy array (its
+ * sorted keys kept as the lookup mirror), looked up by its first column,
+ * then grown by single inserts and staged ones and looked up again. */
+static void filled_then_grown(uint32_t arity, uint32_t n_tuples, uint32_t range)
+{
+  ix_relation *r = ix_relation_create(arity);
+  ix_tupleset truth;
+  ix_tupleset_init(&truth, arity);
+  uint32_t tuple[IX_MAX_ARITY];
+  for (uint32_t i = 0; i < n_tuples; i++) {
+    for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % range;
+    set_insert(&truth, tuple);
+    CHECK(ix_relation_stage(r, tuple, NULL), "stage");
+  }
+  CHECK(rel_flush(r) == truth.n && ix_relation_size(r) == truth.n, "fill: size %llu want %llu",
+        (unsigned long long)ix_relation_size(r), (unsigned long long)truth.n);
+  check_first_column_lookups(r, &truth, arity);
+  insert_random(r, &truth, arity, n_tuples / 20, range);
+  for (uint32_t i = 0; i < n_tuples / 20; i++) {
+    for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % (range + 50);
+    set_insert(&truth, tuple);
+    CHECK(ix_relation_stage(r, tuple, NULL), "stage");
+  }
+  rel_flush(r);
+  CHECK(ix_relation_size(r) == truth.n, "grown: size %llu want %llu", (unsigned long long)ix_relation_size(r),
+        (unsigned long long)truth.n);
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains after growth");
+  check_first_column_lookups(r, &truth, arity);
+  ix_tupleset_free(&truth);
+  ix_relation_destroy(r);
+}
+
 /* A dense relation (a 64 x 64 product) whose second column then grows by
  * 70,000 values: it widens as a bitmap, then gets too sparse for one and
  * goes back to Judy.  Inserted or staged (flushed every 5,000, the new
@@ -443,6 +499,9 @@ int main(void)
   for (uint32_t arity = 1; arity <= 9; arity += 4) staged_relation(arity, 20000, 300);
   staged_relation(3, 50000, 200000);  /* keys beyond one chunk: flushed unsorted */
   for (uint32_t arity = 1; arity <= 7; arity += 3) staged_into_empty(arity, 100000, 12);
+  staged_into_empty(2, 100000, 5000);  /* sparse: Judy filled at once */
+  filled_then_grown(2, 100000, 3000);
+  filled_then_grown(3, 60000, 500);
   /* dense relations: the primary index becomes a bitmap (narrow columns),
    * then new values widen it while it holds tuples */
   random_relation(2, 30000, 300);
