@@ -977,6 +977,12 @@ static int report_fresh(const ix_relation *r, ix_tupleset *added)
   return 1;
 }
 
+void ix_relation_bulk(ix_relation *r)
+{
+  assert(r);
+  r->bulk = 1;
+}
+
 /* Fills the empty primary index, a Judy array, from the sorted keys
  * r->keys.at[0..n) at once: Judy1SetArray builds its nodes bottom up,
  * about twice as fast as one insert a key.  The keys, duplicates removed,
@@ -1008,16 +1014,18 @@ static int fill_empty(ix_relation *r, uint64_t n, ix_tupleset *added, uint64_t *
 }
 
 /* Inserts the staged tuples when the primary key is one chunk: sorted, so
- * that consecutive inserts walk the same paths of the Judy tree.  Adds the
- * number of new tuples to *n_new; 0 when out of memory. */
-static int flush_sorted(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
+ * that consecutive inserts walk the same paths of the Judy tree, or all at
+ * once into an empty Judy array when the relation was told a bulk input
+ * (ix_relation_bulk).  Adds the number of new tuples to *n_new; 0 when out
+ * of memory. */
+static int flush_sorted(ix_relation *r, ix_tupleset *added, uint64_t *n_new, int bulk)
 {
   ix_index *ix = r->indexes[0];
   if (!keybuf_reserve(&r->keys, r->keys.n + r->n_staged)) return 0;
   uint64_t *keys = r->keys.at, n = r->keys.n;
   for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
   if (!ix_radix_sort(keys, n, tuple_bits(r))) return 0;
-  if (!ix->dense && !ix->root && !ix->flat && n >= SORTED_INSERT_MIN) return fill_empty(r, n, added, n_new);
+  if (bulk && !ix->dense && !ix->root && !ix->flat && n >= SORTED_INSERT_MIN) return fill_empty(r, n, added, n_new);
   uint32_t codes[IX_MAX_ARITY];
   for (uint64_t i = 0; i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
@@ -1058,7 +1066,9 @@ int ix_relation_flush_to(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
   n = r->fresh.n + r->n_reported;
   r->fresh.n = 0;
   r->n_reported = 0;
-  int ok = r->indexes[0]->n_chunks == 1 && r->keys.n + r->n_staged > 0 ? flush_sorted(r, added, &n)
+  int bulk = r->bulk;
+  r->bulk = 0;
+  int ok = r->indexes[0]->n_chunks == 1 && r->keys.n + r->n_staged > 0 ? flush_sorted(r, added, &n, bulk)
                                                                        : flush_codes(r, added, &n);
   r->n_staged = 0;
   r->keys.n = 0;

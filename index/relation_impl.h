@@ -57,6 +57,7 @@ struct ix_relation {
   colmap *cols;
   ix_index **indexes;     /* [0] the primary one, then those asked for */
   int n_indexes, cap_indexes;
+  int bulk;               /* the next flush fills it at once (ix_relation_bulk) */
 };
 
 static inline Word_t low_mask(uint32_t bits) { return bits >= 64 ? ~(Word_t)0 : ((Word_t)1 << bits) - 1; }

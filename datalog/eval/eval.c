@@ -153,7 +153,7 @@ enum { STAGE_BATCH = 1 << 20 };  /* tuples staged before a sorted insert */
 enum { SEED_BATCH = 1 << 18 };  /* tuples seeded at once before a sorted insert: inputs are large and
                                  * come sorted by nothing, so smaller batches keep the peak low */
 enum { SEED_EMPTY_BATCH = 1 << 25 };  /* but an empty relation takes up to this many in one batch,
-                                       * which fills its Judy array at once (ix_relation_flush) */
+                                       * which fills its Judy array at once (ix_relation_bulk) */
 
 /* Inserts the tuples staged for pred and counts the new ones; in linear
  * recursion (mode EMIT_LINEAR) they also go to the fresh list. */
@@ -1052,7 +1052,9 @@ int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n
   if (arity == 0) return n == 0 || dl_eval_seed(e, pred, tuples);
   expect_columns(e, pred, tuples, n, arity);
   ix_relation *r = e->rel[pred];
-  uint64_t batch = ix_relation_size(r) == 0 && ix_relation_staged(r) == 0 ? SEED_EMPTY_BATCH : SEED_BATCH;
+  int empty = ix_relation_size(r) == 0 && ix_relation_staged(r) == 0;
+  uint64_t batch = empty ? SEED_EMPTY_BATCH : SEED_BATCH;
+  if (empty) ix_relation_bulk(r);
   for (uint64_t i = 0; i < n && !e->failed; i++) {
     if (!ix_relation_stage(r, tuples + i * arity, NULL)) dl_eval_fail_memory(e);
     else if (ix_relation_staged(r) >= batch) flush_staged(e, pred, EMIT_DIRECT);

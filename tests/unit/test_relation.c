@@ -290,10 +290,12 @@ static void staged_relation(uint32_t arity, uint32_t n_tuples, uint32_t range)
 /* Staged tuples flushed at once into an empty relation with no other index,
  * duplicates included; the new tuples reported (at staging once the
  * relation is dense, else by ix_relation_flush_to) are exactly the
- * distinct ones. */
-static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range)
+ * distinct ones; with `bulk`, the relation is told so first
+ * (ix_relation_bulk). */
+static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range, int bulk)
 {
   ix_relation *r = ix_relation_create(arity);
+  if (bulk) ix_relation_bulk(r);
   ix_tupleset truth, reported;
   ix_tupleset_init(&truth, arity);
   ix_tupleset_init(&reported, arity);
@@ -338,15 +340,17 @@ static void check_first_column_lookups(ix_relation *r, const ix_tupleset *truth,
   CHECK(total == truth->n, "lookups yield %llu tuples, want %llu", (unsigned long long)total, (unsigned long long)truth->n);
 }
 
-/* A sparse relation filled by one flush into its empty Judy array (its
- * sorted keys kept as the lookup mirror), looked up by its first column,
- * then grown by single inserts and staged ones and looked up again. */
+/* A sparse relation told a bulk input, filled by one flush into its empty
+ * Judy array (its sorted keys kept as the lookup mirror), looked up by its
+ * first column, then grown by single inserts and staged ones and looked up
+ * again. */
 static void filled_then_grown(uint32_t arity, uint32_t n_tuples, uint32_t range)
 {
   ix_relation *r = ix_relation_create(arity);
   ix_tupleset truth;
   ix_tupleset_init(&truth, arity);
   uint32_t tuple[IX_MAX_ARITY];
+  ix_relation_bulk(r);
   for (uint32_t i = 0; i < n_tuples; i++) {
     for (uint32_t c = 0; c < arity; c++) tuple[c] = next_rand() % range;
     set_insert(&truth, tuple);
@@ -498,8 +502,9 @@ int main(void)
   random_relation(20, 2000, 70000);
   for (uint32_t arity = 1; arity <= 9; arity += 4) staged_relation(arity, 20000, 300);
   staged_relation(3, 50000, 200000);  /* keys beyond one chunk: flushed unsorted */
-  for (uint32_t arity = 1; arity <= 7; arity += 3) staged_into_empty(arity, 100000, 12);
-  staged_into_empty(2, 100000, 5000);  /* sparse: Judy filled at once */
+  for (uint32_t arity = 1; arity <= 7; arity += 3) staged_into_empty(arity, 100000, 12, arity == 4);
+  staged_into_empty(2, 100000, 5000, 0);
+  staged_into_empty(2, 100000, 5000, 1);  /* sparse: Judy filled at once */
   filled_then_grown(2, 100000, 3000);
   filled_then_grown(3, 60000, 500);
   /* dense relations: the primary index becomes a bitmap (narrow columns),
