@@ -86,6 +86,21 @@ static uint32_t shape_of_sym(const lint *l, dl_sym sym, uint32_t arity)
 
 static uint32_t shape_of(const lint *l, const ast_term *t) { return shape_of_sym(l, t->value, ast_atom_arity(t)); }
 
+/* A set of term ids, empty (a bitmap over the terms; programs of many facts
+ * name each term many times); NULL when out of memory. */
+static uint64_t *new_term_set(const lint *l)
+{
+  return calloc(dl_terms_count(l->p->terms) / 64 + 1, sizeof(uint64_t));
+}
+
+/* Adds t to set; returns whether it was not there. */
+static int first_time(uint64_t *set, dl_tid t)
+{
+  uint64_t bit = (uint64_t)1 << (t & 63), was = set[t >> 6] & bit;
+  set[t >> 6] |= bit;
+  return !was;
+}
+
 /* Adds the shapes of ground term t (an id) and of its subterms. */
 static int add_term_shapes(lint *l, dl_tid t)
 {
@@ -125,12 +140,15 @@ static int collect_shapes(lint *l)
       if ((lit->kind == DL_POS || lit->kind == DL_NEG) && !add_atom_shapes(l, lit->atom)) return 0;
     }
   }
-  for (uint32_t i = 0; i < ast->n_inputs; i++) {
+  uint64_t *seen = new_term_set(l);
+  int ok = 1;
+  for (uint32_t i = 0; ok && seen && i < ast->n_inputs; i++) {
     const ast_input *in = &ast->inputs[i];
-    for (uint64_t k = 0; in->in_program && k < in->n * in->arity; k++)
-      if (!add_term_shapes(l, in->tuples[k])) return 0;
+    for (uint64_t k = 0; ok && in->in_program && k < in->n * in->arity; k++)
+      ok = !first_time(seen, in->tuples[k]) || add_term_shapes(l, in->tuples[k]);
   }
-  return 1;
+  free(seen);
+  return ok && seen;
 }
 
 /* Numbers the positions: the predicates' arguments, then the function
@@ -226,14 +244,22 @@ static void give_term(lint *l, dl_tid t, uint32_t pos)
 }
 
 /* Gives the positions of input i's predicate what its tuples hold: the
- * program's facts exactly, a data file anything. */
-static void give_input(lint *l, uint32_t i)
+ * program's facts exactly, each term once per column, a data file
+ * anything.  0 when out of memory. */
+static int give_input(lint *l, uint32_t i)
 {
   const ast_input *in = &l->p->ast->inputs[i];
   uint32_t q = l->p->input_pred[i], arity = l->p->preds[q].arity;
   for (uint32_t c = 0; !in->in_program && c < arity; c++) l->top[l->pred_pos[q] + c] = 1;
-  for (uint64_t k = 0; in->in_program && k < in->n * arity; k++)
-    give_term(l, in->tuples[k], l->pred_pos[q] + (uint32_t)(k % arity));
+  uint64_t *seen = in->in_program && in->n ? new_term_set(l) : NULL;
+  size_t words = dl_terms_count(l->p->terms) / 64 + 1;
+  for (uint32_t c = 0; seen && c < arity; c++) {
+    if (c) memset(seen, 0, words * sizeof *seen);
+    for (uint64_t k = c; k < in->n * arity; k += arity)
+      if (first_time(seen, in->tuples[k])) give_term(l, in->tuples[k], l->pred_pos[q] + c);
+  }
+  free(seen);
+  return seen || !in->in_program || !in->n;
 }
 
 static int var_empty(const lint *l, uint32_t v)
@@ -303,15 +329,16 @@ static int game_edges(lint *l)
 
 static int is_defined(const lint *l, uint32_t q) { return q != DL_NO_PRED && l->defined[q]; }
 
-/* Which predicates have rules; which of true and does are inputs (top). */
-static void mark_given(lint *l)
+/* Which predicates have rules; which of true and does are inputs (top).
+ * 0 when out of memory. */
+static int mark_given(lint *l)
 {
   const dl_program *p = l->p;
   for (uint32_t r = 0; r < p->ast->n_rules; r++) l->defined[p->head_pred[r]] = 1;
   for (uint32_t i = 0; i < p->ast->n_inputs; i++) {
     if (p->input_pred[i] == DL_NO_PRED) continue;
     l->defined[p->input_pred[i]] = 1;
-    give_input(l, i);
+    if (!give_input(l, i)) return 0;
   }
   l->truth = pred_named(p, "true");
   l->does = pred_named(p, "does");
@@ -322,6 +349,7 @@ static void mark_given(lint *l)
   for (int k = 0; k < 2; k++)
     for (uint32_t i = 0; inputs[k] != DL_NO_PRED && i < p->preds[inputs[k]].arity; i++)
       l->top[l->pred_pos[inputs[k]] + i] = 1;
+  return 1;
 }
 
 static int is_fact(const dl_rule *rule) { return rule->n_body == 0 && rule->n_vars == 0; }
@@ -577,7 +605,7 @@ static int lint_literals(const dl_program *p, dl_diag *diag)
   l.n_symbols = dl_terms_symbol_count(p->terms);
   l.constant_shape = calloc(l.n_symbols + 1, sizeof *l.constant_shape);
   int ok = l.defined && l.constant_shape && number_literals(&l) && collect_shapes(&l) && make_positions(&l);
-  if (ok) mark_given(&l);
+  ok = ok && mark_given(&l);
   ok = ok && keep_given(&l);
   ok = ok && fixpoint(&l);
   if (ok) mark_ignored(&l);
