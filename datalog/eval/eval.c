@@ -1001,11 +1001,6 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple)
 
 enum { EXPECT_FROM = 1 << 12 };  /* seeded tuples from which an empty relation's columns are sized first */
 
-/* Sizes the columns of pred's relation, when it is empty and n is large,
- * for the number of distinct terms in each column of tuples: its keys then
- * have their final width from the first insert, where growing codes would
- * re-lay out every key inserted so far at each doubling.  Skipped when out
- * of memory. */
 /* The number of values of the smallest even width that holds n values:
  * relations start with 4-bit columns and widen them 2 bits at a time, and
  * Judy's memory per key depends much on where a column's bits start in the
@@ -1019,6 +1014,11 @@ static uint64_t even_width(uint64_t n)
   return (uint64_t)1 << bits;
 }
 
+/* Sizes the columns of pred's relation, when it is empty and n is large,
+ * for the number of distinct terms in each column of tuples: its keys then
+ * have their final width from the first insert, where growing codes would
+ * re-lay out every key inserted so far at each doubling.  Skipped when out
+ * of memory. */
 static void expect_columns(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n, uint32_t arity)
 {
   ix_relation *r = e->rel[pred];
