@@ -983,6 +983,18 @@ void ix_relation_bulk(ix_relation *r)
   r->bulk = 1;
 }
 
+/* A key new to the primary index (one chunk): its tuple goes into the other
+ * indexes and to `added` (may be NULL); 0 when out of memory. */
+static int follow_new_key(ix_relation *r, Word_t key, ix_tupleset *added)
+{
+  if (r->n_indexes == 1 && !added) return 1;
+  uint32_t codes[IX_MAX_ARITY];
+  key_codes(r, r->indexes[0], key, codes);
+  for (int k = 1; k < r->n_indexes; k++)
+    if (index_insert(r->indexes[k], codes) < 0) return 0;
+  return report_new(r, codes, added);
+}
+
 /* Fills the empty primary index, a Judy array, from the sorted keys
  * r->keys.at[0..n) at once: Judy1SetArray builds its nodes bottom up,
  * about twice as fast as one insert a key.  The keys, duplicates removed,
@@ -996,13 +1008,8 @@ static int fill_empty(ix_relation *r, uint64_t n, ix_tupleset *added, uint64_t *
   for (uint64_t i = 0; i < n; i++)
     if (m == 0 || keys[i] != keys[m - 1]) keys[m++] = keys[i];
   if (Judy1SetArray(&ix->root, (Word_t)m, (const Word_t *)keys, PJE0) == JERR) return 0;
-  uint32_t codes[IX_MAX_ARITY];
-  for (uint64_t i = 0; i < m && (r->n_indexes > 1 || added); i++) {
-    key_codes(r, ix, keys[i], codes);
-    for (int k = 1; k < r->n_indexes; k++)
-      if (index_insert(r->indexes[k], codes) < 0) return 0;
-    if (!report_new(r, codes, added)) return 0;
-  }
+  for (uint64_t i = 0; i < m; i++)
+    if (!follow_new_key(r, keys[i], added)) return 0;
   r->size += m;
   *n_new += m;
   uint64_t *fit = realloc(keys, (m ? m : 1) * sizeof *keys);
@@ -1026,7 +1033,6 @@ static int flush_sorted(ix_relation *r, ix_tupleset *added, uint64_t *n_new, int
   for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
   if (!ix_radix_sort(keys, n, tuple_bits(r))) return 0;
   if (bulk && !ix->dense && !ix->root && !ix->flat && n >= SORTED_INSERT_MIN) return fill_empty(r, n, added, n_new);
-  uint32_t codes[IX_MAX_ARITY];
   for (uint64_t i = 0; i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
     int rc = ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
@@ -1035,11 +1041,7 @@ static int flush_sorted(ix_relation *r, ix_tupleset *added, uint64_t *n_new, int
     mirror_add(ix, keys[i]);
     r->size++;
     ++*n_new;
-    if (r->n_indexes == 1 && !added) continue;
-    key_codes(r, ix, keys[i], codes);
-    for (int k = 1; k < r->n_indexes; k++)
-      if (index_insert(r->indexes[k], codes) < 0) return 0;
-    if (!report_new(r, codes, added)) return 0;
+    if (!follow_new_key(r, keys[i], added)) return 0;
   }
   return 1;
 }
