@@ -189,10 +189,16 @@ static const char *functor_name(dl_term_texts *tt, dl_sym f, size_t *len)
 {
   assert(f < tt->n_syms);
   if (!tt->name_off) {
-    tt->name_off = malloc(((size_t)tt->n_syms + 1) * sizeof *tt->name_off);
-    tt->name_len = malloc(((size_t)tt->n_syms + 1) * sizeof *tt->name_len);
-    if (!tt->name_off || !tt->name_len) return NULL;
-    memset(tt->name_off, 0xff, ((size_t)tt->n_syms + 1) * sizeof *tt->name_off);
+    size_t *off = malloc(((size_t)tt->n_syms + 1) * sizeof *off);
+    uint32_t *n = malloc(((size_t)tt->n_syms + 1) * sizeof *n);
+    if (!off || !n) {  /* neither is kept: a later call tries again */
+      free(off);
+      free(n);
+      return NULL;
+    }
+    memset(off, 0xff, ((size_t)tt->n_syms + 1) * sizeof *off);
+    tt->name_off = off;
+    tt->name_len = n;
   }
   if (tt->name_off[f] == SIZE_MAX) {
     size_t start = tt->names.len;
