@@ -34,14 +34,14 @@ static const cli_option model_options[] = {
   CLI_OPT_END
 };
 
-/* Seeds the input relations read from --facts files, whose rows then go:
- * the relations hold them. */
+/* Seeds the input relations read from --facts files and the program's
+ * facts, whose rows then go: the relations hold them. */
 static int seed_facts(dl_loaded *l, dl_eval *e)
 {
   for (uint32_t i = 0; l->facts && i < l->facts->n; i++) {
-    const dl_facts_file *f = &l->facts->files[i];
     uint32_t pred = l->prog->input_pred[i];
-    if (pred != DL_NO_PRED && !dl_eval_seed_all(e, pred, f->tuples, f->n)) return 0;
+    uint64_t n = l->facts->files[i].n;
+    if (pred != DL_NO_PRED && !dl_eval_seed_all(e, pred, dl_facts_hand_over(l->facts, i), n)) return 0;
   }
   dl_load_drop_facts(l);
   return 1;

@@ -1042,14 +1042,18 @@ static void expect_columns(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint
   if (ok) ix_relation_expect(r, values);
 }
 
-int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n)
+int dl_eval_seed_all(dl_eval *e, uint32_t pred, dl_tid *tuples, uint64_t n)
 {
   assert(e && (tuples || n == 0) && pred < e->prog->n_preds);
   assert(e->stats.rounds == 0 && e->stats.derivations == 0);  /* not run yet */
   assert(!e->rerun || e->dirty[pred]);
   assert(!e->given || !e->given[pred]);
   uint32_t arity = e->prog->preds[pred].arity;
-  if (arity == 0) return n == 0 || dl_eval_seed(e, pred, tuples);
+  if (arity == 0) {
+    int ok = n == 0 || dl_eval_seed(e, pred, tuples);
+    free(tuples);
+    return ok;
+  }
   expect_columns(e, pred, tuples, n, arity);
   ix_relation *r = e->rel[pred];
   int empty = ix_relation_size(r) == 0 && ix_relation_staged(r) == 0;
@@ -1059,6 +1063,7 @@ int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n
     if (!ix_relation_stage(r, tuples + i * arity, NULL)) dl_eval_fail_memory(e);
     else if (ix_relation_staged(r) >= batch) flush_staged(e, pred, EMIT_DIRECT);
   }
+  free(tuples);
   if (!e->failed) flush_staged(e, pred, EMIT_DIRECT);
   return !e->failed;
 }

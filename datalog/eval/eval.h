@@ -71,8 +71,11 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple);
 /* Seeds n tuples at once, as dl_eval_seed does one: tuples holds them row
  * after row (n times the arity of pred term ids), in any order, duplicates
  * allowed.  The rows are sorted and inserted in one pass, which costs far
- * less than n calls of dl_eval_seed.  Same requirements and result. */
-int dl_eval_seed_all(dl_eval *e, uint32_t pred, const dl_tid *tuples, uint64_t n);
+ * less than n calls of dl_eval_seed.  tuples (from malloc, or NULL when n
+ * is 0) is freed here, once its rows are staged and before the relation is
+ * built from them, so that the two are not held at once.  Same
+ * requirements and result. */
+int dl_eval_seed_all(dl_eval *e, uint32_t pred, dl_tid *tuples, uint64_t n);
 
 /* Tells the relation of predicate pred how many distinct values each of
  * its columns will hold, about (values[c]; 0: no idea): see

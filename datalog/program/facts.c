@@ -52,11 +52,12 @@ static int list_files(const char *dir, char ***names, dl_diag *diag)
   return -1;
 }
 
-/* Makes room for one more term id in f's tuples; 0 when out of memory. */
-static int reserve_one(dl_facts_file *f)
+/* Makes room for k more term ids in f's tuples; 0 when out of memory. */
+static int reserve(dl_facts_file *f, uint32_t k)
 {
-  if (f->used < f->cap) return 1;
+  if (f->cap - f->used >= k) return 1;
   uint64_t cap = f->cap ? 2 * f->cap : 1024;
+  while (cap - f->used < k) cap *= 2;
   dl_tid *q = realloc(f->tuples, cap * sizeof *q);
   if (!q) return 0;
   f->tuples = q;
@@ -100,7 +101,7 @@ static int out_of_memory(reader *r)
 static int add_column(reader *r, const char *z, size_t n)
 {
   dl_facts_file *f = r->f;
-  if (!reserve_one(f)) return out_of_memory(r);
+  if (!reserve(f, 1)) return out_of_memory(r);
   dl_sym s = dl_terms_symbol(r->terms, z, n);
   dl_tid t = s == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(r->terms, s);
   if (t == DL_NO_TERM) return out_of_memory(r);
@@ -178,13 +179,7 @@ static int read_rows(reader *r)
 static void keep_first_row(dl_source *src)
 {
   const char *nl = memchr(src->text, '\n', src->len);
-  if (!nl) return;
-  uint32_t len = (uint32_t)(nl - src->text) + 1;
-  char *q = realloc((char *)src->text, len + 1);
-  if (!q) return;  /* it stays whole */
-  q[len] = 0;
-  src->text = q;
-  src->len = len;
+  if (nl) dl_load_shorten_source(src, (uint32_t)(nl - src->text) + 1);  /* else it stays whole */
 }
 
 /* Reads dir/name into a new file of fs. */
@@ -229,42 +224,68 @@ int dl_facts_read(dl_facts *fs, const char *dir, dl_terms *terms, dl_diag *diag)
   return ok;
 }
 
-int dl_facts_take(dl_facts *fs, dl_terms *terms, const ast_term *head, const dl_source *src, uint32_t off)
+/* The file of the program's facts of pred, or NULL when it has none yet;
+ * the facts come in runs of one predicate, so the last one is tried first. */
+static dl_facts_file *program_file(dl_facts *fs, dl_sym pred)
 {
-  assert(fs && terms && head && head->kind == AST_FUN && src);
-  /* facts come in runs of one predicate: the last one is looked up first */
-  PWord_t v = fs->last && fs->last_pred == head->value ? &fs->last : (PWord_t)JudyLIns(&fs->of_pred, head->value, PJE0);
-  if (v == PJERR) return -1;
-  dl_facts_file *f = *v ? &fs->files[*v - 1] : NULL;
-  if (f && f->arity != head->n) return 0;  /* a clause: the program's build reports the clash */
-  if (!f) {
-    if (!(f = add_file(fs, head->value))) return -1;
-    *v = fs->n;
-    f->arity = head->n;
-    f->src = src;
-    f->off = off;
-    f->in_program = 1;
-  }
-  for (uint32_t i = 0; i < head->n; i++) {
-    if (!reserve_one(f)) return -1;
-    dl_tid t = ast_ground_term(terms, head->args[i]);
-    if (t == DL_NO_TERM) return -1;
-    f->tuples[f->used++] = t;
-  }
-  f->n++;
+  if (fs->last && fs->last_pred == pred) return &fs->files[fs->last - 1];
+  PWord_t v = (PWord_t)JudyLGet(fs->of_pred, pred, PJE0);
+  if (!v || v == PJERR || *v == 0) return NULL;  /* 0: its file could not be added */
   fs->last = *v;
-  fs->last_pred = head->value;
+  fs->last_pred = pred;
+  return &fs->files[*v - 1];
+}
+
+/* A new file for the program's facts of pred; NULL when out of memory. */
+static dl_facts_file *add_program_file(dl_facts *fs, dl_sym pred, uint32_t arity, const dl_source *src, uint32_t off)
+{
+  PWord_t v = (PWord_t)JudyLIns(&fs->of_pred, pred, PJE0);
+  dl_facts_file *f = v != PJERR ? add_file(fs, pred) : NULL;
+  if (!f) return NULL;
+  *v = fs->n;
+  f->arity = arity;
+  f->src = src;
+  f->off = off;
+  f->in_program = 1;
+  fs->last = fs->n;
+  fs->last_pred = pred;
+  return f;
+}
+
+int dl_facts_takes(dl_facts *fs, dl_sym pred, uint32_t arity)
+{
+  assert(fs && arity > 0);
+  const dl_facts_file *f = program_file(fs, pred);
+  return !f || f->arity == arity;
+}
+
+int dl_facts_take(dl_facts *fs, dl_sym pred, uint32_t arity, const dl_tid *args, const dl_source *src, uint32_t off)
+{
+  assert(fs && args && src && arity > 0);
+  dl_facts_file *f = program_file(fs, pred);
+  assert(!f || f->arity == arity);
+  if (!f && !(f = add_program_file(fs, pred, arity, src, off))) return 0;
+  if (!reserve(f, arity)) return 0;
+  memcpy(f->tuples + f->used, args, arity * sizeof *args);
+  f->used += arity;
+  f->n++;
   return 1;
+}
+
+dl_tid *dl_facts_hand_over(dl_facts *fs, uint32_t i)
+{
+  assert(fs && i < fs->n);
+  dl_facts_file *f = &fs->files[i];
+  dl_tid *tuples = f->tuples;
+  f->tuples = NULL;
+  f->n = f->used = f->cap = 0;
+  return tuples;
 }
 
 void dl_facts_drop_tuples(dl_facts *fs)
 {
   assert(fs);
-  for (uint32_t i = 0; i < fs->n; i++) {
-    free(fs->files[i].tuples);
-    fs->files[i].tuples = NULL;
-    fs->files[i].n = fs->files[i].used = fs->files[i].cap = 0;
-  }
+  for (uint32_t i = 0; i < fs->n; i++) free(dl_facts_hand_over(fs, i));
 }
 
 void dl_facts_destroy(dl_facts *fs)

@@ -51,12 +51,20 @@ dl_facts *dl_facts_create(void);
  * dir, terms and diag are not NULL. */
 int dl_facts_read(dl_facts *fs, const char *dir, dl_terms *terms, dl_diag *diag);
 
-/* Takes the ground fact head (arity > 0, no body) of the program text src
- * at off into the tuples of its predicate, as an ast_take_fact does: 1
- * taken; 0 when the predicate's facts have another arity (the fact stays a
- * clause, so that the program's build reports the clash); -1 when out of
- * memory.  fs, terms, head and src are not NULL. */
-int dl_facts_take(dl_facts *fs, dl_terms *terms, const ast_term *head, const dl_source *src, uint32_t off);
+/* Whether the program's ground facts of pred with this arity (> 0) can be
+ * taken: 1, unless pred's facts taken so far have another arity (0: the
+ * fact stays a clause, so that the program's build reports the clash).
+ * fs is not NULL. */
+int dl_facts_takes(dl_facts *fs, dl_sym pred, uint32_t arity);
+
+/* Takes the ground fact pred(args[0..arity)) of the program text src at
+ * off, which dl_facts_takes accepted, into the tuples of pred: 1, or 0 when
+ * out of memory.  fs, args and src are not NULL. */
+int dl_facts_take(dl_facts *fs, dl_sym pred, uint32_t arity, const dl_tid *args, const dl_source *src, uint32_t off);
+
+/* Hands the tuples of file i to the caller (to free), leaving the file
+ * with no rows; NULL when it has none.  fs is not NULL, i < fs->n. */
+dl_tid *dl_facts_hand_over(dl_facts *fs, uint32_t i);
 
 /* Frees the tuples of every file (once they are in the relations); the
  * files stay, with no rows, and so do the texts that messages show.  fs is

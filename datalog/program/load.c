@@ -1,4 +1,5 @@
 /* load.c: files to a checked program (see load.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include "datalog/program/load.h"
 #include "datalog/base/clock.h"
 
@@ -7,10 +8,67 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "datalog/read/normalize.h"
 #include "datalog/read/parse.h"
 
+
+/* A source of this file, and how its text is held: malloc'd, or a
+ * mapping of the file (mapped bytes, 0 when malloc'd). */
+typedef struct held_source {
+  dl_source src;
+  size_t mapped;
+} held_source;
+
+enum { MAP_AT_LEAST = 1 << 20 };  /* files from this size are mapped */
+
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0
+#endif
+
+/* Maps the regular file fd of len bytes, with a zero byte after it: the
+ * pages past the file's last one are anonymous, so zero.  Large inputs are
+ * read without copying them or clearing pages for them (a file cut short
+ * by another program while gdlog reads it would fault, as it would for
+ * any program that maps its input).  NULL when it cannot be mapped (the
+ * caller reads it). */
+static char *map_file(int fd, size_t len, size_t *mapped)
+{
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), size = (len + 1 + page - 1) / page * page;
+  char *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  if (mmap(p, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED) {
+    munmap(p, size);
+    return NULL;
+  }
+  *mapped = size;
+  return p;
+}
+
+/* Reads f to its end into a malloc'd text with a zero byte after it;
+ * NULL with *err (0: out of memory) or *too_large set. */
+static char *read_all(FILE *f, size_t *len, int *err, int *too_large)
+{
+  size_t cap = 1 << 16, got;
+  char *text = malloc(cap);
+  *len = 0;
+  while (text && (got = fread(text + *len, 1, cap - *len - 1, f)) > 0) {
+    *len += got;
+    if (*len + 1 < cap) continue;
+    *too_large = cap >= ((size_t)1 << 31);
+    char *q = *too_large ? NULL : realloc(text, cap * 2);
+    if (!q) { free(text); text = NULL; break; }
+    text = q;
+    cap *= 2;
+  }
+  *err = ferror(f) ? errno : 0;
+  if (text && *err) { free(text); text = NULL; }
+  if (text) text[*len] = 0;
+  return text;
+}
 
 dl_source *dl_load_source(const char *path, dl_diag *diag)
 {
@@ -20,40 +78,53 @@ dl_source *dl_load_source(const char *path, dl_diag *diag)
     dl_diag_report(diag, DL_ERROR, NULL, 0, "cannot open %s: %s", path, strerror(errno));
     return NULL;
   }
-  size_t len = 0, cap = 1 << 16, got;
-  char *text = malloc(cap);
-  int too_large = 0;
-  while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-    len += got;
-    if (len + 1 < cap) continue;
-    char *q = cap >= ((size_t)1 << 31) ? NULL : realloc(text, cap * 2);
-    too_large = cap >= ((size_t)1 << 31);
-    if (!q) { free(text); text = NULL; break; }
-    text = q;
-    cap *= 2;
-  }
-  int err = ferror(f) ? errno : 0;
+  held_source *h = calloc(1, sizeof *h);
+  struct stat st;
+  size_t len = 0;
+  int err = 0, too_large = 0;
+  char *text = NULL;
+  if (h && !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= MAP_AT_LEAST &&
+      (uint64_t)st.st_size < ((uint64_t)1 << 31) && (text = map_file(fileno(f), (size_t)st.st_size, &h->mapped)))
+    len = (size_t)st.st_size;
+  if (h && !text) text = read_all(f, &len, &err, &too_large);
   if (!is_stdin) fclose(f);
-  dl_source *src = text && !err ? malloc(sizeof *src) : NULL;
-  if (!src) {
-    free(text);
+  if (!h || !text) {
+    free(h);
     int nomem = !too_large && (!err || err == ENOMEM);
     dl_diag_fail(diag, nomem ? DL_CAUSE_NOMEM : DL_CAUSE_INPUT, "cannot read %s: %s", path,
                  too_large ? "larger than 2 GiB" : err ? strerror(err) : "out of memory");
     return NULL;
   }
-  text[len] = 0;
-  src->name = is_stdin ? "<stdin>" : path;
-  src->text = text;
-  src->len = (uint32_t)len;
-  return src;
+  h->src.name = is_stdin ? "<stdin>" : path;
+  h->src.text = text;
+  h->src.len = (uint32_t)len;
+  return &h->src;
+}
+
+int dl_load_shorten_source(dl_source *src, uint32_t len)
+{
+  assert(src && len <= src->len);
+  held_source *h = (held_source *)src;
+  char *q = h->mapped ? malloc(len + 1) : realloc((char *)src->text, len + 1);
+  if (!q) return 0;
+  if (h->mapped) {
+    memcpy(q, src->text, len);
+    munmap((char *)src->text, h->mapped);
+    h->mapped = 0;
+  }
+  q[len] = 0;
+  src->text = q;
+  src->len = len;
+  return 1;
 }
 
 void dl_load_free_source(dl_source *src)
 {
   if (!src) return;
-  free((char *)src->text);
-  free(src);
+  held_source *h = (held_source *)src;
+  if (h->mapped) munmap((char *)src->text, h->mapped);
+  else free((char *)src->text);
+  free(h);
 }
 
 /* Parses src into l->ast; clauses from gdlog's own inputs are trusted. */
@@ -78,15 +149,15 @@ static int parse_file(dl_loaded *l, const char *path, int syntax, int trusted, d
 /* A source holding a copy of text[0..len) under name. */
 static dl_source *copy_source(const char *name, const char *text, size_t len)
 {
-  dl_source *src = malloc(sizeof *src);
+  held_source *h = calloc(1, sizeof *h);
   char *copy = malloc(len + 1);
-  if (!src || !copy) { free(src); free(copy); return NULL; }
+  if (!h || !copy) { free(h); free(copy); return NULL; }
   if (len) memcpy(copy, text, len);
   copy[len] = 0;
-  src->name = name;
-  src->text = copy;
-  src->len = (uint32_t)len;
-  return src;
+  h->src.name = name;
+  h->src.text = copy;
+  h->src.len = (uint32_t)len;
+  return &h->src;
 }
 
 static int parse_text(dl_loaded *l, const char *name, const char *text, dl_diag *diag)
@@ -176,13 +247,21 @@ typedef struct taker {
   dl_sym kept[N_KEPT];
 } taker;
 
-/* An ast_take_fact: the program's ground facts into l->facts. */
-static int take_fact(void *ctx, const ast_term *head, const dl_source *src, uint32_t off)
+/* An ast_takes_fact: the program's ground facts go to l->facts, but for
+ * GDL's keywords. */
+static int takes_fact(void *ctx, dl_sym pred, uint32_t arity)
 {
   taker *t = ctx;
   for (int i = 0; i < N_KEPT; i++)
-    if (head->value == t->kept[i]) return 0;
-  return dl_facts_take(t->l->facts, t->l->terms, head, src, off);
+    if (pred == t->kept[i]) return 0;
+  return dl_facts_takes(t->l->facts, pred, arity);
+}
+
+/* An ast_take_fact: into l->facts. */
+static int take_fact(void *ctx, dl_sym pred, uint32_t arity, const dl_tid *args, const dl_source *src, uint32_t off)
+{
+  taker *t = ctx;
+  return dl_facts_take(t->l->facts, pred, arity, args, src, off);
 }
 
 /* With o->take_facts, has the parse of the program give its ground facts
@@ -197,6 +276,7 @@ static int begin_taking(dl_loaded *l, const dl_load_options *o, taker *t, dl_dia
       dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading the program");
       return 0;
     }
+  l->ast->takes_fact = takes_fact;
   l->ast->take_fact = take_fact;
   l->ast->take_ctx = t;
   return 1;
@@ -204,6 +284,7 @@ static int begin_taking(dl_loaded *l, const dl_load_options *o, taker *t, dl_dia
 
 static void end_taking(dl_loaded *l)
 {
+  l->ast->takes_fact = NULL;
   l->ast->take_fact = NULL;
   l->ast->take_ctx = NULL;
 }

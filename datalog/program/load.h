@@ -56,6 +56,10 @@ void dl_load_destroy(dl_loaded *l);
  * NULL after reporting an error. */
 dl_source *dl_load_source(const char *path, dl_diag *diag);
 
+/* Keeps the first len bytes of src's text (made by dl_load_source), with a
+ * zero byte after them: 1, or 0 when out of memory (src is unchanged). */
+int dl_load_shorten_source(dl_source *src, uint32_t len);
+
 /* Frees a source made by dl_load_source. */
 void dl_load_free_source(dl_source *src);
 

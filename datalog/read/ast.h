@@ -92,10 +92,15 @@ typedef struct ast_input {
   uint64_t n;               /*   the program is built (lint reads them) */
 } ast_input;
 
-/* Takes a ground fact (head, with arity > 0, no body) away from the program
- * as it is parsed: returns 1 when it took it (the parser then releases its
- * nodes), 0 when it stays a clause, -1 when out of memory. */
-typedef int (*ast_take_fact)(void *ctx, const ast_term *head, const dl_source *src, uint32_t off);
+/* Whether the ground facts of pred with this arity (> 0) are taken away
+ * from the program as it is parsed: 1 taken (ast_take_fact follows), 0 they
+ * stay clauses.  Asked before the fact's arguments become term ids. */
+typedef int (*ast_takes_fact)(void *ctx, dl_sym pred, uint32_t arity);
+
+/* Takes the ground fact pred(args[0..arity)), args term ids, found in src
+ * at off, that ast_takes_fact accepted: 1 taken, 0 out of memory. */
+typedef int (*ast_take_fact)(void *ctx, dl_sym pred, uint32_t arity, const dl_tid *args, const dl_source *src,
+                             uint32_t off);
 
 /* A program: the clauses as read, the rules they normalise to, and the
  * relations given from outside. */
@@ -107,7 +112,8 @@ typedef struct ast_program {
   uint32_t n_rules, cap_rules;
   ast_input *inputs;
   uint32_t n_inputs;
-  ast_take_fact take_fact;  /* NULL: every fact is a clause */
+  ast_takes_fact takes_fact;  /* NULL: every fact is a clause */
+  ast_take_fact take_fact;
   void *take_ctx;
 } ast_program;
 

@@ -29,6 +29,8 @@ typedef struct parser {
   uint32_t n_stack, stack_cap;
   char *lower;              /* buffer for lower-casing KIF names */
   size_t lower_cap;
+  dl_tid *args;             /* the term ids of a fact's arguments */
+  uint32_t args_cap;
   dl_sym kw_rule, kw_not, kw_or, kw_and, kw_distinct;
   dl_arena_mark clause_start;  /* the arena before the current clause */
 } parser;
@@ -310,18 +312,37 @@ static int variable_index(parser *ps, uint32_t *index)
   return 1;
 }
 
+/* Makes ps->args hold at least n term ids; 0 when out of memory. */
+static int reserve_args(parser *ps, uint32_t n)
+{
+  if (n <= ps->args_cap) return 1;
+  dl_tid *q = realloc(ps->args, n * sizeof *q);
+  if (!q) return 0;
+  ps->args = q;
+  ps->args_cap = n;
+  return 1;
+}
+
+/* Gives the ground fact head (AST_FUN) to the program's take_fact; 0 when
+ * out of memory. */
+static int take_fact(parser *ps, const ast_term *head, uint32_t off)
+{
+  if (!reserve_args(ps, head->n)) return 0;
+  for (uint32_t i = 0; i < head->n; i++)
+    if ((ps->args[i] = ast_ground_term(ps->terms, head->args[i])) == DL_NO_TERM) return 0;
+  return ps->prog->take_fact(ps->prog->take_ctx, head->value, head->n, ps->args, ps->src, off);
+}
+
 /* Finishes a clause: copies its variable names and stores it, or gives a
  * ground fact to the program's take_fact. */
 static int end_clause(parser *ps, ast_term *head, uint32_t mark, uint32_t off)
 {
   ast_program *prog = ps->prog;
-  if (prog->take_fact && ps->n_stack == mark && ps->n_vars == 0 && head->kind == AST_FUN) {
-    int taken = prog->take_fact(prog->take_ctx, head, ps->src, off);
-    if (taken < 0) return !!out_of_memory(ps);
-    if (taken) {
-      dl_arena_release(prog->arena, ps->clause_start);
-      return 1;
-    }
+  if (prog->takes_fact && ps->n_stack == mark && ps->n_vars == 0 && head->kind == AST_FUN &&
+      prog->takes_fact(prog->take_ctx, head->value, head->n)) {
+    if (!take_fact(ps, head, off)) return !!out_of_memory(ps);
+    dl_arena_release(prog->arena, ps->clause_start);
+    return 1;
   }
   ast_clause *c = dl_arena_alloc(ps->prog->arena, sizeof *c);
   if (!c) return 0;
@@ -711,6 +732,90 @@ static int at_clause_end(parser *ps, int is_rule)
   return 1;
 }
 
+/* ---- facts of constants, read fast ---------------------------------------- */
+
+enum { FAST_MAX_ARITY = 32 };
+
+static int is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+static int is_name_char(char c) { return is_name_start(c) || (c >= 'A' && c <= 'Z') || c == '_'; }
+
+/* The end of the bare name at z[i] (i when there is none), as the infix
+ * lexer reads an LX_SYMBOL. */
+static uint32_t name_end(const char *z, uint32_t i)
+{
+  if (!is_name_start(z[i])) return i;
+  while (is_name_char(z[++i])) {
+  }
+  return i;
+}
+
+static uint32_t skip_blanks(const char *z, uint32_t i)
+{
+  while (z[i] == ' ' || z[i] == '\t') i++;
+  return i;
+}
+
+/* The names of a fact pred(c1, ..., cn). */
+typedef struct fact_text {
+  uint32_t off[FAST_MAX_ARITY + 1], len[FAST_MAX_ARITY + 1];  /* [0]: pred */
+  uint32_t n;                                                  /* names, pred included */
+  uint32_t end;                                                /* after the '.' */
+} fact_text;
+
+/* Reads name '(' name { ',' name } ')' '.' at z[i], blanks between tokens
+ * (not line ends), into *ft; 0 when the text there is not of that form. */
+static int scan_fact(const char *z, uint32_t i, fact_text *ft)
+{
+  ft->n = 0;
+  for (;;) {
+    uint32_t e = name_end(z, i);
+    if (e == i || ft->n > FAST_MAX_ARITY) return 0;
+    ft->off[ft->n] = i;
+    ft->len[ft->n++] = e - i;
+    i = skip_blanks(z, e);
+    char want = ft->n == 1 ? '(' : ',';
+    if (z[i] == want) {
+      i = skip_blanks(z, i + 1);
+      continue;
+    }
+    if (ft->n == 1 || z[i] != ')') return 0;
+    i = skip_blanks(z, i + 1);
+    if (z[i] != '.') return 0;
+    ft->end = i + 1;
+    return 1;
+  }
+}
+
+/* fast_fact -> name '(' name { ',' name } ')' '.'
+ * A ground fact of constants, the form of large fact files, read from the
+ * bytes and taken without tokens or syntax tree, with the symbols and term
+ * ids made in the order the full parser makes them.  Returns 1 when taken
+ * (the next token is read), 0 when the clause is not of that form or not
+ * taken (nothing is made but the predicate's symbol: the full parser reads
+ * it, and reports what is wrong), -1 when out of memory. */
+static int fast_fact(parser *ps)
+{
+  const char *z = ps->src->text;
+  fact_text ft;
+  if (!scan_fact(z, ps->tok.off, &ft)) return 0;
+  for (uint32_t i = 0; ps->lx.syntax == LX_ASP && i < ft.n; i++)
+    if (is_mangled(z + ft.off[i], ft.len[i])) return 0;
+  dl_sym pred = dl_terms_symbol(ps->terms, z + ft.off[0], ft.len[0]);
+  if (pred == DL_NO_SYM) return -1;
+  uint32_t arity = ft.n - 1;
+  int keyword = pred == ps->kw_not || pred == ps->kw_or || pred == ps->kw_and || pred == ps->kw_distinct;
+  if (keyword || !ps->prog->takes_fact(ps->prog->take_ctx, pred, arity)) return 0;
+  if (!reserve_args(ps, arity)) return -1;
+  for (uint32_t i = 0; i < arity; i++) {
+    dl_sym s = dl_terms_symbol(ps->terms, z + ft.off[i + 1], ft.len[i + 1]);
+    if (s == DL_NO_SYM || (ps->args[i] = dl_terms_constant(ps->terms, s)) == DL_NO_TERM) return -1;
+  }
+  if (!ps->prog->take_fact(ps->prog->take_ctx, pred, arity, ps->args, ps->src, ps->tok.off)) return -1;
+  ps->lx.cur = ft.end;
+  advance(ps);
+  return 1;
+}
+
 /* infix_clause -> atom [ ':-' literal { ('&'|',') literal } ] ( '.' | newline | eof ) */
 static int infix_clause(parser *ps)
 {
@@ -718,6 +823,8 @@ static int infix_clause(parser *ps)
   begin_clause(ps);
   ps->depth = 0;
   ps->parens = 0;
+  int fast = ps->prog->takes_fact && ps->tok.kind == LX_SYMBOL ? fast_fact(ps) : 0;
+  if (fast) return fast > 0 || out_of_memory(ps);
   if (ps->tok.kind == LX_VARIABLE) return !!fail(ps, off, "%s", "a variable cannot stand as a sentence");
   if (ps->tok.kind == LX_LPAREN)
     return !!fail(ps, off, "%s", "expected the head of a clause, found '(': this looks like KIF (try --syntax kif)");
@@ -824,6 +931,7 @@ int dl_parse(ast_program *prog, dl_terms *terms, const dl_source *src,
   free(ps.vars);
   free(ps.stack);
   free(ps.lower);
+  free(ps.args);
   return ok;
 }
 

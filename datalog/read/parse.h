@@ -25,7 +25,14 @@
  *
  * An infix clause ends at '.' or at a line end; the next line continues it
  * only when it starts with '&', ',' or ':-'.  An indented line after a rule
- * ended by a line end draws a warning. */
+ * ended by a line end draws a warning.
+ *
+ * When the program takes its ground facts (ast_program's takes_fact), an
+ * infix fact of bare constants on one line, name(c1, ..., cn). with blanks
+ * between tokens, is read straight from its bytes, without tokens or syntax
+ * tree: large fact files are mostly that.  Any other form, and any fact the
+ * program does not take, goes through the parser, which reports what is
+ * wrong with it. */
 #ifndef GDLOG_PARSE_H
 #define GDLOG_PARSE_H
 
