@@ -31,6 +31,8 @@ typedef struct parser {
   size_t lower_cap;
   dl_tid *args;             /* the term ids of a fact's arguments */
   uint32_t args_cap;
+  uint32_t taken_off, taken_len, taken_arity;  /* the last fact fast_fact took: its */
+  dl_sym taken_pred;                           /*   predicate's name in the text, arity, symbol */
   dl_sym kw_rule, kw_not, kw_or, kw_and, kw_distinct;
   dl_arena_mark clause_start;  /* the arena before the current clause */
 } parser;
@@ -786,6 +788,17 @@ static int scan_fact(const char *z, uint32_t i, fact_text *ft)
   }
 }
 
+/* Whether the fact in *ft has the predicate and arity of the last fact
+ * that fast_fact took, which the program takes still (the parser keeps the
+ * facts of a predicate with one arity as facts, and the taker answers for
+ * a predicate and arity alike every time). */
+static int same_taken_pred(const parser *ps, const fact_text *ft)
+{
+  const char *z = ps->src->text;
+  return ps->taken_len == ft->len[0] && ps->taken_arity == ft->n - 1 &&
+         memcmp(z + ps->taken_off, z + ft->off[0], ft->len[0]) == 0;
+}
+
 /* fast_fact -> name '(' name { ',' name } ')' '.'
  * A ground fact of constants, the form of large fact files, read from the
  * bytes and taken without tokens or syntax tree, with the symbols and term
@@ -800,12 +813,19 @@ static int fast_fact(parser *ps)
   if (!scan_fact(z, ps->tok.off, &ft)) return 0;
   for (uint32_t i = 0; ps->lx.syntax == LX_ASP && i < ft.n; i++)
     if (is_mangled(z + ft.off[i], ft.len[i])) return 0;
-  dl_sym pred = dl_terms_symbol(ps->terms, z + ft.off[0], ft.len[0]);
-  if (pred == DL_NO_SYM) return -1;
   uint32_t arity = ft.n - 1;
-  int keyword = pred == ps->kw_not || pred == ps->kw_or || pred == ps->kw_and || pred == ps->kw_distinct;
-  if (keyword || !ps->prog->takes_fact(ps->prog->take_ctx, pred, arity)) return 0;
-  if (!reserve_args(ps, arity)) return -1;
+  dl_sym pred = ps->taken_pred;
+  if (!same_taken_pred(ps, &ft)) {  /* facts come in runs of one predicate */
+    pred = dl_terms_symbol(ps->terms, z + ft.off[0], ft.len[0]);
+    if (pred == DL_NO_SYM) return -1;
+    int keyword = pred == ps->kw_not || pred == ps->kw_or || pred == ps->kw_and || pred == ps->kw_distinct;
+    if (keyword || !ps->prog->takes_fact(ps->prog->take_ctx, pred, arity)) return 0;
+    if (!reserve_args(ps, arity)) return -1;
+    ps->taken_off = ft.off[0];
+    ps->taken_len = ft.len[0];
+    ps->taken_arity = arity;
+    ps->taken_pred = pred;
+  }
   for (uint32_t i = 0; i < arity; i++) {
     dl_sym s = dl_terms_symbol(ps->terms, z + ft.off[i + 1], ft.len[i + 1]);
     if (s == DL_NO_SYM || (ps->args[i] = dl_terms_constant(ps->terms, s)) == DL_NO_TERM) return -1;
