@@ -19,6 +19,8 @@ typedef struct lint {
   dl_diag *diag;
   Pvoid_t shape_of;      /* JudyL: arity << 32 | symbol -> shape + 1 (functions) */
   uint32_t *constant_shape;  /* per symbol below n_symbols: its constant's shape + 1 */
+  uint32_t *fact_shape;  /* per term of the program's facts: its shape + 1 when a
+                            constant, else 0 (NULL: none kept) */
   uint32_t n_symbols;
   shape *shapes;
   uint32_t n_shapes, cap_shapes;
@@ -101,15 +103,24 @@ static int first_time(uint64_t *set, dl_tid t)
   return !was;
 }
 
-/* Adds the shapes of ground term t (an id) and of its subterms. */
-static int add_term_shapes(lint *l, dl_tid t)
+/* Adds the shapes of ground term t (an id) and of its subterms; the shape
+ * of t, or UINT32_MAX when out of memory. */
+static uint32_t add_term_shapes(lint *l, dl_tid t)
 {
   const dl_terms *terms = l->p->terms;
-  uint32_t n = dl_terms_arity(terms, t);
-  if (add_shape(l, dl_terms_functor(terms, t), n) == UINT32_MAX) return 0;
-  for (uint32_t i = 0; i < n; i++)
-    if (!add_term_shapes(l, dl_terms_args(terms, t)[i])) return 0;
-  return 1;
+  uint32_t n = dl_terms_arity(terms, t), s = add_shape(l, dl_terms_functor(terms, t), n);
+  for (uint32_t i = 0; s != UINT32_MAX && i < n; i++)
+    if (add_term_shapes(l, dl_terms_args(terms, t)[i]) == UINT32_MAX) return UINT32_MAX;
+  return s;
+}
+
+/* Adds the shapes of the term t of a program's fact, seen first, and keeps
+ * its shape when it is a constant (give_input then looks nothing up). */
+static int add_fact_shapes(lint *l, dl_tid t)
+{
+  uint32_t s = add_term_shapes(l, t);
+  if (l->fact_shape && s != UINT32_MAX && dl_terms_arity(l->p->terms, t) == 0) l->fact_shape[t] = s + 1;
+  return s != UINT32_MAX;
 }
 
 /* Adds the shapes of t and of its subterms. */
@@ -142,10 +153,13 @@ static int collect_shapes(lint *l)
   }
   uint64_t *seen = new_term_set(l);
   int ok = 1;
+  for (uint32_t i = 0; !l->fact_shape && i < ast->n_inputs; i++)
+    if (ast->inputs[i].in_program && ast->inputs[i].n)  /* NULL when out of memory: shapes are looked up */
+      l->fact_shape = calloc(dl_terms_count(l->p->terms) + 1, sizeof *l->fact_shape);
   for (uint32_t i = 0; ok && seen && i < ast->n_inputs; i++) {
     const ast_input *in = &ast->inputs[i];
     for (uint64_t k = 0; ok && in->in_program && k < in->n * in->arity; k++)
-      ok = !first_time(seen, in->tuples[k]) || add_term_shapes(l, in->tuples[k]);
+      ok = !first_time(seen, in->tuples[k]) || add_fact_shapes(l, in->tuples[k]);
   }
   free(seen);
   return ok && seen;
@@ -243,6 +257,15 @@ static void give_term(lint *l, dl_tid t, uint32_t pos)
   for (uint32_t i = 0; i < n; i++) give_term(l, dl_terms_args(terms, t)[i], l->shapes[s].pos + i);
 }
 
+/* Adds the term t of a program's fact at position pos, by its kept shape
+ * when it is a constant. */
+static void give_fact_term(lint *l, dl_tid t, uint32_t pos)
+{
+  uint32_t s = l->fact_shape ? l->fact_shape[t] : 0;
+  if (!s) give_term(l, t, pos);
+  else if (!l->top[pos]) pos_set(l, pos)[(s - 1) >> 6] |= (uint64_t)1 << ((s - 1) & 63);
+}
+
 /* Gives the positions of input i's predicate what its tuples hold: the
  * program's facts exactly, each term once per column, a data file
  * anything.  0 when out of memory. */
@@ -256,7 +279,7 @@ static int give_input(lint *l, uint32_t i)
   for (uint32_t c = 0; seen && c < arity; c++) {
     if (c) memset(seen, 0, words * sizeof *seen);
     for (uint64_t k = c; k < in->n * arity; k += arity)
-      if (first_time(seen, in->tuples[k])) give_term(l, in->tuples[k], l->pred_pos[q] + c);
+      if (first_time(seen, in->tuples[k])) give_fact_term(l, in->tuples[k], l->pred_pos[q] + c);
   }
   free(seen);
   return seen || !in->in_program || !in->n;
@@ -564,6 +587,7 @@ static void lint_free(lint *l)
 {
   JudyLFreeArray(&l->shape_of, PJE0);
   free(l->constant_shape);
+  free(l->fact_shape);
   free(l->given_set);
   free(l->given_top);
   for (int i = 0; i < MAX_SOURCES; i++) Judy1FreeArray(&l->reported[i], PJE0);
