@@ -88,12 +88,12 @@ static uint32_t shape_of_sym(const lint *l, dl_sym sym, uint32_t arity)
 
 static uint32_t shape_of(const lint *l, const ast_term *t) { return shape_of_sym(l, t->value, ast_atom_arity(t)); }
 
-/* A set of term ids, empty (a bitmap over the terms; programs of many facts
- * name each term many times); NULL when out of memory. */
-static uint64_t *new_term_set(const lint *l)
-{
-  return calloc(dl_terms_count(l->p->terms) / 64 + 1, sizeof(uint64_t));
-}
+/* The words of a set of term ids: a bitmap over the terms (programs of many
+ * facts name each term many times). */
+static size_t term_set_words(const lint *l) { return dl_terms_count(l->p->terms) / 64 + 1; }
+
+/* A set of term ids, empty; NULL when out of memory. */
+static uint64_t *new_term_set(const lint *l) { return calloc(term_set_words(l), sizeof(uint64_t)); }
 
 /* Adds t to set; returns whether it was not there. */
 static int first_time(uint64_t *set, dl_tid t)
@@ -275,9 +275,8 @@ static int give_input(lint *l, uint32_t i)
   uint32_t q = l->p->input_pred[i], arity = l->p->preds[q].arity;
   for (uint32_t c = 0; !in->in_program && c < arity; c++) l->top[l->pred_pos[q] + c] = 1;
   uint64_t *seen = in->in_program && in->n ? new_term_set(l) : NULL;
-  size_t words = dl_terms_count(l->p->terms) / 64 + 1;
   for (uint32_t c = 0; seen && c < arity; c++) {
-    if (c) memset(seen, 0, words * sizeof *seen);
+    if (c) memset(seen, 0, term_set_words(l) * sizeof *seen);
     for (uint64_t k = c; k < in->n * arity; k += arity)
       if (first_time(seen, in->tuples[k])) give_fact_term(l, in->tuples[k], l->pred_pos[q] + c);
   }

@@ -48,6 +48,20 @@ static char *map_file(int fd, size_t len, size_t *mapped)
   return p;
 }
 
+/* The text of f mapped (map_file) when f is a regular file of
+ * MAP_AT_LEAST bytes up to 2 GiB, its length in *len; NULL otherwise (the
+ * caller reads it). */
+static char *map_large(FILE *f, size_t *len, size_t *mapped)
+{
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < MAP_AT_LEAST ||
+      (uint64_t)st.st_size >= ((uint64_t)1 << 31))
+    return NULL;
+  char *text = map_file(fileno(f), (size_t)st.st_size, mapped);
+  if (text) *len = (size_t)st.st_size;
+  return text;
+}
+
 /* Reads f to its end into a malloc'd text with a zero byte after it;
  * NULL with *err (0: out of memory) or *too_large set. */
 static char *read_all(FILE *f, size_t *len, int *err, int *too_large)
@@ -79,13 +93,9 @@ dl_source *dl_load_source(const char *path, dl_diag *diag)
     return NULL;
   }
   held_source *h = calloc(1, sizeof *h);
-  struct stat st;
   size_t len = 0;
   int err = 0, too_large = 0;
-  char *text = NULL;
-  if (h && !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= MAP_AT_LEAST &&
-      (uint64_t)st.st_size < ((uint64_t)1 << 31) && (text = map_file(fileno(f), (size_t)st.st_size, &h->mapped)))
-    len = (size_t)st.st_size;
+  char *text = h && !is_stdin ? map_large(f, &len, &h->mapped) : NULL;
   if (h && !text) text = read_all(f, &len, &err, &too_large);
   if (!is_stdin) fclose(f);
   if (!h || !text) {

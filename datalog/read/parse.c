@@ -499,12 +499,18 @@ static ast_lit *kif_literal(parser *ps)
 }
 
 /* Checks that a parsed sentence can be a head: an atom, not a keyword. */
+/* Whether symbol s is a keyword that no head may have. */
+static int is_connective(const parser *ps, dl_sym s)
+{
+  return s == ps->kw_not || s == ps->kw_or || s == ps->kw_and || s == ps->kw_distinct || s == ps->kw_rule;
+}
+
 static ast_term *check_head(parser *ps, ast_term *h)
 {
   if (!h) return NULL;
   dl_sym s = h->value;
   if (h->kind == AST_VAR) return fail(ps, h->off, "%s", "a variable cannot be the head of a rule");
-  if (s == ps->kw_not || s == ps->kw_or || s == ps->kw_and || s == ps->kw_distinct || s == ps->kw_rule) {
+  if (is_connective(ps, s)) {
     size_t n;
     const char *z = dl_terms_name(ps->terms, s, &n);
     return fail(ps, h->off, "'%s' cannot be the head of a rule", z);
@@ -818,19 +824,18 @@ static int fast_fact(parser *ps)
   if (!same_taken_pred(ps, &ft)) {  /* facts come in runs of one predicate */
     pred = dl_terms_symbol(ps->terms, z + ft.off[0], ft.len[0]);
     if (pred == DL_NO_SYM) return -1;
-    int keyword = pred == ps->kw_not || pred == ps->kw_or || pred == ps->kw_and || pred == ps->kw_distinct;
-    if (keyword || !ps->prog->takes_fact(ps->prog->take_ctx, pred, arity)) return 0;
-    if (!reserve_args(ps, arity)) return -1;
+    if (is_connective(ps, pred) || !ps->prog->takes_fact(ps->prog->take_ctx, pred, arity)) return 0;
     ps->taken_off = ft.off[0];
     ps->taken_len = ft.len[0];
     ps->taken_arity = arity;
     ps->taken_pred = pred;
   }
+  dl_tid args[FAST_MAX_ARITY];
   for (uint32_t i = 0; i < arity; i++) {
     dl_sym s = dl_terms_symbol(ps->terms, z + ft.off[i + 1], ft.len[i + 1]);
-    if (s == DL_NO_SYM || (ps->args[i] = dl_terms_constant(ps->terms, s)) == DL_NO_TERM) return -1;
+    if (s == DL_NO_SYM || (args[i] = dl_terms_constant(ps->terms, s)) == DL_NO_TERM) return -1;
   }
-  if (!ps->prog->take_fact(ps->prog->take_ctx, pred, arity, ps->args, ps->src, ps->tok.off)) return -1;
+  if (!ps->prog->take_fact(ps->prog->take_ctx, pred, arity, args, ps->src, ps->tok.off)) return -1;
   ps->lx.cur = ft.end;
   advance(ps);
   return 1;
