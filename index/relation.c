@@ -485,6 +485,12 @@ int ix_relation_column_has(const ix_relation *r, uint32_t col, ix_val id)
   return code_get(&r->cols[col], id) != NO_CODE;
 }
 
+uint32_t ix_relation_column_code(const ix_relation *r, uint32_t col, ix_val id)
+{
+  assert(col < r->arity);
+  return code_get(&r->cols[col], id);
+}
+
 /* Does r hold at least `size` tuples of the product of its dictionaries? */
 static int fills_product(const ix_relation *r, uint64_t size)
 {
@@ -1107,6 +1113,17 @@ void ix_relation_index_ready(ix_relation *r, int index)
 {
   assert(index >= 0 && index < r->n_indexes);
   mirror(r, r->indexes[index]);
+}
+
+int ix_relation_index_find(const ix_relation *r, uint64_t mask, int *index)
+{
+  assert(r && index);
+  for (int i = 0; i < r->n_indexes; i++)
+    if (serves(r->indexes[i], mask, 0, r->arity)) {
+      *index = i;
+      return 1;
+    }
+  return 0;
 }
 
 int ix_relation_index_ordered(ix_relation *r, uint64_t mask, uint64_t distinct, int *index)

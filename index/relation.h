@@ -63,6 +63,11 @@ ix_val ix_relation_column_value(const ix_relation *r, uint32_t col, uint32_t cod
  * forgets a value, so this may hold of a value no tuple has any more). */
 int ix_relation_column_has(const ix_relation *r, uint32_t col, ix_val id);
 
+/* The code of value id in column col (below ix_relation_column_values),
+ * or IX_NO_CODE when the column has not seen it. */
+#define IX_NO_CODE UINT32_MAX
+uint32_t ix_relation_column_code(const ix_relation *r, uint32_t col, ix_val id);
+
 /* Returns 1 when r holds every combination of the values its columns have
  * seen (ix_relation_column_values): then a tuple of seen values is in r. */
 int ix_relation_saturated(const ix_relation *r);
@@ -136,6 +141,11 @@ int ix_relation_contains(const ix_relation *r, const ix_val *tuple);
  * than Judy; iterations begun before the next insertion use it. */
 int ix_relation_index(ix_relation *r, uint64_t bound_mask, int *index);
 
+/* Sets *index to the number of an index r has already whose order starts
+ * with exactly the columns in bound_mask, and returns 1; 0 when r has none
+ * (nothing is built). */
+int ix_relation_index_find(const ix_relation *r, uint64_t bound_mask, int *index);
+
 /* Readies index `index` (a number ix_relation_index gave) for lookups as
  * ix_relation_index does: its sorted array of keys is brought up to date. */
 void ix_relation_index_ready(ix_relation *r, int index);
@@ -191,6 +201,11 @@ int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_
 
 /* Writes the i-th tuple of a run (i < run->n) as term ids. */
 void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple);
+
+/* Sets (set = 1) or clears (set = 0) bit c of bits for the code c, in
+ * column col, of each tuple of a run; bits has room for every code of the
+ * column. */
+void ix_run_mark_codes(const ix_run *run, uint32_t col, uint64_t *bits, int set);
 
 /* 1 when, in r, the columns of mask a determine column b (not in a): no
  * two tuples agree on a and differ on b.  0 also when out of memory, which

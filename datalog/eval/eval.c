@@ -45,6 +45,19 @@ typedef struct matched {
   int state;                /* 0: not collected yet, 1: collected, 2: too many, not kept */
 } matched;
 
+/* Per filter step (see plan.h, pl_step.filter): the codes its column takes
+ * in the tuples whose other columns have the values key[], as bits, made
+ * when the relation had `size` tuples. */
+typedef struct filter {
+  uint64_t *bits;
+  uint32_t n_codes;         /* codes the bits cover */
+  int valid;
+  uint64_t size;
+  dl_tid key[IX_MAX_ARITY];
+  uint64_t tests, marked;   /* tests answered, and tuples marked for them */
+  int off;                  /* given up: the other columns changed too often to pay */
+} filter;
+
 typedef struct frame {
   dl_eval *e;
   const pl_plan *pl;
@@ -54,6 +67,7 @@ typedef struct frame {
   seen_set *seen;           /* per step; NULL when no step has live variables */
   seen_set known;           /* at the cut: how often the head was there already */
   matched *matched;         /* per step: the tuples an invariant scan matches */
+  filter *filters;          /* per step; NULL when no step is a filter */
 } frame;
 
 /* ---- pattern execution ----------------------------------------------------------- */
@@ -366,6 +380,58 @@ static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *ke
   scan_iter(f, si, s, key, n);
 }
 
+enum {
+  FILTER_TRIAL = 1 << 12,  /* tests before judging a filter */
+  FILTER_MARKS = 8         /* tuples marked per test at most, on average, for it to pay */
+};
+
+/* Does filter fl hold the codes for key, with r unchanged since? */
+static int filter_current(const filter *fl, const ix_relation *r, const pl_step *s, const dl_tid *key, uint32_t n)
+{
+  if (!fl->valid || fl->size != ix_relation_size(r)) return 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (i != s->filter_col && fl->key[i] != key[i]) return 0;
+  return 1;
+}
+
+/* Makes filter fl hold the codes of key's tuples; 0 when it cannot (no
+ * sorted run, or out of memory): then the test looks the tuple up. */
+static int filter_make(filter *fl, const ix_relation *r, const pl_step *s, const dl_tid *key, uint32_t n)
+{
+  uint32_t n_codes = ix_relation_column_values(r, s->filter_col);
+  ix_run run;
+  if (!ix_relation_run(r, s->filter_index, n - 1, key, &run)) return 0;
+  if (n_codes > fl->n_codes || !fl->bits) {
+    uint32_t cap = n_codes > 2 * fl->n_codes ? n_codes : 2 * fl->n_codes;
+    free(fl->bits);
+    if (!(fl->bits = calloc(cap / 64 + 1, sizeof *fl->bits))) return fl->n_codes = fl->valid = 0;
+    fl->n_codes = cap;
+  } else if (fl->valid) {
+    memset(fl->bits, 0, (fl->n_codes / 64 + 1) * sizeof *fl->bits);
+  }
+  ix_run_mark_codes(&run, s->filter_col, fl->bits, 1);
+  memcpy(fl->key, key, n * sizeof *key);
+  fl->size = ix_relation_size(r);
+  fl->valid = 1;
+  fl->marked += run.n;
+  return 1;
+}
+
+/* A whole-tuple test of a filter step: 1 when answered from its bits
+ * (the tuple is there: on to the next step), 0 when the caller looks the
+ * tuple up instead. */
+static int filter_test(frame *f, uint32_t si, const pl_step *s, const dl_tid *key, uint32_t n)
+{
+  filter *fl = &f->filters[si];
+  const ix_relation *r = f->e->rel[s->pred];
+  if (fl->off || (!filter_current(fl, r, s, key, n) && !filter_make(fl, r, s, key, n))) return 0;
+  if (++fl->tests == FILTER_TRIAL && fl->marked > FILTER_MARKS * fl->tests) fl->off = 1;
+  uint32_t code = ix_relation_column_code(r, s->filter_col, key[s->filter_col]);
+  if (code < fl->n_codes && fl->bits[code >> 6] >> (code & 63) & 1)
+    scan_tuple(f, si, s, key, n);
+  return 1;
+}
+
 /* Enumerates the terms that can match the step's partly known compound
  * column (from the term store's index by its known arguments), and scans
  * for each. */
@@ -454,7 +520,7 @@ static void scan(frame *f, uint32_t si, const pl_step *s)
   for (uint32_t i = 0; i < n; i++)
     if (kp[i] != PL_NONE && (key[i] = build_fast(f, kp[i], 0)) == DL_NO_TERM) return;
   if (s->enum_col != PL_NONE) scan_enumerated(f, si, s, key);
-  else scan_index(f, si, s, key);
+  else if (!s->filter || !f->filters || !filter_test(f, si, s, key, n)) scan_index(f, si, s, key);
 }
 
 enum { PRODUCT_MAX = 1 << 12 };  /* heads a product tail stages at once at most */
@@ -579,11 +645,13 @@ static void run_step(frame *f, uint32_t si)
 static int frame_open(frame *f)
 {
   const pl_plan *pl = f->pl;
-  int any_live = 0, any_invariant = pl->tail < pl->n_steps;
+  int any_live = 0, any_invariant = pl->tail < pl->n_steps, any_filter = 0;
   for (uint32_t si = 0; si < pl->n_steps; si++) {
     any_live |= pl->steps[si].n_live != 0;
     any_invariant |= pl->steps[si].invariant;
+    any_filter |= pl->steps[si].filter;
   }
+  if (any_filter && !(f->filters = calloc(pl->n_steps, sizeof *f->filters))) return 0;
   if (any_live && !(f->seen = calloc(pl->n_steps, sizeof *f->seen))) return 0;
   for (uint32_t si = 0; f->seen && si < pl->n_steps; si++) ix_tupleset_init(&f->seen[si].set, pl->steps[si].n_live);
   return !any_invariant || (f->matched = calloc(pl->n_steps, sizeof *f->matched)) != NULL;
@@ -596,8 +664,10 @@ static void frame_close(frame *f)
     free(f->seen[si].found);
   }
   for (uint32_t si = 0; f->matched && si < f->pl->n_steps; si++) free(f->matched[si].tuples);
+  for (uint32_t si = 0; f->filters && si < f->pl->n_steps; si++) free(f->filters[si].bits);
   free(f->seen);
   free(f->matched);
+  free(f->filters);
 }
 
 static int run_plan(dl_eval *e, const pl_plan *pl, int mode)

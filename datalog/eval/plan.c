@@ -630,6 +630,51 @@ static void mark_invariant(const pl_context *c, pl_plan *pl)
   }
 }
 
+/* The one column of whole-tuple scan t whose key reads a variable that step
+ * prev binds, when it is that variable alone and the others read none of
+ * them: PL_NONE otherwise (see pl_step.filter). */
+static uint32_t filter_column(const pl_context *c, const pl_plan *pl, const pl_step *prev, const pl_step *t)
+{
+  uint32_t arity = ix_relation_arity(c->rel[t->pred]), col = PL_NONE;
+  uint8_t binds[pl->n_vars + 1];
+  memset(binds, 0, sizeof binds);
+  step_vars(pl, prev, step_arity(c, prev), binds, 1);
+  for (uint32_t i = 0; i < arity; i++) {
+    uint32_t p = pl->kids[t->key + i];
+    uint8_t reads[pl->n_vars + 1];
+    memset(reads, 0, sizeof reads);
+    pattern_vars(pl, p, reads, 0);
+    int reads_new = 0;
+    for (uint32_t v = 0; v <= pl->n_vars; v++) reads_new |= reads[v] && binds[v];
+    if (!reads_new) continue;
+    if (col != PL_NONE || pl->pats[p].kind != P_READ) return PL_NONE;
+    col = i;
+  }
+  return col;
+}
+
+/* Does t's relation have an index for its filter (see pl_step.filter)?
+ * One is not built for it: the test can look tuples up without. */
+static int find_filter_index(const pl_context *c, pl_step *t)
+{
+  return ix_relation_index_find(c->rel[t->pred], t->mask & ~((uint64_t)1 << t->filter_col), &t->filter_index);
+}
+
+/* Marks the whole-tuple tests that can read a bitmap (see pl_step.filter),
+ * where their relation has the index. */
+static void mark_filters(const pl_context *c, pl_plan *pl)
+{
+  for (uint32_t si = 1; si < pl->n_steps; si++) {
+    pl_step *t = &pl->steps[si];
+    uint32_t arity = ix_relation_arity(c->rel[t->pred]);
+    if (t->kind != S_SCAN || t->source != SRC_FULL || t->project || t->enum_col != PL_NONE || t->n_key != arity ||
+        arity < 2 || t->n_live || t->memo || pl->steps[si - 1].kind != S_SCAN)
+      continue;
+    t->filter_col = filter_column(c, pl, &pl->steps[si - 1], t);
+    t->filter = t->filter_col != PL_NONE && find_filter_index(c, t);
+  }
+}
+
 /* ---- product tail ------------------------------------------------------------------ */
 
 /* The head column whose whole argument is variable v: PL_NONE when v is no
@@ -711,18 +756,21 @@ uint64_t pl_plan_inputs(const pl_context *c, uint32_t r, int delta_at)
 
 void pl_plan_ready(const pl_context *c, const pl_plan *pl)
 {
-  for (uint32_t si = 0; si < pl->n_steps; si++)
-    if (pl->steps[si].kind == S_SCAN && pl->steps[si].source != SRC_DELTA)
-      ix_relation_index_ready(c->rel[pl->steps[si].pred], pl->steps[si].index);
+  for (uint32_t si = 0; si < pl->n_steps; si++) {
+    const pl_step *s = &pl->steps[si];
+    if (s->kind != S_SCAN || s->source == SRC_DELTA) continue;
+    ix_relation_index_ready(c->rel[s->pred], s->index);
+    if (s->filter) ix_relation_index_ready(c->rel[s->pred], s->filter_index);
+  }
 }
 
 int pl_plan_reindex(const pl_context *c, pl_plan *pl)
 {
   for (uint32_t si = 0; si < pl->n_steps; si++) {
     pl_step *s = &pl->steps[si];
-    if (s->kind == S_SCAN && s->source != SRC_DELTA &&
-        !ix_relation_index_ordered(c->rel[s->pred], s->mask, s->distinct, &s->index))
-      return 0;
+    if (s->kind != S_SCAN || s->source == SRC_DELTA) continue;
+    if (!ix_relation_index_ordered(c->rel[s->pred], s->mask, s->distinct, &s->index)) return 0;
+    if (s->filter) s->filter = find_filter_index(c, s);
   }
   return 1;
 }
@@ -766,6 +814,7 @@ static int compile(const pl_context *c, uint32_t r, const pick *picks, uint32_t 
   pl->order = order_hash(picks, n, pl->heads_first);
   int ok = compile_order(c, r, picks, n, pl) && mark_live(c, pl);
   if (ok) mark_invariant(c, pl);
+  if (ok) mark_filters(c, pl);
   if (ok) mark_tail(c, pl);
   return ok;
 }

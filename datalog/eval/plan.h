@@ -25,6 +25,12 @@
  * remembers it per combination: in amazons' G+, does(P,play(X1,Y1,...)) is
  * searched once per cell (X1,Y1), not once per state atom and cell.
  *
+ * A test of a whole tuple right after the scan that binds one of its
+ * columns, the others bound before that scan (tri(X,Y,Z) :- e(X,Y) &
+ * e(Y,Z) & e(X,Z): e(X,Z) for each Z of e(Y,Z)), is marked as a filter:
+ * the evaluator tests a bitmap of the values that column takes in the
+ * tuples with the others' values, made once for as long as those stay.
+ *
  * The last scans of a plan may only bind variables that are whole head
  * arguments (chess's (coordinate ?ignorex) (coordinate ?ignorey)): the
  * heads of such a product tail are all the combinations of their tuples,
@@ -90,6 +96,14 @@ typedef struct pl_step {
                            remembered */
   uint32_t to_head;     /* S_SCAN in the product tail: per column the head column its
                            variable gives, at kids[to_head] (PL_NONE: none) */
+  uint8_t filter;       /* S_SCAN of a full relation that tests one whole tuple, right after
+                           a scan that binds the variable of column filter_col only: while
+                           the other columns keep their values, the test reads a bitmap of
+                           the codes that column takes with them, made from the run of
+                           index filter_index (ordered with filter_col last; one the
+                           relation has already) */
+  uint32_t filter_col;
+  int filter_index;
 } pl_step;
 
 typedef struct pl_plan {
