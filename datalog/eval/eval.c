@@ -346,6 +346,19 @@ static int in_delta(const dl_eval *e, const pl_step *s, const dl_tid *tuple)
   return s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple);
 }
 
+/* Can a tuple of scan si lead nowhere, as the next step would look up one
+ * of its values in a column that has never held it (see pl_step.peek)? */
+static inline int dead_end(const frame *f, uint32_t si, const pl_step *s, const dl_tid *tuple)
+{
+  return s->peek && !ix_relation_column_has(f->e->rel[f->pl->steps[si + 1].pred], s->peek_col, tuple[s->peek_from]);
+}
+
+/* Is a tuple that a full or old scan found to be passed over? */
+static inline int passed_over(const frame *f, uint32_t si, const pl_step *s, const dl_tid *tuple)
+{
+  return dead_end(f, si, s, tuple) || in_delta(f->e, s, tuple);
+}
+
 /* Walks the index of a full or old scan with an iterator. */
 static COLD_PATH void scan_iter(frame *f, uint32_t si, const pl_step *s, const dl_tid *key, uint32_t n)
 {
@@ -354,7 +367,7 @@ static COLD_PATH void scan_iter(frame *f, uint32_t si, const pl_step *s, const d
   ix_iter it;
   begin_scan(e, s, &it, s->n_key, key);
   while (!witnessed(f, si) && !cancelled(e) && ix_iter_next(&it, tuple))
-    if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
+    if (!passed_over(f, si, s, tuple)) scan_tuple(f, si, s, tuple, n);
 }
 
 /* Walks the index of a full or old scan with the key in key[]; a key that
@@ -365,7 +378,7 @@ static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *ke
   const ix_relation *r = e->rel[s->pred];
   uint32_t n = ix_relation_arity(r);
   if (s->n_key == n) {
-    if (ix_relation_contains(r, key) && !in_delta(e, s, key)) scan_tuple(f, si, s, key, n);
+    if (ix_relation_contains(r, key) && !passed_over(f, si, s, key)) scan_tuple(f, si, s, key, n);
     return;
   }
   dl_tid tuple[IX_MAX_ARITY];
@@ -373,7 +386,7 @@ static void scan_index(frame *f, uint32_t si, const pl_step *s, const dl_tid *ke
   if (!s->project && ix_relation_run(r, s->index, s->n_key, key, &run)) {
     for (uint64_t i = 0; i < run.n && !witnessed(f, si) && !cancelled(e); i++) {
       ix_run_tuple(&run, i, tuple);
-      if (!in_delta(e, s, tuple)) scan_tuple(f, si, s, tuple, n);
+      if (!passed_over(f, si, s, tuple)) scan_tuple(f, si, s, tuple, n);
     }
     return;
   }
@@ -512,7 +525,8 @@ static void scan(frame *f, uint32_t si, const pl_step *s)
   if (s->invariant && f->matched && scan_matched(f, si, s, n)) return;
   if (s->source == SRC_DELTA) {
     const ix_tupleset *d = &e->delta[s->pred];
-    for (uint64_t t = 0; t < d->n && !witnessed(f, si) && !cancelled(e); t++) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
+    for (uint64_t t = 0; t < d->n && !witnessed(f, si) && !cancelled(e); t++)
+      if (!dead_end(f, si, s, ix_tupleset_get(d, t))) scan_tuple(f, si, s, ix_tupleset_get(d, t), n);
     return;
   }
   dl_tid key[IX_MAX_ARITY];

@@ -675,6 +675,30 @@ static void mark_filters(const pl_context *c, pl_plan *pl)
   }
 }
 
+/* Marks the scans whose next step looks up a value they bind (see
+ * pl_step.peek): the first key column of the next scan or test that reads
+ * a variable the scan binds as a whole column. */
+static void mark_peeks(const pl_context *c, pl_plan *pl)
+{
+  for (uint32_t si = 0; si + 1 < pl->n_steps; si++) {
+    pl_step *s = &pl->steps[si];
+    const pl_step *t = &pl->steps[si + 1];
+    if (s->kind != S_SCAN || t->kind != S_SCAN || t->source == SRC_DELTA) continue;
+    uint32_t arity = ix_relation_arity(c->rel[s->pred]), next_arity = ix_relation_arity(c->rel[t->pred]);
+    for (uint32_t i = 0; !s->peek && i < next_arity; i++) {
+      uint32_t kp = pl->kids[t->key + i];
+      if ((int)i == (int)t->enum_col || kp == PL_NONE || pl->pats[kp].kind != P_READ) continue;
+      for (uint32_t j = 0; !s->peek && j < arity; j++) {
+        uint32_t cp = pl->kids[s->cols + j];
+        if (cp == PL_NONE || pl->pats[cp].kind != P_BIND || pl->pats[cp].value != pl->pats[kp].value) continue;
+        s->peek = 1;
+        s->peek_from = j;
+        s->peek_col = i;
+      }
+    }
+  }
+}
+
 /* ---- product tail ------------------------------------------------------------------ */
 
 /* The head column whose whole argument is variable v: PL_NONE when v is no
@@ -815,6 +839,7 @@ static int compile(const pl_context *c, uint32_t r, const pick *picks, uint32_t 
   int ok = compile_order(c, r, picks, n, pl) && mark_live(c, pl);
   if (ok) mark_invariant(c, pl);
   if (ok) mark_filters(c, pl);
+  if (ok) mark_peeks(c, pl);
   if (ok) mark_tail(c, pl);
   return ok;
 }

@@ -31,6 +31,11 @@
  * the evaluator tests a bitmap of the values that column takes in the
  * tuples with the others' values, made once for as long as those stay.
  *
+ * A scan whose next step looks up a value it binds skips, before anything
+ * else, the tuples whose value the next relation's column has never held
+ * (in points-to's pt(V,O) :- load(V,W) & pt(W,B) & hpt(B,O), run from a
+ * delta of hpt, most W that pt(W,B) gives have no load).
+ *
  * The last scans of a plan may only bind variables that are whole head
  * arguments (chess's (coordinate ?ignorex) (coordinate ?ignorey)): the
  * heads of such a product tail are all the combinations of their tuples,
@@ -104,6 +109,10 @@ typedef struct pl_step {
                            relation has already) */
   uint32_t filter_col;
   int filter_index;
+  uint8_t peek;         /* S_SCAN followed by a scan or test that looks up its column peek_col
+                           with the value this step binds from column peek_from: a tuple
+                           whose value that column has never held is skipped at once */
+  uint32_t peek_from, peek_col;
 } pl_step;
 
 typedef struct pl_plan {
