@@ -192,6 +192,30 @@ static inline int build_head(const frame *f, uint32_t n, int make, dl_tid *tuple
   return 1;
 }
 
+enum { RECENT_BITS = 12 };  /* heads remembered by emit_tuple's cache */
+
+/* Was the two-column head tuple emitted lately in this plan run, so that
+ * it is in the relation or the fresh set already?  Remembers it if not.
+ * A plan run emits into one fresh set, which only grows while it runs. */
+static int emitted_lately(dl_eval *e, const dl_tid *tuple)
+{
+  if (!e->recent) {
+    e->recent = malloc(((size_t)1 << RECENT_BITS) * sizeof *e->recent);
+    e->recent_run = calloc((size_t)1 << RECENT_BITS, sizeof *e->recent_run);
+    if (!e->recent || !e->recent_run) {  /* out of memory: the relation is asked instead */
+      free(e->recent), free(e->recent_run);
+      e->recent = NULL, e->recent_run = NULL;
+      return 0;
+    }
+  }
+  uint64_t key = (uint64_t)tuple[0] << 32 | tuple[1];
+  uint64_t slot = (key * 0x9e3779b97f4a7c15ULL) >> (64 - RECENT_BITS);
+  if (e->recent_run[slot] == e->run && e->recent[slot] == key) return 1;
+  e->recent[slot] = key;
+  e->recent_run[slot] = e->run;
+  return 0;
+}
+
 /* Adds tuple to pred's relation the way mode says (emit_mode); counts it. */
 static void emit_tuple(dl_eval *e, uint32_t pred, int mode, const dl_tid *tuple)
 {
@@ -200,7 +224,7 @@ static void emit_tuple(dl_eval *e, uint32_t pred, int mode, const dl_tid *tuple)
   e->stats.derivations++;
   int ok, is_new;
   if (mode == EMIT_FRESH) {
-    if (ix_relation_contains(h, tuple)) return;
+    if ((n == 2 && emitted_lately(e, tuple)) || ix_relation_contains(h, tuple)) return;
     ok = ix_tupleset_insert(&e->fresh[pred], tuple, &is_new);
   } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
     ix_tupleset *added = mode == EMIT_LINEAR ? &e->fresh[pred] : NULL;
@@ -688,6 +712,10 @@ static int run_plan(dl_eval *e, const pl_plan *pl, int mode)
 {
   dl_tid env[pl->n_vars + 1];
   frame f = { .e = e, .pl = pl, .env = env, .mode = mode };
+  if (++e->run == 0) {  /* wrapped: no entry may look current */
+    if (e->recent_run) memset(e->recent_run, 0, ((size_t)1 << RECENT_BITS) * sizeof *e->recent_run);
+    e->run = 1;
+  }
   if (frame_open(&f)) run_step(&f, 0);
   else dl_eval_fail_memory(e);
   frame_close(&f);
@@ -1069,6 +1097,8 @@ void dl_eval_destroy(dl_eval *e)
   free(e->dirty);
   free(e->all_start);
   free(e->all_order);
+  free(e->recent);
+  free(e->recent_run);
   free(e);
 }
 

@@ -32,6 +32,9 @@ struct dl_eval {
   uint8_t *rerun;           /* per component: run in the next run (NULL: all) */
   uint8_t *dirty;           /* per predicate: emptied by the last restart */
   uint32_t *all_start, *all_order;  /* every rule (subsumed too) by head component */
+  uint64_t *recent;         /* heads of two columns emitted lately into a fresh set, by */
+  uint32_t *recent_run;     /*   hash (both columns packed), and the plan run that emitted */
+  uint32_t run;             /*   each; this plan run's number (see emit_tuple) */
 };
 
 /* Reports to e's diag that memory ran out, and marks e failed. */
