@@ -200,7 +200,7 @@ void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple)
   }
 }
 
-void ix_run_mark_codes(const ix_run *run, uint32_t col, uint64_t *bits, int set)
+void ix_run_mark_codes(const ix_run *run, uint32_t col, uint64_t *bits)
 {
   const ix_index *ix = run->ix;
   assert(col < run->rel->arity && bits);
@@ -209,8 +209,7 @@ void ix_run_mark_codes(const ix_run *run, uint32_t col, uint64_t *bits, int set)
   uint32_t shift = ix->shift[p], mask = ix->code_mask[p];
   for (uint64_t i = 0; i < run->n; i++) {
     uint32_t code = (uint32_t)(run->keys[i] >> shift) & mask;
-    uint64_t bit = (uint64_t)1 << (code & 63);
-    bits[code >> 6] = set ? bits[code >> 6] | bit : bits[code >> 6] & ~bit;
+    bits[code >> 6] |= (uint64_t)1 << (code & 63);
   }
 }
 

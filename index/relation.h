@@ -202,10 +202,9 @@ int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_
 /* Writes the i-th tuple of a run (i < run->n) as term ids. */
 void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple);
 
-/* Sets (set = 1) or clears (set = 0) bit c of bits for the code c, in
- * column col, of each tuple of a run; bits has room for every code of the
- * column. */
-void ix_run_mark_codes(const ix_run *run, uint32_t col, uint64_t *bits, int set);
+/* Sets bit c of bits for the code c, in column col, of each tuple of a
+ * run; bits has room for every code of the column. */
+void ix_run_mark_codes(const ix_run *run, uint32_t col, uint64_t *bits);
 
 /* 1 when, in r, the columns of mask a determine column b (not in a): no
  * two tuples agree on a and differ on b.  0 also when out of memory, which

@@ -446,7 +446,7 @@ static int filter_make(filter *fl, const ix_relation *r, const pl_step *s, const
   } else if (fl->valid) {
     memset(fl->bits, 0, (fl->n_codes / 64 + 1) * sizeof *fl->bits);
   }
-  ix_run_mark_codes(&run, s->filter_col, fl->bits, 1);
+  ix_run_mark_codes(&run, s->filter_col, fl->bits);
   memcpy(fl->key, key, n * sizeof *key);
   fl->size = ix_relation_size(r);
   fl->valid = 1;
