@@ -316,6 +316,29 @@ static void staged_into_empty(uint32_t arity, uint32_t n_tuples, uint32_t range,
   ix_relation_destroy(r);
 }
 
+/* The codes ix_run_mark_codes marks for the last column of a run of the
+ * primary index (key[0] bound) are those of its tuples' values there: each
+ * tuple's code is marked, and as many codes as the run has tuples (a
+ * tuple's other columns are key[0] and, for arity 2, this one). */
+static void check_marked_codes(const ix_relation *r, const ix_run *run, const uint32_t *key, uint32_t arity)
+{
+  if (arity != 2) return;
+  uint32_t last = arity - 1, n_codes = ix_relation_column_values(r, last);
+  uint64_t *bits = calloc(n_codes / 64 + 1, sizeof *bits), marked = 0;
+  if (!bits) return;
+  ix_run_mark_codes(run, last, bits);
+  for (uint32_t w = 0; w <= n_codes / 64; w++) marked += (uint64_t)__builtin_popcountll(bits[w]);
+  uint32_t tuple[IX_MAX_ARITY];
+  for (uint64_t i = 0; i < run->n; i++) {
+    ix_run_tuple(run, i, tuple);
+    uint32_t code = ix_relation_column_code(r, last, tuple[last]);
+    CHECK(code < n_codes && (bits[code >> 6] >> (code & 63) & 1), "marked code of a run's tuple");
+  }
+  CHECK(marked == run->n && ix_relation_column_code(r, 0, key[0]) != IX_NO_CODE, "run of %llu tuples marks %llu codes",
+        (unsigned long long)run->n, (unsigned long long)marked);
+  free(bits);
+}
+
 /* Lookups of r's primary index with its first column bound to each of
  * its values, by ix_iter and by ix_relation_run: together they yield each
  * of truth's tuples once. */
@@ -334,10 +357,15 @@ static void check_first_column_lookups(ix_relation *r, const ix_tupleset *truth,
       CHECK(tuple[0] == key[0] && ix_tupleset_contains(truth, tuple), "lookup of arity %u yields a wrong tuple", arity);
     }
     ix_run run;
-    if (ix_relation_run(r, primary, 1, key, &run)) CHECK(run.n == found, "run of %llu, iteration of %llu", (unsigned long long)run.n, (unsigned long long)found);
+    if (ix_relation_run(r, primary, 1, key, &run)) {
+      CHECK(run.n == found, "run of %llu, iteration of %llu", (unsigned long long)run.n, (unsigned long long)found);
+      check_marked_codes(r, &run, key, arity);
+    }
     total += found;
   }
   CHECK(total == truth->n, "lookups yield %llu tuples, want %llu", (unsigned long long)total, (unsigned long long)truth->n);
+  int found_index;
+  CHECK(ix_relation_index_find(r, 1, &found_index) && found_index == primary, "index_find: the primary index");
 }
 
 /* A sparse relation told a bulk input, filled by one flush into its empty
