@@ -1,5 +1,5 @@
 /* eval_impl.h: the evaluator's state, private to datalog/eval/ (eval.c
- * runs it, restart.c readies it for another run). */
+ * runs it, run.c runs one plan, restart.c readies it for another run). */
 #ifndef GDLOG_EVAL_IMPL_H
 #define GDLOG_EVAL_IMPL_H
 
@@ -37,7 +37,30 @@ struct dl_eval {
   uint32_t run;             /*   each; this plan run's number (see emit_tuple) */
 };
 
+/* Where a rule's new tuples go. */
+enum emit_mode {
+  EMIT_DIRECT,   /* into the relation: nothing reads it while its component runs */
+  EMIT_FRESH,    /* into this round's fresh set: the relation is read this round */
+  EMIT_LINEAR    /* staged for the relation, and the new ones into the fresh list
+                    when the rule is done: only deltas are read */
+};
+
 /* Reports to e's diag that memory ran out, and marks e failed. */
 void dl_eval_fail_memory(dl_eval *e);
+
+/* Reports that a head term of pred could not be made (too deep, over the
+ * term limit, or out of memory), and marks e failed. */
+void dl_eval_fail_term(dl_eval *e, uint32_t pred);
+
+/* Runs plan pl, its heads going where mode (an emit_mode) says; 0 when
+ * cancelled or failed. */
+int dl_eval_run_plan(dl_eval *e, const pl_plan *pl, int mode);
+
+/* Adds tuple to pred's relation the way mode says; counts it. */
+void dl_eval_emit(dl_eval *e, uint32_t pred, int mode, const dl_tid *tuple);
+
+/* Inserts the tuples staged for pred and counts the new ones; in linear
+ * recursion (EMIT_LINEAR) they also go to the fresh list. */
+void dl_eval_flush_staged(dl_eval *e, uint32_t pred, int mode);
 
 #endif
