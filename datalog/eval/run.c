@@ -182,6 +182,7 @@ enum { RECENT_BITS = 12 };  /* heads remembered by emit_tuple's cache */
  * A plan run emits into one fresh set, which only grows while it runs. */
 static int emitted_lately(dl_eval *e, const dl_tid *tuple)
 {
+  if (e->run == 0) return 0;  /* a fact emitted before any plan ran: no entry is current */
   if (!e->recent) {
     e->recent = malloc(((size_t)1 << RECENT_BITS) * sizeof *e->recent);
     e->recent_run = calloc((size_t)1 << RECENT_BITS, sizeof *e->recent_run);
