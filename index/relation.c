@@ -17,6 +17,9 @@ enum { DENSE_MAX_BITS = 28, DENSE_MIN_TUPLES = 256, DENSE_SPARSITY = 64 };
  * wider would only spread the keys of a relation that may stay small. */
 #define EXPECT_MAX ((uint64_t)1 << 20)
 
+/* Keys a sorted mirror holds at most: its places in first_at are 32 bits. */
+#define MAX_FLAT ((uint64_t)UINT32_MAX)
+
 /* Inserts of this many tuples or more into a Judy index go in key order. */
 enum { SORTED_INSERT_MIN = 256 };
 
@@ -165,12 +168,25 @@ static inline void mirror_add(ix_index *ix, Word_t key)
  * the others; 0 when out of memory. */
 static int judy_now(ix_index *ix)
 {
+  if (!ix->root && ix->n_recent == 0) {  /* the sorted keys at once */
+    if (Judy1SetArray(&ix->root, (Word_t)ix->n_flat, ix->flat, PJE0) == JERR) return 0;
+    ix->mirror_only = 0;
+    return 1;
+  }
   for (uint64_t i = 0; i < ix->n_flat; i++)
     if (Judy1Set(&ix->root, ix->flat[i], PJE0) == JERR) return 0;
   for (uint64_t i = 0; i < ix->n_recent; i++)
     if (Judy1Set(&ix->root, ix->recent[i], PJE0) == JERR) return 0;
   ix->mirror_only = 0;
   return 1;
+}
+
+/* Gives Judy the keys of a primary index filled at once (fill_empty),
+ * before it takes another: membership of new keys is tested in Judy.  0
+ * when out of memory. */
+static int primary_in_judy(ix_relation *r)
+{
+  return !r->indexes[0]->mirror_only || judy_now(r->indexes[0]);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -209,9 +225,26 @@ static int index_insert(ix_index *ix, const uint32_t *codes)
   return rc == JERR ? -1 : rc;
 }
 
+/* Is key among the sorted flat[lo, hi)? */
+static int flat_has(const Word_t *flat, uint64_t lo, uint64_t hi, Word_t key)
+{
+  uint64_t end = hi;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (flat[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < end && flat[lo] == key;
+}
+
 static int index_contains(const ix_index *ix, const uint32_t *codes)
 {
-  assert(!ix->mirror_only);  /* asked of the primary index only */
+  if (ix->mirror_only) {  /* a primary index filled at once (fill_empty), never added to since */
+    assert(ix->n_recent == 0);
+    Word_t key = chunk_key(ix, 0, codes);
+    uint32_t first = (uint32_t)(key >> ix->shift[0]);
+    return first < ix->n_first && flat_has(ix->flat, ix->first_at[first], ix->first_at[first + 1], key);
+  }
   if (ix->dense) return dense_test(ix->dense, chunk_key(ix, 0, codes));
   Pvoid_t node = ix->root;
   for (uint32_t c = 0; c + 1 < ix->n_chunks; c++) {
@@ -328,20 +361,21 @@ static uint32_t tuple_bits(const ix_relation *r);
 /* Fills at[0..first_codes] from ix->flat: per code of the first column,
  * where its keys start (for the column's first_codes codes so far: flat
  * cannot hold a later one). */
-static void fill_first_codes(const ix_index *ix, uint64_t *at, uint32_t first_codes)
+static void fill_first_codes(const ix_index *ix, uint32_t *at, uint32_t first_codes)
 {
   uint64_t n = 0;
   for (uint32_t code = 0; code <= first_codes; code++) {
     while (n < ix->n_flat && (ix->flat[n] >> ix->shift[0]) < code) n++;
-    at[code] = n;
+    at[code] = (uint32_t)n;
   }
 }
 
-/* Sets ix->first_at from ix->flat (fill_first_codes); 0 when out of memory. */
+/* Sets ix->first_at from ix->flat (fill_first_codes); 0 when out of memory,
+ * or when flat is too long for its 32-bit places (then it is not kept). */
 static int index_first_codes(const ix_relation *r, ix_index *ix)
 {
   uint32_t first_codes = r->cols[ix->order[0]].n_codes;
-  uint64_t *at = realloc(ix->first_at, ((size_t)first_codes + 1) * sizeof *at);
+  uint32_t *at = ix->n_flat <= MAX_FLAT ? realloc(ix->first_at, ((size_t)first_codes + 1) * sizeof *at) : NULL;
   if (!at) return 0;
   ix->first_at = at;
   ix->n_first = first_codes;
@@ -368,8 +402,8 @@ static int mirror_build(const ix_relation *r, ix_index *ix)
  * built so is mirror-only: Judy never gets its keys.  Lookups read the
  * mirror; new keys go to recent, which is never dropped, and an iteration
  * sorts it when no lookup request did (ix_index_sort_recent).  Primary
- * indexes test membership, in Judy: never mirror-only.  0 when out of
- * memory. */
+ * indexes test membership, in Judy: mirror-only only while nothing is
+ * added to them (fill_empty).  0 when out of memory. */
 static int index_insert_all(const ix_relation *r, ix_index *ix, const uint32_t *all, uint64_t n, int later)
 {
   if (ix->dense || ix->n_chunks != 1 || n < SORTED_INSERT_MIN) {
@@ -413,8 +447,8 @@ static int mirror_fold(const ix_relation *r, ix_index *ix)
 {
   uint64_t n = ix->n_flat + ix->n_recent, i = 0, j = 0, k = 0;
   uint32_t first_codes = r->cols[ix->order[0]].n_codes;
-  Word_t *merged = malloc(n * sizeof *merged);
-  uint64_t *at = malloc(((size_t)first_codes + 1) * sizeof *at);
+  Word_t *merged = n <= MAX_FLAT ? malloc(n * sizeof *merged) : NULL;
+  uint32_t *at = malloc(((size_t)first_codes + 1) * sizeof *at);
   if (!merged || !at) {
     free(merged);
     free(at);
@@ -718,6 +752,7 @@ int ix_relation_insert(ix_relation *r, const ix_val *tuple, int *is_new)
 {
   assert(r && (tuple || r->arity == 0));
   int rc;
+  if (!primary_in_judy(r)) return 0;
   if (r->arity == 0) {
     rc = r->size == 0;
     r->size = 1;
@@ -830,6 +865,73 @@ int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added)
   int ok = r->indexes[0]->n_chunks != 1 ? push_codes(r, codes) : keybuf_push(&r->keys, chunk_key(r->indexes[0], 0, codes));
   uint64_t n = r->n_staged + r->keys.n;
   return ok && (n < DENSE_MIN_TUPLES || (n & (n - 1)) || absorb_staged(r));
+}
+
+/* Turns the codes of n tuples, codes[0..n * arity) (malloc'd), into their
+ * keys of the one-chunk primary index in place, 8 bytes a key: the buffer
+ * grows for one column, and shrinks to them for more.  The keys, or NULL
+ * when out of memory (codes is then freed).  Bytes are moved by memcpy:
+ * a key overwrites codes that were read before it. */
+static uint64_t *keys_in_place(const ix_relation *r, uint32_t *codes, uint64_t n)
+{
+  const ix_index *ix = r->indexes[0];
+  size_t width = (size_t)r->arity * sizeof *codes;
+  unsigned char *at = r->arity == 1 ? realloc(codes, (n ? n : 1) * sizeof(uint64_t)) : (unsigned char *)codes;
+  if (!at) {
+    free(codes);
+    return NULL;
+  }
+  uint32_t tuple[IX_MAX_ARITY];
+  for (uint64_t i = 0, k; r->arity == 1 && i < n; i++) {  /* backwards: key j covers codes 2j, 2j + 1 > j */
+    memcpy(tuple, at + (n - 1 - i) * width, width);
+    k = chunk_key(ix, 0, tuple);
+    memcpy(at + (n - 1 - i) * sizeof k, &k, sizeof k);
+  }
+  for (uint64_t i = 0, k; r->arity > 1 && i < n; i++) {  /* key i ends where tuple i + 1 starts, or before */
+    memcpy(tuple, at + i * width, width);
+    k = chunk_key(ix, 0, tuple);
+    memcpy(at + i * sizeof k, &k, sizeof k);
+  }
+  unsigned char *fit = r->arity > 2 && n ? realloc(at, n * sizeof(uint64_t)) : NULL;
+  return (uint64_t *)(fit ? fit : at);
+}
+
+/* Stages tuples already encoded, one by one. */
+static int stage_codes(ix_relation *r, const uint32_t *codes, uint64_t n)
+{
+  int ok = 1;
+  for (uint64_t i = 0; ok && i < n; i++) {
+    const uint32_t *c = codes + i * r->arity;
+    ok = r->indexes[0]->dense ? insert_dense(r, c, NULL, NULL) : push_codes(r, c);
+  }
+  return ok;
+}
+
+int ix_relation_stage_all(ix_relation *r, ix_val *tuples, uint64_t n)
+{
+  assert(r && (tuples || n == 0) && r->arity > 0);
+  int ok = 1;
+  if (r->keys.n || r->n_staged || r->indexes[0]->dense) {
+    for (uint64_t i = 0; ok && i < n; i++) ok = ix_relation_stage(r, tuples + i * r->arity, NULL);
+    free(tuples);
+    return ok;
+  }
+  ix_val tuple[IX_MAX_ARITY];
+  for (uint64_t i = 0; ok && i < n; i++) {  /* each tuple's codes in its place */
+    memcpy(tuple, tuples + i * r->arity, r->arity * sizeof *tuple);
+    ok = encode(r, tuple, tuples + i * r->arity);
+  }
+  ok = ok && densify(r, r->size + n);
+  if (!ok || r->indexes[0]->dense || r->indexes[0]->n_chunks != 1) {
+    ok = ok && stage_codes(r, tuples, n);
+    free(tuples);
+    return ok;
+  }
+  uint64_t *keys = keys_in_place(r, tuples, n);
+  if (!keys) return 0;
+  free(r->keys.at);
+  r->keys = (keybuf){ keys, n, n };
+  return 1;
 }
 
 enum { PRODUCT_MAX_TUPLES = 1024 };  /* factor tuples a product keys at most (else tuple by tuple) */
@@ -1001,19 +1103,19 @@ static int follow_new_key(ix_relation *r, Word_t key, ix_tupleset *added)
   return report_new(r, codes, added);
 }
 
-/* Fills the empty primary index, a Judy array, from the sorted keys
- * r->keys.at[0..n) at once: Judy1SetArray builds its nodes bottom up,
- * about twice as fast as one insert a key.  The keys, duplicates removed,
- * then become the index's mirror (as in index_insert_all), which a lookup
- * would otherwise make by walking Judy.  Adds the number of tuples to
- * *n_new; 0 when out of memory. */
+/* Fills the empty primary index from the sorted keys r->keys.at[0..n) at
+ * once: the keys, duplicates removed, become its mirror (as in
+ * index_insert_all), which lookups read, and its only copy of them while
+ * nothing is added: membership is a binary search there, and Judy (3 to 4
+ * bytes a key beside the mirror's 8) gets the keys from the mirror at the
+ * first insert (primary_in_judy), if one comes.  Adds the number of tuples
+ * to *n_new; 0 when out of memory. */
 static int fill_empty(ix_relation *r, uint64_t n, ix_tupleset *added, uint64_t *n_new)
 {
   ix_index *ix = r->indexes[0];
   uint64_t *keys = r->keys.at, m = 0;
   for (uint64_t i = 0; i < n; i++)
     if (m == 0 || keys[i] != keys[m - 1]) keys[m++] = keys[i];
-  if (Judy1SetArray(&ix->root, (Word_t)m, (const Word_t *)keys, PJE0) == JERR) return 0;
   for (uint64_t i = 0; i < m; i++)
     if (!follow_new_key(r, keys[i], added)) return 0;
   r->size += m;
@@ -1022,9 +1124,13 @@ static int fill_empty(ix_relation *r, uint64_t n, ix_tupleset *added, uint64_t *
   ix->flat = fit ? fit : keys;
   ix->n_flat = m;
   memset(&r->keys, 0, sizeof r->keys);
-  if (!index_first_codes(r, ix)) drop_mirror(ix);
+  ix->mirror_only = 1;
+  if (index_first_codes(r, ix)) return 1;
+  if (!judy_now(ix)) return 0;
+  drop_mirror(ix);  /* a lookup builds it again */
   return 1;
 }
+
 
 /* Inserts the staged tuples when the primary key is one chunk: sorted, so
  * that consecutive inserts walk the same paths of the Judy tree, or all at
@@ -1037,8 +1143,11 @@ static int flush_sorted(ix_relation *r, ix_tupleset *added, uint64_t *n_new, int
   if (!keybuf_reserve(&r->keys, r->keys.n + r->n_staged)) return 0;
   uint64_t *keys = r->keys.at, n = r->keys.n;
   for (uint64_t i = 0; i < r->n_staged; i++) keys[n++] = chunk_key(ix, 0, r->staged + i * r->arity);
+  if (bulk && !ix->dense && !ix->root && !ix->flat && n >= SORTED_INSERT_MIN) {
+    ix_radix_sort_in_place(keys, n, tuple_bits(r));  /* a large input: no scratch copy of its keys */
+    return fill_empty(r, n, added, n_new);
+  }
   if (!ix_radix_sort(keys, n, tuple_bits(r))) return 0;
-  if (bulk && !ix->dense && !ix->root && !ix->flat && n >= SORTED_INSERT_MIN) return fill_empty(r, n, added, n_new);
   for (uint64_t i = 0; i < n; i++) {
     if (i && keys[i] == keys[i - 1]) continue;
     int rc = ix->dense ? dense_set(ix->dense, keys[i]) : Judy1Set(&ix->root, keys[i], PJE0);
@@ -1070,6 +1179,7 @@ int ix_relation_flush_to(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
   assert(r && (!added || added->arity == r->arity));
   uint64_t n = 0;
   if (n_new) *n_new = 0;
+  if (r->keys.n + r->n_staged > 0 && !primary_in_judy(r)) return 0;
   if (!densify(r, r->size + r->keys.n + r->n_staged) || !report_fresh(r, added)) return 0;
   n = r->fresh.n + r->n_reported;
   r->fresh.n = 0;

@@ -111,15 +111,21 @@ typedef struct ix_factor {
 int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
                               ix_tupleset *added, uint64_t *n_tuples);
 
+/* Stages the n tuples tuples[0..n * arity) as n ix_relation_stage calls
+ * would (`added` NULL), and takes over their buffer (malloc'd: r frees
+ * it, or keeps it): when r has nothing staged and its keys are one word,
+ * the tuples turn into their keys in place, so that a large input is not
+ * copied.  Arity at least 1.  0 when out of memory. */
+int ix_relation_stage_all(ix_relation *r, ix_val *tuples, uint64_t n);
+
 /* Number of tuples staged. */
 uint64_t ix_relation_staged(const ix_relation *r);
 
 /* Tells r that its next flush brings a large input that lookups will read:
- * if r is then still empty and not a bitmap, its Judy array is filled at
- * once (about twice as fast as key by key) and the sorted keys are kept as
- * its lookup mirror (8 bytes a tuple), which the first lookup would
- * otherwise make by walking Judy.  Stage the whole input before that
- * flush. */
+ * if r is then still empty and not a bitmap, its sorted keys become its
+ * lookup mirror (8 bytes a tuple), which the first lookup would otherwise
+ * make by walking Judy, and its only copy of them until the next insert.
+ * Stage the whole input before that flush. */
 void ix_relation_bulk(ix_relation *r);
 
 /* Inserts the staged tuples.  Returns 1, with how many were new in *n_new
@@ -175,7 +181,7 @@ typedef struct ix_iter {
   Pvoid_t node[IX_MAX_ARITY];/* per level: the Judy array walked */
   const Word_t *flat;        /* a mirrored index's sorted keys, or NULL; */
   uint64_t n_flat, pos;      /*   their number, the current one, */
-  const uint64_t *first_at;  /*   where each of its first n_first codes of the first column starts; */
+  const uint32_t *first_at;  /*   where each of its first n_first codes of the first column starts; */
   uint32_t n_first;
   const Word_t *recent;      /*   and the sorted keys added since, their number, the current one, */
   uint64_t n_recent, rpos;

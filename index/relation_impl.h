@@ -33,7 +33,7 @@ typedef struct ix_index {
   uint8_t dense_bits;                 /*   of that many bits */
   Word_t *flat;                       /* one chunk, asked for by a lookup: its keys in */
   uint64_t n_flat;                    /*   order (see mirror), */
-  uint64_t *first_at;                 /*   and per code of the first column where they start */
+  uint32_t *first_at;                 /*   and per code of the first column where they start */
   uint32_t n_first;                   /*   (for its first n_first codes); */
   Word_t *recent;                     /*   and the keys added since, the first n_sorted */
   uint64_t n_recent, cap_recent, n_sorted;  /* of them in order; */

@@ -1,4 +1,5 @@
-/* sort.c: LSD radix sort (see sort.h), insertion sort for a few keys. */
+/* sort.c: LSD radix sort, MSD radix sort in place (see sort.h), insertion
+ * sort for a few keys. */
 #include "index/sort.h"
 
 #include <assert.h>
@@ -73,4 +74,40 @@ int ix_radix_sort(uint64_t *a, uint64_t n, uint32_t bits)
   free(tmp);
   free(count);
   return 1;
+}
+
+enum { FLAG_BITS = 8, FLAG_BUCKETS = 1 << FLAG_BITS };
+
+/* Sorts a[0..n), whose keys agree above bit `top`, by bits [0, top). */
+static void flag_sort(uint64_t *a, uint64_t n, uint32_t top)
+{
+  if (n <= SMALL_SORT || top == 0) {
+    if (top) insertion_sort(a, n);
+    return;
+  }
+  uint32_t width = top < FLAG_BITS ? top : FLAG_BITS, shift = top - width;
+  uint64_t mask = ((uint64_t)1 << width) - 1, next[FLAG_BUCKETS], end[FLAG_BUCKETS] = { 0 };
+  for (uint64_t i = 0; i < n; i++) end[(a[i] >> shift) & mask]++;
+  for (uint64_t d = 0, sum = 0; d <= mask; d++) {
+    next[d] = sum;
+    end[d] = sum += end[d];
+  }
+  for (uint64_t d = 0; d <= mask; d++)
+    while (next[d] < end[d]) {  /* carries each key of the wrong bucket to its own, in a cycle back to d */
+      uint64_t x = a[next[d]], k = (x >> shift) & mask;
+      while (k != d) {
+        uint64_t y = a[next[k]];
+        a[next[k]++] = x;
+        x = y;
+        k = (x >> shift) & mask;
+      }
+      a[next[d]++] = x;
+    }
+  for (uint64_t d = 0, from = 0; d <= mask; from = end[d++]) flag_sort(a + from, end[d] - from, shift);
+}
+
+void ix_radix_sort_in_place(uint64_t *a, uint64_t n, uint32_t bits)
+{
+  assert((a || n == 0) && bits <= 64);
+  flag_sort(a, n, bits);
 }

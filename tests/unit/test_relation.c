@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "index/relation.h"
+#include "index/sort.h"
 #include "index/tupleset.h"
 
 /* The calls under test, with their out-of-memory status checked. */
@@ -402,6 +403,45 @@ static void filled_then_grown(uint32_t arity, uint32_t n_tuples, uint32_t range)
   ix_relation_destroy(r);
 }
 
+/* A relation filled at once from one buffer of tuples (duplicates
+ * included), as the evaluator seeds data files: its keys made in the
+ * buffer, its sorted keys the primary index's only copy.  Membership, of
+ * tuples in it and of others, and lookups by the first column; then
+ * inserts, duplicates among them, which hand the keys to Judy. */
+static void filled_at_once(uint32_t arity, uint32_t n_tuples, uint32_t range)
+{
+  ix_relation *r = ix_relation_create(arity);
+  ix_tupleset truth;
+  ix_tupleset_init(&truth, arity);
+  uint32_t *all = malloc((size_t)n_tuples * arity * sizeof *all), tuple[IX_MAX_ARITY];
+  CHECK(all != NULL, "out of memory");
+  for (uint32_t i = 0; i < n_tuples; i++) {
+    for (uint32_t c = 0; c < arity; c++) all[(size_t)i * arity + c] = (next_rand() % range) * 7919 % 1000003;
+    set_insert(&truth, all + (size_t)i * arity);
+  }
+  ix_relation_bulk(r);
+  CHECK(ix_relation_stage_all(r, all, n_tuples), "stage all: out of memory");
+  CHECK(rel_flush(r) == truth.n && ix_relation_size(r) == truth.n, "filled at once (arity %u): size %llu want %llu",
+        arity, (unsigned long long)ix_relation_size(r), (unsigned long long)truth.n);
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains after fill");
+  for (uint32_t i = 0; i < 5000; i++) {
+    for (uint32_t c = 0; c < arity; c++) tuple[c] = (next_rand() % (range + 100)) * 7919 % 1000003;
+    CHECK(ix_relation_contains(r, tuple) == ix_tupleset_contains(&truth, tuple), "membership of a tuple (arity %u)", arity);
+  }
+  check_first_column_lookups(r, &truth, arity);
+  for (uint64_t t = 0; t < 100 && t < truth.n; t++) {
+    memcpy(tuple, ix_tupleset_get(&truth, t * 7 % truth.n), arity * sizeof *tuple);
+    CHECK(rel_insert(r, tuple) == 0, "a tuple filled at once, inserted again, is not new");
+  }
+  insert_random(r, &truth, arity, n_tuples / 10, range + 100);
+  CHECK(ix_relation_size(r) == truth.n, "grown: size %llu want %llu", (unsigned long long)ix_relation_size(r),
+        (unsigned long long)truth.n);
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains after growth");
+  check_first_column_lookups(r, &truth, arity);
+  ix_tupleset_free(&truth);
+  ix_relation_destroy(r);
+}
+
 /* A dense relation (a 64 x 64 product) whose second column then grows by
  * 70,000 values: it widens as a bitmap, then gets too sparse for one and
  * goes back to Judy.  Inserted or staged (flushed every 5,000, the new
@@ -505,6 +545,31 @@ static void staged_products(void)
   ix_relation_destroy(r);
 }
 
+static int by_value(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Both radix sorts against qsort, on keys of `bits` bits (many equal ones
+ * when bits is small). */
+static void radix_sorts(uint64_t n, uint32_t bits)
+{
+  uint64_t *want = malloc((n + 1) * sizeof *want), *lsd = malloc((n + 1) * sizeof *lsd),
+           *msd = malloc((n + 1) * sizeof *msd);
+  CHECK(want && lsd && msd, "out of memory");
+  uint64_t mask = bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+  for (uint64_t i = 0; i < n; i++) want[i] = lsd[i] = msd[i] = ((uint64_t)next_rand() << 32 | next_rand()) & mask;
+  qsort(want, n, sizeof *want, by_value);
+  CHECK(ix_radix_sort(lsd, n, bits), "radix sort: out of memory");
+  ix_radix_sort_in_place(msd, n, bits);
+  CHECK(memcmp(want, lsd, n * sizeof *want) == 0, "radix sort of %llu keys of %u bits", (unsigned long long)n, bits);
+  CHECK(memcmp(want, msd, n * sizeof *want) == 0, "radix sort in place of %llu keys of %u bits", (unsigned long long)n, bits);
+  free(want);
+  free(lsd);
+  free(msd);
+}
+
 static void judy_readback(void)
 {
   Pvoid_t dense = NULL, sparse = NULL;
@@ -535,6 +600,10 @@ int main(void)
   staged_into_empty(2, 100000, 5000, 1);  /* sparse: Judy filled at once */
   filled_then_grown(2, 100000, 3000);
   filled_then_grown(3, 60000, 500);
+  filled_at_once(1, 30000, 20000);
+  filled_at_once(2, 60000, 3000);
+  filled_at_once(3, 30000, 500);
+  filled_at_once(2, 20000, 8);  /* dense: a bitmap, not keys in place */
   /* dense relations: the primary index becomes a bitmap (narrow columns),
    * then new values widen it while it holds tuples */
   random_relation(2, 30000, 300);
@@ -549,6 +618,9 @@ int main(void)
   dense_then_sparse(1);
   staged_products();
   judy_readback();
+  for (uint64_t n = 0; n <= 20000; n = n * 7 + 1)
+    for (uint32_t bits = 1; bits <= 64; bits += 9) radix_sorts(n, bits);
+  radix_sorts(60000, 64);
   /* columns told their number of values: right, too many, too few, and
    * more than 64 bits in all (ignored) */
   expected_relation(4, 40000, 14, 14);
