@@ -68,14 +68,18 @@ static int evaluate(cli_ctx *c, dl_loaded *l, uint64_t max_terms, dl_eval **e, c
   return cli_ok(c);
 }
 
-static int write_model(cli_ctx *c, const dl_program *p, const dl_eval *e, cli_stats *st)
+/* Writes the model, or the relations --show names: the others are
+ * released first, so that their memory serves the output's. */
+static int write_model(cli_ctx *c, const dl_program *p, dl_eval *e, cli_stats *st)
 {
   dl_format fmt = (dl_format)cli_choice(c, "--format", DL_FMT_INFIX);
   uint8_t *skip;
   if (!cli_show_skip(c, p, &skip)) return 0;
+  int ok = 1;
+  for (uint32_t pr = 0; skip && ok && pr < p->n_preds; pr++) ok = !skip[pr] || dl_eval_release(e, pr);
   double t0 = dl_clock_now();
-  FILE *out = cli_open_output(c);
-  int ok = out && cli_close_output(c, out, dl_output_model(out, p, e, fmt, skip));
+  FILE *out = ok ? cli_open_output(c) : NULL;
+  ok = out && cli_close_output(c, out, dl_output_model(out, p, e, fmt, skip));
   st->t_output = dl_clock_now() - t0;
   free(skip);
   return ok;

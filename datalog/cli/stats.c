@@ -96,7 +96,7 @@ void cli_print_stats(const dl_loaded *l, const dl_eval *e, const cli_stats *s)
         uint32_t pr = preds[i];
         if (shown[pr]++) continue;
         fprintf(stderr, "  stratum %u  %-32s %10llu atoms\n", st->stratum[c], dl_program_pred_name(p, pr),
-                (unsigned long long)ix_relation_size(dl_eval_relation(e, pr)));
+                (unsigned long long)dl_eval_size(e, pr));
       }
     }
     free(shown);

@@ -13,10 +13,10 @@
 #include "datalog/eval/subsume.h"
 #include "index/tupleset.h"
 
-enum { SEED_BATCH = 1 << 18 };  /* tuples seeded at once before a sorted insert: inputs are large and
-                                 * come sorted by nothing, so smaller batches keep the peak low */
-enum { SEED_EMPTY_BATCH = 1 << 25 };  /* but an empty relation takes up to this many in one batch,
-                                       * which fills its Judy array at once (ix_relation_bulk) */
+enum { SEED_BATCH = 1 << 18 };  /* tuples seeded at once into a relation that holds some already: inputs
+                                 * are large and come sorted by nothing, so smaller batches keep the peak
+                                 * low (an empty relation takes them all at once, in their own memory:
+                                 * ix_relation_stage_all, ix_relation_bulk) */
 
 /* ---- components ---------------------------------------------------------------- */
 
@@ -393,6 +393,7 @@ void dl_eval_destroy(dl_eval *e)
   free(e->all_start);
   free(e->all_order);
   free(e->recent);
+  free(e->released);
   free(e->recent_run);
   free(e);
 }
@@ -467,12 +468,15 @@ int dl_eval_seed_all(dl_eval *e, uint32_t pred, dl_tid *tuples, uint64_t n)
   }
   expect_columns(e, pred, tuples, n, arity);
   ix_relation *r = e->rel[pred];
-  int empty = ix_relation_size(r) == 0 && ix_relation_staged(r) == 0;
-  uint64_t batch = empty ? SEED_EMPTY_BATCH : SEED_BATCH;
-  if (empty) ix_relation_bulk(r);
+  if (ix_relation_size(r) == 0 && ix_relation_staged(r) == 0) {  /* all at once, in the tuples' own memory */
+    ix_relation_bulk(r);
+    if (!ix_relation_stage_all(r, tuples, n)) dl_eval_fail_memory(e);
+    if (!e->failed) dl_eval_flush_staged(e, pred, EMIT_DIRECT);
+    return !e->failed;
+  }
   for (uint64_t i = 0; i < n && !e->failed; i++) {
     if (!ix_relation_stage(r, tuples + i * arity, NULL)) dl_eval_fail_memory(e);
-    else if (ix_relation_staged(r) >= batch) dl_eval_flush_staged(e, pred, EMIT_DIRECT);
+    else if (ix_relation_staged(r) >= SEED_BATCH) dl_eval_flush_staged(e, pred, EMIT_DIRECT);
   }
   free(tuples);
   if (!e->failed) dl_eval_flush_staged(e, pred, EMIT_DIRECT);
@@ -514,6 +518,7 @@ static int component_given(const dl_eval *e, uint32_t c)
 
 int dl_eval_run(dl_eval *e)
 {
+  assert(e && !e->released);
   double t0 = dl_clock_now();
   const st_strata *s = e->prog->strata;
   int ok = 1;
@@ -535,6 +540,29 @@ const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred)
 {
   assert(pred < e->prog->n_preds);
   return e->rel[pred];
+}
+
+int dl_eval_release(dl_eval *e, uint32_t pred)
+{
+  assert(e && pred < e->prog->n_preds && !e->failed);
+  uint32_t n = e->prog->n_preds;
+  if (!e->released && (e->released = malloc(n * sizeof *e->released)))
+    for (uint32_t p = 0; p < n; p++) e->released[p] = ix_relation_size(e->rel[p]);
+  ix_relation *empty = e->released ? ix_relation_create(e->prog->preds[pred].arity) : NULL;
+  if (!empty) {
+    dl_eval_fail_memory(e);
+    return 0;
+  }
+  if (!e->given || !e->given[pred]) ix_relation_destroy(e->rel[pred]);
+  else e->given[pred] = 0;  /* the borrowed relation stays its owner's; the empty one is e's */
+  e->rel[pred] = empty;
+  return 1;
+}
+
+uint64_t dl_eval_size(const dl_eval *e, uint32_t pred)
+{
+  assert(e && pred < e->prog->n_preds);
+  return e->released ? e->released[pred] : ix_relation_size(e->rel[pred]);
 }
 
 dl_eval_stats dl_eval_get_stats(const dl_eval *e) { return e->stats; }

@@ -72,7 +72,8 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple);
  * after row (n times the arity of pred term ids), in any order, duplicates
  * allowed.  The rows are sorted and inserted in one pass, which costs far
  * less than n calls of dl_eval_seed.  tuples (from malloc, or NULL when n
- * is 0) is freed here, once its rows are staged and before the relation is
+ * is 0) is taken over: an empty relation turns it into its keys in place,
+ * else it is freed once its rows are staged and before the relation is
  * built from them, so that the two are not held at once.  Same
  * requirements and result. */
 int dl_eval_seed_all(dl_eval *e, uint32_t pred, dl_tid *tuples, uint64_t n);
@@ -121,6 +122,18 @@ void dl_eval_set_options(dl_eval *e, const dl_eval_options *opt);
 
 /* The relation of predicate pred (complete after dl_eval_run). */
 const ix_relation *dl_eval_relation(const dl_eval *e, uint32_t pred);
+
+/* Drops the tuples and indexes of predicate pred after a run, to free
+ * their memory when the caller reads only other relations from here on
+ * (the model command writes only the relations it shows):
+ * dl_eval_relation then gives an empty relation, dl_eval_size still the
+ * number of tuples.  e may not run or restart again.  0 when out of
+ * memory (reported; the relation then stays). */
+int dl_eval_release(dl_eval *e, uint32_t pred);
+
+/* The number of tuples of predicate pred after the last run, also when its
+ * relation was released. */
+uint64_t dl_eval_size(const dl_eval *e, uint32_t pred);
 
 /* Figures of the last run. */
 dl_eval_stats dl_eval_get_stats(const dl_eval *e);

@@ -35,6 +35,8 @@ struct dl_eval {
   uint64_t *recent;         /* heads of two columns emitted lately into a fresh set, by */
   uint32_t *recent_run;     /*   hash (both columns packed), and the plan run that emitted */
   uint32_t run;             /*   each; this plan run's number (see emit_tuple) */
+  uint64_t *released;       /* per predicate: its size when dl_eval_release dropped a
+                               relation (NULL until one is); e runs no more */
 };
 
 /* Where a rule's new tuples go. */

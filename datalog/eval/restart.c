@@ -70,7 +70,7 @@ static void find_dirty(dl_eval *e, const uint32_t *inputs, uint32_t n)
 
 int dl_eval_restart(dl_eval *e, const uint32_t *inputs, uint32_t n)
 {
-  assert(e && (inputs || n == 0) && !e->failed && !e->given);
+  assert(e && (inputs || n == 0) && !e->failed && !e->given && !e->released);
   const dl_program *p = e->prog;
   for (uint32_t i = 0; i < n; i++) assert(inputs[i] < p->n_preds);
   if (!e->rerun) {

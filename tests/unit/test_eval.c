@@ -1,5 +1,5 @@
 /* test_eval.c: relations given to the evaluator in advance (dl_eval_give,
- * eval.c).  A given relation replaces the rules of its predicate: the
+ * eval.c), seeded at once and released after a run.  A given relation replaces the rules of its predicate: the
  * model reads its tuples, not what the rules would derive, the evaluator
  * adds nothing to it, and destroying the evaluator leaves it to its owner.
  * And joins that end in a test of a whole tuple (which the evaluator may
@@ -61,9 +61,52 @@ static void test_given(void)
   CHECK(ix_relation_size(given) == 2 && !ix_relation_contains(given, &a), "given: q's rules did not run");
   CHECK(pr && ix_relation_size(pr) == 1 && ix_relation_contains(pr, &c),
         "given: p(c) from the given q(c), p(b) blocked by s(b)");
+  CHECK(e && dl_eval_release(e, q), "given: released");
+  CHECK(e && dl_eval_relation(e, q) != given && ix_relation_size(dl_eval_relation(e, q)) == 0 && dl_eval_size(e, q) == 2,
+        "given: released, q reads empty and keeps its size");
   dl_eval_destroy(e);
-  CHECK(ix_relation_size(given) == 2, "given: the relation outlives the evaluator");
+  CHECK(ix_relation_size(given) == 2, "given: the relation outlives the evaluator (and its release)");
   ix_relation_destroy(given);
+  dl_load_destroy(l);
+  dl_diag_destroy(diag);
+}
+
+enum { CHAIN = 300 };  /* nodes of the seeded chain */
+
+/* A chain's edges seeded at once from one buffer (dl_eval_seed_all, as
+ * data files are), some twice; its closure; then the edges released: their
+ * relation reads empty, their size and the closure stay. */
+static void test_seed_release(void)
+{
+  dl_diag *diag = dl_diag_create();
+  dl_loaded *l = load_text("tc(X,Y) :- e(X,Y).\ntc(X,Z) :- e(X,Y) & tc(Y,Z).\n", diag);
+  CHECK(l != NULL, "seed: loaded");
+  if (!l) {
+    dl_diag_destroy(diag);
+    return;
+  }
+  const dl_program *prog = l->prog;
+  uint32_t ep = pred_of(prog, "e"), tc = pred_of(prog, "tc"), n = CHAIN - 1 + 10;
+  dl_tid *edges = malloc(2 * (size_t)n * sizeof *edges);
+  char name[16];
+  for (uint32_t i = 0; edges && i < n; i++) {
+    uint32_t from = i < CHAIN - 1 ? i : (i - (CHAIN - 1)) * 13;  /* the last 10: edges seeded already */
+    snprintf(name, sizeof name, "n%u", from);
+    edges[2 * i] = constant(prog, name);
+    snprintf(name, sizeof name, "n%u", from + 1);
+    edges[2 * i + 1] = constant(prog, name);
+  }
+  dl_eval_options eo = { 0, NULL };
+  dl_eval *e = edges ? dl_eval_create(prog, &eo, diag) : NULL;
+  CHECK(e && dl_eval_seed_all(e, ep, edges, n) && dl_eval_run(e), "seed: seeded and run");
+  uint64_t closure = (uint64_t)CHAIN * (CHAIN - 1) / 2;
+  CHECK(e && dl_eval_size(e, ep) == CHAIN - 1 && dl_eval_size(e, tc) == closure, "seed: %u edges, closure of %llu",
+        CHAIN - 1, (unsigned long long)closure);
+  CHECK(e && dl_eval_release(e, ep), "seed: released");
+  CHECK(e && ix_relation_size(dl_eval_relation(e, ep)) == 0 && dl_eval_size(e, ep) == CHAIN - 1 &&
+            ix_relation_size(dl_eval_relation(e, tc)) == closure,
+        "seed: the edges released, the closure kept");
+  dl_eval_destroy(e);
   dl_load_destroy(l);
   dl_diag_destroy(diag);
 }
@@ -248,6 +291,7 @@ static void test_points(void)
 int main(void)
 {
   test_given();
+  test_seed_release();
   test_filters();
   test_points();
   return check_exit();
