@@ -53,7 +53,7 @@ static int list_files(const char *dir, char ***names, dl_diag *diag)
 }
 
 /* Makes room for k more term ids in f's tuples; 0 when out of memory. */
-static int reserve(dl_facts_file *f, uint32_t k)
+static int reserve(dl_facts_file *f, uint64_t k)
 {
   if (f->cap - f->used >= k) return 1;
   uint64_t cap = f->cap ? 2 * f->cap : 1024;
@@ -86,6 +86,7 @@ static dl_facts_file *add_file(dl_facts *fs, dl_sym pred)
 /* The rows of one file being read. */
 typedef struct reader {
   dl_facts_file *f;
+  dl_source *src;           /* f's text, whose pages leave memory once read */
   dl_terms *terms;
   dl_diag *diag;
   uint32_t first_row;       /* where the first row starts, for messages */
@@ -154,22 +155,46 @@ static int read_row(reader *r, uint32_t from, uint32_t to)
   return 1;
 }
 
+enum { RELEASE_EVERY = 1 << 20 };  /* bytes of text read between two releases of their pages */
+
+/* Scans src's text a piece at a time, the pages of each leaving memory
+ * after it: sets *ids to the term ids its rows hold at most (its lines
+ * times the columns of the first one, as a row that has more is an error),
+ * so that the tuples are allocated once.  0 after reporting a NUL byte. */
+static int scan_text(reader *r, uint64_t *ids)
+{
+  dl_source *src = r->src;
+  uint64_t lines = 1;
+  for (uint32_t at = 0, step; at < src->len; at += step) {
+    step = src->len - at < RELEASE_EVERY ? src->len - at : RELEASE_EVERY;
+    const char *z = src->text + at, *end = z + step, *nul = memchr(z, 0, step);
+    if (nul) {
+      dl_diag_report(r->diag, DL_ERROR, src, (uint32_t)(nul - src->text), "NUL byte: this is not a text file");
+      return 0;
+    }
+    for (; (z = memchr(z, '\n', (size_t)(end - z))); z++) lines++;
+    dl_load_done_reading(src, at + step);
+  }
+  const char *nl = memchr(src->text, '\n', src->len);
+  *ids = lines * count_columns(src->text, nl ? (uint32_t)(nl - src->text) : src->len);
+  return 1;
+}
+
 /* Reads the rows of f's text; empty lines are skipped, a carriage return
  * before a line break is not part of the row. */
 static int read_rows(reader *r)
 {
-  const dl_source *src = r->f->src;
-  const char *nul = memchr(src->text, 0, src->len);
-  if (nul) {
-    dl_diag_report(r->diag, DL_ERROR, src, (uint32_t)(nul - src->text), "NUL byte: this is not a text file");
-    return 0;
-  }
-  for (uint32_t at = 0; at < src->len;) {
+  dl_source *src = r->src;
+  uint64_t ids;
+  if (!scan_text(r, &ids)) return 0;
+  if (!reserve(r->f, ids)) return out_of_memory(r);
+  for (uint32_t at = 0, done = 0; at < src->len;) {
     const char *nl = memchr(src->text + at, '\n', src->len - at);
     uint32_t end = nl ? (uint32_t)(nl - src->text) : src->len, to = end;
     if (to > at && src->text[to - 1] == '\r') to--;
     if (to > at && !read_row(r, at, to)) return 0;
     at = end + 1;
+    if (at - done >= RELEASE_EVERY) dl_load_done_reading(src, done = at);
   }
   return 1;
 }
@@ -202,7 +227,7 @@ static int read_file(dl_facts *fs, const char *dir, const char *name, dl_terms *
   }
   src->name = path;  /* owned from here: dl_facts_destroy frees it */
   f->src = src;
-  reader r = { f, terms, diag, 0 };
+  reader r = { f, src, terms, diag, 0 };
   if (!read_rows(&r)) return 0;
   keep_first_row(src);
   return 1;

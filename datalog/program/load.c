@@ -1,5 +1,5 @@
 /* load.c: files to a checked program (see load.h). */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_WILLNEED */
 #include "datalog/program/load.h"
 #include "datalog/base/clock.h"
 
@@ -25,10 +25,6 @@ typedef struct held_source {
 
 enum { MAP_AT_LEAST = 1 << 20 };  /* files from this size are mapped */
 
-#ifndef MAP_POPULATE
-#define MAP_POPULATE 0
-#endif
-
 /* Maps the regular file fd of len bytes, with a zero byte after it: the
  * pages past the file's last one are anonymous, so zero.  Large inputs are
  * read without copying them or clearing pages for them (a file cut short
@@ -40,10 +36,11 @@ static char *map_file(int fd, size_t len, size_t *mapped)
   size_t page = (size_t)sysconf(_SC_PAGESIZE), size = (len + 1 + page - 1) / page * page;
   char *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
-  if (mmap(p, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED) {
+  if (mmap(p, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
     munmap(p, size);
     return NULL;
   }
+  madvise(p, len, MADV_WILLNEED);  /* read ahead, but pages count only once read (see dl_load_done_reading) */
   *mapped = size;
   return p;
 }
@@ -126,6 +123,14 @@ int dl_load_shorten_source(dl_source *src, uint32_t len)
   src->text = q;
   src->len = len;
   return 1;
+}
+
+void dl_load_done_reading(dl_source *src, uint32_t len)
+{
+  assert(src && len <= src->len);
+  held_source *h = (held_source *)src;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  if (h->mapped && len >= page) madvise((char *)src->text, len / page * page, MADV_DONTNEED);
 }
 
 void dl_load_free_source(dl_source *src)

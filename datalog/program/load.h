@@ -60,6 +60,11 @@ dl_source *dl_load_source(const char *path, dl_diag *diag);
  * zero byte after them: 1, or 0 when out of memory (src is unchanged). */
 int dl_load_shorten_source(dl_source *src, uint32_t len);
 
+/* Tells that the first len bytes of src's text (made by dl_load_source)
+ * have been read: when the text is a mapping of its file, their pages
+ * leave memory, to be read back from the file should a message show them. */
+void dl_load_done_reading(dl_source *src, uint32_t len);
+
 /* Frees a source made by dl_load_source. */
 void dl_load_free_source(dl_source *src);
 
