@@ -66,13 +66,8 @@ static int by_ranks(const void *a, const void *b, void *ctx)
   return 0;
 }
 
-/* A term and the first 8 bytes of its text, big-endian (zeros past its
- * end), which order most texts without a look at the rest. */
-typedef struct text_prefix {
-  uint64_t prefix;
-  uint32_t id;
-} text_prefix;
-
+/* The first 8 bytes of term t's text, big-endian (zeros past its end),
+ * which order most texts without a look at the rest. */
 static uint64_t prefix_of(const term_texts *tt, dl_tid t)
 {
   size_t len;
@@ -82,21 +77,47 @@ static uint64_t prefix_of(const term_texts *tt, dl_tid t)
   return k;
 }
 
-/* Sorts the terms ids[0..n) by text: by their prefixes, then each run of
- * equal prefixes by the whole texts.  0 when out of memory. */
-static int sort_by_text(const term_texts *tt, uint32_t *ids, uint32_t n)
+/* The terms' texts, and the bits of a key of rank_by_text that hold its term. */
+typedef struct key_texts {
+  const term_texts *tt;
+  uint64_t id_mask;
+} key_texts;
+
+/* Compares two keys of rank_by_text by the texts of their terms; ctx is a key_texts. */
+static int by_key_text(const void *a, const void *b, void *ctx)
 {
-  text_prefix *tp = malloc(((size_t)n + 1) * sizeof *tp);
-  if (!tp) return 0;
-  for (uint32_t i = 0; i < n; i++) tp[i] = (text_prefix){ prefix_of(tt, ids[i]), ids[i] };
-  int ok = dl_sort_by_key64(tp, n, sizeof *tp, offsetof(text_prefix, prefix));
-  for (uint32_t i = 0; ok && i < n; i++) ids[i] = tp[i].id;
-  for (uint32_t i = 0, j; ok && i < n; i = j) {
-    for (j = i + 1; j < n && tp[j].prefix == tp[i].prefix; j++) {}
-    if (j - i > 1) dl_sort(ids + i, j - i, sizeof *ids, by_text, (void *)tt);
+  const key_texts *kt = ctx;
+  uint32_t x = (uint32_t)(*(const uint64_t *)a & kt->id_mask), y = (uint32_t)(*(const uint64_t *)b & kt->id_mask);
+  return by_text(&x, &y, (void *)kt->tt);
+}
+
+/* Sets tt->rank of the n_used terms marked in used (a bitmap over the n
+ * term ids) to their places in the byte order of their texts.  Each term
+ * is keyed by its id in the low bits and as much of its text's start as
+ * fits above, so that the keys sort in place with no other memory; then
+ * each run of keys with equal text starts is sorted by the whole texts.
+ * 0 when out of memory. */
+static int rank_by_text(term_texts *tt, const uint64_t *used, uint32_t n, uint32_t n_used)
+{
+  uint32_t id_bits = 1;
+  while (id_bits < 32 && ((uint64_t)1 << id_bits) < n) id_bits++;
+  uint64_t *keys = malloc(((size_t)n_used + 1) * sizeof *keys);
+  tt->rank = malloc(((size_t)n + 1) * sizeof *tt->rank);
+  if (!keys || !tt->rank) {
+    free(keys);
+    return 0;
   }
-  free(tp);
-  return ok;
+  for (uint32_t t = 0, i = 0; t < n; t++)
+    if (used[t >> 6] >> (t & 63) & 1) keys[i++] = prefix_of(tt, t) >> id_bits << id_bits | t;
+  ix_radix_sort_in_place(keys, n_used, 64);
+  key_texts kt = { tt, ((uint64_t)1 << id_bits) - 1 };
+  for (uint32_t i = 0, j; i < n_used; i = j) {
+    for (j = i + 1; j < n_used && keys[j] >> id_bits == keys[i] >> id_bits; j++) {}
+    if (j - i > 1) dl_sort(keys + i, j - i, sizeof *keys, by_key_text, &kt);
+  }
+  for (uint32_t i = 0; i < n_used; i++) tt->rank[keys[i] & kt.id_mask] = i;
+  free(keys);
+  return 1;
 }
 
 /* Marks in used (a bitmap over term ids) the terms that the relations to
@@ -120,25 +141,18 @@ static int texts_build(term_texts *tt, const dl_program *p, const dl_eval *e, co
 {
   uint32_t n = dl_terms_count(p->terms), n_used = 0;
   uint64_t *used = calloc((size_t)n / 64 + 1, sizeof *used);
-  tt->rank = malloc(((size_t)n + 1) * sizeof *tt->rank);
   tt->made = dl_term_texts_create(p->terms, fmt);
-  int ok = used && tt->rank && tt->made;
+  int ok = used && tt->made;
   if (ok) mark_used(p, e, skip, used);
   for (uint32_t t = 0; ok && t < n; t++)
     if (used[t >> 6] >> (t & 63) & 1) {
       ok = dl_term_texts_make(tt->made, t);
       n_used++;
     }
-  uint32_t *ids = ok ? malloc(((size_t)n_used + 1) * sizeof *ids) : NULL;
-  ok = ok && ids;
-  for (uint32_t t = 0, i = 0; ok && t < n; t++)
-    if (used[t >> 6] >> (t & 63) & 1) ids[i++] = t;
-  free(used);
   static const char pad[COPY_SLACK];
   if (ok) dl_buf_add(&tt->made->text, pad, sizeof pad);  /* room for copy_short's overreads */
-  ok = ok && !tt->made->text.failed && sort_by_text(tt, ids, n_used);
-  for (uint32_t i = 0; ok && i < n_used; i++) tt->rank[ids[i]] = i;
-  free(ids);
+  ok = ok && !tt->made->text.failed && rank_by_text(tt, used, n, n_used);
+  free(used);
   return ok;
 }
 
@@ -197,25 +211,25 @@ static int order_column(const ix_relation *r, uint32_t c, const term_texts *tt, 
   uint32_t n = ix_relation_column_values(r, c);
   uint64_t *pairs = malloc(((size_t)n + 1) * sizeof *pairs);
   co->key_of_code = malloc(((size_t)n + 1) * sizeof(uint64_t));
-  co->text_at = malloc(((size_t)n + 1) * sizeof *co->text_at);
-  co->len_at = malloc(((size_t)n + 1) * sizeof *co->len_at);
-  if (!pairs || !co->key_of_code || !co->text_at || !co->len_at) { free(pairs); return 0; }
-  for (uint32_t k = 0; k < n; k++) pairs[k] = (uint64_t)tt->rank[ix_relation_column_value(r, c, k)] << 32 | k;
-  if (!ix_radix_sort(pairs, n, 64)) {
+  if (!pairs || !co->key_of_code) {
     free(pairs);
     return 0;
   }
+  for (uint32_t k = 0; k < n; k++) pairs[k] = (uint64_t)tt->rank[ix_relation_column_value(r, c, k)] << 32 | k;
+  ix_radix_sort_in_place(pairs, n, 64);
+  for (uint32_t i = 0; i < n; i++) co->key_of_code[(uint32_t)pairs[i]] = i;
+  free(pairs);  /* before the texts' places are made: only one of the two at a time */
+  co->text_at = malloc(((size_t)n + 1) * sizeof *co->text_at);
+  co->len_at = malloc(((size_t)n + 1) * sizeof *co->len_at);
+  if (!co->text_at || !co->len_at) return 0;
   co->max_len = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t code = (uint32_t)pairs[i];
-    co->key_of_code[code] = i;
-    dl_tid t = ix_relation_column_value(r, c, code);
+  for (uint32_t code = 0; code < n; code++) {
+    uint64_t place = co->key_of_code[code];
     size_t len;
-    co->text_at[i] = text_of(tt, t, &len);
-    co->len_at[i] = (uint32_t)len;
-    if (co->len_at[i] > co->max_len) co->max_len = co->len_at[i];
+    co->text_at[place] = text_of(tt, ix_relation_column_value(r, c, code), &len);
+    co->len_at[place] = (uint32_t)len;
+    if (len > co->max_len) co->max_len = (uint32_t)len;
   }
-  free(pairs);
   for (co->bits = 0; ((uint64_t)1 << co->bits) < n; co->bits++) {}
   co->mask = co->bits ? ((uint64_t)1 << co->bits) - 1 : 0;
   return 1;
