@@ -28,8 +28,7 @@ typedef struct term_rec {
 struct dl_terms {
   char *names;        /* symbol bytes, each name NUL-terminated */
   size_t names_len, names_cap;
-  uint32_t *name_off; /* per symbol: offset into names */
-  uint32_t *name_len;
+  uint32_t *name_off; /* per symbol: offset into names (its length: to the next one's, less its NUL) */
   dl_tid *constant;   /* per symbol: its constant's term + 1, 0 until made */
   dl_sym *number;     /* per natural number v < n_numbers: the symbol + 1 of */
   uint32_t n_numbers; /*   its decimal name, 0 until interned */
@@ -132,7 +131,6 @@ void dl_terms_destroy(dl_terms *t)
   free_arg_index(t);
   free(t->names);
   free(t->name_off);
-  free(t->name_len);
   free(t->constant);
   free(t->number);
   free(t->sym_table.slots);
@@ -146,9 +144,16 @@ void dl_terms_destroy(dl_terms *t)
 
 /* ---- symbols ------------------------------------------------------------ */
 
+/* The length of symbol s's name. */
+static uint32_t name_length(const dl_terms *t, dl_sym s)
+{
+  size_t end = s + 1 < t->n_syms ? t->name_off[s + 1] : t->names_len;
+  return (uint32_t)(end - t->name_off[s] - 1);
+}
+
 static int sym_equal(const dl_terms *t, dl_sym s, const char *z, size_t n)
 {
-  return t->name_len[s] == n && memcmp(t->names + t->name_off[s], z, n) == 0;
+  return name_length(t, s) == n && memcmp(t->names + t->name_off[s], z, n) == 0;
 }
 
 /* The slot of name z[0..n), whose hash is h: holding it, or empty. */
@@ -186,11 +191,9 @@ static int syms_reserve(dl_terms *t)
   uint32_t c = t->syms_cap ? t->syms_cap * 2 : 256;
   uint32_t *o = realloc(t->name_off, (size_t)c * sizeof *o);
   if (o) t->name_off = o;
-  uint32_t *l = realloc(t->name_len, (size_t)c * sizeof *l);
-  if (l) t->name_len = l;
   dl_tid *k = realloc(t->constant, (size_t)c * sizeof *k);
   if (k) t->constant = k;
-  if (!o || !l || !k) return 0;
+  if (!o || !k) return 0;
   t->syms_cap = c;
   return 1;
 }
@@ -245,7 +248,6 @@ static dl_sym new_symbol(dl_terms *t, const char *z, size_t n)
     return DL_NO_SYM;
   dl_sym s = t->n_syms++;
   t->name_off[s] = (uint32_t)t->names_len;
-  t->name_len[s] = (uint32_t)n;
   t->constant[s] = 0;
   memcpy(t->names + t->names_len, z, n);
   t->names[t->names_len + n] = 0;
@@ -280,7 +282,7 @@ dl_sym dl_terms_symbol(dl_terms *t, const char *z, size_t n)
 const char *dl_terms_name(const dl_terms *t, dl_sym s, size_t *len)
 {
   assert(s < t->n_syms);
-  if (len) *len = t->name_len[s];
+  if (len) *len = name_length(t, s);
   return t->names + t->name_off[s];
 }
 
@@ -535,6 +537,6 @@ const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { assert(id < t->n_ter
 
 size_t dl_terms_bytes(const dl_terms *t)
 {
-  return t->names_cap + (size_t)t->n_numbers * 4 + (size_t)t->syms_cap * 12 + ((size_t)t->sym_table.mask + 1) * 8 +
+  return t->names_cap + (size_t)t->n_numbers * 4 + (size_t)t->syms_cap * 8 + ((size_t)t->sym_table.mask + 1) * 8 +
          (size_t)t->terms_cap * 18 + t->args_cap * 4 + ((size_t)t->term_table.mask + 1) * 8;
 }
