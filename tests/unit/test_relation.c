@@ -369,6 +369,18 @@ static void check_first_column_lookups(ix_relation *r, const ix_tupleset *truth,
   CHECK(ix_relation_index_find(r, 1, &found_index) && found_index == primary, "index_find: the primary index");
 }
 
+/* After growth, r holds the tuples of truth, found by membership and by
+ * lookups; then both are freed. */
+static void check_grown(ix_relation *r, ix_tupleset *truth, uint32_t arity)
+{
+  CHECK(ix_relation_size(r) == truth->n, "grown: size %llu want %llu", (unsigned long long)ix_relation_size(r),
+        (unsigned long long)truth->n);
+  for (uint64_t t = 0; t < truth->n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(truth, t)), "contains after growth");
+  check_first_column_lookups(r, truth, arity);
+  ix_tupleset_free(truth);
+  ix_relation_destroy(r);
+}
+
 /* A sparse relation told a bulk input, filled by one flush into its empty
  * Judy array (its sorted keys kept as the lookup mirror), looked up by its
  * first column, then grown by single inserts and staged ones and looked up
@@ -395,12 +407,7 @@ static void filled_then_grown(uint32_t arity, uint32_t n_tuples, uint32_t range)
     CHECK(ix_relation_stage(r, tuple, NULL), "stage");
   }
   rel_flush(r);
-  CHECK(ix_relation_size(r) == truth.n, "grown: size %llu want %llu", (unsigned long long)ix_relation_size(r),
-        (unsigned long long)truth.n);
-  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains after growth");
-  check_first_column_lookups(r, &truth, arity);
-  ix_tupleset_free(&truth);
-  ix_relation_destroy(r);
+  check_grown(r, &truth, arity);
 }
 
 /* A relation filled at once from one buffer of tuples (duplicates
@@ -434,12 +441,7 @@ static void filled_at_once(uint32_t arity, uint32_t n_tuples, uint32_t range)
     CHECK(rel_insert(r, tuple) == 0, "a tuple filled at once, inserted again, is not new");
   }
   insert_random(r, &truth, arity, n_tuples / 10, range + 100);
-  CHECK(ix_relation_size(r) == truth.n, "grown: size %llu want %llu", (unsigned long long)ix_relation_size(r),
-        (unsigned long long)truth.n);
-  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "contains after growth");
-  check_first_column_lookups(r, &truth, arity);
-  ix_tupleset_free(&truth);
-  ix_relation_destroy(r);
+  check_grown(r, &truth, arity);
 }
 
 /* A dense relation (a 64 x 64 product) whose second column then grows by
