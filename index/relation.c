@@ -911,7 +911,7 @@ int ix_relation_stage_all(ix_relation *r, ix_val *tuples, uint64_t n)
 {
   assert(r && (tuples || n == 0) && r->arity > 0);
   int ok = 1;
-  if (r->keys.n || r->n_staged || r->indexes[0]->dense) {
+  if (n == 0 || r->keys.n || r->n_staged || r->indexes[0]->dense) {
     for (uint64_t i = 0; ok && i < n; i++) ok = ix_relation_stage(r, tuples + i * r->arity, NULL);
     free(tuples);
     return ok;

@@ -420,8 +420,8 @@ static void filled_at_once(uint32_t arity, uint32_t n_tuples, uint32_t range)
   ix_relation *r = ix_relation_create(arity);
   ix_tupleset truth;
   ix_tupleset_init(&truth, arity);
-  uint32_t *all = malloc((size_t)n_tuples * arity * sizeof *all), tuple[IX_MAX_ARITY];
-  CHECK(all != NULL, "out of memory");
+  uint32_t *all = n_tuples ? malloc((size_t)n_tuples * arity * sizeof *all) : NULL, tuple[IX_MAX_ARITY];
+  CHECK(all != NULL || n_tuples == 0, "out of memory");
   for (uint32_t i = 0; i < n_tuples; i++) {
     for (uint32_t c = 0; c < arity; c++) all[(size_t)i * arity + c] = (next_rand() % range) * 7919 % 1000003;
     set_insert(&truth, all + (size_t)i * arity);
@@ -606,6 +606,7 @@ int main(void)
   filled_at_once(2, 60000, 3000);
   filled_at_once(3, 30000, 500);
   filled_at_once(2, 20000, 8);  /* dense: a bitmap, not keys in place */
+  filled_at_once(2, 0, 8);      /* nothing: no buffer (NULL) */
   /* dense relations: the primary index becomes a bitmap (narrow columns),
    * then new values widen it while it holds tuples */
   random_relation(2, 30000, 300);
