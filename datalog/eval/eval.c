@@ -394,7 +394,7 @@ void dl_eval_destroy(dl_eval *e)
   free(e->all_order);
   free(e->recent);
   free(e->released);
-  free(e->recent_run);
+  free(e->recent_pred);
   free(e);
 }
 

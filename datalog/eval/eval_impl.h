@@ -32,9 +32,8 @@ struct dl_eval {
   uint8_t *rerun;           /* per component: run in the next run (NULL: all) */
   uint8_t *dirty;           /* per predicate: emptied by the last restart */
   uint32_t *all_start, *all_order;  /* every rule (subsumed too) by head component */
-  uint64_t *recent;         /* heads of two columns emitted lately into a fresh set, by */
-  uint32_t *recent_run;     /*   hash (both columns packed), and the plan run that emitted */
-  uint32_t run;             /*   each; this plan run's number (see emit_tuple) */
+  uint64_t *recent;         /* heads of two columns emitted lately, by hash (both columns */
+  uint32_t *recent_pred;    /*   packed), and the predicate + 1 of each (see emitted_lately) */
   uint64_t *released;       /* per predicate: its size when dl_eval_release dropped a
                                relation (NULL until one is); e runs no more */
 };
@@ -57,6 +56,10 @@ void dl_eval_fail_term(dl_eval *e, uint32_t pred);
 /* Runs plan pl, its heads going where mode (an emit_mode) says; 0 when
  * cancelled or failed. */
 int dl_eval_run_plan(dl_eval *e, const pl_plan *pl, int mode);
+
+/* Empties the cache of heads emitted lately: relations are about to lose
+ * tuples. */
+void dl_eval_forget_recent(dl_eval *e);
 
 /* Adds tuple to pred's relation the way mode says; counts it. */
 void dl_eval_emit(dl_eval *e, uint32_t pred, int mode, const dl_tid *tuple);

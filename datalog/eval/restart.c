@@ -82,6 +82,7 @@ int dl_eval_restart(dl_eval *e, const uint32_t *inputs, uint32_t n)
     return 0;
   }
   find_dirty(e, inputs, n);
+  dl_eval_forget_recent(e);
   e->keep_plans = 1;
   e->atoms = 0;
   for (uint32_t i = 0; i < p->n_preds; i++) {

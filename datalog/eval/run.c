@@ -175,29 +175,36 @@ static inline int build_head(const frame *f, uint32_t n, int make, dl_tid *tuple
   return 1;
 }
 
-enum { RECENT_BITS = 12 };  /* heads remembered by emit_tuple's cache */
+enum { RECENT_BITS = 15 };  /* heads remembered by emitted_lately's cache */
 
-/* Was the two-column head tuple emitted lately in this plan run, so that
- * it is in the relation or the fresh set already?  Remembers it if not.
- * A plan run emits into one fresh set, which only grows while it runs. */
-static int emitted_lately(dl_eval *e, const dl_tid *tuple)
+/* Was the two-column head tuple of pred emitted lately, so that it is in
+ * the relation or a fresh set already?  Remembers it if not.  A fresh
+ * set's tuples go into the relation at the end of the round, and a
+ * relation loses none until dl_eval_restart, which forgets them all
+ * (dl_eval_forget_recent): an entry stays true across plan runs and rounds. */
+static int emitted_lately(dl_eval *e, uint32_t pred, const dl_tid *tuple)
 {
-  if (e->run == 0) return 0;  /* a fact emitted before any plan ran: no entry is current */
   if (!e->recent) {
     e->recent = malloc(((size_t)1 << RECENT_BITS) * sizeof *e->recent);
-    e->recent_run = calloc((size_t)1 << RECENT_BITS, sizeof *e->recent_run);
-    if (!e->recent || !e->recent_run) {  /* out of memory: the relation is asked instead */
-      free(e->recent), free(e->recent_run);
-      e->recent = NULL, e->recent_run = NULL;
+    e->recent_pred = calloc((size_t)1 << RECENT_BITS, sizeof *e->recent_pred);
+    if (!e->recent || !e->recent_pred) {  /* out of memory: the relation is asked instead */
+      free(e->recent), free(e->recent_pred);
+      e->recent = NULL, e->recent_pred = NULL;
       return 0;
     }
   }
   uint64_t key = (uint64_t)tuple[0] << 32 | tuple[1];
-  uint64_t slot = (key * 0x9e3779b97f4a7c15ULL) >> (64 - RECENT_BITS);
-  if (e->recent_run[slot] == e->run && e->recent[slot] == key) return 1;
+  uint64_t slot = ((key ^ pred) * 0x9e3779b97f4a7c15ULL) >> (64 - RECENT_BITS);
+  if (e->recent_pred[slot] == pred + 1 && e->recent[slot] == key) return 1;
   e->recent[slot] = key;
-  e->recent_run[slot] = e->run;
+  e->recent_pred[slot] = pred + 1;
   return 0;
+}
+
+/* See eval_impl.h. */
+void dl_eval_forget_recent(dl_eval *e)
+{
+  if (e->recent_pred) memset(e->recent_pred, 0, ((size_t)1 << RECENT_BITS) * sizeof *e->recent_pred);
 }
 
 /* See eval_impl.h. */
@@ -208,7 +215,7 @@ void dl_eval_emit(dl_eval *e, uint32_t pred, int mode, const dl_tid *tuple)
   e->stats.derivations++;
   int ok, is_new;
   if (mode == EMIT_FRESH) {
-    if ((n == 2 && emitted_lately(e, tuple)) || ix_relation_contains(h, tuple)) return;
+    if ((n == 2 && emitted_lately(e, pred, tuple)) || ix_relation_contains(h, tuple)) return;
     ok = ix_tupleset_insert(&e->fresh[pred], tuple, &is_new);
   } else if (n > 0) {  /* EMIT_DIRECT, EMIT_LINEAR */
     ix_tupleset *added = mode == EMIT_LINEAR ? &e->fresh[pred] : NULL;
@@ -696,10 +703,6 @@ int dl_eval_run_plan(dl_eval *e, const pl_plan *pl, int mode)
 {
   dl_tid env[pl->n_vars + 1];
   frame f = { .e = e, .pl = pl, .env = env, .mode = mode };
-  if (++e->run == 0) {  /* wrapped: no entry may look current */
-    if (e->recent_run) memset(e->recent_run, 0, ((size_t)1 << RECENT_BITS) * sizeof *e->recent_run);
-    e->run = 1;
-  }
   if (frame_open(&f)) run_step(&f, 0);
   else dl_eval_fail_memory(e);
   frame_close(&f);
