@@ -1131,7 +1131,6 @@ static int fill_empty(ix_relation *r, uint64_t n, ix_tupleset *added, uint64_t *
   return 1;
 }
 
-
 /* Inserts the staged tuples when the primary key is one chunk: sorted, so
  * that consecutive inserts walk the same paths of the Judy tree, or all at
  * once into an empty Judy array when the relation was told a bulk input
