@@ -92,21 +92,10 @@ static void layout(ix_index *ix, const ix_relation *r)
   }
 }
 
-static Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_t *codes)
-{
-  Word_t k = 0;
-  uint32_t start = chunk ? ix->chunk_end[chunk - 1] : 0;
-  for (uint32_t p = start; p < ix->chunk_end[chunk]; p++)
-    k |= (Word_t)codes[ix->order[p]] << ix->shift[p];
-  return k;
-}
-
 /* ---- dense keys -------------------------------------------------------------- */
 
 /* Words in a bitmap of 2^bits keys. */
 static size_t dense_words(uint32_t bits) { return bits < 6 ? 1 : (size_t)1 << (bits - 6); }
-
-static int dense_test(const uint64_t *bits, Word_t key) { return (int)(bits[key >> 6] >> (key & 63) & 1); }
 
 /* Sets a key's bit: 1 when it was clear. */
 static int dense_set(uint64_t *bits, Word_t key)
@@ -801,13 +790,6 @@ static int keybuf_push(keybuf *b, uint64_t key)
   return 1;
 }
 
-/* The codes of a key of the one-chunk index ix. */
-static void key_codes(const ix_relation *r, const ix_index *ix, Word_t key, uint32_t *codes)
-{
-  for (uint32_t p = 0; p < r->arity; p++)
-    codes[ix->order[p]] = (uint32_t)(key >> ix->shift[p]) & ix->code_mask[p];
-}
-
 /* Turns the staged keys back into staged codes, before the key layout
  * changes; 0 when out of memory. */
 static int unkey_staged(ix_relation *r)
@@ -821,10 +803,8 @@ static int unkey_staged(ix_relation *r)
   return 1;
 }
 
-/* Stages a tuple of a dense relation by inserting it now: a bitmap needs no
- * sorted batch.  Its key is kept for the report of the next flush.  0 when
- * out of memory. */
-static int insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added)
+/* See relation_impl.h.  The key is kept for the report of the next flush. */
+int ix_insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added)
 {
   Word_t key = chunk_key(r->indexes[0], 0, codes);
   if (!dense_set(r->indexes[0]->dense, key)) return 1;
@@ -838,7 +818,7 @@ static int insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tup
 }
 
 /* Once the staged tuples would make the relation dense, turns it into a
- * bitmap and takes them in (see insert_dense); 0 when out of memory. */
+ * bitmap and takes them in (see ix_insert_dense); 0 when out of memory. */
 static int absorb_staged(ix_relation *r)
 {
   if (!densify(r, r->size + r->keys.n + r->n_staged)) return 0;
@@ -846,10 +826,10 @@ static int absorb_staged(ix_relation *r)
   uint32_t codes[IX_MAX_ARITY];
   for (uint64_t i = 0; i < r->keys.n; i++) {
     key_codes(r, r->indexes[0], r->keys.at[i], codes);
-    if (!insert_dense(r, codes, NULL, NULL)) return 0;
+    if (!ix_insert_dense(r, codes, NULL, NULL)) return 0;
   }
   for (uint64_t i = 0; i < r->n_staged; i++)
-    if (!insert_dense(r, r->staged + i * r->arity, NULL, NULL)) return 0;
+    if (!ix_insert_dense(r, r->staged + i * r->arity, NULL, NULL)) return 0;
   r->keys.n = 0;
   r->n_staged = 0;
   return 1;
@@ -861,7 +841,7 @@ int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added)
   if (r->arity == 0) return ix_relation_insert(r, tuple, NULL);
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return 0;
-  if (r->indexes[0]->dense) return insert_dense(r, codes, tuple, added);
+  if (r->indexes[0]->dense) return ix_insert_dense(r, codes, tuple, added);
   int ok = r->indexes[0]->n_chunks != 1 ? push_codes(r, codes) : keybuf_push(&r->keys, chunk_key(r->indexes[0], 0, codes));
   uint64_t n = r->n_staged + r->keys.n;
   return ok && (n < DENSE_MIN_TUPLES || (n & (n - 1)) || absorb_staged(r));
@@ -902,7 +882,7 @@ static int stage_codes(ix_relation *r, const uint32_t *codes, uint64_t n)
   int ok = 1;
   for (uint64_t i = 0; ok && i < n; i++) {
     const uint32_t *c = codes + i * r->arity;
-    ok = r->indexes[0]->dense ? insert_dense(r, c, NULL, NULL) : push_codes(r, c);
+    ok = r->indexes[0]->dense ? ix_insert_dense(r, c, NULL, NULL) : push_codes(r, c);
   }
   return ok;
 }
@@ -934,132 +914,14 @@ int ix_relation_stage_all(ix_relation *r, ix_val *tuples, uint64_t n)
   return 1;
 }
 
-enum { PRODUCT_MAX_TUPLES = 1024 };  /* factor tuples a product keys at most (else tuple by tuple) */
-
-/* Next combination of factor tuples (an odometer over at[]); 0 after the last. */
-static int next_combination(uint64_t *at, const ix_factor *factors, uint32_t n_factors)
-{
-  for (uint32_t i = n_factors; i-- > 0;) {
-    if (++at[i] < factors[i].n) return 1;
-    at[i] = 0;
-  }
-  return 0;
-}
-
-/* Writes the ids of factor tuple t into the columns the factor gives. */
-static void put_factor(const ix_factor *f, uint64_t t, ix_val *tuple)
-{
-  for (uint32_t j = 0; j < f->width; j++)
-    if (f->column[j] != IX_NO_COLUMN) tuple[f->column[j]] = f->tuples[t * f->width + j];
-}
-
-/* The ids of product tuple `at`, into tuple. */
-static void combination(const ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
-                        const uint64_t *at, ix_val *tuple)
-{
-  memcpy(tuple, base, r->arity * sizeof *tuple);
-  for (uint32_t i = 0; i < n_factors; i++) put_factor(&factors[i], at[i], tuple);
-}
-
-/* Stages product tuple `at` with ix_relation_stage; 0 when out of memory. */
-static int stage_combination(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
-                             const uint64_t *at, ix_tupleset *added)
-{
-  ix_val tuple[IX_MAX_ARITY];
-  combination(r, base, factors, n_factors, at, tuple);
-  return ix_relation_stage(r, tuple, added);
-}
-
-/* The part of a one-chunk key that factor tuple t gives; 0 when a value has
- * no code yet. */
-static int factor_key(const ix_relation *r, const ix_factor *f, uint64_t t, Word_t *key)
-{
-  const ix_index *ix = r->indexes[0];
-  *key = 0;
-  for (uint32_t j = 0; j < f->width; j++) {
-    uint32_t c = f->column[j];
-    if (c == IX_NO_COLUMN) continue;
-    uint32_t code = code_get(&r->cols[c], f->tuples[t * f->width + j]);
-    if (code == NO_CODE) return 0;
-    uint32_t p = 0;
-    while (ix->order[p] != c) p++;
-    *key |= (Word_t)code << ix->shift[p];
-  }
-  return 1;
-}
-
-/* Keys the base (into *base_key) and the factors' tuples (into keys, per
- * factor from first[i]) for a one-chunk primary index; 0 when a value has
- * no code yet or there are too many factor tuples. */
-static int product_keys(const ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
-                        Word_t *base_key, Word_t *keys, uint64_t *first)
-{
-  if (r->arity == 0 || r->indexes[0]->n_chunks != 1) return 0;
-  uint32_t codes[IX_MAX_ARITY];
-  uint8_t given[IX_MAX_ARITY] = { 0 };
-  for (uint32_t i = 0; i < n_factors; i++)
-    for (uint32_t j = 0; j < factors[i].width; j++)
-      if (factors[i].column[j] != IX_NO_COLUMN) given[factors[i].column[j]] = 1;
-  for (uint32_t c = 0; c < r->arity; c++)
-    if ((codes[c] = given[c] ? 0 : code_get(&r->cols[c], base[c])) == NO_CODE) return 0;
-  *base_key = chunk_key(r->indexes[0], 0, codes);
-  uint64_t n = 0;
-  for (uint32_t i = 0; i < n_factors; i++) {
-    first[i] = n;
-    if (factors[i].n > PRODUCT_MAX_TUPLES - n) return 0;
-    for (uint64_t t = 0; t < factors[i].n; t++)
-      if (!factor_key(r, &factors[i], t, &keys[n++])) return 0;
-  }
-  return 1;
-}
-
-/* Adds product tuple `at` of key `key` to a dense relation (a bit test
- * when it is there); 0 when out of memory. */
-static int add_dense_key(ix_relation *r, Word_t key, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
-                         const uint64_t *at, ix_tupleset *added)
-{
-  if (dense_test(r->indexes[0]->dense, key)) return 1;
-  uint32_t codes[IX_MAX_ARITY];
-  ix_val tuple[IX_MAX_ARITY];
-  key_codes(r, r->indexes[0], key, codes);
-  combination(r, base, factors, n_factors, at, tuple);
-  return insert_dense(r, codes, tuple, added);
-}
-
-/* Stages a key of a one-chunk primary index as ix_relation_stage does;
- * *relaid is set when the relation turned dense (its layout may change). */
-static int stage_key(ix_relation *r, Word_t key, int *relaid)
+/* See relation_impl.h. */
+int ix_stage_key(ix_relation *r, Word_t key, int *relaid)
 {
   if (!keybuf_push(&r->keys, key)) return 0;
   uint64_t n = r->n_staged + r->keys.n;
   if (n < DENSE_MIN_TUPLES || (n & (n - 1))) return 1;
   *relaid = 1;
   return absorb_staged(r);
-}
-
-int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
-                              ix_tupleset *added, uint64_t *n_tuples)
-{
-  assert(r && base && (factors || n_factors == 0));
-  assert(!added || added->arity == r->arity);
-  if (n_tuples) *n_tuples = 0;
-  for (uint32_t i = 0; i < n_factors; i++)
-    if (factors[i].n == 0) return 1;
-  Word_t base_key = 0, keys[PRODUCT_MAX_TUPLES];
-  uint64_t first[IX_MAX_ARITY], at[IX_MAX_ARITY] = { 0 };
-  int by_key = product_keys(r, base, factors, n_factors, &base_key, keys, first), relaid = 0;
-  uint64_t n = 0;
-  do {
-    Word_t key = base_key;
-    for (uint32_t i = 0; by_key && i < n_factors; i++) key |= keys[first[i] + at[i]];
-    int ok = !by_key || relaid ? stage_combination(r, base, factors, n_factors, at, added)
-             : r->indexes[0]->dense ? add_dense_key(r, key, base, factors, n_factors, at, added)
-                                    : stage_key(r, key, &relaid);
-    if (!ok) return 0;
-    n++;
-  } while (next_combination(at, factors, n_factors));
-  if (n_tuples) *n_tuples = n;
-  return 1;
 }
 
 uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->keys.n + r->fresh.n + r->n_reported; }
@@ -1074,7 +936,7 @@ static int report_new(const ix_relation *r, const uint32_t *codes, ix_tupleset *
   return ix_tupleset_push(added, tuple);
 }
 
-/* Reports the tuples a dense relation took in at staging (see insert_dense). */
+/* Reports the tuples a dense relation took in at staging (see ix_insert_dense). */
 static int report_fresh(const ix_relation *r, ix_tupleset *added)
 {
   uint32_t codes[IX_MAX_ARITY];

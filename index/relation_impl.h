@@ -69,6 +69,25 @@ static inline uint32_t code_get(const colmap *m, ix_val id)
   return m->pages[p][id & (PAGE - 1)] - 1;
 }
 
+/* The key of chunk `chunk` of index ix for a tuple given as column codes. */
+static inline Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_t *codes)
+{
+  Word_t k = 0;
+  uint32_t start = chunk ? ix->chunk_end[chunk - 1] : 0;
+  for (uint32_t p = start; p < ix->chunk_end[chunk]; p++)
+    k |= (Word_t)codes[ix->order[p]] << ix->shift[p];
+  return k;
+}
+
+/* The codes of a key of the one-chunk index ix. */
+static inline void key_codes(const ix_relation *r, const ix_index *ix, Word_t key, uint32_t *codes)
+{
+  for (uint32_t p = 0; p < r->arity; p++)
+    codes[ix->order[p]] = (uint32_t)(key >> ix->shift[p]) & ix->code_mask[p];
+}
+
+static inline int dense_test(const uint64_t *bits, Word_t key) { return (int)(bits[key >> 6] >> (key & 63) & 1); }
+
 /* The first key in [k, hi] whose bit is set, into *k; 0 when none. */
 static inline int dense_first(const uint64_t *bits, Word_t *k, Word_t hi)
 {
@@ -86,6 +105,16 @@ static inline int dense_first(const uint64_t *bits, Word_t *k, Word_t hi)
 
 /* Moves *k to the first key >= *k (next: > *k) of a one-chunk index; 0 when none. */
 int ix_key_seek(const ix_index *ix, Word_t *k, int next);
+
+/* Stages a key of r's one-chunk primary index as ix_relation_stage does;
+ * *relaid is set when the relation turned dense (its layout may change).
+ * 0 when out of memory. */
+int ix_stage_key(ix_relation *r, Word_t key, int *relaid);
+
+/* Stages a tuple (its codes, and its ids in tuple, for `added`) of a dense
+ * relation by inserting it now: a bitmap needs no sorted batch.  0 when out
+ * of memory. */
+int ix_insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added);
 
 /* Sorts the recent keys of a mirror-only index that were added since the
  * last lookup request (ix_relation_index), so that an iteration can read
