@@ -862,12 +862,10 @@ static uint64_t *keys_in_place(const ix_relation *r, uint32_t *codes, uint64_t n
     return NULL;
   }
   uint32_t tuple[IX_MAX_ARITY];
-  for (uint64_t i = 0, k; r->arity == 1 && i < n; i++) {  /* backwards: key j covers codes 2j, 2j + 1 > j */
-    memcpy(tuple, at + (n - 1 - i) * width, width);
-    k = chunk_key(ix, 0, tuple);
-    memcpy(at + (n - 1 - i) * sizeof k, &k, sizeof k);
-  }
-  for (uint64_t i = 0, k; r->arity > 1 && i < n; i++) {  /* key i ends where tuple i + 1 starts, or before */
+  for (uint64_t j = 0, k; j < n; j++) {
+    /* one column: backwards, as key i covers codes 2i and 2i + 1, read before;
+     * more: forwards, as key i ends where tuple i + 1 starts, or before */
+    uint64_t i = r->arity == 1 ? n - 1 - j : j;
     memcpy(tuple, at + i * width, width);
     k = chunk_key(ix, 0, tuple);
     memcpy(at + i * sizeof k, &k, sizeof k);
