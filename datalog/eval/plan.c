@@ -718,13 +718,14 @@ static uint32_t head_column_of(const pl_plan *pl, uint32_t arity, uint32_t v)
   return col;
 }
 
-/* Can scan si be part of the product tail?  Then its columns' head columns
- * go to kids[to_head].  0 when out of memory too (the tail just ends). */
-static int tail_step(const pl_context *c, pl_plan *pl, uint32_t si)
+/* Does scan si bind only variables that are whole head arguments, each
+ * once?  Then its columns' head columns go to kids[to_head].  Its key
+ * columns (n_key may be nonzero) give none.  0 when out of memory too. */
+static int gives_head_columns(const pl_context *c, pl_plan *pl, uint32_t si)
 {
   const pl_step *s = &pl->steps[si];
-  if (s->kind != S_SCAN || s->source != SRC_FULL || s->project || s->n_key || s->enum_col != PL_NONE || s->n_live ||
-      s->memo)
+  if (s->kind != S_SCAN || s->source != SRC_FULL || s->project || s->enum_col != PL_NONE || s->n_live || s->memo ||
+      s->filter)
     return 0;
   uint32_t arity = ix_relation_arity(c->rel[s->pred]), head_arity = ix_relation_arity(c->rel[pl->head_pred]);
   uint32_t at = new_kids(pl, arity);
@@ -740,6 +741,12 @@ static int tail_step(const pl_context *c, pl_plan *pl, uint32_t si)
   return 1;
 }
 
+/* Can scan si be part of the product tail (see pl_plan.tail)? */
+static int tail_step(const pl_context *c, pl_plan *pl, uint32_t si)
+{
+  return pl->steps[si].n_key == 0 && gives_head_columns(c, pl, si);
+}
+
 /* Finds the product tail (see pl_plan.tail): only past the cut's end, where
  * no witness search runs. */
 static void mark_tail(const pl_context *c, pl_plan *pl)
@@ -747,6 +754,15 @@ static void mark_tail(const pl_context *c, pl_plan *pl)
   pl->tail = pl->n_steps;
   if (pl->cut < pl->n_steps || ix_relation_arity(c->rel[pl->head_pred]) == 0) return;
   while (pl->tail > 0 && pl->n_steps - pl->tail < IX_MAX_ARITY && tail_step(c, pl, pl->tail - 1)) pl->tail--;
+}
+
+/* Marks whether the last scan's tuples give heads directly (see
+ * pl_plan.direct). */
+static void mark_direct(const pl_context *c, pl_plan *pl)
+{
+  uint32_t last = pl->n_steps - 1;
+  pl->direct = pl->n_steps > 0 && pl->cut == pl->n_steps && ix_relation_arity(c->rel[pl->head_pred]) > 0 &&
+               (pl->tail <= last || gives_head_columns(c, pl, last));
 }
 
 /* x rounded to a power of sqrt(2), as a small number (0 for 0). */
@@ -841,6 +857,7 @@ static int compile(const pl_context *c, uint32_t r, const pick *picks, uint32_t 
   if (ok) mark_filters(c, pl);
   if (ok) mark_peeks(c, pl);
   if (ok) mark_tail(c, pl);
+  if (ok) mark_direct(c, pl);
   return ok;
 }
 

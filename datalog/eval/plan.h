@@ -36,6 +36,10 @@
  * (in points-to's pt(V,O) :- load(V,W) & pt(W,B) & hpt(B,O), run from a
  * delta of hpt, most W that pt(W,B) gives have no load).
  *
+ * When the last scan binds only variables that are whole head arguments
+ * (tc(X,Z) :- tc(X,Y) & e(Y,Z): Z, by Y), each tuple it finds is a head,
+ * emitted without matching it (pl_plan.direct).
+ *
  * The last scans of a plan may only bind variables that are whole head
  * arguments (chess's (coordinate ?ignorex) (coordinate ?ignorey)): the
  * heads of such a product tail are all the combinations of their tuples,
@@ -99,8 +103,9 @@ typedef struct pl_step {
                            witness search reads (head variables only read by the
                            head left out), and the search's outcome for them is
                            remembered */
-  uint32_t to_head;     /* S_SCAN in the product tail: per column the head column its
-                           variable gives, at kids[to_head] (PL_NONE: none) */
+  uint32_t to_head;     /* S_SCAN in the product tail, or the last of a direct plan: per
+                           column the head column its variable gives, at kids[to_head]
+                           (PL_NONE: none) */
   uint8_t filter;       /* S_SCAN of a full relation that tests one whole tuple, right after
                            a scan that binds the variable of column filter_col only: while
                            the other columns keep their values, the test reads a bitmap of
@@ -129,6 +134,9 @@ typedef struct pl_plan {
   uint32_t tail;        /* the product tail starts here (n_steps: none): scans that only
                            bind fresh variables, each a whole head argument, so that
                            the heads are the product of their tuples */
+  uint8_t direct;       /* the last step scans for heads only: each of its tuples, past any key,
+                           gives head columns (its to_head) and nothing else, and no
+                           witness search follows; the evaluator emits it at once */
   uint8_t heads_first;  /* the order chosen enumerates candidate heads first */
   double cost;          /* the estimated cost of the order chosen */
   uint64_t order;       /* a hash of that order (pl_plan_rebuild) */
