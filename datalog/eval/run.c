@@ -47,6 +47,13 @@ typedef struct filter {
   int off;                  /* given up: the other columns changed too often to pay */
 } filter;
 
+/* Per scan with a look-ahead (see plan.h, pl_step.peek): its tests and
+ * skips in this run; it stops looking once a trial skipped too little. */
+typedef struct peek_count {
+  uint32_t tries, skips;
+  int off;
+} peek_count;
+
 typedef struct frame {
   dl_eval *e;
   const pl_plan *pl;
@@ -57,6 +64,7 @@ typedef struct frame {
   seen_set known;           /* at the cut: how often the head was there already */
   matched *matched;         /* per step: the tuples an invariant scan matches */
   filter *filters;          /* per step; NULL when no step is a filter */
+  peek_count *peeks;        /* per step; NULL when no step looks ahead */
 } frame;
 
 /* ---- pattern execution ----------------------------------------------------------- */
@@ -361,15 +369,27 @@ static int in_delta(const dl_eval *e, const pl_step *s, const dl_tid *tuple)
   return s->source == SRC_OLD && e->delta[s->pred].n && ix_tupleset_contains(&e->delta[s->pred], tuple);
 }
 
+enum {
+  PEEK_TRIAL = 256,  /* look-aheads per run before judging them */
+  PEEK_SKIPS = 16    /* skips they must make in the trial to go on */
+};
+
 /* Can a tuple of scan si lead nowhere, as the next step would look up one
- * of its values in a column that has never held it (see pl_step.peek)? */
-static inline int dead_end(const frame *f, uint32_t si, const pl_step *s, const dl_tid *tuple)
+ * of its values in a column that has never held it (see pl_step.peek)?
+ * Where a run's first tests skip (almost) nothing, as in a chain's
+ * closure, the rest of the run does not look. */
+static inline int dead_end(frame *f, uint32_t si, const pl_step *s, const dl_tid *tuple)
 {
-  return s->peek && !ix_relation_column_has(f->e->rel[f->pl->steps[si + 1].pred], s->peek_col, tuple[s->peek_from]);
+  if (!s->peek || f->peeks[si].off) return 0;
+  peek_count *pc = &f->peeks[si];
+  int skip = !ix_relation_column_has(f->e->rel[f->pl->steps[si + 1].pred], s->peek_col, tuple[s->peek_from]);
+  pc->skips += (uint32_t)skip;
+  if (++pc->tries == PEEK_TRIAL) pc->off = pc->skips < PEEK_SKIPS;
+  return skip;
 }
 
 /* Is a tuple that a full or old scan found to be passed over? */
-static inline int passed_over(const frame *f, uint32_t si, const pl_step *s, const dl_tid *tuple)
+static inline int passed_over(frame *f, uint32_t si, const pl_step *s, const dl_tid *tuple)
 {
   return dead_end(f, si, s, tuple) || in_delta(f->e, s, tuple);
 }
@@ -705,13 +725,15 @@ static void run_step(frame *f, uint32_t si)
 static int frame_open(frame *f)
 {
   const pl_plan *pl = f->pl;
-  int any_live = 0, any_invariant = pl->tail < pl->n_steps, any_filter = 0;
+  int any_live = 0, any_invariant = pl->tail < pl->n_steps, any_filter = 0, any_peek = 0;
   for (uint32_t si = 0; si < pl->n_steps; si++) {
     any_live |= pl->steps[si].n_live != 0;
     any_invariant |= pl->steps[si].invariant;
     any_filter |= pl->steps[si].filter;
+    any_peek |= pl->steps[si].peek;
   }
   if (any_filter && !(f->filters = calloc(pl->n_steps, sizeof *f->filters))) return 0;
+  if (any_peek && !(f->peeks = calloc(pl->n_steps, sizeof *f->peeks))) return 0;
   if (any_live && !(f->seen = calloc(pl->n_steps, sizeof *f->seen))) return 0;
   for (uint32_t si = 0; f->seen && si < pl->n_steps; si++) ix_tupleset_init(&f->seen[si].set, pl->steps[si].n_live);
   return !any_invariant || (f->matched = calloc(pl->n_steps, sizeof *f->matched)) != NULL;
@@ -728,6 +750,7 @@ static void frame_close(frame *f)
   free(f->seen);
   free(f->matched);
   free(f->filters);
+  free(f->peeks);
 }
 
 int dl_eval_run_plan(dl_eval *e, const pl_plan *pl, int mode)
