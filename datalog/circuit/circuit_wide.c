@@ -216,6 +216,12 @@ static void end_terminal(lanes *L, uint64_t term)
   }
 }
 
+enum {
+  DRAW_TRIES = 8,        /* draws of a lane's move before its legal moves are listed */
+  DRAW_TRIAL = 1 << 10,  /* draws of a role before judging them (draws_pay) */
+  DRAW_KEEP = 1 << 20    /* draws counted at most: then the counts are halved */
+};
+
 /* The lanes of `moving` where move m of role r is legal (open: the
  * lanes where r's gated moves count). */
 static inline uint64_t legal_lanes(const cc_wide *w, uint32_t m, uint64_t open, uint64_t moving)
@@ -224,33 +230,95 @@ static inline uint64_t legal_lanes(const cc_wide *w, uint32_t m, uint64_t open, 
   return w->move_gated[m] ? x & open : x;
 }
 
-/* Chooses role r's move uniformly in each lane of *moving; a lane where r
- * has none is reported and leaves *moving.  One pass over the role's moves
- * lists each lane's legal ones, and a lane takes one of its list at
- * random.  (Counting them, then counting each lane's draw down over them,
- * took two passes: a third slower on breakthrough, where the draw took
- * most of a step.  Drawing among the moves legal in some lane until one is
- * legal in the lane was slower still: a lane whose role waits has one
- * legal move among a hundred.) */
-static void choose_moves(lanes *L, uint32_t r, uint64_t *moving)
+/* Adds to the list of each lane of `which` the moves legal there among
+ * moves[0..n) (first .. first + n when moves is NULL). */
+static void list_legal(cc_wide *w, const uint32_t *moves, uint32_t first, uint32_t n, uint64_t open, uint64_t which)
 {
-  cc_wide *w = L->w;
-  uint32_t first = w->role_start[r], last = w->role_start[r + 1], g = w->role_gate[r], *list = w->lane_moves;
-  uint32_t stride = w->max_role_moves;
-  uint64_t open = g == NONE ? 0 : w->v[g] ^ (0 - (uint64_t)w->role_gate_neg[r]), none = 0;
-  memset(w->n_legal, 0, sizeof w->n_legal);
-  for (uint32_t m = first; m < last; m++)
-    for (uint64_t x = legal_lanes(w, m, open, *moving); x; x &= x - 1) {
+  uint32_t stride = w->max_role_moves, *list = w->lane_moves;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t m = moves ? moves[k] : first + k;
+    for (uint64_t x = legal_lanes(w, m, open, which); x; x &= x - 1) {
       uint32_t lane = (uint32_t)__builtin_ctzll(x);
       list[(size_t)lane * stride + w->n_legal[lane]++] = m;
     }
-  for (uint64_t x = *moving; x; x &= x - 1) {
+  }
+}
+
+/* Draws for each lane of `which` (where role r's turn literal is true) a
+ * move among all the role's moves, up to DRAW_TRIES times, until one is
+ * legal there: a uniform choice among the legal ones.  Returns the lanes
+ * where every draw missed. */
+static uint64_t draw_moves(lanes *L, uint32_t r, uint64_t open, uint64_t which)
+{
+  cc_wide *w = L->w;
+  uint32_t first = w->role_start[r], n = w->role_start[r + 1] - first, nr = w->n_roles;
+  uint64_t missed = 0, tries = 0;
+  for (uint64_t x = which; x; x &= x - 1) {
+    uint32_t lane = (uint32_t)__builtin_ctzll(x), t = 0, m = first;
+    uint64_t bit = (uint64_t)1 << lane;
+    while (t < DRAW_TRIES && !legal_lanes(w, m = first + dl_rng_below(L->rng, n), open, bit)) t++;
+    if (t < DRAW_TRIES) w->joint[(size_t)lane * nr + r] = m, tries += t + 1, w->hits[r]++;
+    else missed |= bit, tries += t;
+  }
+  w->draws[r] += tries;
+  return missed;
+}
+
+/* Do draws pay for role r, from the hit rate h of its draws so far?  A
+ * lane's draws, at most DRAW_TRIES, cost 1/h each hit; a hit spares the
+ * lane's list, h * n entries of the role's n moves, an entry costing about
+ * half a draw.  So draws pay while h * h * n >= 2 (speedChess: 3,833 moves
+ * a role, about 30 legal, does not).  Judged after DRAW_TRIAL draws. */
+static int draws_pay(cc_wide *w, uint32_t r)
+{
+  uint64_t d = w->draws[r], h = w->hits[r], n = w->role_start[r + 1] - w->role_start[r];
+  if (d >= DRAW_KEEP) w->draws[r] = d /= 2, w->hits[r] = h /= 2;  /* the rate of late steps counts most */
+  return d < DRAW_TRIAL || h * h * n >= 2 * d * d;
+}
+
+/* Records in the history how many moves role r has in each lane of
+ * `which` whose move was drawn (the listed ones know it). */
+static void count_drawn(lanes *L, uint32_t r, uint64_t open, uint64_t which)
+{
+  cc_wide *w = L->w;
+  uint32_t n[LANES] = { 0 };
+  for (uint32_t m = w->role_start[r]; m < w->role_start[r + 1]; m++)
+    for (uint64_t x = legal_lanes(w, m, open, which); x; x &= x - 1) n[__builtin_ctzll(x)]++;
+  for (uint64_t x = which; x; x &= x - 1) {
+    uint32_t lane = (uint32_t)__builtin_ctzll(x);
+    if (w->depth[lane] < L->history) L->legal[((size_t)lane * L->history + w->depth[lane]) * w->n_roles + r] = n[lane];
+  }
+}
+
+/* Chooses role r's move uniformly in each lane of *moving; a lane where r
+ * has none is reported and leaves *moving.  Where r's turn literal is true
+ * (its gated moves count), the move is drawn among all of r's moves until
+ * one is legal, which costs a few draws where many are (breakthrough: a
+ * role's 155 moves, about 25 legal); else, and where the draws missed, one
+ * pass over the moves lists each lane's legal ones and a lane takes one of
+ * its list at random.  A lane whose role waits has only ungated moves (one
+ * noop among a hundred moves, often): its list is made from those. */
+static void choose_moves(lanes *L, uint32_t r, uint64_t *moving)
+{
+  cc_wide *w = L->w;
+  uint32_t first = w->role_start[r], g = w->role_gate[r], stride = w->max_role_moves;
+  uint64_t open = g == NONE ? 0 : w->v[g] ^ (0 - (uint64_t)w->role_gate_neg[r]), none = 0;
+  uint64_t turn = *moving & open, waiting = *moving & ~open, drawn = draws_pay(w, r) ? turn : 0;
+  uint64_t listed = (turn & ~drawn) | draw_moves(L, r, open, drawn);  /* turn lanes without a draw that hit */
+  drawn &= ~listed;
+  memset(w->n_legal, 0, sizeof w->n_legal);
+  const uint32_t *ungated = w->ungated + w->ungated_start[r];
+  list_legal(w, ungated, 0, w->ungated_start[r + 1] - w->ungated_start[r], open, waiting);
+  list_legal(w, NULL, first, w->role_start[r + 1] - first, open, listed);
+  for (uint64_t x = waiting | listed; x; x &= x - 1) {
     uint32_t lane = (uint32_t)__builtin_ctzll(x), n = w->n_legal[lane];
+    const uint32_t *list = w->lane_moves + (size_t)lane * stride;
     if (!n) none |= (uint64_t)1 << lane;
-    else w->joint[(size_t)lane * w->n_roles + r] = list[(size_t)lane * stride + (n == 1 ? 0 : dl_rng_below(L->rng, n))];
+    else w->joint[(size_t)lane * w->n_roles + r] = list[n == 1 ? 0 : dl_rng_below(L->rng, n)];
     if (L->legal && w->depth[lane] < L->history)
       L->legal[((size_t)lane * L->history + w->depth[lane]) * w->n_roles + r] = n;
   }
+  if (L->legal) count_drawn(L, r, open, drawn);
   *moving &= ~none;
   for (; none; none &= none - 1) {
     dl_playout p = { DL_PLAYOUT_NO_LEGAL, r, w->depth[(uint32_t)__builtin_ctzll(none)] };
@@ -327,7 +395,8 @@ static void free_wide(cc_wide *w)
   if (!w) return;
   void *p[] = { w->v, w->code, w->count, w->fluent_gate, w->next_gate, w->legal_gate, w->move_input,
                 w->terminal_gate, w->goal_gate, w->goal_role, w->goal_value, w->state, w->joint, w->goals,
-                w->goal_n, w->set_inputs, w->set_move, w->role_gate, w->lane_moves,
+                w->goal_n, w->set_inputs, w->set_move, w->role_gate, w->lane_moves, w->ungated, w->ungated_start,
+                w->draws, w->hits,
                 w->push_start, w->push_to, w->pushed };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(w);
@@ -357,6 +426,8 @@ int dl_circuit_wide_playouts(dl_circuit *c, const uint64_t *start, dl_rng *rng, 
     }
   }
   memset(w->state, 0, (size_t)w->n_fluents * sizeof *w->state);
+  memset(w->draws, 0, (size_t)w->n_roles * sizeof *w->draws);  /* each call judges its draws afresh */
+  memset(w->hits, 0, (size_t)w->n_roles * sizeof *w->hits);
   start_lanes(&L, ~(uint64_t)0);
   for (uint32_t steps = 1; L.active && !L.stop; steps++) {
     step(&L);

@@ -35,6 +35,10 @@ struct cc_wide {
   uint32_t *role_start;    /* moves of role r: role_start[r] .. role_start[r + 1] */
   uint32_t *role_gate;     /* per role: its gated moves' literal's gate, or NONE */
   uint8_t *role_gate_neg;
+  uint32_t *ungated;       /* role r's moves that are not gated: ungated[ungated_start[r] .. */
+  uint32_t *ungated_start; /*   ungated_start[r + 1]) */
+  uint64_t *draws;         /* per role: draws made and draws that hit a legal move, */
+  uint64_t *hits;          /*   in this call (see choose_moves) */
   uint32_t n_terminal, *terminal_gate;
   uint32_t n_goals, *goal_gate, *goal_role;
   int32_t *goal_value;

@@ -412,17 +412,35 @@ static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
   w->set_inputs = malloc(lanes_roles * sizeof *w->set_inputs);
   w->set_move = malloc(lanes_roles * sizeof *w->set_move);
   w->role_gate = malloc(((size_t)c->n_roles + 1) * sizeof *w->role_gate);
+  w->ungated = malloc(((size_t)c->n_moves + 1) * sizeof *w->ungated);
+  w->ungated_start = malloc(((size_t)c->n_roles + 1) * sizeof *w->ungated_start);
+  w->draws = calloc((size_t)c->n_roles + 1, sizeof *w->draws);
+  w->hits = calloc((size_t)c->n_roles + 1, sizeof *w->hits);
   for (uint32_t r = 0; r < c->n_roles; r++)
     if (c->role_start[r + 1] - c->role_start[r] > w->max_role_moves)
       w->max_role_moves = c->role_start[r + 1] - c->role_start[r];
   w->lane_moves = malloc(((size_t)w->max_role_moves * LANES + 1) * sizeof *w->lane_moves);
   if (!w->code || !w->fluent_gate || !w->next_gate || !w->state || !w->legal_gate || !w->move_input ||
       !w->terminal_gate || !w->goal_gate || !w->goal_role || !w->goal_value || !w->joint || !w->goals ||
-      !w->goal_n || !w->set_inputs || !w->set_move || !w->role_gate || !w->lane_moves)
+      !w->goal_n || !w->set_inputs || !w->set_move || !w->role_gate || !w->lane_moves || !w->ungated ||
+      !w->ungated_start || !w->draws || !w->hits)
     return 0;
-  w->bytes = sizeof *w + (size_t)c->n_fluents * 16 + (size_t)c->n_moves * 8 + (size_t)n_hooks * 16 +
+  w->bytes = sizeof *w + (size_t)c->n_fluents * 16 + (size_t)c->n_moves * 12 + (size_t)n_hooks * 16 +
              lanes_roles * 20 + (size_t)w->max_role_moves * LANES * 4;
   return 1;
+}
+
+/* Each role's moves that no turn literal gates (see choose_moves in
+ * circuit_wide.c). */
+static void list_ungated(const dl_circuit *c, cc_wide *w)
+{
+  uint32_t k = 0;
+  for (uint32_t r = 0; r < c->n_roles; r++) {
+    w->ungated_start[r] = k;
+    for (uint32_t m = c->role_start[r]; m < c->role_start[r + 1]; m++)
+      if (!c->move_gated[m]) w->ungated[k++] = m;
+  }
+  w->ungated_start[c->n_roles] = k;
 }
 
 /* The dense gate numbers of fluents and moves, n_gates for none. */
@@ -452,6 +470,7 @@ int cc_wide_build(build *b)
     w->move_gated = c->move_gated, w->role_start = c->role_start, w->role_gate_neg = c->role_gate_neg;
     memcpy(w->role_gate, c->role_gate, c->n_roles * sizeof *w->role_gate);  /* dense numbers */
     map_inputs(c, w);
+    list_ungated(c, w);
     emit_code(c, w, &p, in_start, ins);
     read_hooks(c, w);
     w->bytes += ((size_t)w->n_gates + 1 + w->n_push) * 8 + ((size_t)w->push_start[c->n_moves] + w->n_push) * 4;
