@@ -217,7 +217,7 @@ static void end_terminal(lanes *L, uint64_t term)
 }
 
 enum {
-  DRAW_TRIES = 8,        /* draws of a lane's move before its legal moves are listed */
+  DRAW_MAX = 64,         /* draws of a lane's move at most before its legal moves are listed */
   DRAW_TRIAL = 1 << 10,  /* draws of a role before judging them (draws_pay) */
   DRAW_KEEP = 1 << 20    /* draws counted at most: then the counts are halved */
 };
@@ -245,19 +245,21 @@ static void list_legal(cc_wide *w, const uint32_t *moves, uint32_t first, uint32
 }
 
 /* Draws for each lane of `which` (where role r's turn literal is true) a
- * move among all the role's moves, up to DRAW_TRIES times, until one is
- * legal there: a uniform choice among the legal ones.  Returns the lanes
- * where every draw missed. */
+ * move among all the role's moves until one is legal there: a uniform
+ * choice among the legal ones.  A lane draws up to four times as often as
+ * a hit has taken so far (one lane in about e^4 misses), at most DRAW_MAX
+ * times.  Returns the lanes where every draw missed. */
 static uint64_t draw_moves(lanes *L, uint32_t r, uint64_t open, uint64_t which)
 {
   cc_wide *w = L->w;
   uint32_t first = w->role_start[r], n = w->role_start[r + 1] - first, nr = w->n_roles;
-  uint64_t missed = 0, tries = 0;
+  uint64_t missed = 0, tries = 0, d = w->draws[r], h = w->hits[r];
+  uint32_t cap = h == 0 || d >= (uint64_t)DRAW_MAX * h ? DRAW_MAX : (uint32_t)(4 * d / h + 1);
   for (uint64_t x = which; x; x &= x - 1) {
     uint32_t lane = (uint32_t)__builtin_ctzll(x), t = 0, m = first;
     uint64_t bit = (uint64_t)1 << lane;
-    while (t < DRAW_TRIES && !legal_lanes(w, m = first + dl_rng_below(L->rng, n), open, bit)) t++;
-    if (t < DRAW_TRIES) w->joint[(size_t)lane * nr + r] = m, tries += t + 1, w->hits[r]++;
+    while (t < cap && !legal_lanes(w, m = first + dl_rng_below(L->rng, n), open, bit)) t++;
+    if (t < cap) w->joint[(size_t)lane * nr + r] = m, tries += t + 1, w->hits[r]++;
     else missed |= bit, tries += t;
   }
   w->draws[r] += tries;
@@ -265,7 +267,7 @@ static uint64_t draw_moves(lanes *L, uint32_t r, uint64_t open, uint64_t which)
 }
 
 /* Do draws pay for role r, from the hit rate h of its draws so far?  A
- * lane's draws, at most DRAW_TRIES, cost 1/h each hit; a hit spares the
+ * lane's draws cost 1/h a hit; a hit spares the
  * lane's list, h * n entries of the role's n moves, an entry costing about
  * half a draw.  So draws pay while h * h * n >= 2 (speedChess: 3,833 moves
  * a role, about 30 legal, does not).  Judged after DRAW_TRIAL draws. */
