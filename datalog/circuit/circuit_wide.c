@@ -255,14 +255,17 @@ static uint64_t draw_moves(lanes *L, uint32_t r, uint64_t open, uint64_t which)
   uint32_t first = w->role_start[r], n = w->role_start[r + 1] - first, nr = w->n_roles;
   uint64_t missed = 0, tries = 0, d = w->draws[r], h = w->hits[r];
   uint32_t cap = h == 0 || d >= (uint64_t)DRAW_MAX * h ? DRAW_MAX : (uint32_t)(4 * d / h + 1);
+  dl_rng rng = *L->rng;  /* in a register: the loop's stores could alias it */
   for (uint64_t x = which; x; x &= x - 1) {
     uint32_t lane = (uint32_t)__builtin_ctzll(x), t = 0, m = first;
     uint64_t bit = (uint64_t)1 << lane;
-    while (t < cap && !legal_lanes(w, m = first + dl_rng_below(L->rng, n), open, bit)) t++;
-    if (t < cap) w->joint[(size_t)lane * nr + r] = m, tries += t + 1, w->hits[r]++;
+    while (t < cap && !legal_lanes(w, m = first + dl_rng_below(&rng, n), open, bit)) t++;
+    if (t < cap) w->joint[(size_t)lane * nr + r] = m, tries += t + 1, h++;
     else missed |= bit, tries += t;
   }
-  w->draws[r] += tries;
+  *L->rng = rng;
+  w->draws[r] = d + tries;
+  w->hits[r] = h;
   return missed;
 }
 
