@@ -246,15 +246,16 @@ static void list_legal(cc_wide *w, const uint32_t *moves, uint32_t first, uint32
 
 /* Draws for each lane of `which` (where role r's turn literal is true) a
  * move among all the role's moves until one is legal there: a uniform
- * choice among the legal ones.  A lane draws up to four times as often as
- * a hit has taken so far (one lane in about e^4 misses), at most DRAW_MAX
+ * choice among the legal ones.  A lane draws up to eight times as often
+ * as a hit has taken so far (one lane in about e^8 misses, so that the
+ * pass over the moves for the lanes that missed is rare), at most DRAW_MAX
  * times.  Returns the lanes where every draw missed. */
 static uint64_t draw_moves(lanes *L, uint32_t r, uint64_t open, uint64_t which)
 {
   cc_wide *w = L->w;
   uint32_t first = w->role_start[r], n = w->role_start[r + 1] - first, nr = w->n_roles;
   uint64_t missed = 0, tries = 0, d = w->draws[r], h = w->hits[r];
-  uint32_t cap = h == 0 || d >= (uint64_t)DRAW_MAX * h ? DRAW_MAX : (uint32_t)(4 * d / h + 1);
+  uint32_t cap = h == 0 || d >= (uint64_t)DRAW_MAX * h ? DRAW_MAX : (uint32_t)(8 * d / h + 1);
   dl_rng rng = *L->rng;  /* in a register: the loop's stores could alias it */
   for (uint64_t x = which; x; x &= x - 1) {
     uint32_t lane = (uint32_t)__builtin_ctzll(x), t = 0, m = first;
