@@ -271,9 +271,8 @@ static uint64_t draw_moves(lanes *L, uint32_t r, uint64_t open, uint64_t which)
 }
 
 /* Do draws pay for role r, from the hit rate h of its draws so far?  A
- * lane's draws cost 1/h a hit; a hit spares the
- * lane's list, h * n entries of the role's n moves, an entry costing about
- * half a draw.  So draws pay while h * h * n >= 2 (speedChess: 3,833 moves
+ * lane's draws cost 1/h a hit; a hit spares the lane's list, h * n entries
+ * of the role's n moves, an entry costing about half a draw.  So draws pay while h * h * n >= 2 (speedChess: 3,833 moves
  * a role, about 30 legal, does not).  Judged after DRAW_TRIAL draws. */
 static int draws_pay(cc_wide *w, uint32_t r)
 {
@@ -309,7 +308,8 @@ static void choose_moves(lanes *L, uint32_t r, uint64_t *moving)
   cc_wide *w = L->w;
   uint32_t first = w->role_start[r], g = w->role_gate[r], stride = w->max_role_moves;
   uint64_t open = g == NONE ? 0 : w->v[g] ^ (0 - (uint64_t)w->role_gate_neg[r]), none = 0;
-  uint64_t turn = *moving & open, waiting = *moving & ~open, drawn = draws_pay(w, r) ? turn : 0;
+  uint64_t turn = *moving & open, waiting = *moving & ~open;
+  uint64_t drawn = w->role_start[r + 1] > first && draws_pay(w, r) ? turn : 0;
   uint64_t listed = (turn & ~drawn) | draw_moves(L, r, open, drawn);  /* turn lanes without a draw that hit */
   drawn &= ~listed;
   memset(w->n_legal, 0, sizeof w->n_legal);

@@ -423,7 +423,7 @@ static void emit_run_heads(frame *f, const pl_step *s, const ix_run *run)
       dl_eval_fail_term(e, pl->head_pred);
       return;
     }
-  f->found = 1;
+  f->found = run->n > 0;
   for (uint64_t t = 0; t < run->n && !cancelled(e); t++) {
     ix_run_tuple(run, t, tuple);
     for (uint32_t j = 0; j < n; j++)
