@@ -267,6 +267,7 @@ static uint64_t draw_moves(lanes *L, uint32_t r, uint64_t open, uint64_t which)
   *L->rng = rng;
   w->draws[r] = d + tries;
   w->hits[r] = h;
+  if (w->draws[r] >= DRAW_KEEP) w->draws[r] /= 2, w->hits[r] /= 2;  /* the rate of late steps counts most */
   return missed;
 }
 
@@ -274,10 +275,9 @@ static uint64_t draw_moves(lanes *L, uint32_t r, uint64_t open, uint64_t which)
  * lane's draws cost 1/h a hit; a hit spares the lane's list, h * n entries
  * of the role's n moves, an entry costing about half a draw.  So draws pay while h * h * n >= 2 (speedChess: 3,833 moves
  * a role, about 30 legal, does not).  Judged after DRAW_TRIAL draws. */
-static int draws_pay(cc_wide *w, uint32_t r)
+static int draws_pay(const cc_wide *w, uint32_t r)
 {
   uint64_t d = w->draws[r], h = w->hits[r], n = w->role_start[r + 1] - w->role_start[r];
-  if (d >= DRAW_KEEP) w->draws[r] = d /= 2, w->hits[r] = h /= 2;  /* the rate of late steps counts most */
   return d < DRAW_TRIAL || h * h * n >= 2 * d * d;
 }
 

@@ -405,28 +405,24 @@ static COLD_PATH void scan_iter(frame *f, uint32_t si, const pl_step *s, const d
     if (!passed_over(f, si, s, tuple)) scan_tuple(f, si, s, tuple, n);
 }
 
+static int product_base(frame *f, const ix_factor *factors, uint32_t n_factors, dl_tid *base);
+
 /* The heads of a direct plan's last scan (see pl_plan.direct), one per
  * tuple of its run: the columns it binds go straight to their head
- * columns, the other head columns are built once. */
+ * columns, the other head columns are built once (as a product tail's
+ * base is, the scan standing as its one factor). */
 static void emit_run_heads(frame *f, const pl_step *s, const ix_run *run)
 {
   dl_eval *e = f->e;
   const pl_plan *pl = f->pl;
-  uint32_t n = ix_relation_arity(e->rel[s->pred]), arity = ix_relation_arity(e->rel[pl->head_pred]);
   const uint32_t *to_head = pl->kids + s->to_head;
-  uint64_t given = 0;
-  for (uint32_t j = 0; j < n; j++)
-    if (to_head[j] != PL_NONE) given |= (uint64_t)1 << to_head[j];
+  ix_factor scan = { NULL, run->n, ix_relation_arity(e->rel[s->pred]), to_head };
   dl_tid head[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
-  for (uint32_t i = 0; i < arity; i++)
-    if (!(given >> i & 1) && (head[i] = build_fast(f, pl->kids[pl->head + i], 1)) == DL_NO_TERM) {
-      dl_eval_fail_term(e, pl->head_pred);
-      return;
-    }
+  if (!product_base(f, &scan, 1, head)) return;
   f->found = run->n > 0;
   for (uint64_t t = 0; t < run->n && !cancelled(e); t++) {
     ix_run_tuple(run, t, tuple);
-    for (uint32_t j = 0; j < n; j++)
+    for (uint32_t j = 0; j < scan.width; j++)
       if (to_head[j] != PL_NONE) head[to_head[j]] = tuple[j];
     dl_eval_emit(e, pl->head_pred, f->mode, head);
   }
