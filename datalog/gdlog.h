@@ -233,7 +233,7 @@ GDLOG_API gdlog_status gdlog_goal(gdlog_game *g, const gdlog_state *s, int r, in
  * generator is seeded with seed (the same seed, the same playouts).
  * Writes each role's mean goal value into mean_goal[0..roles) and, when
  * mean_depth is not NULL, the mean number of joint moves into *mean_depth.
- * The circuit backend runs them 64 at a time, one bit per playout in every
+ * The circuit backend runs them 256 at a time, one bit per playout in every
  * gate (see `gdlog play --lanes`); an MCTS player asks this at a leaf.
  * GAME when a playout meets a role without a legal move, or a terminal
  * state where a role has no goal value or several (or one outside

@@ -34,9 +34,9 @@
 # game (within PROBE seconds, default 60): when it fails, the game is
 # translated again with every recursive predicate tabled (see
 # perf/peer/kif2pl.py) and the figure is marked (tabling all).
-# LANES (auto, 64 or 1; default auto) is gdlog's --lanes: 64 playouts at a
+# LANES (auto, 256 or 1; default auto) is gdlog's --lanes: 256 playouts at a
 # time, bit-parallel, or one at a time, differential; the lanes column says
-# which ran.  Several values (LANES="64 1") run each of them in turn in every
+# which ran.  Several values (LANES="256 1") run each of them in turn in every
 # run, beside one peer run, and the table has one row per game: per lanes
 # value gdlog's playouts/s and playouts/cpu-s (medians), gdlog's mean depth
 # and build time (of the first value), the peer's columns, then per lanes

@@ -161,18 +161,20 @@ typedef struct dl_playout {
 dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
                               const dl_stop *stop, int32_t *goals);
 
-/* How many joint moves (steps of the 64 lanes) a playout makes between two
+/* How many joint moves (steps of the lanes) a playout makes between two
  * looks at its stop: a few microseconds of work on a small circuit, a few
  * milliseconds on a large one. */
 #define DL_PLAYOUT_POLL 1024u
 
 /* Bit-parallel playouts (circuit_wide.c).  An eager circuit whose legal
  * moves, goals and terminal read no move also holds its gates as a
- * program over 64-bit words, one bit per playout (a lane): 64 random
- * playouts run in lockstep, and a step evaluates every gate once for the
- * 64 states (the goal-only gates when a lane ends).  It is the same game
- * and the same uniform choice as dl_circuit_playout, with another order of
- * the random draws.  It leaves the circuit's current state alone. */
+ * program over words of DL_WIDE_LANES bits, one bit per playout (a lane):
+ * that many random playouts run in lockstep, and a step evaluates every
+ * gate once for all their states (the goal-only gates when a lane ends),
+ * with AVX2 where the processor has it.  It is the same game and the same
+ * uniform choice as dl_circuit_playout, with another order of the random
+ * draws.  It leaves the circuit's current state alone. */
+#define DL_WIDE_LANES 256u
 
 /* How one playout ended.  goals and goal_n (BAD_GOAL or OK; else NULL):
  * per role its number of true goal atoms, and its goal value when that is
@@ -194,7 +196,7 @@ typedef int (*dl_wide_fn)(void *ctx, const dl_wide_result *r);
 /* Whether c has the bit-parallel program. */
 int dl_circuit_has_wide(const dl_circuit *c);
 
-/* Runs n random playouts from start, 64 at a time, and calls done for each
+/* Runs n random playouts from start, DL_WIDE_LANES at a time, and calls done for each
  * as it ends (in the order they end), until all are done, done returns 0,
  * or stop (may be NULL, polled every DL_PLAYOUT_POLL steps) asks (the
  * playouts under way are then dropped).  A playout longer than

@@ -6,7 +6,21 @@
 
 #include "datalog/circuit/circuit_impl.h"
 
-enum { LANES = 64 };
+/* A gate's value in every lane: LANES playouts, a bit each, in BANKS
+ * 64-bit banks (lane l is bit l % 64 of bank l / 64).  The sweep operates
+ * on whole words (wide_sweep_body.h); the moves are chosen bank by bank. */
+enum { LANES = DL_WIDE_LANES, BANK_LANES = 64, BANKS = LANES / BANK_LANES };
+typedef struct lane_word {
+  _Alignas(32) uint64_t bank[BANKS];
+} lane_word;
+
+/* Evaluates the runs of code[from..to) on the words v (count: room for the
+ * at-least gates' counting, see max_need). */
+typedef void cc_sweep_fn(const uint32_t *code, uint32_t from, uint32_t to, lane_word *v, lane_word *count);
+cc_sweep_fn cc_wide_sweep_generic, cc_wide_sweep_avx2;
+
+/* The fastest sweep this processor runs. */
+cc_sweep_fn *cc_wide_pick_sweep(void);
 
 /* A gate's record: op << 28 | its number (below 2^28, see alloc_gates),
  * then for OP_AND and OP_OR its numbers of positive and of negated inputs
@@ -22,14 +36,18 @@ enum { OP_AND, OP_OR, OP_THR, OP_BLOCK };
 
 struct cc_wide {
   uint32_t n_gates, n_roles, n_fluents;
-  uint64_t *v;             /* per gate: its value in each lane; v[n_gates] stays 0 */
+  lane_word *v;            /* per gate: its value in each lane; v[n_gates] stays 0 (32-byte aligned) */
   uint32_t *code;
   uint32_t seg[3];         /* code offsets where the move part and the goal part start; the end */
   uint32_t max_need;
-  uint64_t *count;         /* room for max_need + 1 words (at-least counting) */
+  lane_word *count;        /* room for max_need + 1 words (at-least counting) */
+  cc_sweep_fn *sweep;
   uint32_t *fluent_gate;   /* per fluent: its input gate, or n_gates */
   uint32_t *next_gate;     /* per fluent: the gate of its next atom, or n_gates */
   uint32_t *legal_gate;    /* per move: the gate of its legal atom, or n_gates */
+  lane_word *legal;        /* per move: its legal atom's word, copied in move order (see list_role) */
+  uint64_t *copied;        /* per role: the step whose words w->legal holds */
+  uint64_t steps;          /* steps made, over all runs */
   uint32_t *move_input;    /* per move: its does input gate, or n_gates */
   uint8_t *move_gated;
   uint32_t *role_start;    /* moves of role r: role_start[r] .. role_start[r + 1] */
@@ -42,8 +60,9 @@ struct cc_wide {
   uint32_t n_terminal, *terminal_gate;
   uint32_t n_goals, *goal_gate, *goal_role;
   int32_t *goal_value;
-  uint64_t *state;         /* per fluent: its value in each lane */
-  uint32_t depth[LANES], n_legal[LANES];
+  lane_word *state;        /* per fluent: its value in each lane */
+  uint32_t depth[LANES];
+  uint32_t n_legal[BANK_LANES];  /* per lane of the bank whose moves are chosen: moves listed in lane_moves */
   uint32_t *joint;         /* per lane: a move per role */
   int32_t *goals, *goal_n; /* per lane and role: value, number of true goal atoms */
   uint32_t *set_inputs, n_set;  /* the does inputs set now */
@@ -52,7 +71,7 @@ struct cc_wide {
   uint32_t *push_start, *push_to;  /* per move: the pseudo inputs its lanes are ORed into */
   uint32_t *pushed, n_pushed;      /* the pseudo inputs set now */
   uint32_t max_role_moves; /* the most moves a role has */
-  uint32_t *lane_moves;    /* per lane, max_role_moves apart: a role's moves legal there (n_legal[lane]) */
+  uint32_t *lane_moves;    /* per lane of a bank, max_role_moves apart: a role's moves legal there (n_legal) */
   size_t bytes;
 };
 

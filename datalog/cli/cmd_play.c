@@ -14,7 +14,7 @@
 
 /* How many playouts run at a time (--lanes): the values of
  * dl_playout_options.lanes. */
-enum { LANES_AUTO = 0, LANES_1 = 1, LANES_64 = 64 };
+enum { LANES_AUTO = 0, LANES_1 = 1, LANES_WIDE = DL_M_LANES_WIDE };
 
 static const cli_option play_options[] = {
   { .name = "--random", .value = "N", .help = "run N random playouts (default 1000; with --time, at most N)" },
@@ -37,12 +37,12 @@ static const cli_option play_options[] = {
   CLI_OPT_BACKEND,
   CLI_OPT_CIRCUIT,
   CLI_OPT_DEMAND,
-  { .name = "--lanes", .value = "L", .one_of = CLI_ONE_OF({ "auto", LANES_AUTO }, { "64", LANES_64 }, { "1", LANES_1 }),
+  { .name = "--lanes", .value = "L", .one_of = CLI_ONE_OF({ "auto", LANES_AUTO }, { "256", LANES_WIDE }, { "1", LANES_1 }),
     .excludes = "--trace",
-    .help = "on the circuit: playouts run 64 at a time, one bit each in\n"
-            "every gate's word (64: bit-parallel); one at a time, only\n"
-            "the gates that change evaluated (1: differential); or 64\n"
-            "where the circuit allows it (auto)" },
+    .help = "on the circuit: playouts run 256 at a time, one bit each\n"
+            "in every gate's word (256: bit-parallel); one at a time,\n"
+            "only the gates that change evaluated (1: differential); or\n"
+            "256 where the circuit allows it (auto)" },
   CLI_OPT_SYNTAX,
   CLI_OPT_OUTPUT,
   CLI_OPT_END
@@ -274,7 +274,7 @@ const cli_command cli_cmd_play = {
            "picks a legal move uniformly at random until a terminal state.  By\n"
            "default (--backend auto) the game is grounded (as gdlog ground) and the\n"
            "ground game compiled into a circuit (gates with counters, evaluated\n"
-           "differentially, 64 playouts at a time where it allows: --lanes) when it\n"
+           "differentially, 256 playouts at a time where it allows: --lanes) when it\n"
            "grounds within a budget of instances and time; else, and with --backend\n"
            "rules, the playouts run on the evaluator over the rules (slower, for any\n"
            "game: laikLee_hex, sudoku; --demand chooses demand-driven evaluation).\n"

@@ -119,7 +119,7 @@ static void emit_gate(const dl_circuit *c, cc_wide *w, const pushes *p, uint32_t
   uint32_t n = in_start[g + 1] - in_start[g];
   int64_t need = gate_need(c, g, in, n);
   if (need <= 0 || need > n) {
-    w->v[g] = need <= 0 ? ~(uint64_t)0 : 0;
+    memset(&w->v[g], need <= 0 ? 0xff : 0, sizeof *w->v);
     return;
   }
   uint32_t op = need == 1 ? OP_OR : need == n ? OP_AND : OP_THR, *r = w->code + *len;
@@ -353,8 +353,17 @@ static void remap_all(uint32_t *x, size_t n, const uint32_t *new_of)
     if (x[i] != NONE) x[i] = new_of[x[i]];
 }
 
+/* n lane words, all zero, aligned for the sweep's loads; NULL when out of
+ * memory. */
+static lane_word *aligned_words(size_t n)
+{
+  lane_word *x = aligned_alloc(_Alignof(lane_word), n * sizeof *x);
+  if (x) memset(x, 0, n * sizeof *x);
+  return x;
+}
+
 /* Renumbers the gates in the arrays that name them, and their words. */
-static void remap_wide(const dl_circuit *c, cc_wide *w, const uint32_t *new_of, uint64_t *v)
+static void remap_wide(const dl_circuit *c, cc_wide *w, const uint32_t *new_of, lane_word *v)
 {
   for (uint32_t g = 0; g <= w->n_gates; g++) v[new_of[g]] = w->v[g];
   memcpy(w->v, v, ((size_t)w->n_gates + 1) * sizeof *v);
@@ -376,7 +385,7 @@ static int lay_out(const dl_circuit *c, cc_wide *w)
   if (n == NONE) return 0;
   uint32_t *new_of = malloc(((size_t)w->n_gates + 1 + w->n_push) * sizeof *new_of);
   uint32_t *code = malloc(((size_t)w->seg[2] + 3 * (size_t)n + 1) * sizeof *code);
-  uint64_t *v = malloc(((size_t)w->n_gates + 1) * sizeof *v);
+  lane_word *v = aligned_words((size_t)w->n_gates + 1);
   int ok = new_of && code && v;
   if (ok) {
     dl_sort(it, n, sizeof *it, cmp_item, NULL);
@@ -399,9 +408,11 @@ static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
   w->code = malloc(code * sizeof *w->code);
   w->fluent_gate = malloc(((size_t)c->n_fluents + 1) * sizeof *w->fluent_gate);
   w->next_gate = malloc(((size_t)c->n_fluents + 1) * sizeof *w->next_gate);
-  w->state = calloc((size_t)c->n_fluents + 1, sizeof *w->state);
+  w->state = aligned_words((size_t)c->n_fluents + 1);
   w->legal_gate = malloc(((size_t)c->n_moves + 1) * sizeof *w->legal_gate);
   w->move_input = malloc(((size_t)c->n_moves + 1) * sizeof *w->move_input);
+  w->legal = aligned_words((size_t)c->n_moves + 1);
+  w->copied = calloc((size_t)c->n_roles + 1, sizeof *w->copied);
   w->terminal_gate = malloc(((size_t)n_hooks + 1) * sizeof *w->terminal_gate);
   w->goal_gate = malloc(((size_t)n_hooks + 1) * sizeof *w->goal_gate);
   w->goal_role = malloc(((size_t)n_hooks + 1) * sizeof *w->goal_role);
@@ -419,14 +430,15 @@ static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
   for (uint32_t r = 0; r < c->n_roles; r++)
     if (c->role_start[r + 1] - c->role_start[r] > w->max_role_moves)
       w->max_role_moves = c->role_start[r + 1] - c->role_start[r];
-  w->lane_moves = malloc(((size_t)w->max_role_moves * LANES + 1) * sizeof *w->lane_moves);
-  if (!w->code || !w->fluent_gate || !w->next_gate || !w->state || !w->legal_gate || !w->move_input ||
-      !w->terminal_gate || !w->goal_gate || !w->goal_role || !w->goal_value || !w->joint || !w->goals ||
-      !w->goal_n || !w->set_inputs || !w->set_move || !w->role_gate || !w->lane_moves || !w->ungated ||
+  w->lane_moves = malloc(((size_t)w->max_role_moves * BANK_LANES + 1) * sizeof *w->lane_moves);
+  if (!w->code || !w->fluent_gate || !w->next_gate || !w->state || !w->legal_gate || !w->legal || !w->copied ||
+      !w->move_input || !w->terminal_gate || !w->goal_gate || !w->goal_role || !w->goal_value || !w->joint ||
+      !w->goals || !w->goal_n || !w->set_inputs || !w->set_move || !w->role_gate || !w->lane_moves || !w->ungated ||
       !w->ungated_start || !w->draws || !w->hits)
     return 0;
-  w->bytes = sizeof *w + (size_t)c->n_fluents * 16 + (size_t)c->n_moves * 12 + (size_t)n_hooks * 16 +
-             lanes_roles * 20 + (size_t)w->max_role_moves * LANES * 4;
+  w->bytes = sizeof *w + (size_t)c->n_fluents * (8 + sizeof(lane_word)) +
+             (size_t)c->n_moves * (12 + sizeof(lane_word)) + (size_t)n_hooks * 16 + lanes_roles * 20 +
+             (size_t)w->max_role_moves * BANK_LANES * 4;
   return 1;
 }
 
@@ -464,7 +476,7 @@ int cc_wide_build(build *b)
   cc_wide *w = calloc(1, sizeof *w);
   pushes p = { 0 };
   int ok = w && alloc_wide(c, w, n_hooks) && input_lists(c, &in_start, &ins) && plan_pushes(c, w, in_start, ins, &p) &&
-           (w->v = calloc((size_t)c->n_gates + 1 + w->n_push, sizeof *w->v)) != NULL;
+           (w->v = aligned_words((size_t)c->n_gates + 1 + w->n_push)) != NULL;
   if (ok) {
     w->n_gates = c->n_gates, w->n_roles = c->n_roles, w->n_fluents = c->n_fluents;
     w->move_gated = c->move_gated, w->role_start = c->role_start, w->role_gate_neg = c->role_gate_neg;
@@ -473,8 +485,10 @@ int cc_wide_build(build *b)
     list_ungated(c, w);
     emit_code(c, w, &p, in_start, ins);
     read_hooks(c, w);
-    w->bytes += ((size_t)w->n_gates + 1 + w->n_push) * 8 + ((size_t)w->push_start[c->n_moves] + w->n_push) * 4;
-    ok = lay_out(c, w) && (w->count = malloc(((size_t)w->max_need + 2) * sizeof *w->count)) != NULL;
+    w->bytes += ((size_t)w->n_gates + 1 + w->n_push) * sizeof(lane_word) +
+                ((size_t)w->push_start[c->n_moves] + w->n_push) * 4;
+    ok = lay_out(c, w) && (w->count = aligned_words((size_t)w->max_need + 2)) != NULL;
+    w->sweep = cc_wide_pick_sweep();
   }
   free(in_start), free(ins), free_pushes(&p);
   if (!ok) {

@@ -2,7 +2,7 @@
  * state is the circuit's bitset of fluents; a move is the circuit's move
  * index (one role's).  The circuit holds one current state: each question
  * first positions it on the state asked about (cheap when it is already
- * there: differential).  Playouts run in the circuit, 64 at a time when it
+ * there: differential).  Playouts run in the circuit, 256 at a time when it
  * has the bit-parallel program. */
 #include <assert.h>
 #include <stdlib.h>
@@ -229,7 +229,8 @@ static int wide_done(void *ctx, const dl_wide_result *res)
   return (index & 63) != 63 || !run_over(r);
 }
 
-/* The playouts 64 at a time. */
+/* The playouts DL_WIDE_LANES at a time. */
+_Static_assert(DL_WIDE_LANES == DL_M_LANES_WIDE, "the machine's bit-parallel lanes are the circuit's");
 static void run_wide(run *r, const dl_mstate *start, dl_rng *rng)
 {
   if (!dl_circuit_wide_playouts(r->cm->c, start->data, rng, r->o->n, r->o->max_depth, 0, r->cm->m.stop, wide_done, r))
@@ -268,16 +269,16 @@ static dl_mstatus cm_playouts(dl_machine *m, const dl_mstate *start, const dl_pl
     return dl_machine_nomem(m);
   }
   int wide = o->lanes != 1 && dl_circuit_has_wide(cm->c);
-  if (o->lanes == 64 && !wide) {
+  if (o->lanes == DL_M_LANES_WIDE && !wide) {
     free(r.goals), free(r.goal_n), free(r.found);
-    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "64 lanes need an eager circuit whose legal moves, goals and terminal "
-                   "read no move: %s", dl_circuit_get_stats(cm->c).lazy_gates ?
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "%u lanes need an eager circuit whose legal moves, goals and terminal "
+                   "read no move: %s", DL_M_LANES_WIDE, dl_circuit_get_stats(cm->c).lazy_gates ?
                    "this one is lazy (--circuit eager makes it eager)" : "here they read a move");
     return DL_M_INPUT;
   }
   dl_rng rng;
   dl_rng_seed(&rng, o->seed);
-  t->lanes = wide ? 64 : 1;
+  t->lanes = wide ? DL_M_LANES_WIDE : 1;
   if (wide) run_wide(&r, start, &rng);
   else run_narrow(&r, start, &rng);
   free(r.goals), free(r.goal_n), free(r.found);

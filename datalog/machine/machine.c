@@ -316,8 +316,8 @@ dl_mstatus dl_machine_playouts(dl_machine *m, const dl_mstate *start, const dl_p
                                dl_playout_totals *t)
 {
   assert(m && start && o && t && t->goal_sum);
-  if (o->lanes == 64 && !m->ops->playouts) {
-    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "64 lanes need the circuit; this game is evaluated by the %s",
+  if (o->lanes == DL_M_LANES_WIDE && !m->ops->playouts) {
+    dl_diag_report(m->diag, DL_ERROR, NULL, 0, "%u lanes need the circuit; this game is evaluated by the %s", DL_M_LANES_WIDE,
                    m->ops->name);
     return DL_M_INPUT;
   }

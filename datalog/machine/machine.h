@@ -61,6 +61,10 @@ typedef struct dl_goal_found {
   int64_t sum;       /* the sum of the values (to compare sets of several), -1: one is no number */
 } dl_goal_found;
 
+/* Playouts that run at once in the circuit's bit-parallel program (its
+ * DL_WIDE_LANES). */
+#define DL_M_LANES_WIDE 256u
+
 /* Random playouts to run: every role plays a uniformly random legal move
  * until a terminal state. */
 typedef struct dl_playout_options {
@@ -68,7 +72,7 @@ typedef struct dl_playout_options {
   uint64_t seed;          /* the same seed, the same playouts */
   uint32_t max_depth;     /* a playout longer than this many joint moves is an error */
   int32_t goal_default;   /* a role with no goal value at the end scores this; -1: an error */
-  uint32_t lanes;         /* 0: the backend's fastest, 1: one at a time, 64: bit-parallel */
+  uint32_t lanes;         /* 0: the backend's fastest, 1: one at a time, DL_M_LANES_WIDE: bit-parallel */
   double time_limit;      /* seconds after which no playout starts; 0: none */
 } dl_playout_options;
 
@@ -79,7 +83,7 @@ typedef struct dl_playout_totals {
   uint64_t defaulted;     /* playouts in which a role scored goal_default */
   uint32_t min_depth, max_depth;
   double *goal_sum;       /* per role: the caller's array, added to */
-  uint32_t lanes;         /* what ran: 1 or 64 */
+  uint32_t lanes;         /* what ran: 1 or DL_M_LANES_WIDE */
   double seconds, cpu_seconds;
 } dl_playout_totals;
 

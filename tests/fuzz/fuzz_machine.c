@@ -7,7 +7,7 @@
  * by each machine from its text.  A disagreement is a bug: abort().  A
  * limit or the time budget on any of them ends the playout quietly.
  * Then each machine's own random playouts from the initial state (the
- * eager circuit's 64 lanes among them): they may end in a fault of the
+ * eager circuit's 256 lanes among them): they may end in a fault of the
  * game or a limit, but their figures must add up. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,7 +174,7 @@ static int compare(side *x, int n, int kif)
 }
 
 /* Side i's random playouts from its initial state: 130 on the eager
- * circuit (64 lanes where it has them), 3 on the others.  A status other
+ * circuit (256 lanes where it has them), 3 on the others.  A status other
  * than OK, a fault of the game, a limit or no memory, or figures that do
  * not add up, abort(). */
 static void playouts(side *x, int i, uint64_t seed)
@@ -193,7 +193,7 @@ static void playouts(side *x, int i, uint64_t seed)
   dl_mstatus st = sum ? dl_machine_playouts(m, start, &o, &t) : DL_M_NOMEM;
   if (st == DL_M_INPUT || st == DL_M_ILLEGAL) disagree("playouts fail", i, i, "", "");
   if (st == DL_M_OK && (t.playouts != o.n || t.max_depth > PLAYOUT_DEPTH || t.min_depth > t.max_depth ||
-                        t.states < t.playouts || (t.lanes != 1 && t.lanes != 64)))
+                        t.states < t.playouts || (t.lanes != 1 && t.lanes != DL_M_LANES_WIDE)))
     disagree("playout figures", i, i, "", "");
   for (uint32_t r = 0; st == DL_M_OK && r < m->n_roles; r++)
     if (sum[r] < 0 || sum[r] > 100.0 * (double)t.playouts) disagree("a goal sum", i, i, "", "");
