@@ -103,6 +103,54 @@ typedef struct rule_set {
   int32_t *lits;
 } rule_set;
 
+/* Filing moves under a fluent they need (compile_lazy.c, compile_wide.c). */
+enum { REQ = 4 };  /* fluents kept per gate while filing the moves */
+
+/* Fluents (f < n_fluents) and moves (n_fluents + m) every true value of
+ * the gate needs: at most REQ of them, a subset (that is all the filing
+ * needs: any needed one will do). */
+typedef struct req {
+  uint32_t f[REQ];
+} req;
+
+static inline void req_add(req *r, uint32_t f)
+{
+  for (int k = 0; k < REQ; k++) {
+    if (r->f[k] == f) return;
+    if (r->f[k] == NONE) {
+      r->f[k] = f;
+      return;
+    }
+  }
+}
+
+static inline void req_meet(req *r, const req *o)
+{
+  req m;
+  memset(&m, 0xff, sizeof m);
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    for (int j = 0; j < REQ && o->f[j] != NONE; j++)
+      if (r->f[k] == o->f[j]) req_add(&m, r->f[k]);
+  *r = m;
+}
+
+/* Counts in count[key] the needed keys below limit of r. */
+static inline void count_needed(const req *r, uint32_t limit, uint32_t *count)
+{
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    if (r->f[k] < limit) count[r->f[k]]++;
+}
+
+/* Of r's needed keys below limit, the one with the least count; limit
+ * when it has none. */
+static inline uint32_t rarest_needed(const req *r, uint32_t limit, const uint32_t *count)
+{
+  uint32_t best = limit;
+  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
+    if (r->f[k] < limit && (best == limit || count[r->f[k]] < count[best])) best = r->f[k];
+  return best;
+}
+
 /* compile.c */
 int cc_oom(build *b);
 dl_tid cc_arg(const dl_terms *t, dl_tid atom, uint32_t i);

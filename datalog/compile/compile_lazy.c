@@ -21,7 +21,6 @@
 
 #include <assert.h>
 
-enum { REQ = 4 };  /* fluents kept per gate while filing the moves */
 #define COST_MAX 0x7fffffffu
 
 /* Input code of gate s for a lazy gate (see dl_circuit.lz_in). */
@@ -145,34 +144,6 @@ static int lazy_hooks(dl_circuit *c, uint32_t g0)
   return 1;
 }
 
-/* Fluents (f < n_fluents) and moves (n_fluents + m) every true value of
- * the gate needs: at most REQ of them, a subset (that is all the filing
- * needs: any needed one will do). */
-typedef struct req {
-  uint32_t f[REQ];
-} req;
-
-static void req_add(req *r, uint32_t f)
-{
-  for (int k = 0; k < REQ; k++) {
-    if (r->f[k] == f) return;
-    if (r->f[k] == NONE) {
-      r->f[k] = f;
-      return;
-    }
-  }
-}
-
-static void req_meet(req *r, const req *o)
-{
-  req m;
-  memset(&m, 0xff, sizeof m);
-  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
-    for (int j = 0; j < REQ && o->f[j] != NONE; j++)
-      if (r->f[k] == o->f[j]) req_add(&m, r->f[k]);
-  *r = m;
-}
-
 /* The fluents each lazy gate needs (an AND: those of its positive inputs;
  * an OR: those all its inputs need; other thresholds: none). */
 static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_key)
@@ -196,23 +167,6 @@ static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_key)
     }
   }
   return q;
-}
-
-/* Counts in count[key] the needed keys below limit of r. */
-static void count_needed(const req *r, uint32_t limit, uint32_t *count)
-{
-  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
-    if (r->f[k] < limit) count[r->f[k]]++;
-}
-
-/* Of r's needed keys below limit, the one with the least count; limit
- * when it has none. */
-static uint32_t rarest_needed(const req *r, uint32_t limit, const uint32_t *count)
-{
-  uint32_t best = limit;
-  for (int k = 0; k < REQ && r->f[k] != NONE; k++)
-    if (r->f[k] < limit && (best == limit || count[r->f[k]] < count[best])) best = r->f[k];
-  return best;
 }
 
 /* Files each lazy move under the fluent of its needed ones that the fewest

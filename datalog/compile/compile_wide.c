@@ -442,6 +442,101 @@ static int alloc_wide(const dl_circuit *c, cc_wide *w, uint32_t n_hooks)
   return 1;
 }
 
+/* ---------------------------------------------------------------------
+ * Moves filed under a fluent they need (see find_candidates in
+ * circuit_wide.c), as the lazy circuit files its moves. */
+
+/* What each gate before the move cone needs (see req): a fluent's input
+ * its fluent; an AND what its positive inputs need; an OR without negated
+ * inputs what all its inputs need; any other gate nothing.  NULL when out
+ * of memory. */
+static req *gate_needs(const dl_circuit *c, const uint32_t *in_start, const uint32_t *ins)
+{
+  uint32_t n = c->cone_start;
+  req *q = malloc(((size_t)n + 1) * sizeof *q);
+  if (!q) return NULL;
+  memset(q, 0xff, ((size_t)n + 1) * sizeof *q);
+  for (uint32_t f = 0; f < c->n_fluents; f++)
+    if (c->fluent_gate[f] < n) q[c->fluent_gate[f]].f[0] = f;
+  for (uint32_t g = 0; g < n; g++) {
+    const uint32_t *in = ins + in_start[g];
+    uint32_t k = in_start[g + 1] - in_start[g];
+    int64_t need = c->kind[g] == KIND_INPUT || c->block[g] ? 0 : gate_need(c, g, in, k);
+    if (need <= 0 || need > k || (need > 1 && need < k)) continue;
+    for (uint32_t i = 0; i < k; i++) {
+      req one;
+      memset(&one, 0xff, sizeof one);
+      if (!(in[i] & 1) && (in[i] >> 1) < g) one = q[in[i] >> 1];
+      if (need > 1)
+        for (int j = 0; j < REQ && one.f[j] != NONE; j++) req_add(&q[g], one.f[j]);
+      else if (i == 0) q[g] = one;
+      else req_meet(&q[g], &one);
+    }
+  }
+  return q;
+}
+
+/* The files of the moves keyed role * (n_fluents + 1) + fluent (n_fluents:
+ * none), start[key] .. start[key + 1] of w->file_move: the non-empty ones,
+ * role by role; 0 when out of memory. */
+static int make_files(const dl_circuit *c, cc_wide *w, const uint32_t *start)
+{
+  uint32_t nf = c->n_fluents + 1, n = 0;
+  for (uint32_t k = 0; k < c->n_roles * nf; k++) n += start[k + 1] > start[k];
+  w->file_start = malloc(((size_t)c->n_roles + 1) * sizeof *w->file_start);
+  w->role_filed = calloc((size_t)c->n_roles + 1, 1);
+  w->file_fluent = malloc(((size_t)n + 1) * sizeof *w->file_fluent);
+  w->file_first = malloc(((size_t)n + 1) * sizeof *w->file_first);
+  if (!w->file_start || !w->role_filed || !w->file_fluent || !w->file_first) return 0;
+  uint32_t j = 0;
+  for (uint32_t r = 0; r < c->n_roles; r++) {
+    w->file_start[r] = j;
+    for (uint32_t f = 0; f < nf; f++)
+      if (start[r * nf + f + 1] > start[r * nf + f]) {
+        w->file_fluent[j] = f < c->n_fluents ? f : NONE;
+        w->file_first[j++] = start[r * nf + f];
+      }
+    uint32_t files = j - w->file_start[r], moves = c->role_start[r + 1] - c->role_start[r];
+    w->role_filed[r] = files && moves >= FILE_MIN_MOVES && moves >= FILE_MOVES * files;
+    if (files > w->max_files) w->max_files = files;
+  }
+  w->file_start[c->n_roles] = j;
+  w->file_first[j] = start[c->n_roles * nf];
+  w->lane_files = malloc(((size_t)w->max_files * BANK_LANES + 1) * sizeof *w->lane_files);
+  w->bytes += ((size_t)c->n_moves + 2 * n + c->n_roles + (size_t)w->max_files * BANK_LANES) * 4;
+  return w->lane_files != NULL;
+}
+
+/* Files each move that has a legal atom under the fluent, of those its
+ * legal atom needs, that the fewest moves of its role need (the moves of
+ * a piece on its square), or under none; 0 when out of memory. */
+static int file_moves(const dl_circuit *c, cc_wide *w, const uint32_t *in_start, const uint32_t *ins)
+{
+  uint32_t nf = c->n_fluents + 1, nb = c->n_roles * nf;
+  req *q = gate_needs(c, in_start, ins);
+  uint32_t *count = calloc((size_t)nb + 1, sizeof *count), *key = malloc(((size_t)c->n_moves + 1) * sizeof *key);
+  uint32_t *start = calloc((size_t)nb + 2, sizeof *start);
+  w->file_move = malloc(((size_t)c->n_moves + 1) * sizeof *w->file_move);
+  int ok = q && count && key && start && w->file_move;
+  for (uint32_t r = 0; ok && r < c->n_roles; r++)
+    for (uint32_t m = c->role_start[r]; m < c->role_start[r + 1]; m++)
+      if (w->legal_gate[m] < c->cone_start) count_needed(&q[w->legal_gate[m]], c->n_fluents, count + r * nf);
+  for (uint32_t r = 0; ok && r < c->n_roles; r++)
+    for (uint32_t m = c->role_start[r]; m < c->role_start[r + 1]; m++) {
+      uint32_t g = w->legal_gate[m];
+      key[m] = g == c->n_gates ? NONE : r * nf + (g < c->cone_start ? rarest_needed(&q[g], c->n_fluents, count + r * nf)
+                                                                     : c->n_fluents);
+      if (key[m] != NONE) start[key[m] + 1]++;
+    }
+  for (uint32_t k = 0; ok && k < nb; k++) start[k + 1] += start[k];
+  if (ok) memcpy(count, start, (size_t)nb * sizeof *count);
+  for (uint32_t m = 0; ok && m < c->n_moves; m++)
+    if (key[m] != NONE) w->file_move[count[key[m]]++] = m;
+  ok = ok && make_files(c, w, start);
+  free(q), free(count), free(key), free(start);
+  return ok;
+}
+
 /* Each role's moves that no turn literal gates (see choose_moves in
  * circuit_wide.c). */
 static void list_ungated(const dl_circuit *c, cc_wide *w)
@@ -487,7 +582,8 @@ int cc_wide_build(build *b)
     read_hooks(c, w);
     w->bytes += ((size_t)w->n_gates + 1 + w->n_push) * sizeof(lane_word) +
                 ((size_t)w->push_start[c->n_moves] + w->n_push) * 4;
-    ok = lay_out(c, w) && (w->count = aligned_words((size_t)w->max_need + 2)) != NULL;
+    ok = file_moves(c, w, in_start, ins) && lay_out(c, w) &&
+         (w->count = aligned_words((size_t)w->max_need + 2)) != NULL;
     w->sweep = cc_wide_pick_sweep();
   }
   free(in_start), free(ins), free_pushes(&p);

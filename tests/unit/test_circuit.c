@@ -171,6 +171,23 @@ static void test_cycle(void)
  * move touches it (the "any move but" gates of breakthrough): the joint
  * move flips both roles' moves at once, and setting a state leaves the
  * gates that depend on a move to the next joint move. */
+/* Role a's moves m(P,X) are filed under free(X), the rarer of the fluents
+ * they need; at the start five are legal, and m(1,1), a candidate there,
+ * is not (blocked). */
+static const char pieces_game[] =
+  "role(a). role(b).\n"
+  "pc(1). pc(2). cell(1). cell(2). cell(3). cell(4).\n"
+  "init(turn(a)). init(p(1)). init(p(2)). init(free(1)). init(free(2)). init(free(3)). init(blocked(1,1)).\n"
+  "legal(a,m(P,X)) :- true(turn(a)) & true(p(P)) & cell(X) & true(free(X)) & ~true(blocked(P,X)).\n"
+  "legal(a,noop) :- true(turn(b)).\n"
+  "legal(b,noop).\n"
+  "next(turn(b)) :- true(turn(a)).\n"
+  "next(turn(a)) :- true(turn(b)).\n"
+  "next(free(4)) :- does(a,m(P,X)).\n"
+  "next(done) :- does(a,m(P,X)).\n"
+  "terminal :- true(done).\n"
+  "goal(a,100). goal(b,0).\n";
+
 static const char turn_game[] =
   "role(a). role(b).\n"
   "idx(1). idx(2). idx(3).\n"
@@ -593,6 +610,14 @@ static const char *wide_agrees(replay *x, dl_circuit *c, uint64_t seed, uint32_t
   return x->why[0] ? x->why : NULL;
 }
 
+/* Has every role that has files draw through them (the compiler does so
+ * only for roles with many moves, see FILE_MIN_MOVES). */
+static void file_all_roles(dl_circuit *c)
+{
+  cc_wide *w = c->wide;
+  for (uint32_t r = 0; r < w->n_roles; r++) w->role_filed[r] = w->file_start[r + 1] > w->file_start[r];
+}
+
 static void test_wide(void)
 {
   static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game };
@@ -609,6 +634,9 @@ static void test_wide(void)
     why = wide_agrees(&rp, x.c, 5 + i, 300, 1000);
     CHECK(!why && rp.states == states, "game %zu: the generic sweep replayed too (%u states, %u before)%s%s", i,
           rp.states, states, why ? ": " : "", why ? why : "");
+    file_all_roles(x.c);
+    why = wide_agrees(&rp, x.c, 5 + i, 300, 1000);
+    CHECK(!why, "game %zu: drawn among the moves of the fluents that hold too%s%s", i, why ? ": " : "", why ? why : "");
     game_free(&x);
   }
   /* the draws are uniform: role a's three first moves of the turn game */
@@ -620,6 +648,17 @@ static void test_wide(void)
     for (uint32_t m = 0; m < 8; m++)
       if (rp.first[m]) n++, lo = rp.first[m] < lo ? rp.first[m] : lo, hi = rp.first[m] > hi ? rp.first[m] : hi;
     CHECK(!why && n == 3 && lo > 850 && hi < 1150, "3000 playouts: a's 3 first moves drawn %u to %u times%s%s", lo,
+          hi, why ? ": " : "", why ? why : "");
+    game_free(&x);
+  }
+  /* and uniform when drawn among the moves of the fluents that hold */
+  if (game_open(&x, pieces_game, "pieces game compiles")) {
+    file_all_roles(x.c);
+    const char *why = wide_agrees(&rp, x.c, 11, 3000, 1000);
+    uint32_t lo = UINT32_MAX, hi = 0, n = 0;
+    for (uint32_t m = 0; m < 8; m++)
+      if (rp.first[m]) n++, lo = rp.first[m] < lo ? rp.first[m] : lo, hi = rp.first[m] > hi ? rp.first[m] : hi;
+    CHECK(!why && n == 5 && lo > 500 && hi < 700, "3000 playouts: a's 5 first moves drawn %u to %u times%s%s", lo,
           hi, why ? ": " : "", why ? why : "");
     game_free(&x);
   }
