@@ -444,7 +444,7 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
  * none: in chess's initial state 255 of 7,622 (the moves of the pieces on
  * their squares).  snakeAssemblit's initial state tests 62 of its 66, each
  * a search over the board, and it plays 842 playouts per processor second
- * lazy against about 45,000 eager (64 at a time); mummymaze1p (5 of 5) and
+ * lazy against about 45,000 eager (64 lanes at a time); mummymaze1p (5 of 5) and
  * urmAdd (324 of 324) are slower lazy too, one playout at a time. */
 enum { LAZY_TESTED = 50 };
 
