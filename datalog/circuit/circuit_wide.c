@@ -143,9 +143,9 @@ static void list_legal(cc_wide *w, bank_view k, const uint32_t *moves, uint32_t 
  * there.  The role's legal words are first copied into w->legal in move
  * order, once a step, so that the pass reads them in sequence: on
  * speedChess the gates' words (900 KB) do not fit the second-level cache,
- * and looking them up where they lie stalled the pass.  (amazons, whose
- * draws pay, seldom lists a role's 87,000 moves: copying them every step
- * took most of its time.) */
+ * and looking them up where they lie stalled the pass.  (Copying every
+ * move's word at every step, whether its role lists or not, took most of
+ * amazons' time.) */
 static void list_role(cc_wide *w, bank_view k, uint32_t r, uint64_t which)
 {
   uint32_t first = w->role_start[r], end = w->role_start[r + 1];
@@ -188,10 +188,10 @@ static uint32_t candidate(const cc_wide *w, uint32_t bit, uint32_t t)
  * where they are not filed) until one is legal there: a uniform choice
  * among the legal ones, as every legal move is a candidate once
  * (speedChess: the moves of the pieces on their squares, about 160 of
- * 3,833).  A lane draws up to eight times as often
- * as a hit has taken so far (one lane in about e^8 misses, so that the
- * pass over the moves for the lanes that missed is rare), at most DRAW_MAX
- * times.  Returns the lanes where every draw missed. */
+ * 3,833).  A lane draws up to eight times as often as a hit has taken so
+ * far (one lane in about e^8 misses, so that the pass over the moves for
+ * the lanes that missed is rare), at most DRAW_MAX times.  Returns the
+ * lanes where every draw missed. */
 static uint64_t draw_moves(lanes *L, bank_view k, uint32_t r, uint64_t which)
 {
   cc_wide *w = L->w;
@@ -201,8 +201,8 @@ static uint64_t draw_moves(lanes *L, bank_view k, uint32_t r, uint64_t which)
   uint32_t first = w->role_start[r], filed = w->role_filed[r];
   if (filed) find_candidates(w, k.b, r, which);
   for (uint64_t x = which; x; x &= x - 1) {
-    uint32_t lane = lane_of(k.b, x), t = 0, m = 0, b = (uint32_t)__builtin_ctzll(x);
-    uint32_t n = filed ? w->n_cands[b] : w->role_start[r + 1] - first;
+    uint32_t lane = lane_of(k.b, x), t = 0, m = 0, bit_no = (uint32_t)__builtin_ctzll(x);
+    uint32_t n = filed ? w->n_cands[bit_no] : w->role_start[r + 1] - first;
     uint64_t bit = x & (0 - x);
     if (!n) {  /* no move can be legal there: the list says so */
       missed |= bit;
@@ -210,7 +210,7 @@ static uint64_t draw_moves(lanes *L, bank_view k, uint32_t r, uint64_t which)
     }
     while (t < cap) {
       uint32_t i = dl_rng_below(&rng, n);
-      if (legal_lanes(w, k, m = filed ? candidate(w, b, i) : first + i, bit)) break;
+      if (legal_lanes(w, k, m = filed ? candidate(w, bit_no, i) : first + i, bit)) break;
       t++;
     }
     if (t < cap) w->joint[(size_t)lane * w->n_roles + r] = m, tries += t + 1, h++;
@@ -226,8 +226,8 @@ static uint64_t draw_moves(lanes *L, bank_view k, uint32_t r, uint64_t which)
 /* Do draws pay for role r, from the hit rate h of its draws so far?  A
  * lane's draws cost 1/h a hit; a hit spares the lane's list, h * n entries
  * of the role's n moves, an entry costing about half a draw.  So draws pay
- * while h * h * n >= 2 (speedChess: 3,833 moves a role, about 30 legal,
- * does not).  Judged after DRAW_TRIAL draws. */
+ * while h * h * n >= 2 (checkers: 640 moves a role, about 5 legal, does
+ * not).  Judged after DRAW_TRIAL draws. */
 static int draws_pay(const cc_wide *w, uint32_t r)
 {
   uint64_t d = w->draws[r], h = w->hits[r], n = w->role_start[r + 1] - w->role_start[r];
@@ -255,9 +255,10 @@ static void count_drawn(lanes *L, bank_view k, uint32_t r, uint64_t which)
 
 /* Chooses role r's move uniformly in each lane of *moving, in bank b; a
  * lane where r has none is reported and leaves *moving.  Where r's turn
- * literal is true (its gated moves count), the move is drawn among all of
- * r's moves until one is legal, which costs a few draws where many are
- * (breakthrough: a role's 155 moves, about 25 legal); else, and where the
+ * literal is true (its gated moves count), the move is drawn among r's
+ * moves (or its candidates, draw_moves) until one is legal, which costs a
+ * few draws where many are (breakthrough: a role's 155 moves, about 25
+ * legal) and while draws_pay says so; else, and where the
  * draws missed, one pass over the moves lists each lane's legal ones and a
  * lane takes one of its list at random.  A lane whose role waits has only
  * ungated moves (one noop among a hundred moves, often): its list is made
