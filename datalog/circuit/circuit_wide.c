@@ -30,6 +30,14 @@ typedef struct lanes {
   int stop;
 } lanes;
 
+/* Whether any lane of the BANKS banks x holds. */
+static inline int any_lane(const uint64_t *x)
+{
+  uint64_t any = 0;
+  for (uint32_t b = 0; b < BANKS; b++) any |= x[b];
+  return any != 0;
+}
+
 /* The lane of bit `bit` of bank b. */
 static inline uint32_t lane_of(uint32_t b, uint64_t bits) { return b * BANK_LANES + (uint32_t)__builtin_ctzll(bits); }
 
@@ -47,14 +55,13 @@ static void report(lanes *L, uint32_t lane, dl_playout p, const int32_t *goals, 
 static void start_lanes(lanes *L)
 {
   cc_wide *w = L->w;
-  uint64_t fresh[BANKS] = { 0 }, any = 0;
+  uint64_t fresh[BANKS] = { 0 };
   for (uint32_t b = 0; b < BANKS; b++)
     for (uint64_t free = ~L->active[b]; free && L->left; free &= free - 1, L->left--) {
       fresh[b] |= free & (0 - free);
       w->depth[lane_of(b, free)] = 0;
     }
-  for (uint32_t b = 0; b < BANKS; b++) any |= fresh[b];
-  if (!any) return;
+  if (!any_lane(fresh)) return;
   for (uint32_t f = 0; f < w->n_fluents; f++) {
     uint64_t on = 0 - ((L->start[f >> 6] >> (f & 63)) & 1);
     for (uint32_t b = 0; b < BANKS; b++) w->state[f].bank[b] = (w->state[f].bank[b] & ~fresh[b]) | (on & fresh[b]);
@@ -291,13 +298,6 @@ static void choose_moves(lanes *L, uint32_t b, uint32_t r, uint64_t *moving)
   }
 }
 
-static int is_zero(const lane_word *x)
-{
-  uint64_t any = 0;
-  for (uint32_t b = 0; b < BANKS; b++) any |= x->bank[b];
-  return !any;
-}
-
 /* Sets the does inputs of the moving lanes' joint moves (clearing the
  * last step's) and records them in the history. */
 static void set_moves(lanes *L, const uint64_t *moving)
@@ -313,7 +313,7 @@ static void set_moves(lanes *L, const uint64_t *moving)
       for (uint32_t r = 0; r < nr; r++) {
         uint32_t g = w->move_input[joint[r]];
         if (g == w->n_gates) continue;
-        if (is_zero(&w->v[g])) w->set_move[w->n_set] = joint[r], w->set_inputs[w->n_set++] = g;
+        if (!any_lane(w->v[g].bank)) w->set_move[w->n_set] = joint[r], w->set_inputs[w->n_set++] = g;
         w->v[g].bank[b] |= x & (0 - x);
       }
       if (L->moves && w->depth[lane] < L->history)
@@ -332,7 +332,7 @@ static void push_moves(cc_wide *w)
     const lane_word *x = &v[w->set_inputs[k]];
     for (uint32_t i = w->push_start[m]; i < w->push_start[m + 1]; i++) {
       uint32_t q = w->push_to[i];
-      if (is_zero(&v[q])) w->pushed[w->n_pushed++] = q;
+      if (!any_lane(v[q].bank)) w->pushed[w->n_pushed++] = q;
       for (uint32_t b = 0; b < BANKS; b++) v[q].bank[b] |= x->bank[b];
     }
   }
@@ -355,17 +355,14 @@ static void end_too_deep(lanes *L, uint32_t b, uint64_t *moving)
 static void step(lanes *L)
 {
   cc_wide *w = L->w;
-  uint64_t term[BANKS], moving[BANKS], any_term = 0;
+  uint64_t term[BANKS], moving[BANKS];
   for (uint32_t f = 0; f < w->n_fluents; f++) w->v[w->fluent_gate[f]] = w->state[f];
   memset(&w->v[w->n_gates], 0, sizeof *w->v);
   w->sweep(w->code, 0, w->seg[0], w->v, w->count);
   w->steps++;
-  for (uint32_t b = 0; b < BANKS; b++) {
-    term[b] = any_of(w, w->terminal_gate, w->n_terminal, b) & L->active[b];
-    moving[b] = L->active[b] & ~term[b];
-    any_term |= term[b];
-  }
-  if (any_term) w->sweep(w->code, w->seg[1], w->seg[2], w->v, w->count);
+  for (uint32_t b = 0; b < BANKS; b++)
+    term[b] = any_of(w, w->terminal_gate, w->n_terminal, b) & L->active[b], moving[b] = L->active[b] & ~term[b];
+  if (any_lane(term)) w->sweep(w->code, w->seg[1], w->seg[2], w->v, w->count);
   for (uint32_t b = 0; b < BANKS; b++) {
     if (term[b]) end_terminal(L, b, term[b]);
     end_too_deep(L, b, &moving[b]);
@@ -401,13 +398,6 @@ void cc_wide_free(dl_circuit *c)
 
 int dl_circuit_has_wide(const dl_circuit *c) { return c->wide != NULL; }
 
-static int any_active(const lanes *L)
-{
-  uint64_t any = 0;
-  for (uint32_t b = 0; b < BANKS; b++) any |= L->active[b];
-  return any != 0;
-}
-
 int dl_circuit_wide_playouts(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint64_t n, uint32_t max_depth,
                              uint32_t history, const dl_stop *stop, dl_wide_fn done, void *ctx)
 {
@@ -427,7 +417,7 @@ int dl_circuit_wide_playouts(dl_circuit *c, const uint64_t *start, dl_rng *rng, 
   memset(w->draws, 0, (size_t)w->n_roles * sizeof *w->draws);  /* each call judges its draws afresh */
   memset(w->hits, 0, (size_t)w->n_roles * sizeof *w->hits);
   start_lanes(&L);
-  for (uint32_t steps = 1; any_active(&L) && !L.stop; steps++) {
+  for (uint32_t steps = 1; any_lane(L.active) && !L.stop; steps++) {
     step(&L);
     if (steps % DL_PLAYOUT_POLL == 0 && dl_stop_requested(stop)) L.stop = 1;
   }

@@ -134,6 +134,17 @@ static inline void req_meet(req *r, const req *o)
   *r = m;
 }
 
+/* Folds into *q what the input `one` of a gate needs: an AND (is_and)
+ * needs what any of its inputs needs, an OR what all of them need (first:
+ * one is its first input). */
+static inline void req_fold(req *q, const req *one, int is_and, int first)
+{
+  if (is_and)
+    for (int k = 0; k < REQ && one->f[k] != NONE; k++) req_add(q, one->f[k]);
+  else if (first) *q = *one;
+  else req_meet(q, one);
+}
+
 /* Counts in count[key] the needed keys below limit of r. */
 static inline void count_needed(const req *r, uint32_t limit, uint32_t *count)
 {

@@ -160,10 +160,7 @@ static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_key)
       memset(&one, 0xff, sizeof one);
       if ((in & 3) == 2) one = q[in >> 2];
       else if (!(in & 3)) one.f[0] = gate_key[in >> 2];
-      if (need > 1) {
-        for (int k = 0; k < REQ && one.f[k] != NONE; k++) req_add(&q[x], one.f[k]);
-      } else if (i == a) q[x] = one;
-      else req_meet(&q[x], &one);
+      req_fold(&q[x], &one, need > 1, i == a);
     }
   }
   return q;

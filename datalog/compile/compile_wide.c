@@ -467,10 +467,7 @@ static req *gate_needs(const dl_circuit *c, const uint32_t *in_start, const uint
       req one;
       memset(&one, 0xff, sizeof one);
       if (!(in[i] & 1) && (in[i] >> 1) < g) one = q[in[i] >> 1];
-      if (need > 1)
-        for (int j = 0; j < REQ && one.f[j] != NONE; j++) req_add(&q[g], one.f[j]);
-      else if (i == 0) q[g] = one;
-      else req_meet(&q[g], &one);
+      req_fold(&q[g], &one, need > 1, i == 0);
     }
   }
   return q;
