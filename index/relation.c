@@ -885,6 +885,19 @@ static int stage_codes(ix_relation *r, const uint32_t *codes, uint64_t n)
   return ok;
 }
 
+/* Fetches into the cache the codes' entries of a tuple that encode reads
+ * soon: over many tuples, those reads are cache misses, which then overlap. */
+static void prefetch_codes(const ix_relation *r, const ix_val *tuple)
+{
+  for (uint32_t c = 0; c < r->arity; c++) {
+    const colmap *m = &r->cols[c];
+    uint32_t p = tuple[c] >> PAGE_BITS;
+    if (p < m->n_pages && m->pages[p]) __builtin_prefetch(&m->pages[p][tuple[c] & (PAGE - 1)]);
+  }
+}
+
+enum { PREFETCH_AHEAD = 16 };  /* tuples: a few cache misses' time of work */
+
 int ix_relation_stage_all(ix_relation *r, ix_val *tuples, uint64_t n)
 {
   assert(r && (tuples || n == 0) && r->arity > 0);
@@ -896,6 +909,7 @@ int ix_relation_stage_all(ix_relation *r, ix_val *tuples, uint64_t n)
   }
   ix_val tuple[IX_MAX_ARITY];
   for (uint64_t i = 0; ok && i < n; i++) {  /* each tuple's codes in its place */
+    if (i + PREFETCH_AHEAD < n) prefetch_codes(r, tuples + (i + PREFETCH_AHEAD) * r->arity);
     memcpy(tuple, tuples + i * r->arity, r->arity * sizeof *tuple);
     ok = encode(r, tuple, tuples + i * r->arity);
   }

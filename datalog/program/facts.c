@@ -103,8 +103,7 @@ static int add_column(reader *r, const char *z, size_t n)
 {
   dl_facts_file *f = r->f;
   if (!reserve(f, 1)) return out_of_memory(r);
-  dl_sym s = dl_terms_symbol(r->terms, z, n);
-  dl_tid t = s == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(r->terms, s);
+  dl_tid t = dl_terms_constant_named(r->terms, z, n);
   if (t == DL_NO_TERM) return out_of_memory(r);
   f->tuples[f->used++] = t;
   return 1;
@@ -180,6 +179,27 @@ static int scan_text(reader *r, uint64_t *ids)
   return 1;
 }
 
+/* Where the line that starts at src's offset at ends: its line break, or
+ * the end of the text. */
+static uint32_t line_end(const dl_source *src, uint32_t at)
+{
+  const char *nl = memchr(src->text + at, '\n', src->len - at);
+  return nl ? (uint32_t)(nl - src->text) : src->len;
+}
+
+/* Has the term store fetch into the cache the entries of the constants of
+ * the row text[from, to), which is read next: over many rows those
+ * look-ups miss the cache, and each then overlaps with the row before. */
+static void prefetch_row(const reader *r, uint32_t from, uint32_t to)
+{
+  const char *text = r->f->src->text;
+  for (uint32_t at = from, end = from; end <= to; end++)  /* rows are short: no memchr */
+    if (end == to || text[end] == '\t') {
+      dl_terms_prefetch_constant(r->terms, text + at, end - at);
+      at = end + 1;
+    }
+}
+
 /* Reads the rows of f's text; empty lines are skipped, a carriage return
  * before a line break is not part of the row. */
 static int read_rows(reader *r)
@@ -188,12 +208,15 @@ static int read_rows(reader *r)
   uint64_t ids;
   if (!scan_text(r, &ids)) return 0;
   if (!reserve(r->f, ids)) return out_of_memory(r);
+  uint32_t end = line_end(src, 0);
   for (uint32_t at = 0, done = 0; at < src->len;) {
-    const char *nl = memchr(src->text + at, '\n', src->len - at);
-    uint32_t end = nl ? (uint32_t)(nl - src->text) : src->len, to = end;
+    uint32_t next = end + 1, next_end = next < src->len ? line_end(src, next) : src->len;
+    if (next < next_end) prefetch_row(r, next, next_end);
+    uint32_t to = end;
     if (to > at && src->text[to - 1] == '\r') to--;
     if (to > at && !read_row(r, at, to)) return 0;
-    at = end + 1;
+    at = next;
+    end = next_end;
     if (at - done >= RELEASE_EVERY) dl_load_done_reading(src, done = at);
   }
   return 1;

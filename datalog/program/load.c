@@ -335,6 +335,7 @@ static int load_rest(dl_loaded *l, const dl_load_options *o, double t0, dl_diag 
   if (o->extra_rules && !parse_text(l, "<gdlog>", o->extra_rules, diag)) return 0;
   if (o->facts_dir && !(make_facts(l, diag) && dl_facts_read(l->facts, o->facts_dir, l->terms, diag))) return 0;
   if (!declare_inputs(l, diag)) return 0;
+  dl_terms_done_reading(l->terms);
   l->parse_seconds = dl_clock_now() - t0;
   t0 = dl_clock_now();
   if (!dl_normalize(l->ast, 0, diag)) return 0;

@@ -9,6 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { FAST_MAX_ARITY = 32 };
+
+/* The names of a fact pred(c1, ..., cn). */
+typedef struct fact_text {
+  uint32_t off[FAST_MAX_ARITY + 1], len[FAST_MAX_ARITY + 1];  /* [0]: pred */
+  uint32_t n;                                                  /* names, pred included */
+  uint32_t end;                                                /* after the '.' */
+} fact_text;
+
 typedef struct parser {
   lx_lexer lx;
   lx_token tok;             /* current token */
@@ -33,6 +42,8 @@ typedef struct parser {
   uint32_t args_cap;
   uint32_t taken_off, taken_len, taken_arity;  /* the last fact fast_fact took: its */
   dl_sym taken_pred;                           /*   predicate's name in the text, arity, symbol */
+  fact_text ahead;          /* the fact after the last one fast_fact took, */
+  uint32_t ahead_at;        /*   scanned at this offset (UINT32_MAX: none) */
   dl_sym kw_rule, kw_not, kw_or, kw_and, kw_distinct;
   dl_arena_mark clause_start;  /* the arena before the current clause */
 } parser;
@@ -742,8 +753,6 @@ static int at_clause_end(parser *ps, int is_rule)
 
 /* ---- facts of constants, read fast ---------------------------------------- */
 
-enum { FAST_MAX_ARITY = 32 };
-
 static int is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 static int is_name_char(char c) { return is_name_start(c) || (c >= 'A' && c <= 'Z') || c == '_'; }
 
@@ -762,13 +771,6 @@ static uint32_t skip_blanks(const char *z, uint32_t i)
   while (z[i] == ' ' || z[i] == '\t') i++;
   return i;
 }
-
-/* The names of a fact pred(c1, ..., cn). */
-typedef struct fact_text {
-  uint32_t off[FAST_MAX_ARITY + 1], len[FAST_MAX_ARITY + 1];  /* [0]: pred */
-  uint32_t n;                                                  /* names, pred included */
-  uint32_t end;                                                /* after the '.' */
-} fact_text;
 
 /* Reads name '(' name { ',' name } ')' '.' at z[i], blanks between tokens
  * (not line ends), into *ft; 0 when the text there is not of that form. */
@@ -794,6 +796,19 @@ static int scan_fact(const char *z, uint32_t i, fact_text *ft)
   }
 }
 
+/* Scans the fact that follows the text's offset end, across blanks and
+ * line ends, into ps->ahead, and has the term store fetch its constants'
+ * entries into the cache while the parser goes there: in a large fact file
+ * those look-ups miss the cache, and so each overlaps with other work. */
+static void look_ahead(parser *ps, uint32_t end)
+{
+  const char *z = ps->src->text;
+  while (z[end] == ' ' || z[end] == '\t' || z[end] == '\n' || z[end] == '\r') end++;
+  ps->ahead_at = scan_fact(z, end, &ps->ahead) ? end : UINT32_MAX;
+  for (uint32_t k = 1; ps->ahead_at != UINT32_MAX && k < ps->ahead.n; k++)
+    dl_terms_prefetch_constant(ps->terms, z + ps->ahead.off[k], ps->ahead.len[k]);
+}
+
 /* Whether the fact in *ft has the predicate and arity of the last fact
  * that fast_fact took, which the program takes still (the parser keeps the
  * facts of a predicate with one arity as facts, and the taker answers for
@@ -816,7 +831,8 @@ static int fast_fact(parser *ps)
 {
   const char *z = ps->src->text;
   fact_text ft;
-  if (!scan_fact(z, ps->tok.off, &ft)) return 0;
+  if (ps->ahead_at == ps->tok.off) ft = ps->ahead;
+  else if (!scan_fact(z, ps->tok.off, &ft)) return 0;
   for (uint32_t i = 0; ps->lx.syntax == LX_ASP && i < ft.n; i++)
     if (is_mangled(z + ft.off[i], ft.len[i])) return 0;
   uint32_t arity = ft.n - 1;
@@ -831,11 +847,10 @@ static int fast_fact(parser *ps)
     ps->taken_pred = pred;
   }
   dl_tid args[FAST_MAX_ARITY];
-  for (uint32_t i = 0; i < arity; i++) {
-    dl_sym s = dl_terms_symbol(ps->terms, z + ft.off[i + 1], ft.len[i + 1]);
-    if (s == DL_NO_SYM || (args[i] = dl_terms_constant(ps->terms, s)) == DL_NO_TERM) return -1;
-  }
+  for (uint32_t i = 0; i < arity; i++)
+    if ((args[i] = dl_terms_constant_named(ps->terms, z + ft.off[i + 1], ft.len[i + 1])) == DL_NO_TERM) return -1;
   if (!ps->prog->take_fact(ps->prog->take_ctx, pred, arity, args, ps->src, ps->tok.off)) return -1;
+  look_ahead(ps, ft.end);
   ps->lx.cur = ft.end;
   advance(ps);
   return 1;
@@ -937,6 +952,7 @@ int dl_parse(ast_program *prog, dl_terms *terms, const dl_source *src,
 {
   parser ps;
   memset(&ps, 0, sizeof ps);
+  ps.ahead_at = UINT32_MAX;
   ps.prog = prog;
   ps.terms = terms;
   ps.src = src;

@@ -102,8 +102,37 @@ static void combination_index(dl_terms *t)
   CHECK(dl_terms_with_args(t, move, 3, 8, v, &n) == NULL && n == 0, "no argument 3 in move/3");
 }
 
+/* dl_terms_constant_named gives the ids that dl_terms_constant of
+ * dl_terms_symbol gives, made in the same order, for numbers (found by
+ * value) and for other names alike, in stores that saw the name either way
+ * first. */
+static void constants_by_name(void)
+{
+  static const char *const names[] = { "7", "x", "007", "0", "16777216", "12", "7", "x", "12", "0" };
+  enum { N = sizeof names / sizeof *names };
+  dl_terms *a = dl_terms_create(), *b = dl_terms_create();
+  for (int i = 0; i < N; i++) {
+    size_t n = strlen(names[i]);
+    dl_terms_prefetch_constant(a, names[i], n);
+    dl_tid by_name = dl_terms_constant_named(a, names[i], n);
+    dl_tid by_symbol = dl_terms_constant(b, dl_terms_symbol(b, names[i], n));
+    CHECK(by_name == by_symbol, "%s: constant %u by name, %u by symbol", names[i], by_name, by_symbol);
+    size_t len;
+    CHECK(strcmp(dl_terms_name(a, dl_terms_functor(a, by_name), &len), names[i]) == 0, "%s reads back", names[i]);
+  }
+  CHECK(dl_terms_count(a) == 6 && dl_terms_symbol_count(a) == dl_terms_symbol_count(b), "6 constants, as many symbols");
+  dl_tid seven = dl_terms_constant(a, dl_terms_symbol(a, "7", 1));
+  CHECK(dl_terms_constant_named(a, "7", 1) == seven, "a number's constant made by symbol is found by name");
+  dl_terms_done_reading(a);
+  CHECK(dl_terms_constant_named(a, "12", 2) == dl_terms_constant(b, dl_terms_symbol(b, "12", 2)),
+        "after done_reading, numbers are found by symbol again");
+  dl_terms_destroy(a);
+  dl_terms_destroy(b);
+}
+
 int main(void)
 {
+  constants_by_name();
   dl_terms *t = dl_terms_create();
   symbols(t);
   hash_consing(t);
