@@ -272,16 +272,21 @@ static dl_sym symbol_by_hash(dl_terms *t, const char *z, size_t n)
   return s;
 }
 
+/* Interns z[0..n), whose number_value is v. */
+static dl_sym symbol_of_value(dl_terms *t, const char *z, size_t n, int64_t v)
+{
+  if (v < 0) return symbol_by_hash(t, z, n);
+  if (v < t->n_numbers && t->number[v]) return t->number[v] - 1;
+  dl_sym s = new_symbol(t, z, n);
+  return s == DL_NO_SYM || set_by_value(&t->number, &t->n_numbers, (uint32_t)v, s + 1) ? s : DL_NO_SYM;
+}
+
 /* Numbers, common in games and in data, are found without hashing: they
  * are in t->number only. */
 dl_sym dl_terms_symbol(dl_terms *t, const char *z, size_t n)
 {
   if (n >= UINT32_MAX / 2) return DL_NO_SYM;
-  int64_t v = number_value(z, n);
-  if (v < 0) return symbol_by_hash(t, z, n);
-  if (v < t->n_numbers && t->number[v]) return t->number[v] - 1;
-  dl_sym s = new_symbol(t, z, n);
-  return s == DL_NO_SYM || set_by_value(&t->number, &t->n_numbers, (uint32_t)v, s + 1) ? s : DL_NO_SYM;
+  return symbol_of_value(t, z, n, number_value(z, n));
 }
 
 const char *dl_terms_name(const dl_terms *t, dl_sym s, size_t *len)
@@ -550,9 +555,10 @@ void dl_terms_prefetch_constant(const dl_terms *t, const char *z, size_t n)
 
 dl_tid dl_terms_constant_named(dl_terms *t, const char *z, size_t n)
 {
-  int64_t v = n < UINT32_MAX / 2 ? number_value(z, n) : -1;
+  if (n >= UINT32_MAX / 2) return DL_NO_TERM;
+  int64_t v = number_value(z, n);
   if (v >= 0 && v < t->n_number_terms && t->number_term[v]) return t->number_term[v] - 1;
-  dl_sym s = dl_terms_symbol(t, z, n);
+  dl_sym s = symbol_of_value(t, z, n, v);
   dl_tid id = s == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(t, s);
   if (id != DL_NO_TERM && v >= 0 && !set_by_value(&t->number_term, &t->n_number_terms, (uint32_t)v, id + 1))
     return DL_NO_TERM;
@@ -567,5 +573,6 @@ const dl_tid *dl_terms_args(const dl_terms *t, dl_tid id) { assert(id < t->n_ter
 size_t dl_terms_bytes(const dl_terms *t)
 {
   return t->names_cap + ((size_t)t->n_numbers + t->n_number_terms) * 4 + (size_t)t->syms_cap * 8 +
-         ((size_t)t->sym_table.mask + 1) * 8 + (size_t)t->terms_cap * 18 + t->args_cap * 4 + ((size_t)t->term_table.mask + 1) * 8;
+         ((size_t)t->sym_table.mask + 1) * 8 + (size_t)t->terms_cap * 18 + t->args_cap * 4 +
+         ((size_t)t->term_table.mask + 1) * 8;
 }

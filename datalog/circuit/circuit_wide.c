@@ -360,8 +360,10 @@ static void step(lanes *L)
   memset(&w->v[w->n_gates], 0, sizeof *w->v);
   w->sweep(w->code, 0, w->seg[0], w->v, w->count);
   w->steps++;
-  for (uint32_t b = 0; b < BANKS; b++)
-    term[b] = any_of(w, w->terminal_gate, w->n_terminal, b) & L->active[b], moving[b] = L->active[b] & ~term[b];
+  for (uint32_t b = 0; b < BANKS; b++) {
+    term[b] = any_of(w, w->terminal_gate, w->n_terminal, b) & L->active[b];
+    moving[b] = L->active[b] & ~term[b];
+  }
   if (any_lane(term)) w->sweep(w->code, w->seg[1], w->seg[2], w->v, w->count);
   for (uint32_t b = 0; b < BANKS; b++) {
     if (term[b]) end_terminal(L, b, term[b]);
