@@ -547,20 +547,21 @@ void dl_terms_done_reading(dl_terms *t)
   t->n_number_terms = 0;
 }
 
-void dl_terms_prefetch_constant(const dl_terms *t, const char *z, size_t n)
+int64_t dl_terms_name_key(const char *z, size_t n) { return number_value(z, n); }
+
+void dl_terms_prefetch_constant(const dl_terms *t, int64_t key)
 {
-  int64_t v = number_value(z, n);
-  if (v >= 0 && v < t->n_number_terms) __builtin_prefetch(&t->number_term[v]);
+  if (key >= 0 && key < t->n_number_terms) __builtin_prefetch(&t->number_term[key]);
 }
 
-dl_tid dl_terms_constant_named(dl_terms *t, const char *z, size_t n)
+dl_tid dl_terms_constant_named(dl_terms *t, const char *z, size_t n, int64_t key)
 {
+  assert(key == number_value(z, n));
   if (n >= UINT32_MAX / 2) return DL_NO_TERM;
-  int64_t v = number_value(z, n);
-  if (v >= 0 && v < t->n_number_terms && t->number_term[v]) return t->number_term[v] - 1;
-  dl_sym s = symbol_of_value(t, z, n, v);
+  if (key >= 0 && key < t->n_number_terms && t->number_term[key]) return t->number_term[key] - 1;
+  dl_sym s = symbol_of_value(t, z, n, key);
   dl_tid id = s == DL_NO_SYM ? DL_NO_TERM : dl_terms_constant(t, s);
-  if (id != DL_NO_TERM && v >= 0 && !set_by_value(&t->number_term, &t->n_number_terms, (uint32_t)v, id + 1))
+  if (id != DL_NO_TERM && key >= 0 && !set_by_value(&t->number_term, &t->n_number_terms, (uint32_t)key, id + 1))
     return DL_NO_TERM;
   return id;
 }

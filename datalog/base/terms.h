@@ -48,19 +48,25 @@ dl_tid dl_terms_find(const dl_terms *t, dl_sym f, uint32_t n, const dl_tid *args
 /* Interns the constant named by symbol f. */
 dl_tid dl_terms_constant(dl_terms *t, dl_sym f);
 
+/* The key by which the two calls below find the constant named z[0..n):
+ * computed once per name and passed to both.  Depends on the text only. */
+int64_t dl_terms_name_key(const char *z, size_t n);
+
 /* Interns the constant named z[0..n) and its symbol, as dl_terms_constant
  * of dl_terms_symbol would (the same ids, made in the same order), but a
  * number's constant seen before is found in one look-up, not two: the path
- * of large fact files.  DL_NO_TERM when out of memory. */
-dl_tid dl_terms_constant_named(dl_terms *t, const char *z, size_t n);
+ * of large fact files.  key is dl_terms_name_key(z, n).  DL_NO_TERM when
+ * out of memory. */
+dl_tid dl_terms_constant_named(dl_terms *t, const char *z, size_t n, int64_t key);
 
 /* Frees what only dl_terms_constant_named needs (the constants by number):
  * for when a program's facts are read.  Later calls make it again. */
 void dl_terms_done_reading(dl_terms *t);
 
-/* A hint that dl_terms_constant_named(t, z, n) comes soon: a number's entry
- * is fetched into the cache meanwhile.  Changes nothing. */
-void dl_terms_prefetch_constant(const dl_terms *t, const char *z, size_t n);
+/* A hint that dl_terms_constant_named of the name whose key this is comes
+ * soon: a number's entry is fetched into the cache meanwhile.  Changes
+ * nothing. */
+void dl_terms_prefetch_constant(const dl_terms *t, int64_t key);
 
 /* Number of terms interned: ids are 0 .. count-1. */
 uint32_t dl_terms_count(const dl_terms *t);

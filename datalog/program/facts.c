@@ -103,7 +103,7 @@ static int add_column(reader *r, const char *z, size_t n)
 {
   dl_facts_file *f = r->f;
   if (!reserve(f, 1)) return out_of_memory(r);
-  dl_tid t = dl_terms_constant_named(r->terms, z, n);
+  dl_tid t = dl_terms_constant_named(r->terms, z, n, dl_terms_name_key(z, n));
   if (t == DL_NO_TERM) return out_of_memory(r);
   f->tuples[f->used++] = t;
   return 1;
@@ -195,7 +195,7 @@ static void prefetch_row(const reader *r, uint32_t from, uint32_t to)
   const char *text = r->f->src->text;
   for (uint32_t at = from, end = from; end <= to; end++)  /* rows are short: no memchr */
     if (end == to || text[end] == '\t') {
-      dl_terms_prefetch_constant(r->terms, text + at, end - at);
+      dl_terms_prefetch_constant(r->terms, dl_terms_name_key(text + at, end - at));
       at = end + 1;
     }
 }

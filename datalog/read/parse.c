@@ -14,6 +14,7 @@ enum { FAST_MAX_ARITY = 32 };
 /* The names of a fact pred(c1, ..., cn). */
 typedef struct fact_text {
   uint32_t off[FAST_MAX_ARITY + 1], len[FAST_MAX_ARITY + 1];  /* [0]: pred */
+  int64_t key[FAST_MAX_ARITY + 1];                             /* dl_terms_name_key, [1..n) */
   uint32_t n;                                                  /* names, pred included */
   uint32_t end;                                                /* after the '.' */
 } fact_text;
@@ -781,7 +782,9 @@ static int scan_fact(const char *z, uint32_t i, fact_text *ft)
     uint32_t e = name_end(z, i);
     if (e == i || ft->n > FAST_MAX_ARITY) return 0;
     ft->off[ft->n] = i;
-    ft->len[ft->n++] = e - i;
+    ft->len[ft->n] = e - i;
+    if (ft->n > 0) ft->key[ft->n] = dl_terms_name_key(z + i, e - i);
+    ft->n++;
     i = skip_blanks(z, e);
     char want = ft->n == 1 ? '(' : ',';
     if (z[i] == want) {
@@ -806,7 +809,7 @@ static void look_ahead(parser *ps, uint32_t end)
   while (z[end] == ' ' || z[end] == '\t' || z[end] == '\n' || z[end] == '\r') end++;
   ps->ahead_at = scan_fact(z, end, &ps->ahead) ? end : UINT32_MAX;
   for (uint32_t k = 1; ps->ahead_at != UINT32_MAX && k < ps->ahead.n; k++)
-    dl_terms_prefetch_constant(ps->terms, z + ps->ahead.off[k], ps->ahead.len[k]);
+    dl_terms_prefetch_constant(ps->terms, ps->ahead.key[k]);
 }
 
 /* Whether the fact in *ft has the predicate and arity of the last fact
@@ -848,11 +851,17 @@ static int fast_fact(parser *ps)
   }
   dl_tid args[FAST_MAX_ARITY];
   for (uint32_t i = 0; i < arity; i++)
-    if ((args[i] = dl_terms_constant_named(ps->terms, z + ft.off[i + 1], ft.len[i + 1])) == DL_NO_TERM) return -1;
+    if ((args[i] = dl_terms_constant_named(ps->terms, z + ft.off[i + 1], ft.len[i + 1], ft.key[i + 1])) == DL_NO_TERM)
+      return -1;
   if (!ps->prog->take_fact(ps->prog->take_ctx, pred, arity, args, ps->src, ps->tok.off)) return -1;
   look_ahead(ps, ft.end);
-  ps->lx.cur = ft.end;
-  advance(ps);
+  if (ps->ahead_at == UINT32_MAX) {
+    ps->lx.cur = ft.end;
+    advance(ps);
+  } else {  /* only blanks and line ends before it: the lexer would give its name next */
+    ps->tok = (lx_token){LX_SYMBOL, ps->ahead_at, ps->ahead.len[0]};
+    ps->lx.cur = ps->ahead_at + ps->ahead.len[0];
+  }
   return 1;
 }
 

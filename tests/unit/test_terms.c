@@ -113,8 +113,9 @@ static void constants_by_name(void)
   dl_terms *a = dl_terms_create(), *b = dl_terms_create();
   for (int i = 0; i < N; i++) {
     size_t n = strlen(names[i]);
-    dl_terms_prefetch_constant(a, names[i], n);
-    dl_tid by_name = dl_terms_constant_named(a, names[i], n);
+    int64_t key = dl_terms_name_key(names[i], n);
+    dl_terms_prefetch_constant(a, key);
+    dl_tid by_name = dl_terms_constant_named(a, names[i], n, key);
     dl_tid by_symbol = dl_terms_constant(b, dl_terms_symbol(b, names[i], n));
     CHECK(by_name == by_symbol, "%s: constant %u by name, %u by symbol", names[i], by_name, by_symbol);
     size_t len;
@@ -122,9 +123,9 @@ static void constants_by_name(void)
   }
   CHECK(dl_terms_count(a) == 6 && dl_terms_symbol_count(a) == dl_terms_symbol_count(b), "6 constants, as many symbols");
   dl_tid seven = dl_terms_constant(a, dl_terms_symbol(a, "7", 1));
-  CHECK(dl_terms_constant_named(a, "7", 1) == seven, "a number's constant made by symbol is found by name");
+  CHECK(dl_terms_constant_named(a, "7", 1, dl_terms_name_key("7", 1)) == seven, "a number's constant made by symbol is found by name");
   dl_terms_done_reading(a);
-  CHECK(dl_terms_constant_named(a, "12", 2) == dl_terms_constant(b, dl_terms_symbol(b, "12", 2)),
+  CHECK(dl_terms_constant_named(a, "12", 2, dl_terms_name_key("12", 2)) == dl_terms_constant(b, dl_terms_symbol(b, "12", 2)),
         "after done_reading, numbers are found by symbol again");
   dl_terms_destroy(a);
   dl_terms_destroy(b);
