@@ -833,30 +833,35 @@ static int same_taken_pred(const parser *ps, const fact_text *ft)
 static int fast_fact(parser *ps)
 {
   const char *z = ps->src->text;
-  fact_text ft;
-  if (ps->ahead_at == ps->tok.off) ft = ps->ahead;
-  else if (!scan_fact(z, ps->tok.off, &ft)) return 0;
-  for (uint32_t i = 0; ps->lx.syntax == LX_ASP && i < ft.n; i++)
-    if (is_mangled(z + ft.off[i], ft.len[i])) return 0;
-  uint32_t arity = ft.n - 1;
+  fact_text scanned;  /* when the fact was not scanned ahead */
+  const fact_text *ft = &ps->ahead;
+  if (ps->ahead_at != ps->tok.off) {
+    if (!scan_fact(z, ps->tok.off, &scanned)) return 0;
+    ft = &scanned;
+  }
+  for (uint32_t i = 0; ps->lx.syntax == LX_ASP && i < ft->n; i++)
+    if (is_mangled(z + ft->off[i], ft->len[i])) return 0;
+  uint32_t arity = ft->n - 1;
   dl_sym pred = ps->taken_pred;
-  if (!same_taken_pred(ps, &ft)) {  /* facts come in runs of one predicate */
-    pred = dl_terms_symbol(ps->terms, z + ft.off[0], ft.len[0]);
+  if (!same_taken_pred(ps, ft)) {  /* facts come in runs of one predicate */
+    pred = dl_terms_symbol(ps->terms, z + ft->off[0], ft->len[0]);
     if (pred == DL_NO_SYM) return -1;
     if (is_connective(ps, pred) || !ps->prog->takes_fact(ps->prog->take_ctx, pred, arity)) return 0;
-    ps->taken_off = ft.off[0];
-    ps->taken_len = ft.len[0];
+    ps->taken_off = ft->off[0];
+    ps->taken_len = ft->len[0];
     ps->taken_arity = arity;
     ps->taken_pred = pred;
   }
   dl_tid args[FAST_MAX_ARITY];
   for (uint32_t i = 0; i < arity; i++)
-    if ((args[i] = dl_terms_constant_named(ps->terms, z + ft.off[i + 1], ft.len[i + 1], ft.key[i + 1])) == DL_NO_TERM)
+    if ((args[i] = dl_terms_constant_named(ps->terms, z + ft->off[i + 1], ft->len[i + 1], ft->key[i + 1])) ==
+        DL_NO_TERM)
       return -1;
   if (!ps->prog->take_fact(ps->prog->take_ctx, pred, arity, args, ps->src, ps->tok.off)) return -1;
-  look_ahead(ps, ft.end);
+  uint32_t end = ft->end;
+  look_ahead(ps, end);  /* overwrites ps->ahead, which ft may point to */
   if (ps->ahead_at == UINT32_MAX) {
-    ps->lx.cur = ft.end;
+    ps->lx.cur = end;
     advance(ps);
   } else {  /* only blanks and line ends before it: the lexer would give its name next */
     ps->tok = (lx_token){LX_SYMBOL, ps->ahead_at, ps->ahead.len[0]};
