@@ -16,11 +16,16 @@
 #   points     Andersen-style points-to analysis (new, assign, load, store) of
 #              a synthetic program of 10,000 variables and 2,000 objects
 #   triangles  triangle listing in a random graph (2,000 nodes, 100,000 edges)
+#   load       reading 1,500,000 facts (random edges among 375,000 nodes)
+#              with one rule that derives almost nothing: gdlog from data
+#              files, as every workload above
+#   loadtext   the same, but gdlog reads the facts as program text (the
+#              program file holds them, as gringo's does)
 #   chess      chess's initial-state model: gdlog model --init chess.kif
 #              against gringo on `gdlog print --format asp --init chess.kif`
 #              (made untimed; Souffle has no program for it)
 # The data comes from perf/datalog/gen.py (seeded by -S, default 1); the
-# rules from perf/datalog/W.dl (gdlog), W.lp (gringo), W.souffle.dl
+# rules from perf/datalog/W.dl (gdlog), W.lp (gringo), W.souffle.dl (loadtext: load's)
 # (Souffle). gdlog and Souffle read the same tab-separated .facts files
 # (gdlog's --facts, Souffle's -F); gringo, which reads no data files, has
 # the facts in its program text. Every engine writes the derived relations
@@ -66,7 +71,7 @@ export LC_ALL=C
 zHere=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 zRepo=$(cd "$zHere/.." && pwd)
 zData=$zHere/datalog
-aAll=(chain tree random reach sg points triangles chess)
+aAll=(chain tree random reach sg points triangles load loadtext chess)
 
 usage() {
     echo "usage: $0 [-r ROUNDS] [-w WORKLOAD]... [-s SCALE] [-S SEED] [-t SECONDS] [GDLOG]" >&2
@@ -203,15 +208,21 @@ for zW in "${aWork[@]}"; do
             sg) aShow=(sg/2) ;;
             points) aShow=(pt/2 hpt/2) ;;
             triangles) aShow=(tri/3) ;;
+            load|loadtext) aShow=(p/1) ;;
         esac
         aRel=("${aShow[@]%/*}")
-        { cat "$zDir/facts.lp" "$zData/$zW.lp"; printf '#show %s.\n' "${aShow[@]}"; } > "$zDir/p.lp"
+        zRules=${zW/#loadtext/load}
+        { cat "$zDir/facts.lp" "$zData/$zRules.lp"; printf '#show %s.\n' "${aShow[@]}"; } > "$zDir/p.lp"
+        aGd=("$GDLOG" model --facts "$zDir/facts" --show "$(IFS=,; echo "${aShow[*]}")" "$zData/$zRules.dl")
+        if [ "$zW" = loadtext ]; then
+            cat "$zDir/facts.lp" "$zData/$zRules.dl" > "$zDir/p.dl"
+            aGd=("$GDLOG" model --show "$(IFS=,; echo "${aShow[*]}")" "$zDir/p.dl")
+        fi
         rm -f "$zDir/facts.lp"
-        aGd=("$GDLOG" model --facts "$zDir/facts" --show "$(IFS=,; echo "${aShow[*]}")" "$zData/$zW.dl")
         if [ -n "$zSouffle" ]; then
             mkdir -p "$zDir/souffle_c.d" "$zDir/souffle_i.d"
             aSfC=("$zDir/souffle_bin" -j1 -F "$zDir/facts" -D "$zDir/souffle_c.d")
-            aSfI=("$zSouffle" -j1 -F "$zDir/facts" -D "$zDir/souffle_i.d" "$zData/$zW.souffle.dl")
+            aSfI=("$zSouffle" -j1 -F "$zDir/facts" -D "$zDir/souffle_i.d" "$zData/$zRules.souffle.dl")
             aEng+=(souffle_c souffle_i)
         fi
     fi
@@ -222,7 +233,7 @@ for zW in "${aWork[@]}"; do
     zBad=""
     if [[ " ${aEng[*]} " == *" souffle_c "* ]]; then
         zT0=$(date +%s.%N)
-        if check_run souffle_compile /dev/null -- "$zSouffle" -j1 -o "$zDir/souffle_bin" "$zData/$zW.souffle.dl" \
+        if check_run souffle_compile /dev/null -- "$zSouffle" -j1 -o "$zDir/souffle_bin" "$zData/$zRules.souffle.dl" \
             && [ -x "$zDir/souffle_bin" ]; then
             zT1=$(date +%s.%N)
             zSec=$(awk -v a="$zT0" -v b="$zT1" 'BEGIN { printf "%.1f", b - a }')

@@ -9,7 +9,7 @@ and prints one line `KEY=VALUE ...` describing the sizes chosen.
 
 SCALE multiplies each workload's size, roughly its number of derived tuples
 (1 gives the default sizes of perf/README.md); SEED seeds the random ones.
-Workloads: chain tree random reach sg points triangles."""
+Workloads: chain tree random reach sg points triangles load loadtext."""
 import math
 import os
 import random
@@ -90,6 +90,16 @@ def reach(o, s, rng):
     return "nodes=%d edges=%d" % (n, m)
 
 
+def load(o, s, rng):
+    # 1,500,000 random edges among 375,000 nodes: reading facts is the work
+    # (p, the edges from a node to itself, has a handful of tuples)
+    n = max(2, round(375000 * s))
+    m = 4 * n
+    for _ in range(m):
+        o.add("e", rng.randrange(n), rng.randrange(n))
+    return "nodes=%d edges=%d" % (n, m)
+
+
 def sg(o, s, rng):
     # complete binary tree of depth d (2^(d+1) - 1 nodes), par(child,parent);
     # sg holds every pair of nodes on one level below the root: about 4^(d+1)/3
@@ -150,9 +160,10 @@ def triangles(o, s, rng):
 
 
 WORKLOADS = {"chain": chain, "tree": tree, "random": random_graph, "reach": reach,
-             "sg": sg, "points": points, "triangles": triangles}
+             "sg": sg, "points": points, "triangles": triangles, "load": load, "loadtext": load}
 RELATIONS = {"chain": ["e"], "tree": ["e"], "random": ["e"], "reach": ["e", "source"],
-             "sg": ["par"], "points": ["new", "assign", "load", "store"], "triangles": ["e"]}
+             "sg": ["par"], "points": ["new", "assign", "load", "store"], "triangles": ["e"],
+             "load": ["e"], "loadtext": ["e"]}
 
 
 def main():
