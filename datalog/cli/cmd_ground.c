@@ -53,7 +53,8 @@ static const cli_option ground_options[] = {
             "written where they would make the text too large (see\n"
             "--max-growth); statics evaluated into facts, rules\n"
             "that legal, next, goal and terminal do not need left\n"
-            "out (datalog/write/players.h)" },
+            "out, predicates that recurse along static arguments\n"
+            "unfolded into one per value (datalog/write/players.h)" },
   { .name = "--max-growth", .value = "N", .needs = "--for-players",
     .help = "with --for-players: write rules as they are until the\n"
             "output is at most N times the game's rules as KIF\n"

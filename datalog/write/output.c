@@ -704,14 +704,16 @@ static int add_rule(dl_buf *b, rule_writer *w, const dl_rule *r)
   return 1;
 }
 
-int dl_output_rules_to(const dl_sink *out, const dl_program *p, dl_format fmt, const uint8_t *keep)
+/* Writes rules[0..n) with keep[r] set (keep may be NULL: all). */
+static int write_rules(const dl_sink *out, const dl_program *p, dl_format fmt, const dl_rule *rules, uint32_t n,
+                       const uint8_t *keep)
 {
   dl_buf b = { 0 };
   rule_writer w = { p, NULL, fmt, { 0 }, NULL, 0 };
   int ok = 1;
-  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) {
+  for (uint32_t r = 0; ok && r < n; r++) {
     if (keep && !keep[r]) continue;
-    ok = add_rule(&b, &w, &p->ast->rules[r]);
+    ok = add_rule(&b, &w, &rules[r]);
     if (ok && b.len > (1 << 20)) ok = flush(out, &b);
   }
   if (ok) ok = flush(out, &b);
@@ -719,6 +721,17 @@ int dl_output_rules_to(const dl_sink *out, const dl_program *p, dl_format fmt, c
   dl_buf_free(&w.names);
   free(w.name_at);
   return ok;
+}
+
+int dl_output_rules_to(const dl_sink *out, const dl_program *p, dl_format fmt, const uint8_t *keep)
+{
+  return write_rules(out, p, fmt, p->ast->rules, p->ast->n_rules, keep);
+}
+
+int dl_output_rule_list_to(const dl_sink *out, const dl_program *p, dl_format fmt, const dl_rule *rules, uint32_t n)
+{
+  assert(out && p && (rules || n == 0));
+  return write_rules(out, p, fmt, rules, n, NULL);
 }
 
 int dl_output_rule_sizes(const dl_program *p, dl_format fmt, uint64_t *bytes)

@@ -38,6 +38,11 @@ int dl_output_program(FILE *out, const dl_program *p, dl_format fmt);
  * (keep NULL: all). */
 int dl_output_rules_to(const dl_sink *out, const dl_program *p, dl_format fmt, const uint8_t *keep);
 
+/* Writes rules[0..n), rules over p's term store that need not be p's own,
+ * as dl_output_rules_to writes p's.  Returns 1, or 0 when out of memory or
+ * a write failed. */
+int dl_output_rule_list_to(const dl_sink *out, const dl_program *p, dl_format fmt, const dl_rule *rules, uint32_t n);
+
 /* The length in bytes of each rule r of p as dl_output_program writes it
  * in fmt, into bytes[r] (bytes has p->ast->n_rules entries).  Returns 1, or
  * 0 when out of memory. */

@@ -7,9 +7,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "datalog/eval/eval.h"
 #include "datalog/write/ground_write.h"
+#include "datalog/write/unfold.h"
 
 enum { LEFT_OUT, GROUND, AS_WRITTEN };          /* a rule of the game */
 enum { NO_BODY, KEYWORD_RULES, KEYWORD_FACTS };  /* a static keyword predicate */
@@ -20,6 +22,8 @@ typedef struct figures {
   uint32_t rules_as_written;   /* written as they are */
   uint32_t rules_left_out;     /* static, or needed by no keyword */
   uint32_t static_preds;       /* static predicates written as facts */
+  uint32_t unfolded_preds;     /* recursive predicates unfolded (unfold.h) */
+  uint32_t unfolded_rules;     /*   into this many rules */
 } figures;
 
 /* About the bytes of a static fact per column (a short constant and a
@@ -41,6 +45,10 @@ struct dl_players_plan {
   uint64_t *rule_bytes;    /* per rule of the game, as written */
   uint64_t *pred_bytes;    /* per predicate: its rules as written */
   dl_eval *statics;        /* the statics' model, when a rule written as it is reads one */
+  double budget;           /* bytes */
+  uint8_t *as_written;     /* per rule of the game: how[r] == AS_WRITTEN */
+  uint8_t *ground_reads;   /* per predicate: a rule written ground reads it */
+  dl_unfold *unfold;       /* NULL: nothing unfolded */
   figures fig;
 };
 
@@ -202,6 +210,125 @@ static int decide_statics(dl_players_plan *pl, dl_diag *diag)
   return ok;
 }
 
+static uint8_t *ground_rules_kept(const dl_players_plan *pl);
+
+/* The predicates that the ground rules to be written read, into
+ * pl->ground_reads.  0 when out of memory. */
+static int find_ground_reads(dl_players_plan *pl)
+{
+  uint8_t *keep = ground_rules_kept(pl);
+  if (!keep) return 0;
+  const dl_terms *t = dl_ground_terms(pl->g);
+  for (uint32_t i = 0; i < dl_ground_rule_count(pl->g); i++) {
+    const int32_t *body;
+    uint32_t n;
+    dl_ground_rule(pl->g, i, &body, &n);
+    for (uint32_t k = 0; keep[i] && k < n; k++) {
+      dl_tid a = dl_ground_atom_term(pl->g, (uint32_t)(body[k] < 0 ? -body[k] : body[k]));
+      uint32_t q = dl_program_pred(pl->game, dl_terms_functor(t, a));
+      if (q != DL_NO_PRED) pl->ground_reads[q] = 1;
+    }
+  }
+  free(keep);
+  return 1;
+}
+
+/* The room in the budget once every ground unit is written as written. */
+static double largest_room(dl_players_plan *pl)
+{
+  const dl_program *p = pl->game;
+  uint8_t *how = malloc(p->ast->n_rules + 1), *keyword = malloc(p->n_preds + 1);
+  double room = 0;
+  if (how && keyword) {
+    memcpy(how, pl->how, p->ast->n_rules);
+    memcpy(keyword, pl->keyword_rules, p->n_preds);
+    int drop_made = pl->drop_made, ok = 1;
+    for (uint32_t u; ok && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
+      write_as_written(pl, u);
+      ok = close_as_written(pl);
+    }
+    room = ok ? pl->budget - (double)planned_bytes(pl) : 0;
+    memcpy(pl->how, how, p->ast->n_rules);
+    memcpy(pl->keyword_rules, keyword, p->n_preds);
+    pl->drop_made = drop_made;
+  }
+  free(how);
+  free(keyword);
+  return room;
+}
+
+/* Plans the unfolding (unfold.h) with the room the budget leaves. */
+static int plan_unfolding(dl_players_plan *pl, dl_diag *diag)
+{
+  const dl_program *p = pl->game;
+  memset(pl->ground_reads, 0, p->n_preds);
+  if (!find_ground_reads(pl)) {
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+    return 0;
+  }
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) pl->as_written[r] = pl->how[r] == AS_WRITTEN;
+  double room = pl->budget - (double)planned_bytes(pl);
+  pl->unfold = dl_unfold_create(p, pl->g, pl->as_written, pl->ground_reads, pl->rule_bytes, room > 0 ? room : 0, diag);
+  return pl->unfold != NULL;
+}
+
+/* Whether q is recursive in the rules written as written. */
+static int recursive_as_written(const dl_players_plan *pl, uint32_t q)
+{
+  const dl_program *p = pl->game;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++)
+    for (uint32_t k = 0; pl->how[r] == AS_WRITTEN && p->head_pred[r] == q && k < p->ast->rules[r].n_body; k++)
+      if (p->lit_pred[r][k] == q) return 1;
+  return 0;
+}
+
+/* Writes the rules that read a predicate recursive in the rules written as
+ * written as written too, so that they can read its unfolded predicates.
+ * 0 when out of memory. */
+static int readers_as_written(dl_players_plan *pl)
+{
+  const dl_program *p = pl->game;
+  for (uint32_t q = 0; q < p->n_preds; q++) {
+    if (!recursive_as_written(pl, q)) continue;
+    for (uint32_t r = 0; r < p->ast->n_rules; r++)
+      for (uint32_t k = 0; pl->how[r] == GROUND && k < p->ast->rules[r].n_body; k++)
+        if (p->lit_pred[r][k] == q) pl->how[r] = AS_WRITTEN;
+  }
+  return close_as_written(pl);
+}
+
+/* Unfolds the recursive predicates of the rules written as written
+ * (unfold.h) as far as the budget allows.  When one more would fit if
+ * ground units were written as written, they are, that many: a builder
+ * pays far more for a recursive predicate than for the rules it
+ * instantiates.  1, or 0 after reporting. */
+static int decide_unfolding(dl_players_plan *pl, dl_diag *diag)
+{
+  if (!readers_as_written(pl) || !decide_statics(pl, diag)) {
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+    return 0;
+  }
+  if (!plan_unfolding(pl, diag)) return 0;
+  double wanted = dl_unfold_room_wanted(pl->unfold);
+  if (dl_unfold_over_budget(pl->unfold) && wanted <= largest_room(pl)) {
+    dl_unfold_destroy(pl->unfold);
+    pl->unfold = NULL;
+    for (uint32_t u; pl->budget - (double)planned_bytes(pl) < wanted && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
+      write_as_written(pl, u);
+      if (!close_as_written(pl)) {
+        dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+        return 0;
+      }
+    }
+    if (!decide_statics(pl, diag) || !plan_unfolding(pl, diag)) return 0;
+  }
+  if (dl_unfold_pred_count(pl->unfold) == 0) {
+    dl_unfold_destroy(pl->unfold);
+    pl->unfold = NULL;
+  }
+  return 1;
+}
+
 static void count_figures(dl_players_plan *pl)
 {
   const dl_program *p = pl->game;
@@ -212,6 +339,9 @@ static void count_figures(dl_players_plan *pl)
     f->rules_left_out += pl->how[r] == LEFT_OUT;
   }
   for (uint32_t q = 0; q < p->n_preds; q++) f->static_preds += pl->static_facts[q];
+  if (!pl->unfold) return;
+  f->unfolded_preds = dl_unfold_pred_count(pl->unfold);
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) f->unfolded_rules += dl_unfold_replaces(pl->unfold, r);
 }
 
 /* Every rule of a grounded predicate that a keyword needs starts ground;
@@ -230,9 +360,9 @@ static int decide_rules(dl_players_plan *pl)
   }
   free(need);
   if (pl->opt.game_bytes) game_bytes = pl->opt.game_bytes;
-  double budget = pl->opt.max_growth * (double)game_bytes;
+  pl->budget = pl->opt.max_growth * (double)game_bytes;
   int ok = 1;
-  for (uint32_t u; ok && (double)planned_bytes(pl) > budget && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
+  for (uint32_t u; ok && (double)planned_bytes(pl) > pl->budget && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
     write_as_written(pl, u);
     ok = close_as_written(pl);
   }
@@ -309,11 +439,13 @@ dl_players_plan *dl_players_plan_create(const dl_program *game, const dl_ground 
     pl->pred_bytes = calloc(game->n_preds + 1, sizeof *pl->pred_bytes);
     pl->ground_bytes = calloc(n + 1, sizeof *pl->ground_bytes);
     pl->rule_bytes = calloc(n + 1, sizeof *pl->rule_bytes);
+    pl->as_written = calloc(n + 1, 1);
+    pl->ground_reads = calloc(game->n_preds + 1, 1);
   }
   int ok = pl && pl->how && pl->static_facts && pl->keyword_rules && pl->fact_bytes && pl->pred_bytes && pl->ground_bytes &&
-           pl->rule_bytes && measure(pl) && decide_rules(pl);
+           pl->rule_bytes && pl->as_written && pl->ground_reads && measure(pl) && decide_rules(pl);
   if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in planning the game for players");
-  if (ok && decide_statics(pl, diag)) {
+  if (ok && decide_statics(pl, diag) && decide_unfolding(pl, diag)) {
     count_figures(pl);
     return pl;
   }
@@ -331,6 +463,9 @@ void dl_players_plan_destroy(dl_players_plan *pl)
   free(pl->pred_bytes);
   free(pl->ground_bytes);
   free(pl->rule_bytes);
+  free(pl->as_written);
+  free(pl->ground_reads);
+  dl_unfold_destroy(pl->unfold);
   dl_eval_destroy(pl->statics);
   free(pl);
 }
@@ -351,6 +486,11 @@ int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const
                    source, f->rules_ground, f->rules_as_written, f->rules_left_out, f->static_preds,
                    pl->drop_made ? "; The game has no base or input: those of G+ would make the text too large.\n"
                                           : "");
+  if (n > 0 && (size_t)n < sizeof z && f->unfolded_preds)
+    n += snprintf(z + n, sizeof z - (size_t)n,
+                  "; %" PRIu32 " recursive predicates unfolded along the arguments their recursion changes\n"
+                  "; (one predicate per value; %" PRIu32 " of the rules as written replaced by their unfolded instances).\n",
+                  f->unfolded_preds, f->unfolded_rules);
   if (n < 0 || (size_t)n >= sizeof z) n = snprintf(z, sizeof z, "; gdlog ground --for-players\n");
   return out->write(out->ctx, z, (size_t)n);
 }
@@ -398,8 +538,9 @@ int dl_players_write(const dl_sink *out, dl_players_plan *pl, dl_diag *diag)
   if (ok && !(ok = dl_ground_write_rules(out, pl->g, DL_GROUND_KIF, keep)))
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory, or a failed write, in writing ground rules");
   ok = ok && write_static_facts(out, pl, diag);
-  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++) as_written[r] = pl->how[r] == AS_WRITTEN;
-  if (ok && !(ok = dl_output_rules_to(out, p, DL_FMT_KIF, as_written)))
+  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++)
+    as_written[r] = pl->how[r] == AS_WRITTEN && !(pl->unfold && dl_unfold_replaces(pl->unfold, r));
+  if (ok && !(ok = dl_output_rules_to(out, p, DL_FMT_KIF, as_written) && (!pl->unfold || dl_unfold_write(out, pl->unfold))))
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory, or a failed write, in writing rules");
   free(keep);
   free(as_written);

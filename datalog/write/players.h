@@ -17,6 +17,11 @@
  *    written as they are too, because grounding made only the instances
  *    its ground users ask for;
  *  - the static predicates those rules read, as facts of their model;
+ *  - a predicate written as written that recurses through itself alone,
+ *    unfolded along the arguments its recursion changes (unfold.h) as far
+ *    as the budget allows: the rules that read it are then written as
+ *    written too, and ground rules are written as written to make room
+ *    when that lets one more predicate be unfolded;
  *  - nothing else: static rules are evaluated, and rules no keyword needs
  *    are left out.
  * Which rules stay as written: while the output is estimated above its
