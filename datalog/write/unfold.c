@@ -3,8 +3,8 @@
 #include "datalog/write/unfold.h"
 
 #include <assert.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <Judy.h>
@@ -37,7 +37,7 @@ struct dl_unfold {
 
 /* ---- which predicates ------------------------------------------------------- */
 
-static int is_sym_in_terms(const dl_terms *t, const char *sep)
+static int some_symbol_contains(const dl_terms *t, const char *sep)
 {
   for (uint32_t s = 0; s < dl_terms_symbol_count(t); s++)
     if (strstr(dl_terms_name(t, s, NULL), sep)) return 1;
@@ -48,7 +48,7 @@ static int is_sym_in_terms(const dl_terms *t, const char *sep)
 static void choose_separator(dl_unfold *u)
 {
   strcpy(u->sep, "__");
-  for (unsigned i = 0; is_sym_in_terms(u->game->terms, u->sep); i++) snprintf(u->sep, sizeof u->sep, "_%u_", i);
+  for (unsigned i = 0; some_symbol_contains(u->game->terms, u->sep); i++) snprintf(u->sep, sizeof u->sep, "_%u_", i);
 }
 
 /* The component of the program's predicate graph that q is in has q only. */
@@ -174,16 +174,26 @@ static dl_sym unfolded_name(dl_unfold *u, uint32_t q, const dl_tid *args)
   return s;
 }
 
+/* The predicate of atom id of the ground game when it is one with
+ * positions in u->k_mask, its arguments in *args; else DL_NO_PRED. */
+static uint32_t masked_atom(const dl_unfold *u, uint32_t id, const dl_tid **args)
+{
+  const dl_terms *t = dl_ground_terms(u->g);
+  dl_tid a = dl_ground_atom_term(u->g, id);
+  uint32_t q = dl_program_pred(u->game, dl_terms_functor(t, a));
+  if (q == DL_NO_PRED || !u->k_mask[q] || dl_terms_arity(t, a) != u->game->preds[q].arity) return DL_NO_PRED;
+  *args = dl_terms_args(t, a);
+  return q;
+}
+
 /* Records the unfolded names of the atoms of the ground game. */
 static int name_occurring(dl_unfold *u)
 {
-  const dl_program *p = u->game;
-  const dl_terms *t = dl_ground_terms(u->g);
   for (uint32_t id = 1; id <= dl_ground_atom_count(u->g); id++) {
-    dl_tid a = dl_ground_atom_term(u->g, id);
-    uint32_t q = dl_program_pred(p, dl_terms_functor(t, a));
-    if (q == DL_NO_PRED || !u->k_mask[q] || dl_terms_arity(t, a) != p->preds[q].arity) continue;
-    dl_sym s = unfolded_name(u, q, dl_terms_args(t, a));
+    const dl_tid *args;
+    uint32_t q = masked_atom(u, id, &args);
+    if (q == DL_NO_PRED) continue;
+    dl_sym s = unfolded_name(u, q, args);
     if (s == DL_NO_SYM || Judy1Set(&u->occurring, s, PJE0) == JERR) return 0;
   }
   return 1;
@@ -417,14 +427,12 @@ static const dl_tid *args_of(const dl_unfold *u, uint32_t q, uint32_t id)
  * ground game, into u->k_mask. */
 static void constant_positions(dl_unfold *u)
 {
-  const dl_program *p = u->game;
   const dl_terms *t = dl_ground_terms(u->g);
   for (uint32_t id = 1; id <= dl_ground_atom_count(u->g); id++) {
-    dl_tid a = dl_ground_atom_term(u->g, id);
-    uint32_t q = dl_program_pred(p, dl_terms_functor(t, a));
-    if (q == DL_NO_PRED || !u->k_mask[q] || dl_terms_arity(t, a) != p->preds[q].arity) continue;
-    for (uint32_t i = 0; i < p->preds[q].arity; i++)
-      if (dl_terms_arity(t, dl_terms_args(t, a)[i]) != 0) u->k_mask[q] &= ~((uint64_t)1 << i);
+    const dl_tid *args;
+    uint32_t q = masked_atom(u, id, &args);
+    for (uint32_t i = 0; q != DL_NO_PRED && i < u->game->preds[q].arity; i++)
+      if (dl_terms_arity(t, args[i]) != 0) u->k_mask[q] &= ~((uint64_t)1 << i);
   }
 }
 
