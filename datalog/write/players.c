@@ -233,27 +233,56 @@ static int find_ground_reads(dl_players_plan *pl)
   return 1;
 }
 
-/* The room in the budget once every ground unit is written as written. */
-static double largest_room(dl_players_plan *pl)
+/* What of the plan decide_unfolding may change, to undo it. */
+typedef struct plan_copy {
+  uint8_t *how, *keyword_rules, *static_facts;
+  int drop_made;
+} plan_copy;
+
+/* Copies what decide_unfolding may change; 0 when out of memory. */
+static int copy_plan(const dl_players_plan *pl, plan_copy *c)
 {
   const dl_program *p = pl->game;
-  uint8_t *how = malloc(p->ast->n_rules + 1), *keyword = malloc(p->n_preds + 1);
-  double room = 0;
-  if (how && keyword) {
-    memcpy(how, pl->how, p->ast->n_rules);
-    memcpy(keyword, pl->keyword_rules, p->n_preds);
-    int drop_made = pl->drop_made, ok = 1;
-    for (uint32_t u; ok && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
-      write_as_written(pl, u);
-      ok = close_as_written(pl);
-    }
-    room = ok ? pl->budget - (double)planned_bytes(pl) : 0;
-    memcpy(pl->how, how, p->ast->n_rules);
-    memcpy(pl->keyword_rules, keyword, p->n_preds);
-    pl->drop_made = drop_made;
+  c->how = malloc(p->ast->n_rules + 1);
+  c->keyword_rules = malloc(p->n_preds + 1);
+  c->static_facts = malloc(p->n_preds + 1);
+  if (!c->how || !c->keyword_rules || !c->static_facts) return 0;
+  memcpy(c->how, pl->how, p->ast->n_rules);
+  memcpy(c->keyword_rules, pl->keyword_rules, p->n_preds);
+  memcpy(c->static_facts, pl->static_facts, p->n_preds);
+  c->drop_made = pl->drop_made;
+  return 1;
+}
+
+static void restore_plan(dl_players_plan *pl, const plan_copy *c)
+{
+  const dl_program *p = pl->game;
+  memcpy(pl->how, c->how, p->ast->n_rules);
+  memcpy(pl->keyword_rules, c->keyword_rules, p->n_preds);
+  memcpy(pl->static_facts, c->static_facts, p->n_preds);
+  pl->drop_made = c->drop_made;
+}
+
+static void free_plan_copy(plan_copy *c)
+{
+  free(c->how);
+  free(c->keyword_rules);
+  free(c->static_facts);
+}
+
+/* The room in the budget once every ground unit is written as written;
+ * -1 when out of memory. */
+static double largest_room(dl_players_plan *pl)
+{
+  plan_copy c;
+  int ok = copy_plan(pl, &c);
+  for (uint32_t u; ok && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
+    write_as_written(pl, u);
+    ok = close_as_written(pl);
   }
-  free(how);
-  free(keyword);
+  double room = ok ? pl->budget - (double)planned_bytes(pl) : -1;
+  if (c.how && c.keyword_rules && c.static_facts) restore_plan(pl, &c);
+  free_plan_copy(&c);
   return room;
 }
 
@@ -297,36 +326,47 @@ static int readers_as_written(dl_players_plan *pl)
   return close_as_written(pl);
 }
 
+/* Makes room for one more unfolded predicate, wanted bytes of it, by
+ * writing ground units as written, and plans the unfolding again.  1, or
+ * 0 after reporting. */
+static int make_room(dl_players_plan *pl, double wanted, dl_diag *diag)
+{
+  dl_unfold_destroy(pl->unfold);
+  pl->unfold = NULL;
+  int ok = 1;
+  for (uint32_t u; ok && pl->budget - (double)planned_bytes(pl) < wanted && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
+    write_as_written(pl, u);
+    ok = close_as_written(pl);
+  }
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+  return ok && decide_statics(pl, diag) && plan_unfolding(pl, diag);
+}
+
 /* Unfolds the recursive predicates of the rules written as written
- * (unfold.h) as far as the budget allows.  When one more would fit if
- * ground units were written as written, they are, that many: a builder
- * pays far more for a recursive predicate than for the rules it
- * instantiates.  1, or 0 after reporting. */
+ * (unfold.h) as far as the budget allows: the rules that read them are
+ * written as written too, and when one more would fit if ground units were
+ * written as written, they are, that many (a builder pays far more for a
+ * recursive predicate than for the rules it instantiates).  When nothing
+ * is unfolded the plan stays as it was.  1, or 0 after reporting. */
 static int decide_unfolding(dl_players_plan *pl, dl_diag *diag)
 {
-  if (!readers_as_written(pl) || !decide_statics(pl, diag)) {
+  plan_copy before;
+  int ok = copy_plan(pl, &before) && readers_as_written(pl);
+  if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+  ok = ok && decide_statics(pl, diag) && plan_unfolding(pl, diag);
+  double wanted = ok ? dl_unfold_room_wanted(pl->unfold) : 0, room = 0;
+  if (ok && dl_unfold_over_budget(pl->unfold) && (room = largest_room(pl)) >= wanted) ok = make_room(pl, wanted, diag);
+  if (ok && room < 0) {
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
-    return 0;
+    ok = 0;
   }
-  if (!plan_unfolding(pl, diag)) return 0;
-  double wanted = dl_unfold_room_wanted(pl->unfold);
-  if (dl_unfold_over_budget(pl->unfold) && wanted <= largest_room(pl)) {
+  if (ok && dl_unfold_pred_count(pl->unfold) == 0) {
     dl_unfold_destroy(pl->unfold);
     pl->unfold = NULL;
-    for (uint32_t u; pl->budget - (double)planned_bytes(pl) < wanted && (u = largest_ground_unit(pl)) != UINT32_MAX;) {
-      write_as_written(pl, u);
-      if (!close_as_written(pl)) {
-        dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
-        return 0;
-      }
-    }
-    if (!decide_statics(pl, diag) || !plan_unfolding(pl, diag)) return 0;
+    restore_plan(pl, &before);
   }
-  if (dl_unfold_pred_count(pl->unfold) == 0) {
-    dl_unfold_destroy(pl->unfold);
-    pl->unfold = NULL;
-  }
-  return 1;
+  free_plan_copy(&before);
+  return ok;
 }
 
 static void count_figures(dl_players_plan *pl)
