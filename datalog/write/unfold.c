@@ -131,13 +131,20 @@ static int k_vars_told(const dl_unfold *u, uint32_t r, uint8_t *need, uint8_t *t
   return 1;
 }
 
+/* The most variables a rule of p has (at least 1). */
+static uint32_t most_vars(const dl_program *p)
+{
+  uint32_t most = 1;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) most = p->ast->rules[r].n_vars > most ? p->ast->rules[r].n_vars : most;
+  return most;
+}
+
 /* Drops the candidates that a rule written as written mentions when its
  * instances would not tell its K variables, until none does. */
 static int drop_untold(dl_unfold *u)
 {
   const dl_program *p = u->game;
-  uint32_t most = 1;
-  for (uint32_t r = 0; r < p->ast->n_rules; r++) most = p->ast->rules[r].n_vars > most ? p->ast->rules[r].n_vars : most;
+  uint32_t most = most_vars(p);
   uint8_t *need = malloc(most + 1), *told = malloc(most + 1);
   int ok = need && told;
   for (int changed = 1; ok && changed;) {
@@ -157,17 +164,17 @@ static int drop_untold(dl_unfold *u)
 
 /* ---- names ------------------------------------------------------------------- */
 
-/* The unfolded name of q's atom with arguments args: q's name, then the
- * constants at K, each after the separator.  DL_NO_SYM when out of memory. */
-static dl_sym unfolded_name(dl_unfold *u, uint32_t q, const dl_tid *args)
+/* The unfolded name of q's atom whose constants at K are the symbols
+ * vals[0..): q's name, then each after the separator.  DL_NO_SYM when out
+ * of memory. */
+static dl_sym unfolded_name(dl_unfold *u, uint32_t q, const dl_sym *vals)
 {
   dl_terms *t = u->game->terms;
   dl_buf b = { 0 };
   dl_buf_addz(&b, dl_terms_name(t, u->game->preds[q].name, NULL));
-  for (uint32_t i = 0; i < u->game->preds[q].arity; i++) {
-    if (!(u->k_mask[q] >> i & 1)) continue;
+  for (uint32_t k = 0; k < (uint32_t)__builtin_popcountll(u->k_mask[q]); k++) {
     dl_buf_addz(&b, u->sep);
-    dl_buf_addz(&b, dl_terms_name(t, dl_terms_functor(t, args[i]), NULL));
+    dl_buf_addz(&b, dl_terms_name(t, vals[k], NULL));
   }
   dl_sym s = b.failed ? DL_NO_SYM : dl_terms_symbol(t, b.data, b.len);
   dl_buf_free(&b);
@@ -191,9 +198,12 @@ static int name_occurring(dl_unfold *u)
 {
   for (uint32_t id = 1; id <= dl_ground_atom_count(u->g); id++) {
     const dl_tid *args;
-    uint32_t q = masked_atom(u, id, &args);
+    uint32_t q = masked_atom(u, id, &args), n = 0;
     if (q == DL_NO_PRED) continue;
-    dl_sym s = unfolded_name(u, q, args);
+    dl_sym vals[MAX_UNFOLD_ARITY];
+    for (uint32_t i = 0; i < u->game->preds[q].arity; i++)
+      if (u->k_mask[q] >> i & 1) vals[n++] = dl_terms_functor(dl_ground_terms(u->g), args[i]);
+    dl_sym s = unfolded_name(u, q, vals);
     if (s == DL_NO_SYM || Judy1Set(&u->occurring, s, PJE0) == JERR) return 0;
   }
   return 1;
@@ -311,13 +321,14 @@ static ast_term *substitute(dl_unfold *u, const ast_term *t, const dl_tid *bind)
  * *occurs tells whether an atom of the ground game has that name. */
 static ast_term *rename_atom(dl_unfold *u, uint32_t q, const ast_term *a, int *occurs)
 {
-  dl_tid args[MAX_UNFOLD_ARITY];
+  dl_sym vals[MAX_UNFOLD_ARITY];
+  uint32_t n = 0;
   for (uint32_t i = 0; i < a->n; i++) {
     if (!(u->k_mask[q] >> i & 1)) continue;
     if (a->args[i]->kind != AST_SYM) return NULL;  /* no instance has it: not reached */
-    if ((args[i] = dl_terms_constant(u->game->terms, a->args[i]->value)) == DL_NO_TERM) return NULL;
+    vals[n++] = a->args[i]->value;
   }
-  dl_sym s = unfolded_name(u, q, args);
+  dl_sym s = unfolded_name(u, q, vals);
   ast_term *c = s == DL_NO_SYM ? NULL : dl_arena_alloc(u->arena, sizeof *c);
   if (!c || !(c->args = dl_arena_alloc(u->arena, a->n * sizeof *c->args))) return NULL;
   *occurs = Judy1Test(u->occurring, s, PJE0) == 1;
@@ -593,8 +604,7 @@ static int choose_positions(dl_unfold *u, uint32_t q)
 static int unfold_all(dl_unfold *u)
 {
   const dl_program *p = u->game;
-  uint32_t most = 1;
-  for (uint32_t r = 0; r < p->ast->n_rules; r++) most = p->ast->rules[r].n_vars > most ? p->ast->rules[r].n_vars : most;
+  uint32_t most = most_vars(p);
   dl_tid *bind = malloc((most + 1) * sizeof *bind);
   uint32_t *trail = malloc((3 * (size_t)most + 3) * sizeof *trail);  /* the trail, K variables, a key */
   uint8_t *is_k = malloc(most + 1);
