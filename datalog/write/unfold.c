@@ -395,18 +395,28 @@ static int add_unfolded(dl_unfold *u, uint32_t r, const dl_tid *bind)
   return push_rule(u, &out);
 }
 
+/* Work arrays of unfold_rule, each with room for a rule's variables. */
+typedef struct scratch {
+  dl_tid *bind;     /* per variable: its value in the instance at hand */
+  uint32_t *trail;  /* the variables bound, for match's backtracking */
+  uint32_t *ks;     /* the variables at positions K */
+  dl_tid *key;      /* their values */
+  uint8_t *is_k;    /* per variable: at a position K */
+} scratch;
+
 /* Adds the unfolded instances of rule r: one per tuple of values its
  * ground instances give its K variables.  1; 0 when an instance does not
  * match the rule; -1 when out of memory. */
-static int unfold_rule(dl_unfold *u, uint32_t r, dl_tid *bind, uint32_t *trail, uint8_t *is_k)
+static int unfold_rule(dl_unfold *u, uint32_t r, scratch *w)
 {
   const dl_rule *rule = &u->game->ast->rules[r];
-  uint32_t n_k = 0, *ks = trail + rule->n_vars;
+  dl_tid *bind = w->bind, *key = w->key;
+  uint32_t *trail = w->trail, *ks = w->ks, n_k = 0;
+  uint8_t *is_k = w->is_k;
   memset(is_k, 0, rule->n_vars + 1);
   mark_k_vars(u, r, is_k);
   for (uint32_t v = 0; v < rule->n_vars; v++)
     if (is_k[v]) ks[n_k++] = v;
-  dl_tid *key = (dl_tid *)(ks + n_k);
   Pvoid_t seen = NULL;
   int rc = 1;
   for (uint32_t k = u->inst_start[r]; rc == 1 && k < u->inst_start[r + 1]; k++) {
@@ -605,16 +615,15 @@ static int unfold_all(dl_unfold *u)
 {
   const dl_program *p = u->game;
   uint32_t most = most_vars(p);
-  dl_tid *bind = malloc((most + 1) * sizeof *bind);
-  uint32_t *trail = malloc((3 * (size_t)most + 3) * sizeof *trail);  /* the trail, K variables, a key */
-  uint8_t *is_k = malloc(most + 1);
-  int rc = bind && trail && is_k ? 1 : -1;
+  scratch w = { malloc((most + 1) * sizeof *w.bind), malloc((most + 1) * sizeof *w.trail),
+                malloc((most + 1) * sizeof *w.ks), malloc((most + 1) * sizeof *w.key), malloc(most + 1) };
+  int rc = w.bind && w.trail && w.ks && w.key && w.is_k ? 1 : -1;
   u->n_rules = 0;
   for (uint32_t r = 0; r < p->ast->n_rules; r++) {
     u->replaces[r] = rc == 1 && u->as_written[r] && involved(u, r);
-    if (u->replaces[r]) rc = unfold_rule(u, r, bind, trail, is_k);
+    if (u->replaces[r]) rc = unfold_rule(u, r, &w);
   }
-  free(bind), free(trail), free(is_k);
+  free(w.bind), free(w.trail), free(w.ks), free(w.key), free(w.is_k);
   return rc;
 }
 
