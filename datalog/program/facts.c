@@ -52,17 +52,35 @@ static int list_files(const char *dir, char ***names, dl_diag *diag)
   return -1;
 }
 
-/* Makes room for k more term ids in f's tuples; 0 when out of memory. */
-static int reserve(dl_facts_file *f, uint64_t k)
+/* Makes room for k more term ids in f's tuples, for want ids in all when
+ * that is more than they need and less than twice the room they have (0:
+ * no guess); 0 when out of memory. */
+static int reserve_for(dl_facts_file *f, uint64_t k, uint64_t want)
 {
   if (f->cap - f->used >= k) return 1;
   uint64_t cap = f->cap ? 2 * f->cap : 1024;
+  if (want >= f->used + k && want < cap) cap = want;
   while (cap - f->used < k) cap *= 2;
   dl_tid *q = realloc(f->tuples, cap * sizeof *q);
   if (!q) return 0;
   f->tuples = q;
   f->cap = cap;
   return 1;
+}
+
+/* Makes room for k more term ids in f's tuples; 0 when out of memory. */
+static int reserve(dl_facts_file *f, uint64_t k) { return reserve_for(f, k, 0); }
+
+/* The term ids f's program facts will hold, guessed from those taken in
+ * the text before off, as if the rest of the text held them as densely,
+ * and a sixteenth more: a program of many facts then holds them in about
+ * the room they need, where doubling the room leaves up to half of it
+ * unused. */
+static uint64_t ids_expected(const dl_facts_file *f, uint32_t off)
+{
+  if (off <= f->off) return 0;
+  uint64_t ids = f->used * (uint64_t)(f->src->len - f->off) / (off - f->off);
+  return ids + ids / 16;
 }
 
 /* A new empty file for predicate pred, at the end of fs->files; NULL when
@@ -154,7 +172,6 @@ static int read_row(reader *r, uint32_t from, uint32_t to)
   return 1;
 }
 
-enum { RELEASE_EVERY = 1 << 20 };  /* bytes of text read between two releases of their pages */
 
 /* Scans src's text a piece at a time, the pages of each leaving memory
  * after it: sets *ids to the term ids its rows hold at most (its lines
@@ -165,7 +182,7 @@ static int scan_text(reader *r, uint64_t *ids)
   dl_source *src = r->src;
   uint64_t lines = 1;
   for (uint32_t at = 0, step; at < src->len; at += step) {
-    step = src->len - at < RELEASE_EVERY ? src->len - at : RELEASE_EVERY;
+    step = src->len - at < DL_LOAD_RELEASE_EVERY ? src->len - at : DL_LOAD_RELEASE_EVERY;
     const char *z = src->text + at, *end = z + step, *nul = memchr(z, 0, step);
     if (nul) {
       dl_diag_report(r->diag, DL_ERROR, src, (uint32_t)(nul - src->text), "NUL byte: this is not a text file");
@@ -217,7 +234,7 @@ static int read_rows(reader *r)
     if (to > at && !read_row(r, at, to)) return 0;
     at = next;
     end = next_end;
-    if (at - done >= RELEASE_EVERY) dl_load_done_reading(src, done = at);
+    if (at - done >= DL_LOAD_RELEASE_EVERY) dl_load_done_reading(src, done = at);
   }
   return 1;
 }
@@ -313,7 +330,7 @@ int dl_facts_take(dl_facts *fs, dl_sym pred, uint32_t arity, const dl_tid *args,
   dl_facts_file *f = program_file(fs, pred);
   assert(!f || f->arity == arity);
   if (!f && !(f = add_program_file(fs, pred, arity, src, off))) return 0;
-  if (!reserve(f, arity)) return 0;
+  if (!reserve_for(f, arity, f->src == src ? ids_expected(f, off) : 0)) return 0;
   memcpy(f->tuples + f->used, args, arity * sizeof *args);
   f->used += arity;
   f->n++;

@@ -125,10 +125,10 @@ int dl_load_shorten_source(dl_source *src, uint32_t len)
   return 1;
 }
 
-void dl_load_done_reading(dl_source *src, uint32_t len)
+void dl_load_done_reading(const dl_source *src, uint32_t len)
 {
   assert(src && len <= src->len);
-  held_source *h = (held_source *)src;
+  const held_source *h = (const held_source *)src;
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   if (h->mapped && len >= page) madvise((char *)src->text, len / page * page, MADV_DONTNEED);
 }
@@ -260,6 +260,8 @@ enum { N_KEPT = sizeof kept_names / sizeof *kept_names };
 typedef struct taker {
   dl_loaded *l;
   dl_sym kept[N_KEPT];
+  const dl_source *src;   /* the text the last fact was taken from, */
+  uint32_t released;      /*   whose bytes before this have left memory */
 } taker;
 
 /* An ast_takes_fact: the program's ground facts go to l->facts, but for
@@ -272,10 +274,17 @@ static int takes_fact(void *ctx, dl_sym pred, uint32_t arity)
   return dl_facts_takes(t->l->facts, pred, arity);
 }
 
-/* An ast_take_fact: into l->facts. */
+/* An ast_take_fact: into l->facts.  The text of the facts taken leaves
+ * memory as the parse goes (dl_load_done_reading): in a program of many
+ * facts it is most of the text, and its syntax tree holds none of it. */
 static int take_fact(void *ctx, dl_sym pred, uint32_t arity, const dl_tid *args, const dl_source *src, uint32_t off)
 {
   taker *t = ctx;
+  if (src != t->src) {
+    t->src = src;
+    t->released = 0;
+  }
+  if (off - t->released >= DL_LOAD_RELEASE_EVERY) dl_load_done_reading(src, t->released = off);
   return dl_facts_take(t->l->facts, pred, arity, args, src, off);
 }
 
@@ -286,6 +295,8 @@ static int begin_taking(dl_loaded *l, const dl_load_options *o, taker *t, dl_dia
   if (!o->take_facts) return 1;
   if (!make_facts(l, diag)) return 0;
   t->l = l;
+  t->src = NULL;
+  t->released = 0;
   for (int i = 0; i < N_KEPT; i++)
     if ((t->kept[i] = symbol(l, kept_names[i])) == DL_NO_SYM) {
       dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory reading the program");

@@ -63,7 +63,11 @@ int dl_load_shorten_source(dl_source *src, uint32_t len);
 /* Tells that the first len bytes of src's text (made by dl_load_source)
  * have been read: when the text is a mapping of its file, their pages
  * leave memory, to be read back from the file should a message show them. */
-void dl_load_done_reading(dl_source *src, uint32_t len);
+void dl_load_done_reading(const dl_source *src, uint32_t len);
+
+/* Bytes of text read between two calls of dl_load_done_reading by the
+ * readers of large inputs. */
+enum { DL_LOAD_RELEASE_EVERY = 1 << 20 };
 
 /* Frees a source made by dl_load_source. */
 void dl_load_free_source(dl_source *src);
