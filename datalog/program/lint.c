@@ -8,6 +8,10 @@
 
 enum { MAX_WARNINGS = 20, MAX_SOURCES = 8 };
 
+/* The shape of a term is its functor and arity.  A constant's shape is
+ * its symbol (programs of many facts have as many constants, which then
+ * cost nothing here); the shapes of the other terms are numbered from
+ * n_symbols on, in the order they are seen. */
 typedef struct shape {
   dl_sym sym;
   uint32_t arity;
@@ -18,11 +22,8 @@ typedef struct lint {
   const dl_program *p;
   dl_diag *diag;
   Pvoid_t shape_of;      /* JudyL: arity << 32 | symbol -> shape + 1 (functions) */
-  uint32_t *constant_shape;  /* per symbol below n_symbols: its constant's shape + 1 */
-  uint32_t *fact_shape;  /* per term of the program's facts: its shape + 1 when a
-                            constant, else 0 (NULL: none kept) */
-  uint32_t n_symbols;
-  shape *shapes;
+  uint32_t n_symbols;    /* symbols when the lint began: the shapes of constants */
+  shape *shapes;         /* per function shape from n_symbols on */
   uint32_t n_shapes, cap_shapes;
   uint32_t *pred_pos;    /* per predicate: its first argument position */
   uint32_t n_pos, words;
@@ -56,16 +57,26 @@ static uint32_t pred_named(const dl_program *p, const char *name)
 
 static Word_t shape_key(dl_sym sym, uint32_t arity) { return (Word_t)((uint64_t)arity << 32 | sym); }
 
+static int is_constant_shape(const lint *l, dl_sym sym, uint32_t arity) { return arity == 0 && sym < l->n_symbols; }
+
+/* The function shape s (not a constant's). */
+static const shape *function_shape(const lint *l, uint32_t s)
+{
+  assert(s >= l->n_symbols && s - l->n_symbols < l->n_shapes);
+  return &l->shapes[s - l->n_symbols];
+}
+
+/* The position of argument i of terms of function shape s. */
+static uint32_t arg_pos(const lint *l, uint32_t s, uint32_t i) { return function_shape(l, s)->pos + i; }
+
 /* The shape of constant or function term t, added when new; UINT32_MAX when
  * out of memory. */
 static uint32_t add_shape(lint *l, dl_sym sym, uint32_t arity)
 {
-  /* constants, most of the shapes in programs of many facts, have theirs in an array */
-  uint32_t *c = arity == 0 && sym < l->n_symbols ? &l->constant_shape[sym] : NULL;
-  PWord_t v = NULL;
-  if (c && *c) return *c - 1;
-  if (!c && (v = (PWord_t)JudyLIns(&l->shape_of, shape_key(sym, arity), PJE0)) == PJERR) return UINT32_MAX;
-  if (v && *v) return (uint32_t)*v - 1;
+  if (is_constant_shape(l, sym, arity)) return sym;
+  PWord_t v = (PWord_t)JudyLIns(&l->shape_of, shape_key(sym, arity), PJE0);
+  if (v == PJERR) return UINT32_MAX;
+  if (*v) return (uint32_t)*v - 1;
   if (l->n_shapes == l->cap_shapes) {
     uint32_t cap = l->cap_shapes ? 2 * l->cap_shapes : 256;
     shape *q = realloc(l->shapes, cap * sizeof *q);
@@ -74,14 +85,13 @@ static uint32_t add_shape(lint *l, dl_sym sym, uint32_t arity)
     l->cap_shapes = cap;
   }
   l->shapes[l->n_shapes++] = (shape){ sym, arity, 0 };
-  if (c) *c = l->n_shapes;
-  else *v = l->n_shapes;
-  return l->n_shapes - 1;
+  *v = l->n_symbols + l->n_shapes;
+  return (uint32_t)*v - 1;
 }
 
 static uint32_t shape_of_sym(const lint *l, dl_sym sym, uint32_t arity)
 {
-  if (arity == 0 && sym < l->n_symbols) return l->constant_shape[sym] - 1;
+  if (is_constant_shape(l, sym, arity)) return sym;
   PWord_t v = (PWord_t)JudyLGet(l->shape_of, shape_key(sym, arity), PJE0);
   return v && v != PJERR ? (uint32_t)*v - 1 : UINT32_MAX;
 }
@@ -114,15 +124,6 @@ static uint32_t add_term_shapes(lint *l, dl_tid t)
   return s;
 }
 
-/* Adds the shapes of the term t of a program's fact, seen first, and keeps
- * its shape when it is a constant (give_input then looks nothing up). */
-static int add_fact_shapes(lint *l, dl_tid t)
-{
-  uint32_t s = add_term_shapes(l, t);
-  if (l->fact_shape && s != UINT32_MAX && dl_terms_arity(l->p->terms, t) == 0) l->fact_shape[t] = s + 1;
-  return s != UINT32_MAX;
-}
-
 /* Adds the shapes of t and of its subterms. */
 static int add_shapes(lint *l, const ast_term *t)
 {
@@ -153,13 +154,10 @@ static int collect_shapes(lint *l)
   }
   uint64_t *seen = new_term_set(l);
   int ok = 1;
-  for (uint32_t i = 0; !l->fact_shape && i < ast->n_inputs; i++)
-    if (ast->inputs[i].in_program && ast->inputs[i].n)  /* NULL when out of memory: shapes are looked up */
-      l->fact_shape = calloc(dl_terms_count(l->p->terms) + 1, sizeof *l->fact_shape);
   for (uint32_t i = 0; ok && seen && i < ast->n_inputs; i++) {
     const ast_input *in = &ast->inputs[i];
     for (uint64_t k = 0; ok && in->in_program && k < in->n * in->arity; k++)
-      ok = !first_time(seen, in->tuples[k]) || add_fact_shapes(l, in->tuples[k]);
+      ok = !first_time(seen, in->tuples[k]) || add_term_shapes(l, in->tuples[k]) != UINT32_MAX;
   }
   free(seen);
   return ok && seen;
@@ -176,7 +174,7 @@ static int make_positions(lint *l)
   for (uint32_t q = 0; q < p->n_preds; q++) l->pred_pos[q] = n, n += p->preds[q].arity;
   for (uint32_t s = 0; s < l->n_shapes; s++) l->shapes[s].pos = n, n += l->shapes[s].arity;
   l->n_pos = n;
-  l->words = (l->n_shapes + 63) / 64 + 1;
+  l->words = (uint32_t)(((uint64_t)l->n_symbols + l->n_shapes + 63) / 64 + 1);
   l->owner = malloc((n + 1) * sizeof *l->owner);
   l->index = malloc((n + 1) * sizeof *l->index);
   l->set = calloc((size_t)(n + 1) * l->words, sizeof *l->set);
@@ -214,7 +212,7 @@ static void narrow(lint *l, const ast_term *t, uint32_t pos)
   }
   if (t->kind != AST_FUN) return;
   uint32_t s = shape_of(l, t);
-  for (uint32_t i = 0; i < t->n; i++) narrow(l, t->args[i], l->shapes[s].pos + i);
+  for (uint32_t i = 0; i < t->n; i++) narrow(l, t->args[i], arg_pos(l, s, i));
 }
 
 static int set_top(lint *l, uint32_t pos)
@@ -244,7 +242,7 @@ static int give(lint *l, const ast_term *t, uint32_t pos)
     pos_set(l, pos)[s >> 6] |= (uint64_t)1 << (s & 63);
     changed = 1;
   }
-  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) changed |= give(l, t->args[i], l->shapes[s].pos + i);
+  for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) changed |= give(l, t->args[i], arg_pos(l, s, i));
   return changed;
 }
 
@@ -254,16 +252,7 @@ static void give_term(lint *l, dl_tid t, uint32_t pos)
   const dl_terms *terms = l->p->terms;
   uint32_t n = dl_terms_arity(terms, t), s = shape_of_sym(l, dl_terms_functor(terms, t), n);
   if (!l->top[pos]) pos_set(l, pos)[s >> 6] |= (uint64_t)1 << (s & 63);
-  for (uint32_t i = 0; i < n; i++) give_term(l, dl_terms_args(terms, t)[i], l->shapes[s].pos + i);
-}
-
-/* Adds the term t of a program's fact at position pos, by its kept shape
- * when it is a constant. */
-static void give_fact_term(lint *l, dl_tid t, uint32_t pos)
-{
-  uint32_t s = l->fact_shape ? l->fact_shape[t] : 0;
-  if (!s) give_term(l, t, pos);
-  else if (!l->top[pos]) pos_set(l, pos)[(s - 1) >> 6] |= (uint64_t)1 << ((s - 1) & 63);
+  for (uint32_t i = 0; i < n; i++) give_term(l, dl_terms_args(terms, t)[i], arg_pos(l, s, i));
 }
 
 /* Gives the positions of input i's predicate what its tuples hold: the
@@ -278,7 +267,7 @@ static int give_input(lint *l, uint32_t i)
   for (uint32_t c = 0; seen && c < arity; c++) {
     if (c) memset(seen, 0, term_set_words(l) * sizeof *seen);
     for (uint64_t k = c; k < in->n * arity; k += arity)
-      if (first_time(seen, in->tuples[k])) give_fact_term(l, in->tuples[k], l->pred_pos[q] + c);
+      if (first_time(seen, in->tuples[k])) give_term(l, in->tuples[k], l->pred_pos[q] + c);
   }
   free(seen);
   return seen || !in->in_program || !in->n;
@@ -436,7 +425,7 @@ static const ast_term *misplaced(const lint *l, const ast_term *t, uint32_t *pos
   uint32_t s = shape_of(l, t);
   if (!has_shape(l, *pos, s)) return t;
   for (uint32_t i = 0; t->kind == AST_FUN && i < t->n; i++) {
-    uint32_t at = l->shapes[s].pos + i;
+    uint32_t at = arg_pos(l, s, i);
     const ast_term *x = misplaced(l, t->args[i], &at);
     if (x) { *pos = at; return x; }
   }
@@ -585,8 +574,6 @@ static int has_user_rules(const dl_program *p)
 static void lint_free(lint *l)
 {
   JudyLFreeArray(&l->shape_of, PJE0);
-  free(l->constant_shape);
-  free(l->fact_shape);
   free(l->given_set);
   free(l->given_top);
   for (int i = 0; i < MAX_SOURCES; i++) Judy1FreeArray(&l->reported[i], PJE0);
@@ -626,8 +613,7 @@ static int lint_literals(const dl_program *p, dl_diag *diag)
   l.kept = UINT32_MAX;
   l.defined = calloc(p->n_preds + 1, 1);
   l.n_symbols = dl_terms_symbol_count(p->terms);
-  l.constant_shape = calloc(l.n_symbols + 1, sizeof *l.constant_shape);
-  int ok = l.defined && l.constant_shape && number_literals(&l) && collect_shapes(&l) && make_positions(&l);
+  int ok = l.defined && number_literals(&l) && collect_shapes(&l) && make_positions(&l);
   ok = ok && mark_given(&l);
   ok = ok && keep_given(&l);
   ok = ok && fixpoint(&l);
