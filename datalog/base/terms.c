@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datalog/base/grow.h"
+
 typedef struct table {
   uint64_t *slots;  /* hash >> 32 << 32 | id + 1, 0 for empty */
   uint32_t mask;    /* capacity - 1, capacity a power of two */
@@ -132,15 +134,15 @@ void dl_terms_destroy(dl_terms *t)
 {
   if (!t) return;
   free_arg_index(t);
-  free(t->names);
-  free(t->name_off);
-  free(t->constant);
-  free(t->number);
-  free(t->number_term);
+  dl_grow_free(t->names);
+  dl_grow_free(t->name_off);
+  dl_grow_free(t->constant);
+  dl_grow_free(t->number);
+  dl_grow_free(t->number_term);
   free(t->sym_table.slots);
-  free(t->rec);
-  free(t->depth);
-  free(t->args);
+  dl_grow_free(t->rec);
+  dl_grow_free(t->depth);
+  dl_grow_free(t->args);
   free(t->term_table.slots);
   Judy1FreeArray(&t->watched, PJE0);
   free(t);
@@ -193,9 +195,9 @@ static int syms_reserve(dl_terms *t)
 {
   if (t->n_syms < t->syms_cap) return 1;
   uint32_t c = t->syms_cap ? t->syms_cap * 2 : 256;
-  uint32_t *o = realloc(t->name_off, (size_t)c * sizeof *o);
+  uint32_t *o = dl_grow_to(t->name_off, (size_t)c * sizeof *o);
   if (o) t->name_off = o;
-  dl_tid *k = realloc(t->constant, (size_t)c * sizeof *k);
+  dl_tid *k = dl_grow_to(t->constant, (size_t)c * sizeof *k);
   if (k) t->constant = k;
   if (!o || !k) return 0;
   t->syms_cap = c;
@@ -207,7 +209,7 @@ static int names_reserve(dl_terms *t, size_t more)
   if (t->names_len + more <= t->names_cap) return 1;
   size_t c = t->names_cap ? t->names_cap : 4096;
   while (c < t->names_len + more) c *= 2;
-  char *q = realloc(t->names, c);
+  char *q = dl_grow_to(t->names, c);
   if (!q) return 0;
   t->names = q;
   t->names_cap = c;
@@ -236,7 +238,7 @@ static int set_by_value(uint32_t **at, uint32_t *n, uint32_t v, uint32_t x)
   if (v >= *n) {
     uint32_t c = *n ? *n : 1024;
     while (c <= v) c *= 2;
-    uint32_t *q = realloc(*at, (size_t)c * sizeof *q);
+    uint32_t *q = dl_grow_to(*at, (size_t)c * sizeof *q);
     if (!q) return 0;
     memset(q + *n, 0, (size_t)(c - *n) * sizeof *q);
     *at = q;
@@ -326,9 +328,9 @@ static int terms_reserve(dl_terms *t, uint32_t n_args)
 {
   if (t->n_terms + 1 > t->terms_cap) {
     uint32_t c = t->terms_cap ? t->terms_cap * 2 : 1024;
-    term_rec *r = realloc(t->rec, (size_t)c * sizeof *r);
+    term_rec *r = dl_grow_to(t->rec, (size_t)c * sizeof *r);
     if (r) t->rec = r;
-    uint16_t *d = realloc(t->depth, (size_t)c * sizeof *d);
+    uint16_t *d = dl_grow_to(t->depth, (size_t)c * sizeof *d);
     if (d) t->depth = d;
     if (!r || !d) return 0;
     t->terms_cap = c;
@@ -336,7 +338,7 @@ static int terms_reserve(dl_terms *t, uint32_t n_args)
   if (t->args_len + n_args > t->args_cap) {
     uint64_t c = t->args_cap ? t->args_cap : 4096;
     while (c < t->args_len + n_args) c *= 2;
-    dl_tid *q = realloc(t->args, c * sizeof *q);
+    dl_tid *q = dl_grow_to(t->args, c * sizeof *q);
     if (!q) return 0;
     t->args = q;
     t->args_cap = c;
@@ -540,11 +542,51 @@ int dl_terms_over_limit(const dl_terms *t) { return t->over_limit; }
 
 dl_tid dl_terms_constant(dl_terms *t, dl_sym f) { return dl_terms_make(t, f, 0, NULL); }
 
+/* The room kept for n entries when the arrays are fitted: a sixteenth
+ * more, so that the few symbols and terms made after a program is read do
+ * not double it. */
+static uint64_t fitted(uint64_t n) { return n + n / 16 + 256; }
+
+/* p (from dl_grow_to) cut to bytes bytes, or p as it was when it cannot
+ * be: either way it has room for them. */
+static void *cut(void *p, size_t bytes)
+{
+  void *q = p ? dl_grow_to(p, bytes) : NULL;
+  return q ? q : p;
+}
+
+/* Cuts the symbols' and terms' arrays to about what they hold: their room
+ * doubles as they grow, so up to half of it is unused once a program of
+ * many constants is read, and the relations built next can have it. */
+static void fit(dl_terms *t)
+{
+  uint64_t n = fitted(t->n_syms);
+  if (n < t->syms_cap) {
+    t->name_off = cut(t->name_off, (size_t)n * sizeof *t->name_off);
+    t->constant = cut(t->constant, (size_t)n * sizeof *t->constant);
+    t->syms_cap = (uint32_t)n;
+  }
+  if ((n = fitted(t->n_terms)) < t->terms_cap) {
+    t->rec = cut(t->rec, (size_t)n * sizeof *t->rec);
+    t->depth = cut(t->depth, (size_t)n * sizeof *t->depth);
+    t->terms_cap = (uint32_t)n;
+  }
+  if ((n = fitted(t->names_len)) < t->names_cap) {
+    t->names = cut(t->names, (size_t)n);
+    t->names_cap = (size_t)n;
+  }
+  if ((n = fitted(t->args_len)) < t->args_cap) {
+    t->args = cut(t->args, (size_t)n * sizeof *t->args);
+    t->args_cap = n;
+  }
+}
+
 void dl_terms_done_reading(dl_terms *t)
 {
-  free(t->number_term);
+  dl_grow_free(t->number_term);
   t->number_term = NULL;
   t->n_number_terms = 0;
+  fit(t);
 }
 
 int64_t dl_terms_name_key(const char *z, size_t n) { return number_value(z, n); }

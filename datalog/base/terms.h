@@ -59,8 +59,9 @@ int64_t dl_terms_name_key(const char *z, size_t n);
  * out of memory. */
 dl_tid dl_terms_constant_named(dl_terms *t, const char *z, size_t n, int64_t key);
 
-/* Frees what only dl_terms_constant_named needs (the constants by number):
- * for when a program's facts are read.  Later calls make it again. */
+/* Frees what only dl_terms_constant_named needs (the constants by number),
+ * and cuts the room of the symbols and terms to about what they hold: for
+ * when a program's facts are read.  Later calls make both again. */
 void dl_terms_done_reading(dl_terms *t);
 
 /* A hint that dl_terms_constant_named of the name whose key this is comes

@@ -131,9 +131,37 @@ static void constants_by_name(void)
   dl_terms_destroy(b);
 }
 
+/* A store of many numbers (its arrays outgrow a malloc block), cut to
+ * size by dl_terms_done_reading, then grown again: every name and id reads
+ * back. */
+static void many_constants(void)
+{
+  enum { N = 300000, MORE = 50000 };
+  dl_terms *t = dl_terms_create();
+  char name[16];
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < N + MORE; i++) {
+    if (i == N) dl_terms_done_reading(t);
+    size_t n = (size_t)snprintf(name, sizeof name, "%u", i * 7);
+    ok = dl_terms_constant_named(t, name, n, dl_terms_name_key(name, n)) == i;
+  }
+  CHECK(ok, "number constants get ids in order");
+  dl_sym f = dl_terms_symbol(t, "f", 1);
+  dl_tid args[2] = { 5, N + 5 }, ft = dl_terms_make(t, f, 2, args);
+  CHECK(ft == N + MORE && dl_terms_args(t, ft)[1] == N + 5, "a term made after them reads back");
+  for (uint32_t i = 0; ok && i < N + MORE; i += 997) {
+    size_t len;
+    snprintf(name, sizeof name, "%u", i * 7);
+    ok = strcmp(dl_terms_name(t, dl_terms_functor(t, i), &len), name) == 0 && dl_terms_arity(t, i) == 0;
+  }
+  CHECK(ok, "their names read back");
+  dl_terms_destroy(t);
+}
+
 int main(void)
 {
   constants_by_name();
+  many_constants();
   dl_terms *t = dl_terms_create();
   symbols(t);
   hash_consing(t);
