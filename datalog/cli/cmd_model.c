@@ -38,11 +38,7 @@ static const cli_option model_options[] = {
  * facts, whose rows then go: the relations hold them. */
 static int seed_facts(dl_loaded *l, dl_eval *e)
 {
-  for (uint32_t i = 0; l->facts && i < l->facts->n; i++) {
-    uint32_t pred = l->prog->input_pred[i];
-    uint64_t n = l->facts->files[i].n;
-    if (pred != DL_NO_PRED && !dl_eval_seed_all(e, pred, dl_facts_hand_over(l->facts, i), n)) return 0;
-  }
+  if (!dl_eval_seed_inputs(e, l->facts)) return 0;
   dl_load_drop_facts(l);
   return 1;
 }

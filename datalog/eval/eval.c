@@ -483,6 +483,17 @@ int dl_eval_seed_all(dl_eval *e, uint32_t pred, dl_tid *tuples, uint64_t n)
   return !e->failed;
 }
 
+int dl_eval_seed_inputs(dl_eval *e, dl_facts *facts)
+{
+  assert(e);
+  for (uint32_t i = 0; facts && i < facts->n; i++) {
+    uint32_t pred = e->prog->input_pred[i];
+    uint64_t n = facts->files[i].n;
+    if (pred != DL_NO_PRED && !dl_eval_seed_all(e, pred, dl_facts_hand_over(facts, i), n)) return 0;
+  }
+  return 1;
+}
+
 void dl_eval_expect(dl_eval *e, uint32_t pred, const uint64_t *values)
 {
   assert(e && values && pred < e->prog->n_preds && (!e->given || !e->given[pred]));

@@ -17,6 +17,7 @@
 
 #include "datalog/base/diag.h"
 #include "datalog/base/stop.h"
+#include "datalog/program/facts.h"
 #include "datalog/program/program.h"
 #include "datalog/eval/subsume.h"
 #include "index/relation.h"
@@ -77,6 +78,13 @@ int dl_eval_seed(dl_eval *e, uint32_t pred, const dl_tid *tuple);
  * built from them, so that the two are not held at once.  Same
  * requirements and result. */
 int dl_eval_seed_all(dl_eval *e, uint32_t pred, dl_tid *tuples, uint64_t n);
+
+/* Seeds the program's input relations from facts (file i holds input i's
+ * rows, as the loader makes them; NULL: none), taking their rows over
+ * (dl_facts_hand_over): the files stay, with no rows.  An input that no
+ * rule uses is left out.  Same requirements as dl_eval_seed_all; 1, or 0
+ * when out of memory. */
+int dl_eval_seed_inputs(dl_eval *e, dl_facts *facts);
 
 /* Tells the relation of predicate pred how many distinct values each of
  * its columns will hold, about (values[c]; 0: no idea): see
