@@ -3,6 +3,7 @@
 #include "index/relation_impl.h"
 
 #include "index/sort.h"
+#include "datalog/base/grow.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ static uint32_t code_add(colmap *m, ix_val id)
   if (*slot) return *slot - 1;
   if (m->n_codes == m->cap) {
     uint32_t cap = m->cap ? m->cap * 2 : 16;
-    ix_val *q = realloc(m->id_of, cap * sizeof *q);
+    ix_val *q = dl_grow_to(m->id_of, cap * sizeof *q);  /* no old copy left resident */
     if (!q) return NO_CODE;
     m->id_of = q;
     m->cap = cap;
@@ -60,7 +61,7 @@ static void colmap_free(colmap *m)
 {
   for (uint32_t p = 0; p < m->n_pages; p++) free(m->pages[p]);
   free(m->pages);
-  free(m->id_of);
+  dl_grow_free(m->id_of);
 }
 
 /* ---- index layout ------------------------------------------------------------ */

@@ -12,7 +12,7 @@ enum { PAGE_BITS = 8, PAGE = 1 << PAGE_BITS, MAX_INDEXES = 256 };
 typedef struct colmap {
   uint32_t **pages;   /* page p maps ids [p*PAGE, (p+1)*PAGE); entry = code + 1 */
   uint32_t n_pages;
-  ix_val *id_of;      /* code -> term id */
+  ix_val *id_of;      /* code -> term id (datalog/base/grow.h) */
   uint32_t n_codes, cap;
   uint8_t bits;       /* width of the column's codes in index keys */
   uint8_t min_bits;   /* never narrower: room for the values expected (ix_relation_expect_values) */

@@ -600,6 +600,7 @@ int main(void)
   for (uint32_t arity = 1; arity <= 7; arity += 3) staged_into_empty(arity, 100000, 12, arity == 4);
   staged_into_empty(2, 100000, 5000, 0);
   staged_into_empty(2, 100000, 5000, 1);  /* sparse: Judy filled at once */
+  staged_into_empty(2, 300000, 4000000, 1);  /* dictionaries past DL_GROW_MAPPED bytes */
   filled_then_grown(2, 100000, 3000);
   filled_then_grown(3, 60000, 500);
   filled_at_once(1, 30000, 20000);
