@@ -1,23 +1,13 @@
 /* grow.c: arrays that grow large (see grow.h). */
 #define _GNU_SOURCE /* mremap */
 #include "datalog/base/grow.h"
+#include "datalog/base/asan.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define GROW_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GROW_ASAN 1
-#endif
-#endif
-#ifndef GROW_ASAN
-#define GROW_ASAN 0
-#endif
 
 /* What precedes an array: its room and how it is held. */
 typedef struct head {
@@ -68,7 +58,7 @@ void *dl_grow_to(void *p, size_t bytes)
   if (bytes > (size_t)-1 / 2) return NULL;
   head *h = p ? head_of(p) : NULL;
   size_t want = bytes + HEAD;
-  int mapped = !GROW_ASAN && want >= DL_GROW_MAPPED;
+  int mapped = !DL_ASAN && want >= DL_GROW_MAPPED;
   size_t len = mapped ? page_round(want) : want;
   size_t keep = h ? (h->len < len ? h->len : len) : 0;
   head *q;

@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700  /* sigaltstack, SA_ONSTACK */
 #define _DEFAULT_SOURCE    /* madvise */
 #include "datalog/cli/guard.h"
+#include "datalog/base/asan.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,16 +19,6 @@
 #include <sys/mman.h>
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define GUARD_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GUARD_ASAN 1
-#endif
-#endif
-#ifndef GUARD_ASAN
-#define GUARD_ASAN 0  /* ASan reserves terabytes of address space and handles SIGSEGV itself */
-#endif
 
 enum { GRACE_SECONDS = 2 };  /* after a soft stop, how long the run may take to end */
 
@@ -85,7 +76,7 @@ void dl_guard_install(void)
   catch_signal(SIGINT, 0);
   catch_signal(SIGTERM, 0);
   catch_signal(SIGALRM, 0);
-  if (GUARD_ASAN) return;
+  if (DL_ASAN) return;  /* ASan handles SIGSEGV itself */
   static char altstack[1 << 16];
   stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0 };
   if (sigaltstack(&ss, NULL) != 0) return;
@@ -123,7 +114,7 @@ uint64_t dl_guard_default_memory(void)
 #ifdef __GLIBC__
 enum { HUGE_PAGE = 2 << 20 };
 
-#if defined(MADV_HUGEPAGE) && !GUARD_ASAN
+#if defined(MADV_HUGEPAGE) && !DL_ASAN
 /* The block below the heap's first huge page that nothing uses (see above):
  * never freed. */
 static void *g_heap_head;
@@ -134,7 +125,7 @@ static void *g_heap_head;
  * nothing when the heap could not grow. */
 static void map_heap_early(uint64_t pad)
 {
-#if defined(MADV_HUGEPAGE) && !GUARD_ASAN
+#if defined(MADV_HUGEPAGE) && !DL_ASAN
   enum { FIRST = 256 << 10 };
   char *p = malloc(FIRST);  /* more than the heap has yet: it grows by pad */
   uintptr_t at = (uintptr_t)p, h = (at + 4095) & ~(uintptr_t)4095;
@@ -176,7 +167,7 @@ static void tune_malloc(uint64_t limit_mib)
 static int set_limit(uint64_t mib)
 {
   struct rlimit rl;
-  if (mib == 0 || GUARD_ASAN) return 1;
+  if (mib == 0 || DL_ASAN) return 1;  /* ASan reserves terabytes of address space */
   if (getrlimit(RLIMIT_AS, &rl) != 0) return 0;
   rlim_t want = mib >= (UINT64_MAX >> 21) ? RLIM_INFINITY : (rlim_t)(mib << 20);
   if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max) want = rl.rlim_max;

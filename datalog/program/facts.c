@@ -330,7 +330,8 @@ int dl_facts_take(dl_facts *fs, dl_sym pred, uint32_t arity, const dl_tid *args,
   dl_facts_file *f = program_file(fs, pred);
   assert(!f || f->arity == arity);
   if (!f && !(f = add_program_file(fs, pred, arity, src, off))) return 0;
-  if (!reserve_for(f, arity, f->src == src ? ids_expected(f, off) : 0)) return 0;
+  int full = f->cap - f->used < arity;  /* the guess, a division, only when the room is full */
+  if (full && !reserve_for(f, arity, f->src == src ? ids_expected(f, off) : 0)) return 0;
   memcpy(f->tuples + f->used, args, arity * sizeof *args);
   f->used += arity;
   f->n++;
