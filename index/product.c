@@ -94,9 +94,9 @@ static int add_dense_key(ix_relation *r, Word_t key, const ix_val *base, const i
   if (dense_test(r->indexes[0]->dense, key)) return 1;
   uint32_t codes[IX_MAX_ARITY];
   ix_val tuple[IX_MAX_ARITY];
-  key_codes(r, r->indexes[0], key, codes);
-  combination(r, base, factors, n_factors, at, tuple);
-  return ix_insert_dense(r, codes, tuple, added);
+  if (r->n_indexes > 1) key_codes(r, r->indexes[0], key, codes);
+  if (added) combination(r, base, factors, n_factors, at, tuple);
+  return ix_insert_dense(r, key, codes, tuple, added);
 }
 
 int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,

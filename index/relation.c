@@ -614,13 +614,49 @@ static void rekey(const ix_relation *r, const key_layout *old, keybuf *b)
   for (uint64_t i = 0; i < b->n; i++) b->at[i] = rekey_one(r, old, b->at[i]);
 }
 
+/* The key bits of the lowest positions of the primary index whose width is
+ * the same as in `old`: a key keeps them when it moves to the new layout. */
+static uint32_t unchanged_low_bits(const ix_relation *r, const key_layout *old)
+{
+  const ix_index *ix = r->indexes[0];
+  uint32_t low = 0;
+  for (uint32_t p = r->arity; p-- > 0 && old->bits[p] == r->cols[ix->order[p]].bits;) low += old->bits[p];
+  return low;
+}
+
+static int any_set(const uint64_t *w, size_t n)
+{
+  uint64_t any = 0;
+  for (size_t i = 0; i < n; i++) any |= w[i];
+  return any != 0;
+}
+
 /* Sets in the primary index's bitmap the keys of `bitmap` (2^bits keys,
- * laid out as `old`), moved to the current layout. */
+ * laid out as `old`), moved to the current layout.  The keys that differ
+ * only in the unchanged low bits move together, as a block of 2^low bits
+ * that lands where its first key goes: whole words from 64 keys up, else
+ * the block's part of a word. */
 static void move_bits(ix_relation *r, const uint64_t *bitmap, uint32_t bits, const key_layout *old)
 {
-  for (size_t w = 0; w < dense_words(bits); w++)
-    for (uint64_t b = bitmap[w]; b; b &= b - 1)
-      dense_set(r->indexes[0]->dense, rekey_one(r, old, (Word_t)w << 6 | (Word_t)__builtin_ctzll(b)));
+  uint64_t *dense = r->indexes[0]->dense;
+  uint32_t low = unchanged_low_bits(r, old);
+  size_t n_words = dense_words(bits);
+  if (low >= 6) {
+    size_t block = (size_t)1 << (low - 6);
+    for (size_t w = 0; w < n_words; w += block)
+      if (any_set(bitmap + w, block))
+        memcpy(dense + (rekey_one(r, old, (Word_t)w << 6) >> 6), bitmap + w, block * sizeof *dense);
+    return;
+  }
+  uint32_t width = 1u << low;
+  uint64_t mask = low_mask(width);
+  for (size_t w = 0; w < n_words; w++)
+    for (uint64_t b = bitmap[w]; b;) {
+      uint32_t at = (uint32_t)__builtin_ctzll(b) & ~(width - 1);
+      Word_t to = rekey_one(r, old, (Word_t)w << 6 | at);
+      dense[to >> 6] |= (b >> at & mask) << (to & 63);
+      b &= ~(mask << at);
+    }
 }
 
 /* Inserts every tuple of the primary index into the other indexes, after
@@ -804,33 +840,44 @@ static int unkey_staged(ix_relation *r)
   return 1;
 }
 
-/* See relation_impl.h.  The key is kept for the report of the next flush. */
-int ix_insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added)
+/* Puts the tuple of primary key `key` (its codes: codes) into a dense
+ * relation's bitmap and its other indexes: 1 when new, 0 when there
+ * already, -1 when out of memory. */
+static int dense_add(ix_relation *r, Word_t key, const uint32_t *codes)
 {
-  Word_t key = chunk_key(r->indexes[0], 0, codes);
-  if (!dense_set(r->indexes[0]->dense, key)) return 1;
+  if (!dense_set(r->indexes[0]->dense, key)) return 0;
   mirror_add(r->indexes[0], key);
   r->size++;
   for (int i = 1; i < r->n_indexes; i++)
-    if (index_insert(r->indexes[i], codes) < 0) return 0;
-  if (!added) return keybuf_push(&r->fresh, key);
-  r->n_reported++;
-  return ix_tupleset_push(added, tuple);
+    if (index_insert(r->indexes[i], codes) < 0) return -1;
+  return 1;
+}
+
+/* See relation_impl.h.  The flush counts the tuple; it was reported now. */
+int ix_insert_dense(ix_relation *r, Word_t key, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added)
+{
+  int rc = dense_add(r, key, codes);
+  if (rc <= 0) return rc == 0;
+  r->n_taken++;
+  return !added || ix_tupleset_push(added, tuple);
 }
 
 /* Once the staged tuples would make the relation dense, turns it into a
- * bitmap and takes them in (see ix_insert_dense); 0 when out of memory. */
+ * bitmap and takes them in, their keys kept for the next flush to report
+ * (they were staged for it); 0 when out of memory. */
 static int absorb_staged(ix_relation *r)
 {
   if (!densify(r, r->size + r->keys.n + r->n_staged)) return 0;
   if (!r->indexes[0]->dense) return 1;
   uint32_t codes[IX_MAX_ARITY];
-  for (uint64_t i = 0; i < r->keys.n; i++) {
-    key_codes(r, r->indexes[0], r->keys.at[i], codes);
-    if (!ix_insert_dense(r, codes, NULL, NULL)) return 0;
+  for (uint64_t i = 0; i < r->keys.n + r->n_staged; i++) {
+    const uint32_t *c = codes;
+    if (i < r->keys.n) key_codes(r, r->indexes[0], r->keys.at[i], codes);
+    else c = r->staged + (i - r->keys.n) * r->arity;
+    Word_t key = chunk_key(r->indexes[0], 0, c);
+    int rc = dense_add(r, key, c);
+    if (rc < 0 || (rc > 0 && !keybuf_push(&r->fresh, key))) return 0;
   }
-  for (uint64_t i = 0; i < r->n_staged; i++)
-    if (!ix_insert_dense(r, r->staged + i * r->arity, NULL, NULL)) return 0;
   r->keys.n = 0;
   r->n_staged = 0;
   return 1;
@@ -842,7 +889,7 @@ int ix_relation_stage(ix_relation *r, const ix_val *tuple, ix_tupleset *added)
   if (r->arity == 0) return ix_relation_insert(r, tuple, NULL);
   uint32_t codes[IX_MAX_ARITY];
   if (!encode(r, tuple, codes)) return 0;
-  if (r->indexes[0]->dense) return ix_insert_dense(r, codes, tuple, added);
+  if (r->indexes[0]->dense) return ix_insert_dense(r, chunk_key(r->indexes[0], 0, codes), codes, tuple, added);
   int ok = r->indexes[0]->n_chunks != 1 ? push_codes(r, codes) : keybuf_push(&r->keys, chunk_key(r->indexes[0], 0, codes));
   uint64_t n = r->n_staged + r->keys.n;
   return ok && (n < DENSE_MIN_TUPLES || (n & (n - 1)) || absorb_staged(r));
@@ -881,7 +928,7 @@ static int stage_codes(ix_relation *r, const uint32_t *codes, uint64_t n)
   int ok = 1;
   for (uint64_t i = 0; ok && i < n; i++) {
     const uint32_t *c = codes + i * r->arity;
-    ok = r->indexes[0]->dense ? ix_insert_dense(r, c, NULL, NULL) : push_codes(r, c);
+    ok = r->indexes[0]->dense ? ix_insert_dense(r, chunk_key(r->indexes[0], 0, c), c, NULL, NULL) : push_codes(r, c);
   }
   return ok;
 }
@@ -937,7 +984,7 @@ int ix_stage_key(ix_relation *r, Word_t key, int *relaid)
   return absorb_staged(r);
 }
 
-uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->keys.n + r->fresh.n + r->n_reported; }
+uint64_t ix_relation_staged(const ix_relation *r) { return r->n_staged + r->keys.n + r->fresh.n + r->n_taken; }
 
 /* Appends the tuple of the given codes, as term ids, to `added` (may be
  * NULL); 0 when out of memory. */
@@ -949,7 +996,7 @@ static int report_new(const ix_relation *r, const uint32_t *codes, ix_tupleset *
   return ix_tupleset_push(added, tuple);
 }
 
-/* Reports the tuples a dense relation took in at staging (see ix_insert_dense). */
+/* Reports the tuples a dense relation took in when it turned dense (see absorb_staged). */
 static int report_fresh(const ix_relation *r, ix_tupleset *added)
 {
   uint32_t codes[IX_MAX_ARITY];
@@ -1055,9 +1102,9 @@ int ix_relation_flush_to(ix_relation *r, ix_tupleset *added, uint64_t *n_new)
   if (n_new) *n_new = 0;
   if (r->keys.n + r->n_staged > 0 && !primary_in_judy(r)) return 0;
   if (!densify(r, r->size + r->keys.n + r->n_staged) || !report_fresh(r, added)) return 0;
-  n = r->fresh.n + r->n_reported;
+  n = r->fresh.n + r->n_taken;
   r->fresh.n = 0;
-  r->n_reported = 0;
+  r->n_taken = 0;
   int bulk = r->bulk;
   r->bulk = 0;
   int ok = r->indexes[0]->n_chunks == 1 && r->keys.n + r->n_staged > 0 ? flush_sorted(r, added, &n, bulk)

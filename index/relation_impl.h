@@ -52,8 +52,8 @@ struct ix_relation {
   uint32_t *staged;       /* codes of tuples waiting for ix_relation_flush */
   uint64_t n_staged, cap_staged;
   keybuf keys;            /* or their primary keys, while that is one chunk */
-  keybuf fresh;           /* keys a dense relation took in at staging, to report */
-  uint64_t n_reported;    /* tuples it took in at staging and reported at once */
+  keybuf fresh;           /* keys a relation took in as it turned dense, to report */
+  uint64_t n_taken;       /* tuples a dense relation took in at staging, reported then */
   colmap *cols;
   ix_index **indexes;     /* [0] the primary one, then those asked for */
   int n_indexes, cap_indexes;
@@ -111,10 +111,11 @@ int ix_key_seek(const ix_index *ix, Word_t *k, int next);
  * 0 when out of memory. */
 int ix_stage_key(ix_relation *r, Word_t key, int *relaid);
 
-/* Stages a tuple (its codes, and its ids in tuple, for `added`) of a dense
- * relation by inserting it now: a bitmap needs no sorted batch.  0 when out
- * of memory. */
-int ix_insert_dense(ix_relation *r, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added);
+/* Stages a tuple of a dense relation by inserting it now (a bitmap needs
+ * no sorted batch): its primary key, its codes (read only when r has other
+ * indexes) and its ids (read only for `added`, which gets it now when new).
+ * 0 when out of memory. */
+int ix_insert_dense(ix_relation *r, Word_t key, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added);
 
 /* Sorts the recent keys of a mirror-only index that were added since the
  * last lookup request (ix_relation_index), so that an iteration can read
