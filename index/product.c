@@ -99,6 +99,30 @@ static int add_dense_key(ix_relation *r, Word_t key, const ix_val *base, const i
   return ix_insert_dense(r, key, codes, tuple, added);
 }
 
+/* Sets the bits of a product's keys in a dense relation with no other
+ * index, no mirror and nothing to report to: the last factor's keys in a
+ * loop of their own under each combination of the others. */
+static void set_product_bits(ix_relation *r, Word_t base_key, const Word_t *keys, const uint64_t *first,
+                             const ix_factor *factors, uint32_t n_factors)
+{
+  uint64_t *bits = r->indexes[0]->dense, at[IX_MAX_ARITY] = { 0 }, added = 0;
+  uint32_t last = n_factors - 1;
+  const Word_t *last_keys = keys + first[last];
+  uint64_t n_last = factors[last].n;
+  do {
+    Word_t prefix = base_key;
+    for (uint32_t i = 0; i < last; i++) prefix |= keys[first[i] + at[i]];
+    for (uint64_t t = 0; t < n_last; t++) {
+      Word_t key = prefix | last_keys[t];
+      uint64_t *w = &bits[key >> 6], bit = (uint64_t)1 << (key & 63);
+      added += !(*w & bit);
+      *w |= bit;
+    }
+  } while (next_combination(at, factors, last));
+  r->size += added;
+  r->n_taken += added;
+}
+
 int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_factor *factors, uint32_t n_factors,
                               ix_tupleset *added, uint64_t *n_tuples)
 {
@@ -110,6 +134,12 @@ int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_facto
   Word_t base_key = 0, keys[PRODUCT_MAX_TUPLES];
   uint64_t first[IX_MAX_ARITY], at[IX_MAX_ARITY] = { 0 };
   int by_key = product_keys(r, base, factors, n_factors, &base_key, keys, first), relaid = 0;
+  const ix_index *ix = r->indexes[0];
+  if (by_key && n_factors > 0 && ix->dense && !ix->flat && r->n_indexes == 1 && !added) {
+    set_product_bits(r, base_key, keys, first, factors, n_factors);
+    for (uint32_t i = 0; n_tuples && i < n_factors; i++) *n_tuples = (i ? *n_tuples : 1) * factors[i].n;
+    return 1;
+  }
   uint64_t n = 0;
   do {
     Word_t key = base_key;
