@@ -716,6 +716,99 @@ static void run_step(frame *f, uint32_t si)
   }
 }
 
+/* ---- a delta joined with one lookup ---------------------------------------------- */
+
+/* Is the plan a delta's scan and then one lookup that gives the rest of the
+ * head (pl_plan.direct)?  given[j]: head column j comes from the lookup's
+ * tuples; *binds_only: the delta's columns only bind variables.
+ * Transitive closures, reachability and same generation are of this shape. */
+static int delta_lookup_shape(const frame *f, uint8_t *given, int *binds_only)
+{
+  const pl_plan *pl = f->pl;
+  const dl_eval *e = f->e;
+  if (pl->n_steps != 2 || !pl->direct || pl->tail < 2 || pl->cut < 2) return 0;
+  const pl_step *d = &pl->steps[0], *s = &pl->steps[1];
+  if (d->kind != S_SCAN || d->source != SRC_DELTA || d->n_live || d->invariant) return 0;
+  if (s->kind != S_SCAN || s->source == SRC_DELTA || s->project || s->enum_col != PL_NONE || s->n_live ||
+      s->invariant || s->filter || s->n_key >= ix_relation_arity(e->rel[s->pred]))
+    return 0;
+  const uint32_t *cols = pl->kids + d->cols, *to_head = pl->kids + s->to_head;
+  *binds_only = 1;
+  for (uint32_t i = 0; i < ix_relation_arity(e->rel[d->pred]); i++)
+    *binds_only &= cols[i] == PL_NONE || pl->pats[cols[i]].kind == P_BIND;
+  memset(given, 0, ix_relation_arity(e->rel[pl->head_pred]));
+  for (uint32_t i = 0; i < ix_relation_arity(e->rel[s->pred]); i++)
+    if (to_head[i] != PL_NONE) given[to_head[i]] = 1;
+  return 1;
+}
+
+/* Builds the n values of patterns pats[] that are not PL_NONE (make: terms
+ * are made) into out[]; 0 when a term does not exist (or cannot be made). */
+static int build_some(const frame *f, const uint32_t *pats, uint32_t n, const uint8_t *skip, int make, dl_tid *out)
+{
+  for (uint32_t i = 0; i < n; i++)
+    if (pats[i] != PL_NONE && !(skip && skip[i]) && (out[i] = build_fast(f, pats[i], make)) == DL_NO_TERM) return 0;
+  return 1;
+}
+
+/* The heads of the lookup's run for the delta tuple matched in the frame
+ * (key: the lookup's bound columns); the head columns the run does not
+ * give (given[j] 0) are built once, when it has tuples. */
+static void emit_lookup_heads(frame *f, const pl_step *s, const dl_tid *key, const uint8_t *given)
+{
+  dl_eval *e = f->e;
+  const pl_plan *pl = f->pl;
+  const ix_relation *r = e->rel[s->pred];
+  ix_run run;
+  if (!ix_relation_run(r, s->index, s->n_key, key, &run)) {
+    scan_index(f, 1, s, key);
+    return;
+  }
+  dl_tid head[IX_MAX_ARITY], tuple[IX_MAX_ARITY];
+  if (run.n == 0) return;
+  if (!build_some(f, pl->kids + pl->head, ix_relation_arity(e->rel[pl->head_pred]), given, 1, head)) {
+    dl_eval_fail_term(e, pl->head_pred);
+    return;
+  }
+  const uint32_t *to_head = pl->kids + s->to_head;
+  uint32_t m = ix_relation_arity(r);
+  for (uint64_t i = 0; i < run.n; i++) {
+    if ((i & 4095) == 4095 && cancelled(e)) return;
+    ix_run_tuple(&run, i, tuple);
+    if (in_delta(e, s, tuple)) continue;
+    for (uint32_t j = 0; j < m; j++)
+      if (to_head[j] != PL_NONE) head[to_head[j]] = tuple[j];
+    dl_eval_emit(e, pl->head_pred, f->mode, head);
+  }
+  f->found = 1;
+}
+
+/* Runs a plan of delta_lookup_shape as one loop over the delta, without
+ * run_step's recursion and with the head's other columns built once per
+ * delta tuple that finds tuples; 0 when the plan is not of that shape. */
+static int run_delta_lookup(frame *f)
+{
+  uint8_t given[IX_MAX_ARITY];
+  int binds_only;
+  if (!delta_lookup_shape(f, given, &binds_only)) return 0;
+  dl_eval *e = f->e;
+  const pl_plan *pl = f->pl;
+  const pl_step *d = &pl->steps[0], *s = &pl->steps[1];
+  const ix_tupleset *delta = &e->delta[d->pred];
+  const uint32_t *cols = pl->kids + d->cols;
+  uint32_t n = ix_relation_arity(e->rel[d->pred]), m = ix_relation_arity(e->rel[s->pred]);
+  dl_tid key[IX_MAX_ARITY];
+  for (uint64_t t = 0; t < delta->n && !cancelled(e); t++) {
+    const dl_tid *tuple = ix_tupleset_get(delta, t);
+    if (dead_end(f, 0, d, tuple)) continue;
+    if (!binds_only && !matches(f, d, tuple, n)) continue;
+    for (uint32_t i = 0; binds_only && i < n; i++)
+      if (cols[i] != PL_NONE) f->env[pl->pats[cols[i]].value] = tuple[i];
+    if (build_some(f, pl->kids + s->key, m, NULL, 0, key)) emit_lookup_heads(f, s, key, given);  /* else no such term */
+  }
+  return 1;
+}
+
 /* Allocates the frame's per-step sets of a plan run, for the plans that
  * have steps needing them; 0 when out of memory. */
 static int frame_open(frame *f)
@@ -753,8 +846,8 @@ int dl_eval_run_plan(dl_eval *e, const pl_plan *pl, int mode)
 {
   dl_tid env[pl->n_vars + 1];
   frame f = { .e = e, .pl = pl, .env = env, .mode = mode };
-  if (frame_open(&f)) run_step(&f, 0);
-  else dl_eval_fail_memory(e);
+  if (!frame_open(&f)) dl_eval_fail_memory(e);
+  else if (!run_delta_lookup(&f)) run_step(&f, 0);
   frame_close(&f);
   e->polls = 4095;
   return !cancelled(e);
