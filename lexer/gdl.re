@@ -111,15 +111,22 @@ lx_token lx_next(lx_lexer *lx)
   return lx->syntax == LX_KIF ? next_kif(lx) : next_infix(lx);
 }
 
-void lx_position(const char *buf, uint32_t off, unsigned *line, unsigned *col)
+void lx_advance_position(const char *buf, uint32_t from, uint32_t to, unsigned *line, unsigned *col)
 {
-  unsigned l = 1, c = 1;
-  for (uint32_t i = 0; i < off; i++) {
-    if (buf[i] == '\r' && i + 1 < off && buf[i + 1] == '\n') i++;  /* CR LF: one line end */
+  assert(buf && from <= to && line && col);
+  unsigned l = *line, c = *col;
+  for (uint32_t i = from; i < to; i++) {
+    if (buf[i] == '\r' && i + 1 < to && buf[i + 1] == '\n') i++;  /* CR LF: one line end */
     if (buf[i] == '\n' || buf[i] == '\r') { l++; c = 1; } else c++;
   }
   *line = l;
   *col = c;
+}
+
+void lx_position(const char *buf, uint32_t off, unsigned *line, unsigned *col)
+{
+  *line = *col = 1;
+  lx_advance_position(buf, 0, off, line, col);
 }
 
 const char *lx_kind_name(lx_kind kind)

@@ -64,6 +64,11 @@ lx_token lx_next(lx_lexer *lx);
 /* Computes the 1-based line and column (in bytes) of offset off in buf. */
 void lx_position(const char *buf, uint32_t off, unsigned *line, unsigned *col);
 
+/* Moves *line and *col, the position of offset from in buf, to that of
+ * offset to (from <= to), reading buf[from..to); `to` must not fall between
+ * the CR and the LF of a line end. */
+void lx_advance_position(const char *buf, uint32_t from, uint32_t to, unsigned *line, unsigned *col);
+
 /* Returns a printable name of a token kind, for messages ("')'", "symbol"). */
 const char *lx_kind_name(lx_kind kind);
 

@@ -8,7 +8,7 @@
 #include "datalog/base/clock.h"
 #include "datalog/cli/stats.h"
 #include "datalog/cli/cli.h"
-#include "lexer.h"
+#include "datalog/program/load.h"
 
 long cli_peak_kib(void)
 {
@@ -21,7 +21,7 @@ long cli_peak_kib(void)
 static void print_rule_place(const dl_rule *rule)
 {
   unsigned line = 0, col = 0;
-  if (rule->src) lx_position(rule->src->text, rule->off, &line, &col);
+  if (rule->src) dl_load_position(rule->src, rule->off, &line, &col);
   fprintf(stderr, "%s:%u:%u", rule->src ? rule->src->name : "?", line, col);
 }
 

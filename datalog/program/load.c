@@ -14,6 +14,7 @@
 
 #include "datalog/read/normalize.h"
 #include "datalog/read/parse.h"
+#include "lexer.h"
 
 
 /* A source of this file, and how its text is held: malloc'd, or a
@@ -131,6 +132,21 @@ void dl_load_done_reading(const dl_source *src, uint32_t len)
   const held_source *h = (const held_source *)src;
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   if (h->mapped && len >= page) madvise((char *)src->text, len / page * page, MADV_DONTNEED);
+}
+
+void dl_load_position(const dl_source *src, uint32_t off, unsigned *line, unsigned *col)
+{
+  assert(src && off <= src->len && line && col);
+  const held_source *h = (const held_source *)src;
+  uint32_t at = 0;
+  *line = *col = 1;
+  while (h->mapped && off - at > DL_LOAD_RELEASE_EVERY) {
+    uint32_t to = at + DL_LOAD_RELEASE_EVERY;
+    to += src->text[to - 1] == '\r' && src->text[to] == '\n';  /* not between CR and LF */
+    lx_advance_position(src->text, at, to, line, col);
+    dl_load_done_reading(src, at = to);
+  }
+  lx_advance_position(src->text, at, off, line, col);
 }
 
 void dl_load_free_source(dl_source *src)

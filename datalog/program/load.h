@@ -69,6 +69,12 @@ void dl_load_done_reading(const dl_source *src, uint32_t len);
  * readers of large inputs. */
 enum { DL_LOAD_RELEASE_EVERY = 1 << 20 };
 
+/* lx_position of offset off in src's text (made by dl_load_source): a
+ * mapped text is read DL_LOAD_RELEASE_EVERY bytes at a time, each released
+ * once counted (dl_load_done_reading), so that a place near the end of a
+ * large file brings back at most that much of it into memory. */
+void dl_load_position(const dl_source *src, uint32_t off, unsigned *line, unsigned *col);
+
 /* Frees a source made by dl_load_source. */
 void dl_load_free_source(dl_source *src);
 
