@@ -95,9 +95,6 @@ static void layout(ix_index *ix, const ix_relation *r)
 
 /* ---- dense keys -------------------------------------------------------------- */
 
-/* Words in a bitmap of 2^bits keys. */
-static size_t dense_words(uint32_t bits) { return bits < 6 ? 1 : (size_t)1 << (bits - 6); }
-
 /* Sets a key's bit: 1 when it was clear. */
 static int dense_set(uint64_t *bits, Word_t key)
 {
@@ -562,7 +559,7 @@ static int make_dense(ix_relation *r)
 {
   ix_index *ix = r->indexes[0];
   uint32_t bits = tuple_bits(r);
-  if (!(ix->dense = calloc(dense_words(bits), sizeof *ix->dense))) return 0;
+  if (!(ix->dense = calloc(ix_dense_words(bits), sizeof *ix->dense))) return 0;
   ix->dense_bits = (uint8_t)bits;
   return 1;
 }
@@ -582,81 +579,6 @@ static int reindex(ix_relation *r, const uint32_t *all, uint64_t expect)
     ok = ok && index_insert_all(r, ix, all, r->size, i > 0);
   }
   return ok;
-}
-
-/* The primary index's layout, to move keys to a new one (see rekey). */
-typedef struct key_layout {
-  uint8_t shift[IX_MAX_ARITY], bits[IX_MAX_ARITY];
-} key_layout;
-
-static void save_layout(const ix_relation *r, key_layout *l)
-{
-  const ix_index *ix = r->indexes[0];
-  for (uint32_t p = 0; p < r->arity; p++) {
-    l->shift[p] = ix->shift[p];
-    l->bits[p] = r->cols[ix->order[p]].bits;
-  }
-}
-
-/* One key laid out as `old`, in the current layout of the primary index
- * (one chunk before and after; the order of the columns is the same). */
-static Word_t rekey_one(const ix_relation *r, const key_layout *old, Word_t key)
-{
-  const ix_index *ix = r->indexes[0];
-  Word_t out = 0;
-  for (uint32_t p = 0; p < r->arity; p++) out |= (key >> old->shift[p] & low_mask(old->bits[p])) << ix->shift[p];
-  return out;
-}
-
-/* Rewrites the keys of b, laid out as `old`, in the current layout. */
-static void rekey(const ix_relation *r, const key_layout *old, keybuf *b)
-{
-  for (uint64_t i = 0; i < b->n; i++) b->at[i] = rekey_one(r, old, b->at[i]);
-}
-
-/* The key bits of the lowest positions of the primary index whose width is
- * the same as in `old`: a key keeps them when it moves to the new layout. */
-static uint32_t unchanged_low_bits(const ix_relation *r, const key_layout *old)
-{
-  const ix_index *ix = r->indexes[0];
-  uint32_t low = 0;
-  for (uint32_t p = r->arity; p-- > 0 && old->bits[p] == r->cols[ix->order[p]].bits;) low += old->bits[p];
-  return low;
-}
-
-static int any_set(const uint64_t *w, size_t n)
-{
-  uint64_t any = 0;
-  for (size_t i = 0; i < n; i++) any |= w[i];
-  return any != 0;
-}
-
-/* Sets in the primary index's bitmap the keys of `bitmap` (2^bits keys,
- * laid out as `old`), moved to the current layout.  The keys that differ
- * only in the unchanged low bits move together, as a block of 2^low bits
- * that lands where its first key goes: whole words from 64 keys up, else
- * the block's part of a word. */
-static void move_bits(ix_relation *r, const uint64_t *bitmap, uint32_t bits, const key_layout *old)
-{
-  uint64_t *dense = r->indexes[0]->dense;
-  uint32_t low = unchanged_low_bits(r, old);
-  size_t n_words = dense_words(bits);
-  if (low >= 6) {
-    size_t block = (size_t)1 << (low - 6);
-    for (size_t w = 0; w < n_words; w += block)
-      if (any_set(bitmap + w, block))
-        memcpy(dense + (rekey_one(r, old, (Word_t)w << 6) >> 6), bitmap + w, block * sizeof *dense);
-    return;
-  }
-  uint32_t width = 1u << low;
-  uint64_t mask = low_mask(width);
-  for (size_t w = 0; w < n_words; w++)
-    for (uint64_t b = bitmap[w]; b;) {
-      uint32_t at = (uint32_t)__builtin_ctzll(b) & ~(width - 1);
-      Word_t to = rekey_one(r, old, (Word_t)w << 6 | at);
-      dense[to >> 6] |= (b >> at & mask) << (to & 63);
-      b &= ~(mask << at);
-    }
 }
 
 /* Inserts every tuple of the primary index into the other indexes, after
@@ -689,8 +611,8 @@ static int relayout(ix_relation *r, const uint8_t *bits, uint64_t expect)
   int move = ix->dense && wants_dense(total, expect);
   uint32_t *all = NULL;
   if (!move && !collect_codes(r, &all)) return 0;
-  key_layout old;
-  save_layout(r, &old);
+  ix_key_layout old;
+  ix_save_layout(r, &old);
   for (int i = 0; i < r->n_indexes; i++) drop_mirror(r->indexes[i]);  /* its keys change */
   for (uint32_t c = 0; c < r->arity; c++) r->cols[c].bits = bits[c];
   int ok;
@@ -700,15 +622,15 @@ static int relayout(ix_relation *r, const uint8_t *bits, uint64_t expect)
     ix->dense = NULL;
     layout(ix, r);
     ok = make_dense(r);
-    if (ok) move_bits(r, bitmap, bitmap_bits, &old);
+    if (ok) ix_move_bits(r, bitmap, bitmap_bits, &old);
     free(bitmap);
     ok = ok && reindex_others(r);
   } else {
     ok = reindex(r, all, expect);
     free(all);
   }
-  rekey(r, &old, &r->keys);
-  rekey(r, &old, &r->fresh);
+  ix_rekey(r, &old, r->keys.at, r->keys.n);
+  ix_rekey(r, &old, r->fresh.at, r->fresh.n);
   return ok;
 }
 
@@ -1196,7 +1118,7 @@ size_t ix_relation_bytes(const ix_relation *r)
     if (r->arity) n += trie_bytes(ix->root, ix->n_chunks);
     if (ix->flat) n += (ix->n_flat + ix->cap_recent + ix->n_first + 1) * sizeof(uint64_t);
   }
-  if (r->indexes[0]->dense) n += dense_words(r->indexes[0]->dense_bits) * sizeof(uint64_t);
+  if (r->indexes[0]->dense) n += ix_dense_words(r->indexes[0]->dense_bits) * sizeof(uint64_t);
   for (uint32_t c = 0; c < r->arity; c++) {
     const colmap *m = &r->cols[c];
     n += (size_t)m->cap * sizeof(ix_val) + (size_t)m->n_pages * sizeof(uint32_t *);

@@ -117,6 +117,26 @@ int ix_stage_key(ix_relation *r, Word_t key, int *relaid);
  * 0 when out of memory. */
 int ix_insert_dense(ix_relation *r, Word_t key, const uint32_t *codes, const ix_val *tuple, ix_tupleset *added);
 
+/* Words in a bitmap of 2^bits keys. */
+static inline size_t ix_dense_words(uint32_t bits) { return bits < 6 ? 1 : (size_t)1 << (bits - 6); }
+
+/* The primary index's layout (one chunk), kept before a column widens to
+ * move its keys to the new one (rekey.c). */
+typedef struct ix_key_layout {
+  uint8_t shift[IX_MAX_ARITY], bits[IX_MAX_ARITY];
+} ix_key_layout;
+
+/* Saves r's primary layout into *l. */
+void ix_save_layout(const ix_relation *r, ix_key_layout *l);
+
+/* Rewrites keys[0..n), laid out as `old`, in r's current primary layout
+ * (the order of the columns is the same, only their widths grew). */
+void ix_rekey(const ix_relation *r, const ix_key_layout *old, Word_t *keys, uint64_t n);
+
+/* Sets in r's bitmap, empty and laid out anew, the keys of `bitmap` (2^bits
+ * keys, laid out as `old`). */
+void ix_move_bits(ix_relation *r, const uint64_t *bitmap, uint32_t bits, const ix_key_layout *old);
+
 /* Sorts the recent keys of a mirror-only index that were added since the
  * last lookup request (ix_relation_index), so that an iteration can read
  * them: their order is a cache, not the index's content. */
