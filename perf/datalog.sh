@@ -23,7 +23,9 @@
 #              program file holds them, as gringo's does)
 #   chess      chess's initial-state model: gdlog model --init chess.kif
 #              against gringo on `gdlog print --format asp --init chess.kif`
-#              (made untimed; Souffle has no program for it)
+#              (made untimed), and Souffle on that text translated by
+#              perf/datalog/gdl_souffle.py (untimed; function terms
+#              flattened, facts inline)
 # The data comes from perf/datalog/gen.py (seeded by -S, default 1); the
 # rules from perf/datalog/W.dl (gdlog), W.lp (gringo), W.souffle.dl (loadtext: load's)
 # (Souffle). gdlog and Souffle read the same tab-separated .facts files
@@ -163,6 +165,7 @@ counts() {
     shift 2
     for zRel in "$@"; do
         case $zEng:$zRel in
+            souffle*:ALL) n=$(cat "$zDir/$zEng.d"/*.csv 2> /dev/null | wc -l) ;;
             souffle*:*) n=$(wc -l < "$zDir/$zEng.d/$zRel.csv" 2> /dev/null || echo '?') ;;
             gdlog:ALL) n=$(wc -l < "$zDir/gdlog.out") ;;
             gringo:ALL) n=$(grep -v '^#' "$zDir/gringo.out" | grep -c .) ;;
@@ -197,6 +200,21 @@ for zW in "${aWork[@]}"; do
         aRel=(ALL)
         zSize="chess.kif, initial state"
         aGd=("$GDLOG" model --init "$zChess")
+        # Souffle: the same text with its function terms flattened
+        # (true(cell(X,Y,P)) as true__cell(X,Y,P)), every relation written
+        if [ -n "$zSouffle" ]; then
+            if ! python3 "$zData/gdl_souffle.py" < "$zDir/p.lp" > "$zDir/chess.souffle.dl" 2> "$zDir/souffle_gen.err"; then
+                echo "  error: perf/datalog/gdl_souffle.py failed:" >&2
+                head -n 5 "$zDir/souffle_gen.err" | sed 's/^/    /' >&2
+                bFailed=1
+                continue
+            fi
+            zSfProg=$zDir/chess.souffle.dl
+            mkdir -p "$zDir/souffle_c.d" "$zDir/souffle_i.d"
+            aSfC=("$zDir/souffle_bin" -j1 -D "$zDir/souffle_c.d")
+            aSfI=("$zSouffle" -j1 -D "$zDir/souffle_i.d" "$zSfProg")
+            aEng+=(souffle_c souffle_i)
+        fi
     else
         if ! zSize=$(python3 "$zData/gen.py" "$zW" "$zScale" "$nSeed" "$zDir"); then
             bFailed=1
@@ -220,9 +238,10 @@ for zW in "${aWork[@]}"; do
         fi
         rm -f "$zDir/facts.lp"
         if [ -n "$zSouffle" ]; then
+            zSfProg=$zData/$zRules.souffle.dl
             mkdir -p "$zDir/souffle_c.d" "$zDir/souffle_i.d"
             aSfC=("$zDir/souffle_bin" -j1 -F "$zDir/facts" -D "$zDir/souffle_c.d")
-            aSfI=("$zSouffle" -j1 -F "$zDir/facts" -D "$zDir/souffle_i.d" "$zData/$zRules.souffle.dl")
+            aSfI=("$zSouffle" -j1 -F "$zDir/facts" -D "$zDir/souffle_i.d" "$zSfProg")
             aEng+=(souffle_c souffle_i)
         fi
     fi
@@ -233,7 +252,7 @@ for zW in "${aWork[@]}"; do
     zBad=""
     if [[ " ${aEng[*]} " == *" souffle_c "* ]]; then
         zT0=$(date +%s.%N)
-        if check_run souffle_compile /dev/null -- "$zSouffle" -j1 -o "$zDir/souffle_bin" "$zData/$zRules.souffle.dl" \
+        if check_run souffle_compile /dev/null -- "$zSouffle" -j1 -o "$zDir/souffle_bin" "$zSfProg" \
             && [ -x "$zDir/souffle_bin" ]; then
             zT1=$(date +%s.%N)
             zSec=$(awk -v a="$zT0" -v b="$zT1" 'BEGIN { printf "%.1f", b - a }')
