@@ -1,6 +1,8 @@
 /* product.c: staging the tuples of a product of factors at once
  * (ix_relation_stage_product, see relation.h): keyed from the factors'
- * codes when the primary index is one chunk, else tuple by tuple. */
+ * codes when the primary index is one chunk, else tuple by tuple; and the
+ * product of a base and a run of another relation (ix_relation_stage_run),
+ * keyed from the run's keys in place. */
 #include "index/relation.h"
 #include "index/relation_impl.h"
 
@@ -152,4 +154,122 @@ int ix_relation_stage_product(ix_relation *r, const ix_val *base, const ix_facto
   } while (next_combination(at, factors, n_factors));
   if (n_tuples) *n_tuples = n;
   return 1;
+}
+
+/* ---- a base and a run -------------------------------------------------------- */
+
+enum { RUN_CHUNK = 64 };  /* run tuples read into ids for one product at most */
+
+/* A column of a run read into the head: where its code sits in the run's
+ * keys, the run relation's ids of its codes, and the head column it gives
+ * (its dictionary, and where its code goes in the head's key). */
+typedef struct run_col {
+  uint32_t shift, mask;
+  const ix_val *id_of;
+  uint32_t to;
+  const colmap *head;
+  uint32_t head_shift;
+} run_col;
+
+/* Can h take a tuple with one key addition and nothing else to keep (a
+ * bitmap, no other index, no mirror)? */
+static int takes_keys(const ix_relation *h)
+{
+  const ix_index *ix = h->indexes[0];
+  return h->arity > 0 && ix->dense && !ix->flat && h->n_indexes == 1;
+}
+
+static uint32_t shift_of(const ix_index *ix, uint32_t arity, uint32_t col)
+{
+  uint32_t p = 0;
+  while (p + 1 < arity && ix->order[p] != col) p++;
+  return ix->shift[p];
+}
+
+/* Stages into h, which takes_keys, the heads of run tuples i.. (see
+ * ix_relation_stage_run) from their keys, while their values have codes in
+ * h; returns the first tuple that has a value without one (run->n: none),
+ * and 0 in *ok when out of memory. */
+static uint64_t stage_run_keys(ix_relation *h, const ix_val *base, const ix_run *run, const uint32_t *to_head,
+                               ix_tupleset *added, uint64_t i, int *ok)
+{
+  const ix_index *ix = h->indexes[0], *rix = (const ix_index *)run->ix;
+  const ix_relation *r = run->rel;
+  run_col cols[IX_MAX_ARITY];
+  uint8_t given[IX_MAX_ARITY] = { 0 };
+  uint32_t n_cols = 0;
+  for (uint32_t p = 0; p < r->arity; p++) {
+    uint32_t c = rix->order[p], to = to_head[c];
+    if (to == IX_NO_COLUMN) continue;
+    given[to] = 1;
+    cols[n_cols++] = (run_col){ rix->shift[p], rix->code_mask[p], r->cols[c].id_of, to, &h->cols[to],
+                                shift_of(ix, h->arity, to) };
+  }
+  Word_t base_key = 0;
+  for (uint32_t c = 0; c < h->arity; c++) {
+    uint32_t code = given[c] ? 0 : code_get(&h->cols[c], base[c]);
+    if (code == NO_CODE) return i;
+    base_key |= (Word_t)code << shift_of(ix, h->arity, c);
+  }
+  uint64_t *bits = ix->dense;
+  for (; i < run->n; i++) {
+    Word_t k = run->keys[i], key = base_key;
+    for (uint32_t j = 0; j < n_cols; j++) {
+      uint32_t code = code_get(cols[j].head, cols[j].id_of[(uint32_t)(k >> cols[j].shift) & cols[j].mask]);
+      if (code == NO_CODE) return i;
+      key |= (Word_t)code << cols[j].head_shift;
+    }
+    uint64_t *w = &bits[key >> 6], bit = (uint64_t)1 << (key & 63);
+    if (*w & bit) continue;
+    *w |= bit;
+    h->size++;
+    h->n_taken++;
+    if (!added) continue;
+    ix_val tuple[IX_MAX_ARITY];
+    memcpy(tuple, base, h->arity * sizeof *tuple);
+    for (uint32_t j = 0; j < n_cols; j++) tuple[cols[j].to] = cols[j].id_of[(uint32_t)(k >> cols[j].shift) & cols[j].mask];
+    if (!ix_tupleset_push(added, tuple)) return *ok = 0, i;
+  }
+  return i;
+}
+
+/* Stages the head of run tuple i as ix_relation_stage does. */
+static int stage_run_tuple(ix_relation *h, const ix_val *base, const ix_run *run, const uint32_t *to_head,
+                           ix_tupleset *added, uint64_t i)
+{
+  ix_val tuple[IX_MAX_ARITY], head[IX_MAX_ARITY];
+  ix_run_tuple(run, i, tuple);
+  memcpy(head, base, h->arity * sizeof *head);
+  for (uint32_t c = 0; c < run->rel->arity; c++)
+    if (to_head[c] != IX_NO_COLUMN) head[to_head[c]] = tuple[c];
+  return ix_relation_stage(h, head, added);
+}
+
+/* Stages the heads of a run, RUN_CHUNK tuples at a time, as products of one
+ * factor (their ids). */
+static int stage_run_chunks(ix_relation *h, const ix_val *base, const ix_run *run, const uint32_t *to_head,
+                            ix_tupleset *added)
+{
+  uint32_t m = run->rel->arity;
+  ix_val ids[RUN_CHUNK * m];
+  for (uint64_t t = 0; t < run->n;) {
+    uint64_t k = 0;
+    for (; k < RUN_CHUNK && t < run->n; k++, t++) ix_run_tuple(run, t, ids + k * m);
+    ix_factor chunk = { ids, k, m, to_head };
+    if (!ix_relation_stage_product(h, base, &chunk, 1, added, NULL)) return 0;
+  }
+  return 1;
+}
+
+int ix_relation_stage_run(ix_relation *h, const ix_val *base, const ix_run *run, const uint32_t *to_head,
+                          ix_tupleset *added)
+{
+  assert(h && base && run && to_head && h->arity > 0 && h != run->rel && (!added || added->arity == h->arity));
+  if (!takes_keys(h)) return stage_run_chunks(h, base, run, to_head, added);
+  int ok = 1;
+  for (uint64_t i = 0; ok && i < run->n;) {
+    if (takes_keys(h) && (i = stage_run_keys(h, base, run, to_head, added, i, &ok)) == run->n) break;
+    ok = ok && stage_run_tuple(h, base, run, to_head, added, i++);  /* a new value: its code made, h maybe relaid */
+  }
+  return ok;
 }

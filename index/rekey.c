@@ -9,7 +9,7 @@
 
 void ix_save_layout(const ix_relation *r, ix_key_layout *l)
 {
-  assert(r && l && r->indexes[0]->n_chunks <= 1);
+  assert(r && l);
   const ix_index *ix = r->indexes[0];
   for (uint32_t p = 0; p < r->arity; p++) {
     l->shift[p] = ix->shift[p];

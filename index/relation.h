@@ -208,6 +208,17 @@ int ix_relation_run(const ix_relation *r, int index, uint32_t n_bound, const ix_
 /* Writes the i-th tuple of a run (i < run->n) as term ids. */
 void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple);
 
+/* Stages the tuples that take base[c] in every column c that no column of
+ * run gives, and the run tuple's column j in column to_head[j]
+ * (IX_NO_COLUMN: none): a product of base and the run's tuples, as
+ * ix_relation_stage calls (same `added`) would.  A dense relation with no
+ * other index takes each tuple with one key addition, from the run's keys
+ * in place; another relation takes them as products of one factor, 64
+ * tuples at a time.  h must not be the run's relation.  0 when out of
+ * memory. */
+int ix_relation_stage_run(ix_relation *h, const ix_val *base, const ix_run *run, const uint32_t *to_head,
+                          ix_tupleset *added);
+
 /* Sets bit c of bits for the code c, in column col, of each tuple of a
  * run; bits has room for every code of the column. */
 void ix_run_mark_codes(const ix_run *run, uint32_t col, uint64_t *bits);

@@ -412,52 +412,62 @@ static COLD_PATH void scan_iter(frame *f, uint32_t si, const pl_step *s, const d
 static int product_base(frame *f, const ix_factor *factors, uint32_t n_factors, dl_tid *base);
 
 enum {
-  RUN_CHUNK = 64,       /* tuples of a run staged as one product at most */
-  RUN_PRODUCT_FROM = 4  /* tuples a run needs to be staged so (a chain's runs hold one) */
+  RUN_AT_ONCE_FROM = 4,  /* run tuples staged at once at least (a chain's runs hold one) */
+  RUN_SLICE = 4096       /* run tuples staged between two checks for a stop */
 };
 
-/* Stages the heads of a run's tuples as products of one factor, a chunk of
- * tuples at a time (see emit_run): a dense head takes each tuple with one
- * key addition. */
-static COLD_PATH void stage_run(frame *f, const pl_step *s, const ix_run *run, const dl_tid *head)
+/* Stages the heads of a run's tuples at once (ix_relation_stage_run: a
+ * dense head takes each tuple with one key addition); see emit_run. */
+static inline void stage_run(frame *f, const ix_run *run, const dl_tid *head, const uint32_t *to_head)
 {
   dl_eval *e = f->e;
-  const pl_plan *pl = f->pl;
-  uint32_t m = ix_relation_arity(e->rel[s->pred]);
-  ix_relation *h = e->rel[pl->head_pred];
-  ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
-  dl_tid ids[RUN_CHUNK * m];
-  for (uint64_t t = 0; t < run->n && !cancelled(e);) {
-    uint64_t k = 0;
-    for (; k < RUN_CHUNK && t < run->n; k++, t++) ix_run_tuple(run, t, ids + k * m);
-    ix_factor chunk = { ids, k, m, pl->kids + s->to_head };
-    if (!ix_relation_stage_product(h, head, &chunk, 1, added, NULL)) dl_eval_fail_memory(e);
-    else if (ix_relation_staged(h) >= STAGE_BATCH) dl_eval_flush_staged(e, pl->head_pred, f->mode);
-    e->stats.derivations += k;
+  uint32_t pred = f->pl->head_pred;
+  ix_relation *h = e->rel[pred];
+  e->stats.derivations += run->n;
+  if (!ix_relation_stage_run(h, head, run, to_head, f->mode == EMIT_LINEAR ? &e->fresh[pred] : NULL))
+    dl_eval_fail_memory(e);
+  else if (ix_relation_staged(h) >= STAGE_BATCH)
+    dl_eval_flush_staged(e, pred, f->mode);
+}
+
+/* stage_run over a long run, RUN_SLICE tuples at a time, each slice a
+ * poll's worth of work for a stop. */
+static COLD_PATH void stage_run_slices(frame *f, const ix_run *run, const dl_tid *head, const uint32_t *to_head)
+{
+  for (uint64_t t = 0; t < run->n && !f->e->failed; t += RUN_SLICE) {
+    ix_run slice = *run;
+    slice.keys += t;
+    slice.n = run->n - t < RUN_SLICE ? run->n - t : RUN_SLICE;
+    stage_run(f, &slice, head, to_head);
+    f->e->polls |= 4095;  /* the next call polls */
+    if (cancelled(f->e)) return;
   }
 }
 
 /* The heads of the tuples of a run of a direct plan's last scan (see
  * pl_plan.direct): head[] holds the head columns the scan does not give,
- * its tuples give the others (its to_head).  Staged as products (stage_run)
- * where the mode stages and the run is not short; else tuple by tuple. */
+ * its tuples give the others (its to_head).  Where the mode stages, a run
+ * that is not short is staged at once (ix_relation_stage_run: a dense head
+ * takes each tuple with one key addition); else tuple by tuple. */
 static INLINE_PATH void emit_run(frame *f, const pl_step *s, const ix_run *run, dl_tid *head)
 {
   dl_eval *e = f->e;
-  const uint32_t *to_head = f->pl->kids + s->to_head;
-  uint32_t m = ix_relation_arity(e->rel[s->pred]);
+  const pl_plan *pl = f->pl;
+  const uint32_t *to_head = pl->kids + s->to_head;
   f->found |= run->n > 0;
-  if (f->mode != EMIT_FRESH && run->n >= RUN_PRODUCT_FROM) {
-    stage_run(f, s, run, head);
+  if (f->mode != EMIT_FRESH && run->n >= RUN_AT_ONCE_FROM) {
+    if (run->n <= RUN_SLICE) stage_run(f, run, head, to_head);
+    else stage_run_slices(f, run, head, to_head);
     return;
   }
+  uint32_t m = ix_relation_arity(e->rel[s->pred]);
   dl_tid tuple[IX_MAX_ARITY];
   for (uint64_t t = 0; t < run->n; t++) {
     if ((t & 4095) == 4095 && cancelled(e)) return;
     ix_run_tuple(run, t, tuple);
     for (uint32_t j = 0; j < m; j++)
       if (to_head[j] != PL_NONE) head[to_head[j]] = tuple[j];
-    dl_eval_emit(e, f->pl->head_pred, f->mode, head);
+    dl_eval_emit(e, pl->head_pred, f->mode, head);
   }
 }
 

@@ -550,6 +550,59 @@ static void staged_products(int report)
   ix_relation_destroy(r);
 }
 
+/* ix_relation_stage_run against each head put in a hash set: a source
+ * relation of triples looked up by its second column (a secondary index,
+ * sorted), each run's tuples giving two head columns (the run's first and
+ * third, in either order)
+ * over a random base, into a head of arity 4 that turns dense on the way
+ * and later meets new values (codes made, the bitmap widened).  With
+ * `report`, the new tuples are reported; runs of every length. */
+static void staged_runs(int report)
+{
+  enum { ARITY = 4 };
+  ix_relation *src = ix_relation_create(3), *h = ix_relation_create(ARITY);
+  for (uint32_t i = 0; i < 3000; i++) {
+    uint32_t t[3] = { next_rand() % 40, next_rand() % 24, next_rand() % 24 };
+    rel_insert(src, t);
+  }
+  int by_second = rel_index(src, 2);
+  ix_relation_index_ready(src, by_second);
+  ix_tupleset truth, reported;
+  ix_tupleset_init(&truth, ARITY);
+  ix_tupleset_init(&reported, ARITY);
+  ix_tupleset *to = report ? &reported : NULL;
+  int64_t added = 0;
+  for (int round = 0; round < 300; round++) {
+    uint32_t range = round < 200 ? 16 : 24, key[3] = { 0, next_rand() % 24, 0 }, base[ARITY];
+    for (uint32_t c = 0; c < ARITY; c++) base[c] = next_rand() % range;
+    uint32_t swap = next_rand() % 2, to_head[3] = { swap ? 3 : 1, IX_NO_COLUMN, swap ? 1 : 3 };
+    ix_run run;
+    if (!CHECK(ix_relation_run(src, by_second, 1, key, &run), "a run of the source")) break;
+    for (uint64_t i = 0; i < run.n; i++) {
+      uint32_t t[3], head[ARITY];
+      ix_run_tuple(&run, i, t);
+      memcpy(head, base, sizeof head);
+      head[to_head[0]] = t[0];
+      head[to_head[2]] = t[2];
+      set_insert(&truth, head);
+    }
+    CHECK(ix_relation_stage_run(h, base, &run, to_head, to), "stage run: out of memory");
+    if (round % 50 == 49) added += rel_flush_to(h, to);
+  }
+  added += rel_flush_to(h, to);
+  CHECK(added == (int64_t)truth.n && reported.n == (report ? truth.n : 0),
+        "runs: added %lld, reported %llu, want %llu", (long long)added, (unsigned long long)reported.n,
+        (unsigned long long)truth.n);
+  CHECK(ix_relation_size(h) == truth.n, "runs: size %llu", (unsigned long long)ix_relation_size(h));
+  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(h, ix_tupleset_get(&truth, t)), "runs: contains");
+  for (uint64_t t = 0; t < reported.n; t++)
+    CHECK(ix_tupleset_contains(&truth, ix_tupleset_get(&reported, t)), "runs: reported a tuple not staged");
+  ix_tupleset_free(&truth);
+  ix_tupleset_free(&reported);
+  ix_relation_destroy(src);
+  ix_relation_destroy(h);
+}
+
 static int by_value(const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -625,6 +678,8 @@ int main(void)
   dense_then_sparse(1);
   staged_products(1);
   staged_products(0);
+  staged_runs(1);
+  staged_runs(0);
   judy_readback();
   for (uint64_t n = 0; n <= 20000; n = n * 7 + 1)
     for (uint32_t bits = 1; bits <= 64; bits += 9) radix_sorts(n, bits);
