@@ -484,6 +484,19 @@ static void dense_then_sparse(int staged)
   ix_relation_destroy(r);
 }
 
+/* After staging and flushing into r: the flushes added truth's tuples, r
+ * holds them, and those reported (all of them when `report`) were staged. */
+static void check_staged(const ix_relation *r, const char *what, int64_t added, const ix_tupleset *truth,
+                         const ix_tupleset *reported, int report)
+{
+  CHECK(added == (int64_t)truth->n && reported->n == (report ? truth->n : 0), "%s: added %lld, reported %llu, want %llu",
+        what, (long long)added, (unsigned long long)reported->n, (unsigned long long)truth->n);
+  CHECK(ix_relation_size(r) == truth->n, "%s: size %llu", what, (unsigned long long)ix_relation_size(r));
+  for (uint64_t t = 0; t < truth->n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(truth, t)), "%s: contains", what);
+  for (uint64_t t = 0; t < reported->n; t++)
+    CHECK(ix_tupleset_contains(truth, ix_tupleset_get(reported, t)), "%s: reported a tuple not staged", what);
+}
+
 /* ix_relation_stage_product against each combination put in a hash set:
  * random bases and factors (one to three, each giving one column from the
  * first position of its pairs; the second gives none), on a relation that
@@ -532,13 +545,7 @@ static void staged_products(int report)
     if (round % 50 == 49) added += rel_flush_to(r, to);
   }
   added += rel_flush_to(r, to);
-  CHECK(added == (int64_t)truth.n && reported.n == (report ? truth.n : 0),
-        "products: added %lld, reported %llu, want %llu", (long long)added, (unsigned long long)reported.n,
-        (unsigned long long)truth.n);
-  CHECK(ix_relation_size(r) == truth.n, "products: size %llu", (unsigned long long)ix_relation_size(r));
-  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(r, ix_tupleset_get(&truth, t)), "products: contains");
-  for (uint64_t t = 0; t < reported.n; t++)
-    CHECK(ix_tupleset_contains(&truth, ix_tupleset_get(&reported, t)), "products: reported a tuple not staged");
+  check_staged(r, "products", added, &truth, &reported, report);
   uint32_t tuple[ARITY];
   uint64_t n = 0;
   ix_iter it;
@@ -590,13 +597,7 @@ static void staged_runs(int report)
     if (round % 50 == 49) added += rel_flush_to(h, to);
   }
   added += rel_flush_to(h, to);
-  CHECK(added == (int64_t)truth.n && reported.n == (report ? truth.n : 0),
-        "runs: added %lld, reported %llu, want %llu", (long long)added, (unsigned long long)reported.n,
-        (unsigned long long)truth.n);
-  CHECK(ix_relation_size(h) == truth.n, "runs: size %llu", (unsigned long long)ix_relation_size(h));
-  for (uint64_t t = 0; t < truth.n; t++) CHECK(ix_relation_contains(h, ix_tupleset_get(&truth, t)), "runs: contains");
-  for (uint64_t t = 0; t < reported.n; t++)
-    CHECK(ix_tupleset_contains(&truth, ix_tupleset_get(&reported, t)), "runs: reported a tuple not staged");
+  check_staged(h, "runs", added, &truth, &reported, report);
   ix_tupleset_free(&truth);
   ix_tupleset_free(&reported);
   ix_relation_destroy(src);
