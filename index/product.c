@@ -45,6 +45,14 @@ static int stage_combination(ix_relation *r, const ix_val *base, const ix_factor
   return ix_relation_stage(r, tuple, added);
 }
 
+/* Where column col's code sits in a key of index ix (one chunk). */
+static uint32_t shift_of(const ix_index *ix, uint32_t arity, uint32_t col)
+{
+  uint32_t p = 0;
+  while (p + 1 < arity && ix->order[p] != col) p++;
+  return ix->shift[p];
+}
+
 /* The part of a one-chunk key that factor tuple t gives; 0 when a value has
  * no code yet. */
 static int factor_key(const ix_relation *r, const ix_factor *f, uint64_t t, Word_t *key)
@@ -56,9 +64,7 @@ static int factor_key(const ix_relation *r, const ix_factor *f, uint64_t t, Word
     if (c == IX_NO_COLUMN) continue;
     uint32_t code = code_get(&r->cols[c], f->tuples[t * f->width + j]);
     if (code == NO_CODE) return 0;
-    uint32_t p = 0;
-    while (ix->order[p] != c) p++;
-    *key |= (Word_t)code << ix->shift[p];
+    *key |= (Word_t)code << shift_of(ix, r->arity, c);
   }
   return 1;
 }
@@ -114,12 +120,7 @@ static void set_product_bits(ix_relation *r, Word_t base_key, const Word_t *keys
   do {
     Word_t prefix = base_key;
     for (uint32_t i = 0; i < last; i++) prefix |= keys[first[i] + at[i]];
-    for (uint64_t t = 0; t < n_last; t++) {
-      Word_t key = prefix | last_keys[t];
-      uint64_t *w = &bits[key >> 6], bit = (uint64_t)1 << (key & 63);
-      added += !(*w & bit);
-      *w |= bit;
-    }
+    for (uint64_t t = 0; t < n_last; t++) added += (uint64_t)dense_set(bits, prefix | last_keys[t]);
   } while (next_combination(at, factors, last));
   r->size += added;
   r->n_taken += added;
@@ -179,13 +180,6 @@ static int takes_keys(const ix_relation *h)
   return h->arity > 0 && ix->dense && !ix->flat && h->n_indexes == 1;
 }
 
-static uint32_t shift_of(const ix_index *ix, uint32_t arity, uint32_t col)
-{
-  uint32_t p = 0;
-  while (p + 1 < arity && ix->order[p] != col) p++;
-  return ix->shift[p];
-}
-
 /* Stages into h, which takes_keys, the heads of run tuples i.. (see
  * ix_relation_stage_run) from their keys, while their values have codes in
  * h; returns the first tuple that has a value without one (run->n: none),
@@ -212,22 +206,21 @@ static uint64_t stage_run_keys(ix_relation *h, const ix_val *base, const ix_run 
     base_key |= (Word_t)code << shift_of(ix, h->arity, c);
   }
   uint64_t *bits = ix->dense;
+  ix_val ids[IX_MAX_ARITY];
   for (; i < run->n; i++) {
     Word_t k = run->keys[i], key = base_key;
     for (uint32_t j = 0; j < n_cols; j++) {
-      uint32_t code = code_get(cols[j].head, cols[j].id_of[(uint32_t)(k >> cols[j].shift) & cols[j].mask]);
+      uint32_t code = code_get(cols[j].head, ids[j] = cols[j].id_of[(uint32_t)(k >> cols[j].shift) & cols[j].mask]);
       if (code == NO_CODE) return i;
       key |= (Word_t)code << cols[j].head_shift;
     }
-    uint64_t *w = &bits[key >> 6], bit = (uint64_t)1 << (key & 63);
-    if (*w & bit) continue;
-    *w |= bit;
+    if (!dense_set(bits, key)) continue;
     h->size++;
     h->n_taken++;
     if (!added) continue;
     ix_val tuple[IX_MAX_ARITY];
     memcpy(tuple, base, h->arity * sizeof *tuple);
-    for (uint32_t j = 0; j < n_cols; j++) tuple[cols[j].to] = cols[j].id_of[(uint32_t)(k >> cols[j].shift) & cols[j].mask];
+    for (uint32_t j = 0; j < n_cols; j++) tuple[cols[j].to] = ids[j];
     if (!ix_tupleset_push(added, tuple)) return *ok = 0, i;
   }
   return i;
@@ -237,12 +230,11 @@ static uint64_t stage_run_keys(ix_relation *h, const ix_val *base, const ix_run 
 static int stage_run_tuple(ix_relation *h, const ix_val *base, const ix_run *run, const uint32_t *to_head,
                            ix_tupleset *added, uint64_t i)
 {
-  ix_val tuple[IX_MAX_ARITY], head[IX_MAX_ARITY];
+  ix_val tuple[IX_MAX_ARITY];
   ix_run_tuple(run, i, tuple);
-  memcpy(head, base, h->arity * sizeof *head);
-  for (uint32_t c = 0; c < run->rel->arity; c++)
-    if (to_head[c] != IX_NO_COLUMN) head[to_head[c]] = tuple[c];
-  return ix_relation_stage(h, head, added);
+  ix_factor one = { tuple, 1, run->rel->arity, to_head };
+  const uint64_t first = 0;
+  return stage_combination(h, base, &one, 1, &first, added);
 }
 
 /* Stages the heads of a run, RUN_CHUNK tuples at a time, as products of one

@@ -95,15 +95,6 @@ static void layout(ix_index *ix, const ix_relation *r)
 
 /* ---- dense keys -------------------------------------------------------------- */
 
-/* Sets a key's bit: 1 when it was clear. */
-static int dense_set(uint64_t *bits, Word_t key)
-{
-  uint64_t *w = &bits[key >> 6], bit = (uint64_t)1 << (key & 63);
-  if (*w & bit) return 0;
-  *w |= bit;
-  return 1;
-}
-
 /* ---- sorted mirrors of one-chunk indexes ---------------------------------------
  * Walking Judy costs a descent per key (Judy1Next), a sorted array a step.
  * A one-chunk index a lookup asks for (ix_relation_index) gets its keys as a

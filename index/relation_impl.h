@@ -88,6 +88,15 @@ static inline void key_codes(const ix_relation *r, const ix_index *ix, Word_t ke
 
 static inline int dense_test(const uint64_t *bits, Word_t key) { return (int)(bits[key >> 6] >> (key & 63) & 1); }
 
+/* Sets a key's bit: 1 when it was clear. */
+static inline int dense_set(uint64_t *bits, Word_t key)
+{
+  uint64_t *w = &bits[key >> 6], bit = (uint64_t)1 << (key & 63);
+  if (*w & bit) return 0;
+  *w |= bit;
+  return 1;
+}
+
 /* The first key in [k, hi] whose bit is set, into *k; 0 when none. */
 static inline int dense_first(const uint64_t *bits, Word_t *k, Word_t hi)
 {
@@ -120,8 +129,8 @@ int ix_insert_dense(ix_relation *r, Word_t key, const uint32_t *codes, const ix_
 /* Words in a bitmap of 2^bits keys. */
 static inline size_t ix_dense_words(uint32_t bits) { return bits < 6 ? 1 : (size_t)1 << (bits - 6); }
 
-/* The primary index's layout (one chunk), kept before a column widens to
- * move its keys to the new one (rekey.c). */
+/* The primary index's layout, kept before a column widens to move its
+ * keys to the new one (rekey.c: keys of one chunk). */
 typedef struct ix_key_layout {
   uint8_t shift[IX_MAX_ARITY], bits[IX_MAX_ARITY];
 } ix_key_layout;

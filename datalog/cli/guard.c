@@ -19,7 +19,6 @@
 #include <sys/mman.h>
 #endif
 
-
 enum { GRACE_SECONDS = 2 };  /* after a soft stop, how long the run may take to end */
 
 static volatile sig_atomic_t g_cancel;    /* the signal that asked to stop */
