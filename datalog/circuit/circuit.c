@@ -176,6 +176,42 @@ static void set_input(dl_circuit *c, uint32_t g, uint32_t v)
 /* ---------------------------------------------------------------------
  * State machine */
 
+enum { REDRAW_TRIES = 8 };  /* draws with replacement after a check failed, before the copy */
+
+/* Whether move m's checks hold (a move without any: 1). */
+static inline int check_holds(const dl_circuit *c, uint32_t m)
+{
+  for (uint32_t i = c->check_start[m]; i < c->check_start[m + 1]; i++) {
+    uint32_t k = c->check_lit[i];
+    if (!((c->net[(k >> 1) + NET_INFO] >> 31 ^ k) & 1)) return 0;
+  }
+  return 1;
+}
+
+/* Whether one of role r's listed moves with bit `bit` of move_al has its
+ * checks holding: the value of that bit's any-legal gate. */
+static int any_legal_holds(const dl_circuit *c, uint32_t r, uint32_t bit)
+{
+  const uint32_t *list = c->legal_list + c->role_start[r], *end = c->legal_list + c->role_start[r + 1];
+  for (uint32_t i = 0; i < c->legal_n[r]; i++)
+    if ((c->move_al[list[i]] & bit) && check_holds(c, list[i])) return 1;
+  for (uint32_t i = 1; i <= c->legal_ng[r]; i++)
+    if ((c->move_al[end[-(ptrdiff_t)i]] & bit) && check_holds(c, end[-(ptrdiff_t)i])) return 1;
+  return 0;
+}
+
+/* Sets the any-legal gates from the listed moves, in order, passing each
+ * change on before the next gate is read. */
+static void settle_any_legal(dl_circuit *c)
+{
+  for (uint32_t k = 0; k < c->n_al; k++) {
+    uint32_t g = c->al_gate[k], v = (uint32_t)any_legal_holds(c, c->al_role[k], 1u << k);
+    if (v == c->net[g + NET_INFO] >> 31) continue;
+    set_input(c, g, v);
+    cc_propagate(c, c->cone_start);
+  }
+}
+
 int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
 {
   assert(c && state);
@@ -189,6 +225,7 @@ int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
     c->cur[w] = state[w];
   }
   cc_propagate(c, c->cone_start);
+  if (c->n_al) settle_any_legal(c);
   if (c->lazy) cc_lazy_new_state(c);
   return 1;
 }
@@ -219,11 +256,25 @@ static uint32_t legal_with_lazy(dl_circuit *c, uint32_t r, const uint32_t **move
   return c->legal_count[r];
 }
 
+/* Role r's n listed moves whose checks hold, into legal_out. */
+static uint32_t legal_checked(dl_circuit *c, uint32_t r, uint32_t n, const uint32_t **moves)
+{
+  uint32_t *out = c->legal_out + c->role_start[r], k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t m = cc_legal_at(c, r, i);
+    out[k] = m;
+    k += (uint32_t)check_holds(c, m);
+  }
+  *moves = out;
+  return k;
+}
+
 uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves)
 {
   assert(c && r < c->n_roles && moves);
   if (c->lazy) return legal_with_lazy(c, r, moves);
   uint32_t n0 = c->legal_n[r], ng = c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0;
+  if (c->role_checked[r]) return legal_checked(c, r, n0 + ng, moves);
   const uint32_t *base = c->legal_list + c->role_start[r], *gated = c->legal_list + c->role_start[r + 1] - ng;
   if (!ng || !n0) {
     *moves = ng ? gated : base;
@@ -319,17 +370,47 @@ void dl_circuit_initial(const dl_circuit *c, uint64_t *state)
   memcpy(state, c->init, c->words * sizeof *state);
 }
 
+/* Draws again among role r's n listed moves, the k-th of which failed its
+ * checks: first up to REDRAW_TRIES times with replacement (cheap where many
+ * hold), then without replacement through a copy of the list, until a
+ * move's checks hold.  Either way that move is uniform among those whose
+ * checks hold.  0 when none holds. */
+static int redraw_checked(dl_circuit *c, uint32_t r, uint32_t n, uint32_t k, dl_rng *rng, uint32_t *m)
+{
+  for (int tries = 0; n > 1 && tries < REDRAW_TRIES; tries++) {
+    *m = cc_legal_at(c, r, dl_rng_below(rng, n));
+    if (check_holds(c, *m)) return 1;
+  }
+  uint32_t *cand = c->legal_out + c->role_start[r];
+  for (uint32_t i = 0; i < n; i++) cand[i] = cc_legal_at(c, r, i);
+  cand[k] = cand[--n];
+  while (n) {
+    k = n == 1 ? 0 : dl_rng_below(rng, n);
+    if (check_holds(c, cand[k])) {
+      *m = cand[k];
+      return 1;
+    }
+    cand[k] = cand[--n];
+  }
+  return 0;
+}
+
 /* A uniformly random legal move of role r in the current state into *m;
- * 0 when r has none.  Eager: read off the role's lists, no copy. */
+ * 0 when r has none.  Eager: read off the role's lists, no copy unless a
+ * checked move's check fails. */
 static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m)
 {
+  assert(c && r < c->n_roles && rng && m);
   int open = gate_open(c, r);
   uint32_t n = c->legal_n[r] + (c->legal_ng[r] && open ? c->legal_ng[r] : 0);
   if (c->lazy) return cc_lazy_random_move(c, r, open, n, rng, m);
   if (!n) return 0;
-  *m = cc_legal_at(c, r, n == 1 ? 0 : dl_rng_below(rng, n));
-  return 1;
+  uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
+  *m = cc_legal_at(c, r, k);
+  return !c->stats.checked_moves || check_holds(c, *m) || redraw_checked(c, r, n, k, rng, m);
 }
+
+int cc_random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m) { return random_move(c, r, rng, m); }
 
 dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
                               const dl_stop *stop, int32_t *goals)
@@ -409,7 +490,8 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->block_members, c->net, c->old, c->queue, c->queue_sum, c->work, c->role_term,
                 c->fluent_term, c->fluent_gate, c->init, c->cur, c->next_bits, c->scratch, c->move_role,
                 c->move_gate, c->role_start, c->move_term, c->legal_list, c->legal_n, c->legal_pos,
-                c->role_gate, c->legal_ng, c->role_gate_neg, c->move_gated, c->legal_out,
+                c->role_gate, c->legal_ng, c->role_gate_neg, c->move_gated, c->legal_out, c->check_start,
+                c->check_lit, c->role_checked, c->move_al,
                 c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum,
                 c->feeder_gate, c->feeder_outs, c->feeder_seen, c->lz_start, c->lz_in, c->lz_need,
                 c->lz, c->lz_stack, c->any_in, c->true_list, c->role_all_gated, c->move_lazy, c->lzm_start,

@@ -61,6 +61,7 @@ typedef struct dl_circuit_stats {
   uint32_t fluents, moves, roles, state_words;
   uint32_t lazy_gates, lazy_wires; /* evaluated on demand (DL_CIRCUIT_LAZY) */
   uint32_t lazy_next_rules;    /* of them, rules of next atoms (evaluated when a move is made) */
+  uint32_t checked_moves;      /* legal moves that read inputs when drawn, not through wires (eager) */
   size_t bytes;                /* memory of the circuit */
   size_t bytes_wide;           /* of it, the bit-parallel program's (0: none) */
 } dl_circuit_stats;

@@ -35,6 +35,8 @@ enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
  * asked: their queued gates wait till then). */
 enum { NET_COUNTER, NET_INFO, NET_OUTS };
 enum { LZ_MEMO, LZ_N, LZ_NEED, LZ_IN };
+enum { CHECK_FANOUT = 2 };  /* outputs of a gate that a legal move may read as a check instead */
+enum { AL_MAX = 8 };         /* any-legal gates, at most */
 enum { LZ_ANY_MAX = 8, LZ_ANY_MIN = 16 };  /* "any legal" gates: at most, and their fewest inputs */
 #define LZ_ANY 0x80000000u
 
@@ -93,6 +95,19 @@ struct dl_circuit {
   uint32_t *role_gate, *legal_ng;
   uint8_t *role_gate_neg, *move_gated;
   uint32_t *legal_out;   /* legal moves when both kinds hold */
+  /* Checked moves (eager circuits): legal(r,m) holds while m is listed and
+   * its checks hold: check_lit[check_start[m] .. check_start[m + 1]), each
+   * gate << 1 | negated, read when drawn or listed rather than wired into
+   * m's gate.  Per role: whether it has checked moves. */
+  uint32_t *check_start, *check_lit;
+  uint8_t *role_checked;
+  /* Any-legal gates (eager circuits): an OR of legal moves of one role
+   * (checkers' has_legal_move) has no wires in; it is set like an input
+   * from its role's listed moves whose checks hold, once a state has
+   * propagated.  Per move, bit k of move_al when it is an input of gate
+   * k. */
+  uint32_t n_al, al_gate[AL_MAX], al_role[AL_MAX];
+  uint8_t *move_al;
   uint32_t *cur_move, *joint;
   uint32_t *goal_role;
   int32_t *goal_value;
@@ -152,6 +167,10 @@ struct dl_circuit {
 void cc_queue(dl_circuit *c, uint32_t g);
 /* Passes on the changes of the queued gates below limit, in order. */
 void cc_propagate(dl_circuit *c, uint32_t limit);
+
+/* A uniformly random legal move of role r in c's current state into *m
+ * (as a playout draws it: no list copied); 0 when r has none. */
+int cc_random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m);
 
 /* Frees c's bit-parallel program (circuit_wide.c). */
 void cc_wide_free(dl_circuit *c);

@@ -409,7 +409,10 @@ dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag)
   return dl_circuit_create_mode(g, DL_CIRCUIT_AUTO, diag);
 }
 
-static dl_circuit *compile(const dl_ground *g, dl_circuit_mode mode, dl_diag *diag)
+/* Compiles g in mode; a first compile surveys the gates to sample
+ * (survey), a second chooses its checked moves from them (profile). */
+static dl_circuit *compile(const dl_ground *g, dl_circuit_mode mode, cc_profile *survey, const cc_profile *profile,
+                           dl_diag *diag)
 {
   dl_circuit *c = calloc(1, sizeof *c);
   if (!c) {
@@ -424,6 +427,8 @@ static dl_circuit *compile(const dl_ground *g, dl_circuit_mode mode, dl_diag *di
   b.g = g;
   b.diag = diag;
   b.mode = mode;
+  b.survey = survey;
+  b.profile = profile;
   b.n_atoms = dl_ground_atom_count(g);
   b.n_rules = dl_ground_rule_count(g);
   int ok = scan_rules(&b) && collect_roles(&b) && alloc_gates(&b) && wire_rules(&b) && collect_fluents(&b) &&
@@ -440,8 +445,18 @@ static dl_circuit *compile(const dl_ground *g, dl_circuit_mode mode, dl_diag *di
 dl_circuit *dl_circuit_create_mode(const dl_ground *g, dl_circuit_mode mode, dl_diag *diag)
 {
   assert(g && diag);
-  dl_circuit *c = compile(g, mode, diag);
-  if (mode != DL_CIRCUIT_AUTO || !c || !c->lazy || cc_lazy_pays(c)) return c;
-  dl_circuit_destroy(c);  /* the size said lazy, the filing of the moves says no */
-  return compile(g, DL_CIRCUIT_EAGER, diag);
+  cc_profile survey = { 0 };
+  dl_circuit *c = compile(g, mode, &survey, NULL, diag);
+  if (mode == DL_CIRCUIT_AUTO && c && c->lazy && !cc_lazy_pays(c)) {
+    dl_circuit_destroy(c);  /* the size said lazy, the filing of the moves says no */
+    cc_profile_free(&survey);
+    mode = DL_CIRCUIT_EAGER;
+    c = compile(g, mode, &survey, NULL, diag);
+  }
+  if (c && !c->lazy && survey.rows && cc_profile_sample(c, &survey)) {
+    dl_circuit_destroy(c);  /* compiled again, with the moves' checks chosen from the samples */
+    c = compile(g, mode, NULL, &survey, diag);
+  }
+  cc_profile_free(&survey);
+  return c;
 }

@@ -1,7 +1,8 @@
 /* compile_impl.h: private to the circuit's compiler (compile.c: gates
  * from the ground game; compile_lower.c: the rules rewritten before they
  * are wired; compile_layout.c: the wires laid out, cyclic blocks, the first
- * settling; compile_lazy.c: the lazy gates' records; compile_wide.c: the
+ * settling; compile_checks.c: checked moves; compile_lazy.c: the lazy
+ * gates' records; compile_wide.c: the
  * bit-parallel program).  The compiler fills the runtime's circuit
  * (datalog/circuit/circuit_impl.h); the runtime never includes this. */
 #ifndef GDLOG_COMPILE_IMPL_H
@@ -61,6 +62,19 @@ static inline uint32_t idmap_add(idmap *m, uint64_t key, uint32_t *next)
 
 #define ANY_DEAD 255
 
+/* How the gates that checked moves may read behaved in sampled states of
+ * a first compile of the same game (compile_checks.c): the rows are the
+ * inputs of the plain legal ANDs with a gate of CHECK_FANOUT outputs or
+ * more among them.  Bit s of a row's `words` words: the gate's
+ * value in sampled state s; bit s of `first`: state s began a playout. */
+typedef struct cc_profile {
+  uint32_t n_gates;        /* dense gates of the first compile */
+  uint32_t *row;           /* per dense gate: its row, or NONE */
+  uint32_t *offset;        /* per row: the gate's offset in the first circuit */
+  uint32_t rows, words, states;
+  uint64_t *bits, *first;
+} cc_profile;
+
 /* What the compiler keeps while building. */
 typedef struct build {
   dl_circuit *c;
@@ -92,6 +106,8 @@ typedef struct build {
   uint32_t cap_gates;
   dl_circuit_mode mode;            /* AUTO is decided in cc_layout */
   int hooks_in_cone;               /* legal moves, goals or terminal read a move */
+  cc_profile *survey;              /* a first compile: its rows chosen, no checks made */
+  const cc_profile *profile;       /* a second compile: checks chosen from the sampled states */
 } build;
 
 /* Rules as they are wired: a literal is an atom literal (+a, -a) or, beyond
@@ -183,6 +199,19 @@ int cc_lower_rules(build *b, rule_set *out);
 int cc_layout(build *b);
 /* Brings every gate to its value, then sets the initial state. */
 int cc_settle(build *b);
+
+/* compile_checks.c */
+/* Checked moves and any-legal gates (eager circuits; see circuit_impl.h):
+ * with b->profile, the wires they no longer need dropped from the dense
+ * gates, before pack_net packs them (after cc_wide_build, which keeps every
+ * wire); with b->survey, the rows to sample chosen instead.  Allocates
+ * check_start, move_al and role_checked in every mode. */
+int cc_take_checks(build *b);
+/* Fills p's bits from random playouts on c, the circuit of the compile
+ * that chose p's rows (fixed seed: the same game compiles the same way).
+ * 1, or 0 when out of memory or no state could be sampled. */
+int cc_profile_sample(dl_circuit *c, cc_profile *p);
+void cc_profile_free(cc_profile *p);
 
 /* compile_wide.c */
 /* The bit-parallel program of an eager circuit (c->wide) from the dense

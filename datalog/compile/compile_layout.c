@@ -566,7 +566,7 @@ static int pack_net(build *b)
   uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
   if (!off) return cc_oom(b);
   int lazy = b->mode == DL_CIRCUIT_LAZY;  /* the gates from goal_start have no record */
-  if (!lazy && !b->hooks_in_cone && !cc_wide_build(b)) {
+  if ((!lazy && !b->hooks_in_cone && !cc_wide_build(b)) || !cc_take_checks(b)) {
     free(off);
     return 0;
   }
@@ -627,7 +627,12 @@ static int pack_net(build *b)
     if (c->move_gate[m] != NONE) c->move_gate[m] = off[c->move_gate[m]];
   for (uint32_t r = 0; r < c->n_roles; r++)
     if (c->role_gate[r] != NONE) c->role_gate[r] = off[c->role_gate[r]];
+  for (uint32_t k = 0; k < c->check_start[c->n_moves]; k++)
+    c->check_lit[k] = off[c->check_lit[k] >> 1] << 1 | (c->check_lit[k] & 1);
+  for (uint32_t k = 0; k < c->n_al; k++) c->al_gate[k] = off[c->al_gate[k]];
   for (uint32_t k = 0; k < c->block_start[c->n_blocks]; k++) c->block_members[k] = off[c->block_members[k]];
+  if (b->survey)
+    for (uint32_t r = 0; r < b->survey->rows; r++) b->survey->offset[r] = off[b->survey->offset[r]];
   c->cone_start = off[c->cone_start];
   c->goal_start = off[c->goal_start];
   free(off);
@@ -639,7 +644,8 @@ static int pack_net(build *b)
   size_t w = c->words ? c->words : 1;
   c->stats.bytes = sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
                    (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
-                   (size_t)c->n_feeders * 9 + c->stats.bytes_wide;
+                   (size_t)c->n_feeders * 9 + c->stats.bytes_wide + (size_t)c->n_moves * 5 + c->n_roles +
+                   (size_t)c->check_start[c->n_moves] * 4;
   if (lazy)
     c->stats.bytes += ((size_t)c->n_lazy * 3 + c->stats.lazy_wires + (size_t)c->n_moves * 2 +
                        (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves + 2 * (size_t)c->n_fluents +

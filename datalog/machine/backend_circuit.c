@@ -295,8 +295,8 @@ static void cm_describe(const dl_machine *m, int json, dl_buf *b)
                 "\"inputs\": %u, \"wires\": %u, \"negated_wires\": %u,\n", s.state_words * 8, s.bytes, s.gates,
                 s.and_gates, s.or_gates, s.inputs, s.edges, s.negated);
     dl_buf_addf(b, "\"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u, \"lazy_gates\": %u, "
-                "\"lazy_wires\": %u, \"lazy_next_rules\": %u,\n", s.cyclic_blocks, s.cyclic_gates, s.fluents, s.moves,
-                s.lazy_gates, s.lazy_wires, s.lazy_next_rules);
+                "\"lazy_wires\": %u, \"lazy_next_rules\": %u, \"checked_moves\": %u,\n", s.cyclic_blocks, s.cyclic_gates,
+                s.fluents, s.moves, s.lazy_gates, s.lazy_wires, s.lazy_next_rules, s.checked_moves);
     return;
   }
   dl_buf_addf(b, "circuit    %u gates (%u and, %u or, %u inputs), %u wires (%u negated), %u cyclic blocks of %u gates,"
@@ -305,8 +305,10 @@ static void cm_describe(const dl_machine *m, int json, dl_buf *b)
   if (s.lazy_gates)
     dl_buf_addf(b, "lazy       %u gates, %u wires: evaluated when asked, not kept up to date; %u next rules\n",
                 s.lazy_gates, s.lazy_wires, s.lazy_next_rules);
-  dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves\n", s.fluents, s.state_words,
+  dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves", s.fluents, s.state_words,
               s.state_words * 8, s.moves);
+  if (s.checked_moves) dl_buf_addf(b, ", %u of them checked when drawn", s.checked_moves);
+  dl_buf_addf(b, "\n");
 }
 
 static const dl_machine_ops circuit_ops = {
