@@ -453,7 +453,7 @@ dl_circuit *dl_circuit_create_mode(const dl_ground *g, dl_circuit_mode mode, dl_
     mode = DL_CIRCUIT_EAGER;
     c = compile(g, mode, &survey, NULL, diag);
   }
-  if (c && !c->lazy && survey.rows && cc_profile_sample(c, &survey)) {
+  if (c && !c->lazy && survey.rows && cc_profile_sample(c, &survey) && cc_profile_pays(&survey)) {
     dl_circuit_destroy(c);  /* compiled again, with the moves' checks chosen from the samples */
     c = compile(g, mode, NULL, &survey, diag);
   }

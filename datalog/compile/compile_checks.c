@@ -160,11 +160,29 @@ static int has_checkable(const dl_circuit *c, const inputs *in, uint32_t t)
   return 0;
 }
 
+/* An AND's input as the choice reads it: its gate's row << 2 | negated << 1
+ * | checkable. */
+static uint32_t and_input(const dl_circuit *c, const inputs *in, const cc_profile *p, uint32_t i)
+{
+  uint32_t g = in->edge_src[i];
+  return p->row[g] == NONE ? NONE : p->row[g] << 2 | (c->outs[i] >> 1 & 1) << 1 | (uint32_t)checkable(c, g);
+}
+
+/* Plain legal AND t's inputs (and_input) into a; their number, 0 when one
+ * was not sampled or t has more than CHECK_MAX_IN. */
+static uint32_t and_inputs(const dl_circuit *c, const inputs *in, const cc_profile *p, uint32_t t, uint32_t *a)
+{
+  if (fan_in(in, t) > CHECK_MAX_IN) return 0;
+  for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++)
+    if ((a[j - in->in_start[t]] = and_input(c, in, p, in->in_edge[j])) == NONE) return 0;
+  return fan_in(in, t);
+}
+
 /* ---- sampled states ---- */
 
 void cc_profile_free(cc_profile *p)
 {
-  free(p->row), free(p->offset), free(p->bits), free(p->first);
+  free(p->row), free(p->offset), free(p->bits), free(p->first), free(p->and_start), free(p->and_in);
   memset(p, 0, sizeof *p);
 }
 
@@ -181,14 +199,21 @@ static void add_row(cc_profile *p, uint32_t g)
  * checkable input.  1, or 0 when out of memory. */
 static int survey(const dl_circuit *c, const inputs *in, const uint8_t *is_al, cc_profile *p)
 {
+  size_t ng = (size_t)c->n_gates + 1;
   p->n_gates = c->n_gates;
-  p->row = malloc(((size_t)c->n_gates + 1) * sizeof *p->row);
-  p->offset = malloc(((size_t)c->n_gates + 1) * sizeof *p->offset);
-  if (!p->row || !p->offset) return 0;
-  memset(p->row, 0xff, ((size_t)c->n_gates + 1) * sizeof *p->row);
+  p->row = malloc(ng * sizeof *p->row);
+  p->offset = malloc(ng * sizeof *p->offset);
+  p->and_start = malloc(ng * sizeof *p->and_start);
+  p->and_in = malloc(((size_t)c->n_edges + 1) * sizeof *p->and_in);
+  if (!p->row || !p->offset || !p->and_start || !p->and_in) return 0;
+  memset(p->row, 0xff, ng * sizeof *p->row);
+  p->and_start[0] = 0;
   for (uint32_t t = 0; t < c->n_gates; t++) {
+    uint32_t *a = p->and_in + p->and_start[p->n_ands];
     if (!plain_legal_and(c, in, is_al, t) || !has_checkable(c, in, t)) continue;
     for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++) add_row(p, in->edge_src[in->in_edge[j]]);
+    uint32_t n = and_inputs(c, in, p, t, a);
+    if (n) p->n_ands++, p->and_start[p->n_ands] = p->and_start[p->n_ands - 1] + n;
   }
   return 1;
 }
@@ -265,13 +290,14 @@ static uint64_t flips(const cc_profile *p, const uint64_t *v)
 
 /* Room for choosing one AND's checks: its n checkable inputs, each a
  * literal's values over the sampled states (lit, `words` words each), its
- * flips and wire, in the order they are tried (most flips first); the
- * suffix conjunctions of them (suf[i]: inputs from i on); the conjunction
- * of the inputs that stay wired (kept: the others, then those tried and
- * kept), the whole AND's (all), a scratch value (x). */
+ * flips and its place among the AND's inputs (at), in the order they are
+ * tried (most flips first); the suffix conjunctions of them (suf[i]:
+ * inputs from i on); the conjunction of the inputs that stay wired (kept:
+ * the others, then those tried and kept), the whole AND's (all), a scratch
+ * value (x). */
 typedef struct chooser {
   const cc_profile *p;
-  uint32_t n, edge[CHECK_MAX_IN];
+  uint32_t n, at[CHECK_MAX_IN];
   uint64_t f[CHECK_MAX_IN];
   uint64_t *lit, *suf, *kept, *all, *x;
 } chooser;
@@ -300,47 +326,44 @@ static uint64_t wired_cost(const chooser *ch, uint64_t feeds, const uint64_t *v)
   return FEED_COST * feeds + LIST_COST * flips(ch->p, v) + REJECT_COST * rejects;
 }
 
-/* Loads plain legal AND t's inputs into ch: the checkable ones into lit
- * (most flips first), the others conjoined into kept; their flips into
- * *feeds.  0 when an input was not sampled or t has too many. */
-static int load_inputs(const dl_circuit *c, const inputs *in, uint32_t t, chooser *ch, uint64_t *feeds)
+/* Loads an AND's n inputs a into ch: the checkable ones into lit (most
+ * flips first), the others conjoined into kept; their flips into *feeds. */
+static void load_inputs(chooser *ch, const uint32_t *a, uint32_t n, uint64_t *feeds)
 {
   const cc_profile *p = ch->p;
   size_t w = p->words;
   ch->n = 0, *feeds = 0;
   memset(ch->kept, 0xff, w * 8);
-  if (fan_in(in, t) > CHECK_MAX_IN) return 0;
-  for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++) {
-    uint32_t i = in->in_edge[j], r = p->row[in->edge_src[i]], k = ch->n;
-    if (r == NONE) return 0;
-    uint64_t neg = c->outs[i] >> 1 & 1 ? ~(uint64_t)0 : 0;
-    uint64_t f = flips(p, p->bits + (size_t)r * w);  /* a negated literal flips as often */
+  for (uint32_t j = 0; j < n; j++) {
+    const uint64_t *v = p->bits + (size_t)(a[j] >> 2) * w;
+    uint64_t neg = a[j] >> 1 & 1 ? ~(uint64_t)0 : 0, f = flips(p, v);  /* a negated literal flips as often */
+    uint32_t k = ch->n;
     *feeds += f;
-    if (!checkable(c, in->edge_src[i])) {
-      for (size_t x = 0; x < w; x++) ch->kept[x] &= p->bits[(size_t)r * w + x] ^ neg;
+    if (!(a[j] & 1)) {
+      for (size_t x = 0; x < w; x++) ch->kept[x] &= v[x] ^ neg;
       continue;
     }
     for (; k > 0 && ch->f[k - 1] < f; k--) {  /* insertion: most flips first */
-      ch->f[k] = ch->f[k - 1], ch->edge[k] = ch->edge[k - 1];
+      ch->f[k] = ch->f[k - 1], ch->at[k] = ch->at[k - 1];
       memcpy(ch->lit + k * w, ch->lit + (k - 1) * w, w * 8);
     }
-    ch->f[k] = f, ch->edge[k] = i;
-    for (size_t x = 0; x < w; x++) ch->lit[k * w + x] = p->bits[(size_t)r * w + x] ^ neg;
+    ch->f[k] = f, ch->at[k] = j;
+    for (size_t x = 0; x < w; x++) ch->lit[k * w + x] = v[x] ^ neg;
     ch->n++;
   }
-  return 1;
 }
 
-/* Marks in drop the wires of plain legal AND t that become checks: its
- * checkable inputs are tried, most flips first, and each whose wire costs
- * more than it saves (wired_cost) is dropped; the AND keeps a wire.
- * Returns how many. */
-static uint32_t choose_checks(const dl_circuit *c, const inputs *in, uint32_t t, chooser *ch, uint8_t *drop)
+/* Chooses the checks of an AND of n inputs a (and_input): its checkable
+ * inputs are tried, most flips first, and each whose wire costs more than
+ * it saves (wired_cost) becomes a check (dropped[j] = 1); the AND keeps a
+ * wire.  Returns how many. */
+static uint32_t choose_checks(chooser *ch, const uint32_t *a, uint32_t n, uint8_t *dropped)
 {
   size_t w = ch->p->words;
   uint64_t feeds;
-  uint32_t n_drop = 0, wired = fan_in(in, t);
-  if (!load_inputs(c, in, t, ch, &feeds) || !ch->n) return 0;
+  uint32_t n_drop = 0, wired = n;
+  memset(dropped, 0, n);
+  load_inputs(ch, a, n, &feeds);
   memset(ch->suf + ch->n * w, 0xff, w * 8);
   for (uint32_t i = ch->n; i-- > 0;)
     for (size_t x = 0; x < w; x++) ch->suf[i * w + x] = ch->suf[(i + 1) * w + x] & ch->lit[i * w + x];
@@ -350,13 +373,29 @@ static uint32_t choose_checks(const dl_circuit *c, const inputs *in, uint32_t t,
     for (size_t x = 0; x < w; x++) ch->x[x] = ch->kept[x] & ch->suf[(i + 1) * w + x];
     uint64_t without = wired_cost(ch, feeds - ch->f[i], ch->x);
     if (without < cost) {
-      drop[ch->edge[i]] = 1, n_drop++, wired--;
+      dropped[ch->at[i]] = 1, n_drop++, wired--;
       cost = without, feeds -= ch->f[i];
     } else {
       for (size_t x = 0; x < w; x++) ch->kept[x] &= ch->lit[i * w + x];
     }
   }
   return n_drop;
+}
+
+int cc_profile_pays(const cc_profile *p)
+{
+  assert(p);
+  chooser ch;
+  uint8_t dropped[CHECK_MAX_IN];
+  int pays = 0;
+  if (!chooser_init(&ch, p)) {
+    chooser_free(&ch);
+    return 0;
+  }
+  for (uint32_t k = 0; k < p->n_ands && !pays; k++)
+    pays = choose_checks(&ch, p->and_in + p->and_start[k], p->and_start[k + 1] - p->and_start[k], dropped) > 0;
+  chooser_free(&ch);
+  return pays;
 }
 
 /* The checks of every plain legal AND chosen from the profile and filed
@@ -369,8 +408,13 @@ static int file_checks(dl_circuit *c, const inputs *in, const uint8_t *is_al, co
     chooser_free(&ch);
     return 0;
   }
-  for (uint32_t t = 0; t < c->n_gates; t++)
-    if (plain_legal_and(c, in, is_al, t)) c->check_start[legal_move_of(c, t) + 1] = choose_checks(c, in, t, &ch, drop);
+  uint32_t a[CHECK_MAX_IN], n;
+  uint8_t dropped[CHECK_MAX_IN];
+  for (uint32_t t = 0; t < c->n_gates; t++) {
+    if (!plain_legal_and(c, in, is_al, t) || !(n = and_inputs(c, in, p, t, a))) continue;
+    c->check_start[legal_move_of(c, t) + 1] = choose_checks(&ch, a, n, dropped);
+    for (uint32_t j = 0; j < n; j++) drop[in->in_edge[in->in_start[t] + j]] = dropped[j];
+  }
   chooser_free(&ch);
   for (uint32_t m = 0; m < c->n_moves; m++) {
     c->stats.checked_moves += c->check_start[m + 1] != 0;

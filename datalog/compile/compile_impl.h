@@ -73,6 +73,9 @@ typedef struct cc_profile {
   uint32_t *offset;        /* per row: the gate's offset in the first circuit */
   uint32_t rows, words, states;
   uint64_t *bits, *first;
+  /* those ANDs' inputs: and_in[and_start[k] .. and_start[k + 1]), each
+   * row << 2 | negated << 1 | checkable */
+  uint32_t n_ands, *and_start, *and_in;
 } cc_profile;
 
 /* What the compiler keeps while building. */
@@ -211,6 +214,9 @@ int cc_take_checks(build *b);
  * that chose p's rows (fixed seed: the same game compiles the same way).
  * 1, or 0 when out of memory or no state could be sampled. */
 int cc_profile_sample(dl_circuit *c, cc_profile *p);
+/* Whether the sampled states of p make any wire a check (else the first
+ * compile is the circuit). */
+int cc_profile_pays(const cc_profile *p);
 void cc_profile_free(cc_profile *p);
 
 /* compile_wide.c */
