@@ -192,11 +192,10 @@ static inline int check_holds(const dl_circuit *c, uint32_t m)
  * checks holding: the value of that bit's any-legal gate. */
 static int any_legal_holds(const dl_circuit *c, uint32_t r, uint32_t bit)
 {
-  const uint32_t *list = c->legal_list + c->role_start[r], *end = c->legal_list + c->role_start[r + 1];
-  for (uint32_t i = 0; i < c->legal_n[r]; i++)
-    if ((c->move_al[list[i]] & bit) && check_holds(c, list[i])) return 1;
-  for (uint32_t i = 1; i <= c->legal_ng[r]; i++)
-    if ((c->move_al[end[-(ptrdiff_t)i]] & bit) && check_holds(c, end[-(ptrdiff_t)i])) return 1;
+  for (uint32_t k = 0, n = c->legal_n[r] + c->legal_ng[r]; k < n; k++) {
+    uint32_t m = cc_legal_at(c, r, k);
+    if ((c->move_al[m] & bit) && check_holds(c, m)) return 1;
+  }
   return 0;
 }
 
@@ -407,7 +406,7 @@ static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *
   if (!n) return 0;
   uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
   *m = cc_legal_at(c, r, k);
-  return !c->stats.checked_moves || check_holds(c, *m) || redraw_checked(c, r, n, k, rng, m);
+  return !c->role_checked[r] || check_holds(c, *m) || redraw_checked(c, r, n, k, rng, m);
 }
 
 int cc_random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m) { return random_move(c, r, rng, m); }
