@@ -219,6 +219,29 @@ void ix_run_tuple(const ix_run *run, uint64_t i, ix_val *tuple);
 int ix_relation_stage_run(ix_relation *h, const ix_val *base, const ix_run *run, const uint32_t *to_head,
                           ix_tupleset *added);
 
+/* A join of a delta's tuples with the run of an index each, whose tuples
+ * give heads (ix_relation_stage_join). */
+typedef struct ix_join {
+  const ix_relation *run_rel;   /* the relation looked up (not the head) */
+  int index;                    /* its index, whose first column alone is bound, */
+  uint32_t key_from;            /*   to this column of the delta tuple */
+  const uint32_t *run_to_head;  /* per run_rel column: the head column it gives, or IX_NO_COLUMN */
+  const uint32_t *head_from;    /* per head column no run column gives: the delta column it
+                                   takes, or IX_NO_COLUMN for base's value */
+  const ix_val *base;           /* per head column: its value when it comes from neither */
+} ix_join;
+
+/* Stages into h, for each tuple t of delta[*at, to), the heads of the
+ * tuples of j's run for t, as ix_relation_stage calls (same `added`) would,
+ * and adds their number to *n_derived.  It takes them by key, in one loop,
+ * while h is a bitmap with no other index (see ix_relation_stage_run).
+ * Returns 1 with *at = to when every tuple was staged; 0 when h cannot
+ * take keys or the index has no sorted run (ix_relation_run returns 0):
+ * *at is then the first tuple not staged, for the caller to stage its own
+ * way; -1 when out of memory. */
+int ix_relation_stage_join(ix_relation *h, const ix_join *j, const ix_tupleset *delta, uint64_t *at, uint64_t to,
+                           ix_tupleset *added, uint64_t *n_derived);
+
 /* Sets bit c of bits for the code c, in column col, of each tuple of a
  * run; bits has room for every code of the column. */
 void ix_run_mark_codes(const ix_run *run, uint32_t col, uint64_t *bits);

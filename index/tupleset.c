@@ -92,10 +92,12 @@ static int grow_slots(ix_tupleset *s)
   return 1;
 }
 
-static int grow_data(ix_tupleset *s)
+/* Makes room for `need` tuples in all, doubling; 0 when out of memory. */
+static int grow_data_to(ix_tupleset *s, uint64_t need)
 {
-  if (s->n < s->cap) return 1;
+  if (need <= s->cap) return 1;
   uint64_t cap = s->cap ? s->cap * 2 : 32;
+  while (cap < need) cap *= 2;
   uint32_t *q = realloc(s->data, cap * (s->arity ? s->arity : 1) * sizeof *q);
   if (!q) return 0;
   s->data = q;
@@ -103,9 +105,27 @@ static int grow_data(ix_tupleset *s)
   return 1;
 }
 
+static int grow_data(ix_tupleset *s) { return grow_data_to(s, s->n + 1); }
+
+/* Drops the hash slots of a set now used as a plain list: pushes do not
+ * keep them, and ix_tupleset_clear need not wipe them. */
+static void drop_slots(ix_tupleset *s)
+{
+  free(s->slots);
+  s->slots = NULL;
+  s->mask = 0;
+}
+
+int ix_tupleset_reserve(ix_tupleset *s, uint64_t n)
+{
+  if (s->slots) drop_slots(s);
+  return grow_data_to(s, s->n + n);
+}
+
 int ix_tupleset_push(ix_tupleset *s, const uint32_t *t)
 {
   assert(t || s->arity == 0);
+  if (s->slots) drop_slots(s);
   if (!grow_data(s)) return 0;
   copy_tuple(s->data + s->n * s->arity, t, s->arity);
   s->n++;

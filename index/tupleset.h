@@ -33,6 +33,19 @@ int ix_tupleset_insert(ix_tupleset *s, const uint32_t *tuple, int *is_new);
  * which insert and contains are then not used.  0 when out of memory. */
 int ix_tupleset_push(ix_tupleset *s, const uint32_t *tuple);
 
+/* Makes room for n more tuples appended to a set used as a plain list
+ * (see ix_tupleset_push), which ix_tupleset_append then writes; 0 when out
+ * of memory. */
+int ix_tupleset_reserve(ix_tupleset *s, uint64_t n);
+
+/* The slot of the next tuple of a plain list that has room for it (see
+ * ix_tupleset_reserve), counted as added: the caller writes its values. */
+static inline uint32_t *ix_tupleset_append(ix_tupleset *s)
+{
+  assert(s->n < s->cap);
+  return s->data + s->n++ * s->arity;
+}
+
 /* Returns 1 when the tuple is in the set. */
 int ix_tupleset_contains(const ix_tupleset *s, const uint32_t *tuple);
 

@@ -827,6 +827,71 @@ static void emit_lookup_heads(frame *f, const pl_step *s, const dl_tid *key, con
   emit_run(f, s, &run, head);
 }
 
+enum { JOIN_SLICE = 4096 };  /* delta tuples joined at once between two checks for a stop */
+
+/* The delta column that binds pattern p (a variable of the delta), or
+ * IX_NO_COLUMN. */
+static uint32_t delta_column(const frame *f, uint32_t p)
+{
+  const pl_plan *pl = f->pl;
+  const uint32_t *cols = pl->kids + pl->steps[0].cols;
+  if (pl->pats[p].kind == P_CONST || pl->pats[p].kind == P_FUN) return IX_NO_COLUMN;
+  for (uint32_t i = 0; i < ix_relation_arity(f->e->rel[pl->steps[0].pred]); i++)
+    if (cols[i] != PL_NONE && pl->pats[cols[i]].value == pl->pats[p].value) return i;
+  return IX_NO_COLUMN;
+}
+
+/* Describes a plan of delta_lookup_shape whose delta only binds variables
+ * as an ix_join, into *j (head_from and base with room for the head's
+ * arity): its lookup binds one column to a delta variable, and each head
+ * column the lookup does not give is a delta variable or a constant.
+ * 0 when the plan is not of that form. */
+static int join_of(const frame *f, const uint8_t *given, ix_join *j, uint32_t *head_from, dl_tid *base)
+{
+  const pl_plan *pl = f->pl;
+  const pl_step *s = &pl->steps[1];
+  const uint32_t *key = pl->kids + s->key, *head = pl->kids + pl->head;
+  if (s->n_key != 1 || f->mode == EMIT_FRESH) return 0;
+  *j = (ix_join){ f->e->rel[s->pred], s->index, IX_NO_COLUMN, pl->kids + s->to_head, head_from, base };
+  for (uint32_t c = 0; c < ix_relation_arity(j->run_rel); c++)
+    if (key[c] != PL_NONE && (j->key_from = delta_column(f, key[c])) == IX_NO_COLUMN) return 0;
+  for (uint32_t c = 0; c < ix_relation_arity(f->e->rel[pl->head_pred]); c++) {
+    head_from[c] = IX_NO_COLUMN;
+    base[c] = given[c] || pl->pats[head[c]].kind != P_CONST ? 0 : pl->pats[head[c]].value;
+    if (given[c] || pl->pats[head[c]].kind == P_CONST) continue;
+    if ((head_from[c] = delta_column(f, head[c])) == IX_NO_COLUMN) return 0;
+  }
+  return j->key_from != IX_NO_COLUMN;
+}
+
+/* Stages the heads of a delta_lookup_shape plan of join_of's form through
+ * ix_relation_stage_join, a slice of the delta at a time; *at is left at
+ * the first delta tuple it did not stage (the delta's end when it did all,
+ * 0 when the plan is not of that form). */
+static void join_at_once(frame *f, const uint8_t *given, uint64_t *at)
+{
+  dl_eval *e = f->e;
+  const pl_plan *pl = f->pl;
+  ix_join j;
+  uint32_t head_from[IX_MAX_ARITY];
+  dl_tid base[IX_MAX_ARITY];
+  if (!join_of(f, given, &j, head_from, base)) return;
+  const ix_tupleset *delta = &e->delta[pl->steps[0].pred];
+  ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
+  while (*at < delta->n) {
+    uint64_t to = delta->n - *at > JOIN_SLICE ? *at + JOIN_SLICE : delta->n, d0 = e->stats.derivations;
+    int rc = ix_relation_stage_join(e->rel[pl->head_pred], &j, delta, at, to, added, &e->stats.derivations);
+    f->found |= e->stats.derivations > d0;
+    if (rc < 0) dl_eval_fail_memory(e);
+    if (rc <= 0) return;
+    e->polls |= 4095;  /* the next call polls */
+    if (cancelled(e)) {
+      *at = delta->n;
+      return;
+    }
+  }
+}
+
 /* Runs a plan of delta_lookup_shape as one loop over the delta, without
  * run_step's recursion and with the head's other columns built once per
  * delta tuple that finds tuples; 0 when the plan is not of that shape. */
@@ -842,7 +907,9 @@ static int run_delta_lookup(frame *f)
   const uint32_t *cols = pl->kids + d->cols;
   uint32_t n = ix_relation_arity(e->rel[d->pred]), m = ix_relation_arity(e->rel[s->pred]);
   dl_tid key[IX_MAX_ARITY];
-  for (uint64_t t = 0; t < delta->n && !cancelled(e); t++) {
+  uint64_t t = 0;
+  if (binds_only) join_at_once(f, given, &t);
+  for (; t < delta->n && !e->failed && !cancelled(e); t++) {
     const dl_tid *tuple = ix_tupleset_get(delta, t);
     if (dead_end(f, 0, d, tuple)) continue;
     if (!binds_only && !matches(f, d, tuple, n)) continue;

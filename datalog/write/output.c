@@ -275,7 +275,38 @@ typedef struct atom_writer {
   size_t start[IX_MAX_ARITY];      /* where each column (its separator) starts in a line */
   char sep[IX_MAX_ARITY];          /* the separator before each column */
   uint8_t col_of_bit[64];          /* the column a key bit belongs to */
+  char *tail;                      /* per place of the last column: its separator, text, ")\n", */
+  uint32_t *tail_len;              /*   their length, */
+  size_t tail_stride;              /*   one every tail_stride bytes (NULL: put_column instead) */
 } atom_writer;
+
+enum {
+  TAILS_MAX = 4 << 20,  /* bytes of the last column's tails at most */
+  TAIL_USES = 4         /* atoms per tail at least, on average */
+};
+
+/* Renders the tail of every place of the last column (see atom_writer),
+ * for a relation of `size` tuples, when they fit TAILS_MAX and are used
+ * often enough to pay; 0 when out of memory. */
+static int writer_tails(atom_writer *aw, uint32_t n_places, uint64_t size)
+{
+  const column_order *co = &aw->co[aw->arity - 1];
+  size_t stride = ((size_t)co->max_len + 3 + COPY_SLACK - 1) / COPY_SLACK * COPY_SLACK;
+  if ((uint64_t)n_places * stride > TAILS_MAX || (uint64_t)n_places * TAIL_USES > size) return 1;
+  aw->tail = malloc((size_t)n_places * stride + COPY_SLACK);
+  aw->tail_len = malloc(((size_t)n_places + 1) * sizeof *aw->tail_len);
+  if (!aw->tail || !aw->tail_len) return 0;
+  for (uint32_t place = 0; place < n_places; place++) {
+    char *w = aw->tail + place * stride;
+    w[0] = aw->sep[aw->arity - 1];
+    memcpy(w + 1, co->text_at[place], co->len_at[place]);
+    w[1 + co->len_at[place]] = ')';
+    w[2 + co->len_at[place]] = '\n';
+    aw->tail_len[place] = co->len_at[place] + 3;
+  }
+  aw->tail_stride = stride;
+  return 1;
+}
 
 static int writer_init(atom_writer *aw, const dl_sink *out, dl_buf *b, const char *name, size_t n, uint32_t arity,
                        const column_order *co, dl_format fmt)
@@ -299,6 +330,13 @@ static int writer_init(atom_writer *aw, const dl_sink *out, dl_buf *b, const cha
   aw->arity = arity;
   aw->ok = 1;
   return 1;
+}
+
+static void writer_free(atom_writer *aw)
+{
+  free(aw->line);
+  free(aw->tail);
+  free(aw->tail_len);
 }
 
 /* Appends column c of key k at w (its separator and text); returns the end. */
@@ -341,11 +379,17 @@ static inline void emit_key(atom_writer *aw, uint64_t k)
   char *w = b->data + b->len;
   copy_short(w, aw->line, aw->start[last]);
   w += aw->start[last];
-  if (aw->arity) {
-    w = put_column(aw, w, last, k);
-    *w++ = ')';
+  if (aw->tail) {
+    uint64_t place = (k >> aw->co[last].shift) & aw->co[last].mask;
+    copy_short(w, aw->tail + place * aw->tail_stride, aw->tail_len[place]);
+    w += aw->tail_len[place];
+  } else {
+    if (aw->arity) {
+      w = put_column(aw, w, last, k);
+      *w++ = ')';
+    }
+    *w++ = '\n';
   }
-  *w++ = '\n';
   b->len = (size_t)(w - b->data);
   if (b->len > FLUSH_AT) aw->ok = flush(aw->out, b);
 }
@@ -441,7 +485,12 @@ static int write_packed(const dl_sink *out, dl_buf *b, const char *name, size_t 
                         const column_order *co, uint32_t bits, dl_format fmt)
 {
   atom_writer aw;
-  if (!writer_init(&aw, out, b, name, n, ix_relation_arity(r), co, fmt)) return 0;
+  uint32_t arity = ix_relation_arity(r);
+  if (!writer_init(&aw, out, b, name, n, arity, co, fmt) ||
+      (arity && !writer_tails(&aw, ix_relation_column_values(r, arity - 1), ix_relation_size(r)))) {
+    writer_free(&aw);
+    return 0;
+  }
   uint64_t size = ix_relation_size(r);
   /* the bitmap costs 2^bits / 8 bytes and 2^bits / 64 word reads: at most
    * 16 bytes and 2 reads a tuple (the radix sort needs 16 bytes a tuple) */
@@ -451,7 +500,7 @@ static int write_packed(const dl_sink *out, dl_buf *b, const char *name, size_t 
   int groups = ix_relation_arity(r) >= 2 && size >= GROUPS_FROM && size >= 4 * (uint64_t)ix_relation_column_values(r, 0);
   int ok = size == 0 || (dense ? emit_by_bitmap(&aw, r, bits)
                                : groups ? emit_by_groups(&aw, r) : emit_by_sort(&aw, r, bits));
-  free(aw.line);
+  writer_free(&aw);
   return ok;
 }
 

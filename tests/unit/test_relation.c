@@ -604,6 +604,87 @@ static void staged_runs(int report)
   ix_relation_destroy(h);
 }
 
+/* The heads of delta tuple t joined with the run of src's index for its
+ * second column (see staged_joins), into the hash set truth; their number. */
+static uint64_t join_truth(const ix_relation *src, int index, const uint32_t *t, uint32_t arity, uint32_t swap,
+                       uint32_t constant, ix_tupleset *truth)
+{
+  uint32_t key[3] = { 0, t[1], 0 };
+  ix_run run;
+  if (!CHECK(ix_relation_run(src, index, 1, key, &run), "a run of the source")) return 0;
+  for (uint64_t i = 0; i < run.n; i++) {
+    uint32_t u[3];
+    ix_run_tuple(&run, i, u);
+    uint32_t pair[2] = { t[0], swap ? u[2] : u[0] }, quad[4] = { t[0], swap ? u[2] : u[0], constant, swap ? u[0] : u[2] };
+    set_insert(truth, arity == 2 ? pair : quad);
+  }
+  return run.n;
+}
+
+/* ix_relation_stage_join against each head put in a hash set: deltas of
+ * random triples, each looked up in a source of triples by its second
+ * column.  A head of arity 4 takes the delta's first column, the run's
+ * first and third (in either order) and a constant; one of arity 2 the
+ * delta's first column and the run's first or third.  The head turns
+ * dense on the way (until then the join takes nothing and the caller
+ * stages the heads), and later meets new values (codes made, the bitmap
+ * widened in the middle of a join).  With `report`, the new tuples are
+ * reported. */
+static void staged_joins(uint32_t arity, int report)
+{
+  ix_relation *src = ix_relation_create(3), *h = ix_relation_create(arity);
+  /* pairs: fewer tuples per run over more values, so that few heads repeat */
+  uint32_t n_src = arity == 2 ? 300 : 3000, wide = arity == 2 ? 200 : 12, n_delta = arity == 2 ? 20 : 40;
+  for (uint32_t i = 0; i < n_src; i++) {
+    uint32_t t[3] = { next_rand() % 40, next_rand() % 30, next_rand() % 24 };
+    rel_insert(src, t);
+  }
+  int by_second = rel_index(src, 2);
+  ix_relation_index_ready(src, by_second);
+  ix_tupleset truth, reported, delta;
+  ix_tupleset_init(&truth, arity);
+  ix_tupleset_init(&reported, arity);
+  ix_tupleset_init(&delta, 3);
+  ix_tupleset *to = report ? &reported : NULL;
+  int64_t added = 0;
+  uint64_t keyed = 0;
+  for (int round = 0; round < 120; round++) {
+    uint32_t range = round < 80 ? wide : wide + wide * 2 / 3, swap = next_rand() % 2, constant = next_rand() % range;
+    uint32_t run_to_head[3] = { swap ? 3 : 1, IX_NO_COLUMN, swap ? 1 : 3 };
+    if (arity == 2) run_to_head[swap ? 0 : 2] = IX_NO_COLUMN;
+    uint32_t head_from[4] = { 0, IX_NO_COLUMN, IX_NO_COLUMN, IX_NO_COLUMN }, base[4] = { 0, 0, constant, 0 };
+    ix_join j = { src, by_second, 1, run_to_head, head_from, base };
+    ix_tupleset_clear(&delta);
+    uint64_t derivations = 0, at = 0, derived = 0;
+    for (uint32_t i = 0, n = next_rand() % n_delta; i < n; i++) {
+      uint32_t t[3] = { next_rand() % range, next_rand() % 32, next_rand() % 40 };
+      CHECK(ix_tupleset_push(&delta, t), "delta: out of memory");
+      derivations += join_truth(src, by_second, t, arity, swap, constant, &truth);
+    }
+    int rc = ix_relation_stage_join(h, &j, &delta, &at, delta.n, to, &derived);
+    CHECK(rc >= 0, "stage join: out of memory");
+    keyed += at;
+    for (; at < delta.n; at++) {  /* what the join did not take: staged the caller's way */
+      ix_tupleset mine;
+      ix_tupleset_init(&mine, arity);
+      derived += join_truth(src, by_second, ix_tupleset_get(&delta, at), arity, swap, constant, &mine);
+      for (uint64_t i = 0; i < mine.n; i++) CHECK(ix_relation_stage(h, ix_tupleset_get(&mine, i), to), "stage");
+      ix_tupleset_free(&mine);
+    }
+    CHECK(derived == derivations, "joins: %llu derivations counted, %llu made", (unsigned long long)derived,
+          (unsigned long long)derivations);
+    if (round % 10 == 9) added += rel_flush_to(h, to);
+  }
+  added += rel_flush_to(h, to);
+  CHECK(keyed > 0, "joins: the head never took keys");
+  check_staged(h, "joins", added, &truth, &reported, report);
+  ix_tupleset_free(&truth);
+  ix_tupleset_free(&reported);
+  ix_tupleset_free(&delta);
+  ix_relation_destroy(src);
+  ix_relation_destroy(h);
+}
+
 static int by_value(const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -681,6 +762,10 @@ int main(void)
   staged_products(0);
   staged_runs(1);
   staged_runs(0);
+  staged_joins(4, 1);
+  staged_joins(4, 0);
+  staged_joins(2, 1);
+  staged_joins(2, 0);
   judy_readback();
   for (uint64_t n = 0; n <= 20000; n = n * 7 + 1)
     for (uint32_t bits = 1; bits <= 64; bits += 9) radix_sorts(n, bits);
