@@ -71,13 +71,16 @@ static int read_layout(const ix_relation *h, const ix_join *j, join_layout *l)
   return 1;
 }
 
+/* The id that run column c takes in run key k. */
+static inline ix_val run_id(const join_col *c, Word_t k) { return c->id_of[(uint32_t)(k >> c->from) & c->mask]; }
+
 /* The head of delta tuple t and run key k, as ids. */
 static inline void head_ids(const ix_relation *h, const ix_join *j, const join_layout *l, const ix_val *t, Word_t k,
                             ix_val *head)
 {
   if (l->n_delta + l->n_run < h->arity) memcpy(head, j->base, h->arity * sizeof *head);
   for (uint32_t i = 0; i < l->n_delta; i++) head[l->delta[i].to] = t[l->delta[i].from];
-  for (uint32_t i = 0; i < l->n_run; i++) head[l->run[i].to] = l->run[i].id_of[(uint32_t)(k >> l->run[i].from) & l->run[i].mask];
+  for (uint32_t i = 0; i < l->n_run; i++) head[l->run[i].to] = run_id(&l->run[i], k);
 }
 
 /* The part of the head's key that delta tuple t gives; 0 when a value has
@@ -100,7 +103,7 @@ static inline int run_key(const join_layout *l, Word_t k, Word_t *key)
 {
   for (uint32_t i = 0; i < l->n_run; i++) {
     const join_col *c = &l->run[i];
-    uint32_t code = code_get(c->head, c->id_of[(uint32_t)(k >> c->from) & c->mask]);
+    uint32_t code = code_get(c->head, run_id(c, k));
     if (code == NO_CODE) return 0;
     *key |= (Word_t)code << c->shift;
   }
@@ -133,7 +136,7 @@ static int flush_batch(ix_relation *h, const ix_join *j, const join_layout *l, j
       continue;
     }
     head[l->delta[0].to] = b->t[i][l->delta[0].from];
-    head[l->run[0].to] = l->run[0].id_of[(uint32_t)(b->run_key[i] >> l->run[0].from) & l->run[0].mask];
+    head[l->run[0].to] = run_id(&l->run[0], b->run_key[i]);
   }
   h->size += taken;
   h->n_taken += taken;
@@ -195,7 +198,7 @@ static int join_pairs(ix_relation *h, const ix_join *j, join_layout *l, join_bat
     Word_t base = l->base_key | (Word_t)code << d->shift;
     for (; *done < n; ++*done) {
       Word_t k = keys[*done];
-      if ((code = code_get(r->head, r->id_of[(uint32_t)(k >> r->from) & r->mask])) == NO_CODE) return 1;
+      if ((code = code_get(r->head, run_id(r, k))) == NO_CODE) return 1;
       b->key[b->n] = base | (Word_t)code << r->shift;
       b->run_key[b->n] = k;
       b->t[b->n] = t;

@@ -851,7 +851,7 @@ static int join_of(const frame *f, const uint8_t *given, ix_join *j, uint32_t *h
   const pl_plan *pl = f->pl;
   const pl_step *s = &pl->steps[1];
   const uint32_t *key = pl->kids + s->key, *head = pl->kids + pl->head;
-  if (s->n_key != 1 || f->mode == EMIT_FRESH) return 0;
+  if (s->n_key != 1 || f->mode == EMIT_FRESH || s->pred == pl->head_pred) return 0;
   *j = (ix_join){ f->e->rel[s->pred], s->index, IX_NO_COLUMN, pl->kids + s->to_head, head_from, base };
   for (uint32_t c = 0; c < ix_relation_arity(j->run_rel); c++)
     if (key[c] != PL_NONE && (j->key_from = delta_column(f, key[c])) == IX_NO_COLUMN) return 0;
