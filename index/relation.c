@@ -590,8 +590,8 @@ static int reindex_others(ix_relation *r)
 
 /* Gives column c the width bits[c] and rebuilds every index for the new
  * widths, the primary one as a bitmap when it is dense enough for `expect`
- * tuples; staged and fresh keys follow (they stay one chunk: a relation
- * with such keys is dense or narrowing, or has its staged keys unkeyed).  A
+ * tuples; staged and fresh keys follow (they stay one chunk: encode
+ * unkeys staged keys when the widths would not fit one).  A
  * bitmap that stays one moves its bits, without a copy of the tuples.
  * 0 when out of memory. */
 static int relayout(ix_relation *r, const uint8_t *bits, uint64_t expect)
@@ -628,13 +628,23 @@ static int relayout(ix_relation *r, const uint8_t *bits, uint64_t expect)
 /* Widens the columns whose codes outgrew their bits and rebuilds every
  * index.  A bitmap doubles per bit: its columns grow by one bit, Judy keys'
  * by two. */
-static int rebuild(ix_relation *r)
+/* The widths rebuild gives the columns into bits[]; their sum. */
+static uint32_t grown_widths(const ix_relation *r, uint8_t *bits)
 {
-  uint8_t grow = r->indexes[0]->dense ? 1 : 2, bits[IX_MAX_ARITY];
+  uint8_t grow = r->indexes[0]->dense ? 1 : 2;
+  uint32_t total = 0;
   for (uint32_t c = 0; c < r->arity; c++) {
     const colmap *m = &r->cols[c];
     for (bits[c] = m->bits; bits[c] < 32 && ((uint64_t)1 << bits[c]) < (uint64_t)m->n_codes;) bits[c] += grow;
+    total += bits[c];
   }
+  return total;
+}
+
+static int rebuild(ix_relation *r)
+{
+  uint8_t bits[IX_MAX_ARITY];
+  grown_widths(r, bits);
   return relayout(r, bits, r->size);
 }
 
@@ -673,7 +683,10 @@ static int encode(ix_relation *r, const ix_val *tuple, uint32_t *codes)
     if (codes[c] == NO_CODE) return 0;
     if (m->bits < 32 && (codes[c] >> m->bits) != 0) widen = 1;
   }
-  return !widen || (unkey_staged(r) && rebuild(r));
+  if (!widen) return 1;
+  /* staged keys follow a layout of one chunk (relayout), else become codes */
+  uint8_t bits[IX_MAX_ARITY];
+  return (grown_widths(r, bits) <= 64 || unkey_staged(r)) && rebuild(r);
 }
 
 /* Adds a tuple given as codes: 1 new, 0 present, -1 out of memory. */

@@ -281,8 +281,8 @@ typedef struct atom_writer {
 } atom_writer;
 
 enum {
-  TAILS_MAX = 4 << 20,  /* bytes of the last column's tails at most */
-  TAIL_USES = 4         /* atoms per tail at least, on average */
+  TAILS_MAX = 1 << 20,  /* bytes of the last column's tails at most */
+  TAIL_USES = 16        /* atoms per tail at least, on average */
 };
 
 /* Renders the tail of every place of the last column (see atom_writer),
