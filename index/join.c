@@ -1,11 +1,12 @@
 /* join.c: a semi-naive round's join of a delta with one lookup, staged
- * into a dense head in one loop (ix_relation_stage_join, see relation.h).
+ * into the head in one loop (ix_relation_stage_join, see relation.h).
  * Each head is keyed from codes: the delta tuple's values through the
  * head's dictionaries, the run tuple's codes through the looked-up
- * relation's values and the head's dictionaries, with no tuple built
- * unless the head is new.  A value the head has no code for yet goes
- * through ix_relation_stage, and the loop then reads the head's layout
- * anew (its columns may have widened). */
+ * relation's values and the head's dictionaries.  A bitmap head sets the
+ * keys' bits 64 at a time and builds a head's ids only when it is new;
+ * a head in Judy stages the keys, sorted in at the flush.  A value the
+ * head has no code for yet goes through ix_relation_stage, and the loop
+ * then reads the head's layout anew (its columns may have widened). */
 #include "index/relation.h"
 #include "index/relation_impl.h"
 
@@ -28,7 +29,8 @@ typedef struct join_layout {
   uint32_t n_delta, n_run;
   Word_t base_key;        /* the codes of the constant columns */
   int base_ok;            /* every constant has a code */
-  uint64_t *bits;
+  uint64_t *bits;         /* a bitmap head's bits, or NULL: keys staged (Judy) */
+  int ok;                 /* h takes keys (read_layout) */
 } join_layout;
 
 static uint32_t key_shift(const ix_index *ix, uint32_t arity, uint32_t col)
@@ -38,11 +40,15 @@ static uint32_t key_shift(const ix_index *ix, uint32_t arity, uint32_t col)
   return ix->shift[p];
 }
 
-/* Reads h's current layout into *l; 0 when h cannot take keys. */
+/* Reads h's current layout into *l; l->ok and the result 0 when h cannot
+ * take keys: neither a bitmap with no other index nor Judy keys of one
+ * chunk. */
 static int read_layout(const ix_relation *h, const ix_join *j, join_layout *l)
 {
   const ix_index *ix = h->indexes[0];
-  if (h->arity == 0 || !ix->dense || ix->flat || h->n_indexes != 1) return 0;
+  int bitmap = ix->dense && !ix->flat && h->n_indexes == 1;
+  l->ok = h->arity > 0 && (bitmap || (!ix->dense && ix->n_chunks == 1));
+  if (!l->ok) return 0;
   const ix_relation *r = j->run_rel;
   const ix_index *rix = r->indexes[j->index];
   uint8_t given[IX_MAX_ARITY] = { 0 };
@@ -67,7 +73,7 @@ static int read_layout(const ix_relation *h, const ix_join *j, join_layout *l)
     l->base_ok &= code != NO_CODE;
     l->base_key |= (Word_t)(code == NO_CODE ? 0 : code) << shift;
   }
-  l->bits = ix->dense;
+  l->bits = bitmap ? ix->dense : NULL;
   return 1;
 }
 
@@ -144,28 +150,40 @@ static int flush_batch(ix_relation *h, const ix_join *j, const join_layout *l, j
   return 1;
 }
 
-/* Stages the heads of delta tuple t with run keys keys[0..n): keyed into
- * the batch while every value has a code, else through ix_relation_stage
- * (the batch flushed first).  *relaid is set when that was needed (h's
- * layout may have changed); 0 when out of memory. */
+/* Takes the head keyed `key` (delta tuple t, run key k): into the batch
+ * for a bitmap, else staged at once (ix_stage_key: sorted into Judy and
+ * reported at the flush).  *relaid is set when staging changed h's layout
+ * (it turned dense: read it anew).  0 when out of memory. */
+static int take_key(ix_relation *h, const ix_join *j, const join_layout *l, join_batch *b, const ix_val *t,
+                    Word_t k, Word_t key, ix_tupleset *added, int *relaid)
+{
+  if (!l->bits) return ix_stage_key(h, key, relaid);
+  b->key[b->n] = key;
+  b->run_key[b->n] = k;
+  b->t[b->n] = t;
+  return ++b->n < BATCH || flush_batch(h, j, l, b, added);
+}
+
+/* Stages the heads of delta tuple t with run keys keys[0..n) by key
+ * (take_key) while h takes keys and every value has a code, else through
+ * ix_relation_stage (the batch flushed first); the layout is read anew
+ * whenever h may have changed.  0 when out of memory. */
 static int stage_keys(ix_relation *h, const ix_join *j, join_layout *l, join_batch *b, const ix_val *t,
-                      const Word_t *keys, uint64_t n, ix_tupleset *added, int *relaid)
+                      const Word_t *keys, uint64_t n, ix_tupleset *added)
 {
   Word_t base = 0;
-  int by_key = delta_key(l, t, &base);
+  int by_key = l->ok && delta_key(l, t, &base);
   for (uint64_t i = 0; i < n; i++) {
     Word_t key = base;
     if (by_key && run_key(l, keys[i], &key)) {
-      b->key[b->n] = key;
-      b->run_key[b->n] = keys[i];
-      b->t[b->n] = t;
-      if (++b->n == BATCH && !flush_batch(h, j, l, b, added)) return 0;
+      int changed = 0;
+      if (!take_key(h, j, l, b, t, keys[i], key, added, &changed)) return 0;
+      if (changed) by_key = read_layout(h, j, l) && delta_key(l, t, &base);
       continue;
     }
     ix_val head[IX_MAX_ARITY];
     head_ids(h, j, l, t, keys[i], head);
     if (!flush_batch(h, j, l, b, added) || !ix_relation_stage(h, head, added)) return 0;
-    *relaid = 1;
     by_key = read_layout(h, j, l) && delta_key(l, t, &base);
   }
   return 1;
@@ -174,12 +192,13 @@ static int stage_keys(ix_relation *h, const ix_join *j, join_layout *l, join_bat
 /* Is the head's layout one column from the delta tuple and one from each
  * run tuple (the others constants with codes), as closures and
  * reachability have?  join_pairs stages those without loops over columns. */
-static int is_pair(const join_layout *l) { return l->n_delta == 1 && l->n_run == 1 && l->base_ok; }
+static int is_pair(const join_layout *l) { return l->ok && l->n_delta == 1 && l->n_run == 1 && l->base_ok; }
 
 /* Stages the heads of delta tuples from *at on, for a layout is_pair, into
  * the batch, counting them into *n_derived; stops at the first tuple with
- * a value that has no code (*at left there, *done its run tuples already
- * staged, for stage_keys), or at `to`.  0 when out of memory. */
+ * a value that has no code or whose staging changed h's layout (*at left
+ * there, *done its run tuples already staged, for stage_keys), or at
+ * `to`.  0 when out of memory. */
 static int join_pairs(ix_relation *h, const ix_join *j, join_layout *l, join_batch *b, const ix_tupleset *delta,
                       uint64_t *at, uint64_t to, ix_tupleset *added, uint64_t *n_derived, uint64_t *done)
 {
@@ -198,11 +217,10 @@ static int join_pairs(ix_relation *h, const ix_join *j, join_layout *l, join_bat
     Word_t base = l->base_key | (Word_t)code << d->shift;
     for (; *done < n; ++*done) {
       Word_t k = keys[*done];
+      int changed = 0;
       if ((code = code_get(r->head, run_id(r, k))) == NO_CODE) return 1;
-      b->key[b->n] = base | (Word_t)code << r->shift;
-      b->run_key[b->n] = k;
-      b->t[b->n] = t;
-      if (++b->n == BATCH && !flush_batch(h, j, l, b, added)) return 0;
+      if (!take_key(h, j, l, b, t, k, base | (Word_t)code << r->shift, added, &changed)) return 0;
+      if (changed) return read_layout(h, j, l), ++*done, 1;  /* the rest of the run as stage_keys stages it */
     }
   }
   return 1;
@@ -231,9 +249,8 @@ int ix_relation_stage_join(ix_relation *h, const ix_join *j, const ix_tupleset *
     if (code >= rix->n_first) continue;  /* no tuple (NO_CODE is above every count) */
     uint64_t from = rix->first_at[code], n = rix->first_at[code + 1] - from;
     *n_derived += counted ? 0 : n;
-    int relaid = 0;
-    if (n > done && !stage_keys(h, j, &l, &b, t, rix->flat + from + done, n - done, added, &relaid)) return -1;
-    if (relaid && !read_layout(h, j, &l)) return 0;  /* stage_keys left the batch empty */
+    if (n > done && !stage_keys(h, j, &l, &b, t, rix->flat + from + done, n - done, added)) return -1;
+    if (!l.ok) return 0;  /* h stopped taking keys; the batch was flushed when it changed */
   }
   return flush_batch(h, j, &l, &b, added) ? 1 : -1;
 }

@@ -234,7 +234,8 @@ typedef struct ix_join {
 /* Stages into h, for each tuple t of delta[*at, to), the heads of the
  * tuples of j's run for t, as ix_relation_stage calls (same `added`) would,
  * and adds their number to *n_derived.  It takes them by key, in one loop,
- * while h is a bitmap with no other index (see ix_relation_stage_run).
+ * while h is a bitmap with no other index (see ix_relation_stage_run) or
+ * keeps its primary keys in Judy in one chunk (they are staged).
  * Returns 1 with *at = to when every tuple was staged; 0 when h cannot
  * take keys or the index has no sorted run (ix_relation_run returns 0):
  * *at is then the first tuple not staged, for the caller to stage its own

@@ -884,6 +884,7 @@ static void join_at_once(frame *f, const uint8_t *given, uint64_t *at)
     f->found |= e->stats.derivations > d0;
     if (rc < 0) dl_eval_fail_memory(e);
     if (rc <= 0) return;
+    if (ix_relation_staged(e->rel[pl->head_pred]) >= STAGE_BATCH) dl_eval_flush_staged(e, pl->head_pred, f->mode);
     e->polls |= 4095;  /* the next call polls */
     if (cancelled(e)) {
       *at = delta->n;

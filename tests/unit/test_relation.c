@@ -625,11 +625,10 @@ static uint64_t join_truth(const ix_relation *src, int index, const uint32_t *t,
  * random triples, each looked up in a source of triples by its second
  * column.  A head of arity 4 takes the delta's first column, the run's
  * first and third (in either order) and a constant; one of arity 2 the
- * delta's first column and the run's first or third.  The head turns
- * dense on the way (until then the join takes nothing and the caller
- * stages the heads), and later meets new values (codes made, the bitmap
- * widened in the middle of a join).  With `report`, the new tuples are
- * reported. */
+ * delta's first column and the run's first or third.  The head's keys go
+ * into Judy, then it turns dense on the way, and later meets new values
+ * (codes made, the bitmap widened in the middle of a join).  With
+ * `report`, the new tuples are reported. */
 static void staged_joins(uint32_t arity, int report)
 {
   ix_relation *src = ix_relation_create(3), *h = ix_relation_create(arity);
@@ -648,6 +647,15 @@ static void staged_joins(uint32_t arity, int report)
   ix_tupleset *to = report ? &reported : NULL;
   int64_t added = 0;
   uint64_t keyed = 0;
+  /* pairs: the head starts with fewer tuples than make a bitmap and a code
+   * for each value of the first rounds, so that the join stages keys into
+   * Judy until the bitmap comes, in the middle of a run */
+  for (uint32_t v = 0; arity == 2 && v < wide; v++) {
+    uint32_t pair[2] = { v, v % 40 };
+    added += rel_insert(h, pair);
+    set_insert(&truth, pair);
+    if (report) CHECK(ix_tupleset_push(&reported, pair), "reported: out of memory");
+  }
   for (int round = 0; round < 120; round++) {
     uint32_t range = round < 80 ? wide : wide + wide * 2 / 3, swap = next_rand() % 2, constant = next_rand() % range;
     uint32_t run_to_head[3] = { swap ? 3 : 1, IX_NO_COLUMN, swap ? 1 : 3 };
