@@ -625,10 +625,8 @@ static int relayout(ix_relation *r, const uint8_t *bits, uint64_t expect)
   return ok;
 }
 
-/* Widens the columns whose codes outgrew their bits and rebuilds every
- * index.  A bitmap doubles per bit: its columns grow by one bit, Judy keys'
- * by two. */
-/* The widths rebuild gives the columns into bits[]; their sum. */
+/* The widths rebuild gives the columns into bits[]; their sum.  A bitmap
+ * doubles per bit: its columns grow by one bit, Judy keys' by two. */
 static uint32_t grown_widths(const ix_relation *r, uint8_t *bits)
 {
   uint8_t grow = r->indexes[0]->dense ? 1 : 2;
@@ -641,6 +639,8 @@ static uint32_t grown_widths(const ix_relation *r, uint8_t *bits)
   return total;
 }
 
+/* Widens the columns whose codes outgrew their bits and rebuilds every
+ * index. */
 static int rebuild(ix_relation *r)
 {
   uint8_t bits[IX_MAX_ARITY];
