@@ -30,7 +30,8 @@ void ix_tupleset_clear(ix_tupleset *s);
 int ix_tupleset_insert(ix_tupleset *s, const uint32_t *tuple, int *is_new);
 
 /* Appends a tuple without hashing it: for a set used as a plain list, on
- * which insert and contains are then not used.  0 when out of memory. */
+ * which insert and contains are then not used (its hash slots, if any, are
+ * dropped).  0 when out of memory. */
 int ix_tupleset_push(ix_tupleset *s, const uint32_t *tuple);
 
 /* Makes room for n more tuples appended to a set used as a plain list
