@@ -195,17 +195,19 @@ static int stage_keys(ix_relation *h, const ix_join *j, join_layout *l, join_bat
 static int is_pair(const join_layout *l) { return l->ok && l->n_delta == 1 && l->n_run == 1 && l->base_ok; }
 
 /* Stages the heads of delta tuples from *at on, for a layout is_pair, into
- * the batch, counting them into *n_derived; stops at the first tuple with
- * a value that has no code or whose staging changed h's layout (*at left
- * there, *done its run tuples already staged, for stage_keys), or at
- * `to`.  0 when out of memory. */
+ * the batch, counting them into *n_derived, up to `to` or until
+ * *n_derived reaches limit: then returns 2.  Returns 1 at the first tuple
+ * with a value that has no code or whose staging changed h's layout (*at
+ * left there, *done its run tuples already staged, for stage_keys); 0 when
+ * out of memory. */
 static int join_pairs(ix_relation *h, const ix_join *j, join_layout *l, join_batch *b, const ix_tupleset *delta,
-                      uint64_t *at, uint64_t to, ix_tupleset *added, uint64_t *n_derived, uint64_t *done)
+                      uint64_t *at, uint64_t to, ix_tupleset *added, uint64_t *n_derived, uint64_t *done,
+                      uint64_t limit)
 {
   const ix_index *rix = j->run_rel->indexes[j->index];
   const colmap *key_col = &j->run_rel->cols[rix->order[0]];
   const join_col *d = &l->delta[0], *r = &l->run[0];
-  for (; *at < to; ++*at) {
+  for (; *at < to && *n_derived < limit; ++*at) {
     const ix_val *t = ix_tupleset_get(delta, *at);
     uint32_t code = code_get(key_col, t[j->key_from]);
     if (code >= rix->n_first) continue;  /* no tuple (NO_CODE is above every count) */
@@ -223,13 +225,13 @@ static int join_pairs(ix_relation *h, const ix_join *j, join_layout *l, join_bat
       if (changed) return read_layout(h, j, l), ++*done, 1;  /* the rest of the run as stage_keys stages it */
     }
   }
-  return 1;
+  return 2;
 }
 
 int ix_relation_stage_join(ix_relation *h, const ix_join *j, const ix_tupleset *delta, uint64_t *at, uint64_t to,
-                           ix_tupleset *added, uint64_t *n_derived)
+                           uint64_t budget, ix_tupleset *added, uint64_t *n_derived)
 {
-  assert(h && j && delta && at && *at <= to && to <= delta->n && n_derived);
+  assert(h && j && delta && at && *at <= to && to <= delta->n && budget > 0 && n_derived);
   const ix_relation *r = j->run_rel;
   assert(r != h && j->index >= 0 && j->index < r->n_indexes && j->key_from < delta->arity);
   assert(!added || added->arity == h->arity);
@@ -239,11 +241,13 @@ int ix_relation_stage_join(ix_relation *h, const ix_join *j, const ix_tupleset *
   b.n = 0;
   if (!rix->flat || rix->n_recent || !read_layout(h, j, &l)) return 0;
   const colmap *key_col = &r->cols[rix->order[0]];
-  while (*at < to) {
+  uint64_t limit = *n_derived + budget;
+  while (*at < to && *n_derived < limit) {
     uint64_t done = 0;  /* run tuples of tuple *at that join_pairs staged (and counted) */
     int counted = is_pair(&l);
-    if (counted && !join_pairs(h, j, &l, &b, delta, at, to, added, n_derived, &done)) return -1;
-    if (*at == to) break;
+    int rc = counted ? join_pairs(h, j, &l, &b, delta, at, to, added, n_derived, &done, limit) : 1;
+    if (rc == 0) return -1;
+    if (rc == 2) break;
     const ix_val *t = ix_tupleset_get(delta, (*at)++);
     uint32_t code = code_get(key_col, t[j->key_from]);
     if (code >= rix->n_first) continue;  /* no tuple (NO_CODE is above every count) */

@@ -233,15 +233,17 @@ typedef struct ix_join {
 
 /* Stages into h, for each tuple t of delta[*at, to), the heads of the
  * tuples of j's run for t, as ix_relation_stage calls (same `added`) would,
- * and adds their number to *n_derived.  It takes them by key, in one loop,
- * while h is a bitmap with no other index (see ix_relation_stage_run) or
- * keeps its primary keys in Judy in one chunk (they are staged).
- * Returns 1 with *at = to when every tuple was staged; 0 when h cannot
- * take keys or the index has no sorted run (ix_relation_run returns 0):
- * *at is then the first tuple not staged, for the caller to stage its own
- * way; -1 when out of memory. */
+ * and adds their number to *n_derived; it stops early after the tuple with
+ * which that number grew by `budget` or more.  It takes them by key, in
+ * one loop, while h is a bitmap with no other index (see
+ * ix_relation_stage_run) or keeps its primary keys in Judy in one chunk
+ * (they are staged).  Returns 1 with *at the first tuple not staged (`to`,
+ * or before it when stopped early); 0 when h cannot take keys or the index
+ * has no sorted run (ix_relation_run returns 0): *at is then the first
+ * tuple not staged, for the caller to stage its own way; -1 when out of
+ * memory. */
 int ix_relation_stage_join(ix_relation *h, const ix_join *j, const ix_tupleset *delta, uint64_t *at, uint64_t to,
-                           ix_tupleset *added, uint64_t *n_derived);
+                           uint64_t budget, ix_tupleset *added, uint64_t *n_derived);
 
 /* Sets bit c of bits for the code c, in column col, of each tuple of a
  * run; bits has room for every code of the column. */

@@ -827,7 +827,10 @@ static void emit_lookup_heads(frame *f, const pl_step *s, const dl_tid *key, con
   emit_run(f, s, &run, head);
 }
 
-enum { JOIN_SLICE = 4096 };  /* delta tuples joined at once between two checks for a stop */
+enum {
+  JOIN_SLICE = 4096,      /* delta tuples joined at once between two checks for a stop, */
+  JOIN_BUDGET = 1 << 16   /*   or fewer once they derived that many heads */
+};
 
 /* The delta column that binds pattern p (a variable of the delta), or
  * IX_NO_COLUMN. */
@@ -880,7 +883,8 @@ static void join_at_once(frame *f, const uint8_t *given, uint64_t *at)
   ix_tupleset *added = f->mode == EMIT_LINEAR ? &e->fresh[pl->head_pred] : NULL;
   while (*at < delta->n) {
     uint64_t to = delta->n - *at > JOIN_SLICE ? *at + JOIN_SLICE : delta->n, d0 = e->stats.derivations;
-    int rc = ix_relation_stage_join(e->rel[pl->head_pred], &j, delta, at, to, added, &e->stats.derivations);
+    int rc = ix_relation_stage_join(e->rel[pl->head_pred], &j, delta, at, to, JOIN_BUDGET, added,
+                                    &e->stats.derivations);
     f->found |= e->stats.derivations > d0;
     if (rc < 0) dl_eval_fail_memory(e);
     if (rc <= 0) return;

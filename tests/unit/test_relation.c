@@ -669,7 +669,8 @@ static void staged_joins(uint32_t arity, int report)
       CHECK(ix_tupleset_push(&delta, t), "delta: out of memory");
       derivations += join_truth(src, by_second, t, arity, swap, constant, &truth);
     }
-    int rc = ix_relation_stage_join(h, &j, &delta, &at, delta.n, to, &derived);
+    int rc = 1;
+    while (rc == 1 && at < delta.n) rc = ix_relation_stage_join(h, &j, &delta, &at, delta.n, 64, to, &derived);
     CHECK(rc >= 0, "stage join: out of memory");
     keyed += at;
     for (; at < delta.n; at++) {  /* what the join did not take: staged the caller's way */
