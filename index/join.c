@@ -33,13 +33,6 @@ typedef struct join_layout {
   int ok;                 /* h takes keys (read_layout) */
 } join_layout;
 
-static uint32_t key_shift(const ix_index *ix, uint32_t arity, uint32_t col)
-{
-  uint32_t p = 0;
-  while (p + 1 < arity && ix->order[p] != col) p++;
-  return ix->shift[p];
-}
-
 /* Reads h's current layout into *l; l->ok and the result 0 when h cannot
  * take keys: neither a bitmap with no other index nor Judy keys of one
  * chunk. */
@@ -58,13 +51,13 @@ static int read_layout(const ix_relation *h, const ix_join *j, join_layout *l)
     if (to == IX_NO_COLUMN) continue;
     given[to] = 1;
     l->run[l->n_run++] = (join_col){ rix->shift[p], rix->code_mask[p], r->cols[c].id_of, to, &h->cols[to],
-                                     key_shift(ix, h->arity, to) };
+                                     ix_key_shift(ix, h->arity, to) };
   }
   l->base_key = 0;
   l->base_ok = 1;
   for (uint32_t c = 0; c < h->arity; c++) {
     if (given[c]) continue;
-    uint32_t shift = key_shift(ix, h->arity, c);
+    uint32_t shift = ix_key_shift(ix, h->arity, c);
     if (j->head_from[c] != IX_NO_COLUMN) {
       l->delta[l->n_delta++] = (join_col){ j->head_from[c], 0, NULL, c, &h->cols[c], shift };
       continue;

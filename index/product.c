@@ -45,14 +45,6 @@ static int stage_combination(ix_relation *r, const ix_val *base, const ix_factor
   return ix_relation_stage(r, tuple, added);
 }
 
-/* Where column col's code sits in a key of index ix (one chunk). */
-static uint32_t shift_of(const ix_index *ix, uint32_t arity, uint32_t col)
-{
-  uint32_t p = 0;
-  while (p + 1 < arity && ix->order[p] != col) p++;
-  return ix->shift[p];
-}
-
 /* The part of a one-chunk key that factor tuple t gives; 0 when a value has
  * no code yet. */
 static int factor_key(const ix_relation *r, const ix_factor *f, uint64_t t, Word_t *key)
@@ -64,7 +56,7 @@ static int factor_key(const ix_relation *r, const ix_factor *f, uint64_t t, Word
     if (c == IX_NO_COLUMN) continue;
     uint32_t code = code_get(&r->cols[c], f->tuples[t * f->width + j]);
     if (code == NO_CODE) return 0;
-    *key |= (Word_t)code << shift_of(ix, r->arity, c);
+    *key |= (Word_t)code << ix_key_shift(ix, r->arity, c);
   }
   return 1;
 }
@@ -197,13 +189,13 @@ static uint64_t stage_run_keys(ix_relation *h, const ix_val *base, const ix_run 
     if (to == IX_NO_COLUMN) continue;
     given[to] = 1;
     cols[n_cols++] = (run_col){ rix->shift[p], rix->code_mask[p], r->cols[c].id_of, to, &h->cols[to],
-                                shift_of(ix, h->arity, to) };
+                                ix_key_shift(ix, h->arity, to) };
   }
   Word_t base_key = 0;
   for (uint32_t c = 0; c < h->arity; c++) {
     uint32_t code = given[c] ? 0 : code_get(&h->cols[c], base[c]);
     if (code == NO_CODE) return i;
-    base_key |= (Word_t)code << shift_of(ix, h->arity, c);
+    base_key |= (Word_t)code << ix_key_shift(ix, h->arity, c);
   }
   uint64_t *bits = ix->dense;
   ix_val ids[IX_MAX_ARITY];

@@ -79,6 +79,14 @@ static inline Word_t chunk_key(const ix_index *ix, uint32_t chunk, const uint32_
   return k;
 }
 
+/* Where column col's code sits in a key of index ix (one chunk). */
+static inline uint32_t ix_key_shift(const ix_index *ix, uint32_t arity, uint32_t col)
+{
+  uint32_t p = 0;
+  while (p + 1 < arity && ix->order[p] != col) p++;
+  return ix->shift[p];
+}
+
 /* The codes of a key of the one-chunk index ix. */
 static inline void key_codes(const ix_relation *r, const ix_index *ix, Word_t key, uint32_t *codes)
 {
