@@ -82,6 +82,47 @@ static inline void feed_gate(dl_circuit *c, uint32_t t, uint32_t dd)
   }
 }
 
+/* The index of group k's member that holds, its only one (grp_true[k] is
+ * 1), found once after it was lost. */
+static uint32_t true_member(dl_circuit *c, uint32_t k)
+{
+  if (c->grp_one[k] != NONE) return c->grp_one[k];
+  for (uint32_t s = c->grp_start[k]; s < c->grp_start[k + 1]; s++) {
+    uint32_t f = c->grp_fluent[s];
+    if (c->cur[f >> 6] >> (f & 63) & 1) return c->grp_one[k] = s - c->grp_start[k];
+  }
+  assert(0);
+  return 0;
+}
+
+/* Passes dd through demux record d to the selected ANDs of its group's
+ * members that hold (each entry: AND << 1 | its wire's sign). */
+static void feed_demux(dl_circuit *c, uint32_t d, uint32_t dd)
+{
+  uint32_t *net = c->net, k = net[d + 1], n = c->grp_true[k], a;
+  if (n == 1) {
+    if ((a = net[d + 4 + true_member(c, k)]) != NONE) feed_gate(c, a >> 1, (a & 1) ? 0u - dd : dd);
+    return;
+  }
+  for (uint32_t s = c->grp_start[k]; n && s < c->grp_start[k + 1]; s++) {
+    uint32_t f = c->grp_fluent[s];
+    if ((a = net[d + 4 + s - c->grp_start[k]]) != NONE && (c->cur[f >> 6] >> (f & 63) & 1))
+      feed_gate(c, a >> 1, (a & 1) ? 0u - dd : dd);
+  }
+}
+
+/* Passes dd on along a wire into a cyclic block's member or a demux
+ * record.  Out of the propagation's loop, which meets such wires seldom. */
+static __attribute__((noinline)) void feed_special(dl_circuit *c, uint32_t t, uint32_t dd)
+{
+  if (c->net[t + 3] == DEMUX) {
+    feed_demux(c, t, dd);
+    return;
+  }
+  c->net[t] += dd;
+  cc_queue(c, t);
+}
+
 /* Adds d (+1 or -1; -d on a negated wire) to the counters of g's live
  * outputs outside block `own` (0: none), queueing those whose value flips. */
 static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t own)
@@ -90,9 +131,7 @@ static inline void feed_outputs(dl_circuit *c, uint32_t g, uint32_t d, uint32_t 
   for (uint32_t i = cc_first_out(net, g), end = i + (net[g + NET_OUTS] >> 2); i < end; i++) {
     uint32_t o = net[i], t = o >> 2, dd = (o & 2) ? 0u - d : d;
     if (o & 1) {
-      if (net[t + 3] == own) continue;
-      net[t] += dd;
-      cc_queue(c, t);
+      if (net[t + 3] != own) feed_special(c, t, dd);
       continue;
     }
     feed_gate(c, t, dd);
@@ -211,9 +250,41 @@ static void settle_any_legal(dl_circuit *c)
   }
 }
 
+/* Fluent f of a one-hot group turned v: its selected ANDs set from their
+ * gates' values (v), or cleared; the group's count of true members kept. */
+static void select_member(dl_circuit *c, uint32_t f, uint32_t v)
+{
+  uint32_t k = c->fluent_grp[f], slot = c->fluent_slot[f], *net = c->net;
+  if (v) {
+    c->grp_true[k]++;
+    c->grp_one[k] = slot - c->grp_start[k];
+  } else {
+    c->grp_true[k]--;
+    if (c->grp_one[k] == slot - c->grp_start[k]) c->grp_one[k] = NONE;
+  }
+  for (uint32_t i = c->sel_start[slot]; i < c->sel_start[slot + 1]; i++) {
+    uint32_t a = c->sel_and[i], x = c->sel_x[i];
+    uint32_t now = TOP - 1 + (v & ((net[(x >> 1) + NET_INFO] >> 31) ^ (x & 1)));
+    if ((now ^ net[a]) & TOP) queue_gate(c, a);
+    net[a] = now;
+  }
+}
+
+/* The members of one-hot groups that differ between the current state
+ * and state, selected or not (before the state is taken). */
+static void select_members(dl_circuit *c, const uint64_t *state)
+{
+  for (uint32_t w = 0; w < c->words; w++)
+    for (uint64_t diff = (c->cur[w] ^ state[w]) & c->grp_mask[w]; diff; diff &= diff - 1) {
+      uint32_t bit = (uint32_t)__builtin_ctzll(diff);
+      select_member(c, w * 64 + bit, (uint32_t)(state[w] >> bit) & 1);
+    }
+}
+
 int dl_circuit_set_state(dl_circuit *c, const uint64_t *state)
 {
   assert(c && state);
+  if (c->n_groups) select_members(c, state);
   for (uint32_t w = 0; w < c->words; w++) {
     uint64_t diff = c->cur[w] ^ state[w];
     while (diff) {
@@ -495,7 +566,8 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->feeder_gate, c->feeder_outs, c->feeder_seen, c->lz_start, c->lz_in, c->lz_need,
                 c->lz, c->lz_stack, c->any_in, c->true_list, c->role_all_gated, c->move_lazy, c->lzm_start,
                 c->lzm_moves, c->lz_cand, c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal, c->sk_start,
-                c->sk_list };
+                c->sk_list, c->grp_start, c->grp_fluent, c->fluent_grp, c->fluent_slot, c->grp_true, c->grp_one,
+                c->sel_start, c->sel_and, c->sel_x, c->grp_mask };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(c);
 }

@@ -14,6 +14,7 @@ typedef struct cc_wide cc_wide;
 enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4 };
 enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
 #define HAS_OUTPUTS 0x80000000u
+#define DEMUX 0xffffffffu  /* net[d + 3] of a demux record (no block's number) */
 
 /* A gate of the evaluated circuit is the offset g of its record in net:
  *   net[g + NET_COUNTER]  threshold offset + true inputs; value = top bit
@@ -108,6 +109,24 @@ struct dl_circuit {
    * k. */
   uint32_t n_al, al_gate[AL_MAX], al_role[AL_MAX];
   uint8_t *move_al;
+  /* Selected ANDs (eager circuits): fluents of a one-hot group (at most
+   * one of them holds in every reachable state, as a step counter's) and
+   * ANDs of a member with one other gate x.  Such an AND has no wires in:
+   * while its member is false it stays false, whatever x does, and x
+   * passes its flips through a demux record to the ANDs of the members
+   * that hold only.  A member turning true sets its ANDs from x's value,
+   * turning false clears them.  Members of group k: grp_fluent[grp_start[k]
+   * .. grp_start[k + 1]); per fluent its group (or NONE) and its slot
+   * (grp_start[k] + its index); per slot its ANDs and their x (offset << 1
+   * | negated) at sel_and/sel_x[sel_start[slot] .. sel_start[slot + 1]);
+   * per group its true members and, when one holds, which (NONE: look).
+   * A demux record d lies after net_words: net[d + 1] its group, net[d +
+   * 3] DEMUX, net[d + 4 + k] the AND of member k << 1 | its wire from x
+   * negated (or NONE); x lists it as an output into a block (d << 2 | 1). */
+  uint32_t n_groups;
+  uint64_t *grp_mask;  /* per state word: its fluents in a group */
+  uint32_t *grp_start, *grp_fluent, *fluent_grp, *fluent_slot, *grp_true, *grp_one;
+  uint32_t *sel_start, *sel_and, *sel_x;
   uint32_t *cur_move, *joint;
   uint32_t *goal_role;
   int32_t *goal_value;

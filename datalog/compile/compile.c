@@ -402,6 +402,7 @@ static void free_build(build *b)
   free(b->any_gate);
   free(b->src);
   free(b->dst);
+  cc_selection_free(&b->sel);
 }
 
 dl_circuit *dl_circuit_create(const dl_ground *g, dl_diag *diag)

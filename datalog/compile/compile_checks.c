@@ -35,18 +35,12 @@ enum {
 };
 #define PROFILE_SAMPLES ((uint64_t)1 << 26)  /* rows times states, at most (8 MiB of bits) */
 
-/* Every gate's inputs: the wires outs[in_edge[in_start[t] .. in_start[t +
- * 1])], from edge_src of each; per gate its negated inputs (negin). */
-typedef struct inputs {
-  uint32_t *in_start, *in_edge, *edge_src, *negin;
-} inputs;
-
-static void inputs_free(inputs *in)
+void cc_inputs_free(cc_inputs *in)
 {
   free(in->in_start), free(in->in_edge), free(in->edge_src), free(in->negin);
 }
 
-static int list_inputs(const dl_circuit *c, inputs *in)
+int cc_list_inputs(const dl_circuit *c, cc_inputs *in)
 {
   size_t ng = (size_t)c->n_gates + 1, ne = (size_t)c->n_edges + 1;
   in->in_start = calloc(ng + 1, sizeof *in->in_start);
@@ -71,15 +65,14 @@ static int list_inputs(const dl_circuit *c, inputs *in)
 }
 
 static uint32_t fan_out(const dl_circuit *c, uint32_t g) { return c->out_start[g + 1] - c->out_start[g]; }
-static uint32_t fan_in(const inputs *in, uint32_t t) { return in->in_start[t + 1] - in->in_start[t]; }
+static uint32_t fan_in(const cc_inputs *in, uint32_t t) { return in->in_start[t + 1] - in->in_start[t]; }
 
 static uint32_t legal_move_of(const dl_circuit *c, uint32_t g)
 {
   return (c->hook[g] >> 28 & 7) == HOOK_LEGAL ? (c->hook[g] & 0x0fffffffu) : NONE;
 }
 
-/* Drops the wires marked in drop from the output lists. */
-static void drop_wires(dl_circuit *c, const uint8_t *drop)
+void cc_drop_wires(dl_circuit *c, const uint8_t *drop)
 {
   uint32_t w = 0, from = c->out_start[0];
   for (uint32_t g = 0; g < c->n_gates; g++) {
@@ -96,7 +89,7 @@ static void drop_wires(dl_circuit *c, const uint8_t *drop)
 /* Whether gate a, before the move cone and outside any block, is an OR
  * whose inputs are all plain wires from legal moves of one role; that role
  * into *role. */
-static int ors_legal_moves(const dl_circuit *c, const inputs *in, uint32_t a, uint32_t *role)
+static int ors_legal_moves(const dl_circuit *c, const cc_inputs *in, uint32_t a, uint32_t *role)
 {
   if (a >= c->cone_start || c->kind[a] != KIND_OR || c->block[a] || fan_in(in, a) < 2 || in->negin[a] ||
       c->counter[a] != TOP - 1)
@@ -112,7 +105,7 @@ static int ors_legal_moves(const dl_circuit *c, const inputs *in, uint32_t a, ui
 
 /* Per gate, whether it would be an any-legal gate (is_al), at most AL_MAX
  * of them. */
-static void find_any_legal(const dl_circuit *c, const inputs *in, uint8_t *is_al)
+static void find_any_legal(const dl_circuit *c, const cc_inputs *in, uint8_t *is_al)
 {
   for (uint32_t a = 0, r, n = 0; a < c->n_gates && n < AL_MAX; a++)
     if (ors_legal_moves(c, in, a, &r)) is_al[a] = 1, n++;
@@ -120,7 +113,7 @@ static void find_any_legal(const dl_circuit *c, const inputs *in, uint8_t *is_al
 
 /* The any-legal gates marked in is_al made inputs, their input wires
  * marked in drop. */
-static void take_any_legal(dl_circuit *c, const inputs *in, const uint8_t *is_al, uint8_t *drop)
+static void take_any_legal(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al, uint8_t *drop)
 {
   for (uint32_t a = 0, r; a < c->n_gates; a++) {
     if (!is_al[a] || !ors_legal_moves(c, in, a, &r)) continue;
@@ -138,7 +131,7 @@ static void take_any_legal(dl_circuit *c, const inputs *in, const uint8_t *is_al
 /* Whether gate t is a legal move's own AND that needs all of its inputs,
  * lies before the move cone, outside any block, and outputs nothing but to
  * gates of is_al. */
-static int plain_legal_and(const dl_circuit *c, const inputs *in, const uint8_t *is_al, uint32_t t)
+static int plain_legal_and(const dl_circuit *c, const cc_inputs *in, const uint8_t *is_al, uint32_t t)
 {
   if (t >= c->cone_start || c->kind[t] != KIND_AND || c->block[t] || legal_move_of(c, t) == NONE ||
       fan_in(in, t) < 2 || c->counter[t] + fan_in(in, t) - in->negin[t] != TOP)
@@ -153,7 +146,7 @@ static int plain_legal_and(const dl_circuit *c, const inputs *in, const uint8_t 
 static int checkable(const dl_circuit *c, uint32_t g) { return fan_out(c, g) >= CHECK_FANOUT && !c->block[g]; }
 
 /* Whether plain legal AND t has an input that may be read as a check. */
-static int has_checkable(const dl_circuit *c, const inputs *in, uint32_t t)
+static int has_checkable(const dl_circuit *c, const cc_inputs *in, uint32_t t)
 {
   for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++)
     if (checkable(c, in->edge_src[in->in_edge[j]])) return 1;
@@ -162,7 +155,7 @@ static int has_checkable(const dl_circuit *c, const inputs *in, uint32_t t)
 
 /* An AND's input as the choice reads it: its gate's row << 2 | negated << 1
  * | checkable. */
-static uint32_t and_input(const dl_circuit *c, const inputs *in, const cc_profile *p, uint32_t i)
+static uint32_t and_input(const dl_circuit *c, const cc_inputs *in, const cc_profile *p, uint32_t i)
 {
   uint32_t g = in->edge_src[i];
   return p->row[g] == NONE ? NONE : p->row[g] << 2 | (c->outs[i] >> 1 & 1) << 1 | (uint32_t)checkable(c, g);
@@ -170,7 +163,7 @@ static uint32_t and_input(const dl_circuit *c, const inputs *in, const cc_profil
 
 /* Plain legal AND t's inputs (and_input) into a; their number, 0 when one
  * was not sampled or t has more than CHECK_MAX_IN. */
-static uint32_t and_inputs(const dl_circuit *c, const inputs *in, const cc_profile *p, uint32_t t, uint32_t *a)
+static uint32_t and_inputs(const dl_circuit *c, const cc_inputs *in, const cc_profile *p, uint32_t t, uint32_t *a)
 {
   if (fan_in(in, t) > CHECK_MAX_IN) return 0;
   for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++)
@@ -197,7 +190,7 @@ static void add_row(cc_profile *p, uint32_t g)
 
 /* The rows of a first compile: the inputs of every plain legal AND with a
  * checkable input.  1, or 0 when out of memory. */
-static int survey(const dl_circuit *c, const inputs *in, const uint8_t *is_al, cc_profile *p)
+static int survey(const dl_circuit *c, const cc_inputs *in, const uint8_t *is_al, cc_profile *p)
 {
   size_t ng = (size_t)c->n_gates + 1;
   p->n_gates = c->n_gates;
@@ -401,7 +394,7 @@ int cc_profile_pays(const cc_profile *p)
 /* The checks of every plain legal AND chosen from the profile and filed
  * per move (check_start, check_lit), their wires marked in drop, the ANDs'
  * counters needing as many inputs fewer.  1, or 0 when out of memory. */
-static int file_checks(dl_circuit *c, const inputs *in, const uint8_t *is_al, const cc_profile *p, uint8_t *drop)
+static int file_checks(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al, const cc_profile *p, uint8_t *drop)
 {
   chooser ch;
   if (!chooser_init(&ch, p)) {
@@ -441,13 +434,13 @@ static int file_checks(dl_circuit *c, const inputs *in, const uint8_t *is_al, co
  * dropped.  1, or 0 when out of memory. */
 static int make_checks(dl_circuit *c, const cc_profile *p, uint8_t *drop, uint8_t *is_al)
 {
-  inputs in = { 0 };
-  int ok = list_inputs(c, &in);
+  cc_inputs in = { 0 };
+  int ok = cc_list_inputs(c, &in);
   if (ok) find_any_legal(c, &in, is_al);
   ok = ok && file_checks(c, &in, is_al, p, drop);
   if (ok && c->stats.checked_moves) take_any_legal(c, &in, is_al, drop);
-  if (ok) drop_wires(c, drop);
-  inputs_free(&in);
+  if (ok) cc_drop_wires(c, drop);
+  cc_inputs_free(&in);
   return ok;
 }
 
@@ -460,11 +453,11 @@ int cc_take_checks(build *b)
   uint8_t *drop = calloc((size_t)c->n_edges + 1, 1), *is_al = calloc((size_t)c->n_gates + 1, 1);
   int ok = c->check_start && c->move_al && c->role_checked && drop && is_al;
   if (ok && b->mode == DL_CIRCUIT_EAGER && b->survey) {
-    inputs in = { 0 };
-    ok = list_inputs(c, &in);
+    cc_inputs in = { 0 };
+    ok = cc_list_inputs(c, &in);
     if (ok) find_any_legal(c, &in, is_al);
     ok = ok && survey(c, &in, is_al, b->survey);
-    inputs_free(&in);
+    cc_inputs_free(&in);
   } else if (ok && b->mode == DL_CIRCUIT_EAGER && b->profile && b->profile->n_gates == c->n_gates) {
     ok = make_checks(c, b->profile, drop, is_al);
   }

@@ -78,6 +78,16 @@ typedef struct cc_profile {
   uint32_t n_ands, *and_start, *and_in;
 } cc_profile;
 
+/* The demux records of the selected ANDs (see circuit_impl.h), in dense
+ * gate numbers until pack_net lays them out: per gate its record (or
+ * NONE); per record its group and, at dm_and[dm_base[r] ..], the AND of
+ * each of the group's members (AND << 1 | its wire's sign, or NONE),
+ * dm_words of those in all. */
+typedef struct cc_selection {
+  uint32_t n_dm, dm_words;
+  uint32_t *dm_of, *dm_grp, *dm_base, *dm_and;
+} cc_selection;
+
 /* What the compiler keeps while building. */
 typedef struct build {
   dl_circuit *c;
@@ -111,6 +121,7 @@ typedef struct build {
   int hooks_in_cone;               /* legal moves, goals or terminal read a move */
   cc_profile *survey;              /* a first compile: its rows chosen, no checks made */
   const cc_profile *profile;       /* a second compile: checks chosen from the sampled states */
+  cc_selection sel;                /* the selected ANDs' records, until pack_net lays them out */
 } build;
 
 /* Rules as they are wired: a literal is an atom literal (+a, -a) or, beyond
@@ -204,6 +215,17 @@ int cc_layout(build *b);
 int cc_settle(build *b);
 
 /* compile_checks.c */
+/* Every gate's inputs: the wires outs[in_edge[in_start[t] .. in_start[t +
+ * 1])], from edge_src of each; per gate its negated inputs (negin). */
+typedef struct cc_inputs {
+  uint32_t *in_start, *in_edge, *edge_src, *negin;
+} cc_inputs;
+/* Lists the dense gates' inputs into *in (zeroed before); 1, or 0 when
+ * out of memory (free it either way). */
+int cc_list_inputs(const dl_circuit *c, cc_inputs *in);
+void cc_inputs_free(cc_inputs *in);
+/* Drops the wires marked in drop (per edge) from the output lists. */
+void cc_drop_wires(dl_circuit *c, const uint8_t *drop);
 /* Checked moves and any-legal gates (eager circuits; see circuit_impl.h):
  * with b->profile, the wires they no longer need dropped from the dense
  * gates, before pack_net packs them (after cc_wide_build, which keeps every
@@ -218,6 +240,19 @@ int cc_profile_sample(dl_circuit *c, cc_profile *p);
  * compile is the circuit). */
 int cc_profile_pays(const cc_profile *p);
 void cc_profile_free(cc_profile *p);
+
+/* compile_select.c */
+/* In an eager circuit (dense gates, after cc_take_checks): the one-hot
+ * groups of fluents (c's grp_* and fluent_* arrays) and the ANDs their
+ * members select, their wires dropped, their records into b->sel (none in
+ * other modes).  1, or 0 when out of memory. */
+int cc_take_selections(build *b);
+void cc_selection_free(cc_selection *s);
+/* Where demux record r lies in c's net (after net_words, set). */
+uint32_t cc_demux_offset(const dl_circuit *c, const cc_selection *s, uint32_t r);
+/* Writes s's demux records into c's net (allocated for them) and renames
+ * the selected ANDs and their gates by their offsets (off). */
+void cc_place_selections(dl_circuit *c, const cc_selection *s, const uint32_t *off);
 
 /* compile_wide.c */
 /* The bit-parallel program of an eager circuit (c->wide) from the dense

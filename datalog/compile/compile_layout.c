@@ -566,25 +566,27 @@ static int pack_net(build *b)
   uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
   if (!off) return cc_oom(b);
   int lazy = b->mode == DL_CIRCUIT_LAZY;  /* the gates from goal_start have no record */
-  if ((!lazy && !b->hooks_in_cone && !cc_wide_build(b)) || !cc_take_checks(b)) {
+  const cc_selection *sel = &b->sel;
+  if ((!lazy && !b->hooks_in_cone && !cc_wide_build(b)) || !cc_take_checks(b) || !cc_take_selections(b)) {
     free(off);
     return 0;
   }
-  uint64_t words = 0;
+  uint64_t words = 0, demux = 4 * (uint64_t)sel->n_dm + sel->dm_words;  /* the records after the gates */
   for (uint32_t g = 0; g < c->n_gates; g++) {
     off[g] = (uint32_t)words;
     if (lazy && g >= c->goal_start) continue;
     words += 3 + (c->block[g] != 0) + (c->out_start[g + 1] - c->out_start[g]);
+    words += sel->n_dm && sel->dm_of[g] != NONE;
     for (uint32_t i = c->out_start[g]; lazy && i < c->out_start[g + 1]; i++) words -= c->outs[i] >> 2 >= c->goal_start;
-    if (words >= (1u << 29)) {
+    if (words + demux >= (1u << 29)) {
       free(off);
-      dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
+          dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
       return 0;
     }
   }
   off[c->n_gates] = (uint32_t)words;
   c->net_words = (uint32_t)words;
-  c->net = malloc((words + 1) * sizeof *c->net);
+  c->net = malloc((words + demux + 1) * sizeof *c->net);
   c->queue_words = (c->net_words + 63) / 64;
   c->sum_words = (c->queue_words + 63) / 64;
   c->queue = calloc((size_t)c->queue_words + 1, 8);
@@ -607,12 +609,14 @@ static int pack_net(build *b)
     uint32_t *r = c->net + off[g], q = c->block[g] ? 4 : 3, live = 0;
     r[NET_COUNTER] = c->counter[g];
     r[NET_INFO] = c->hook[g] & ~HAS_OUTPUTS;
-    for (int goal = 0; goal < 2 - lazy; goal++)  /* live outputs, then a feeder's to goal-only gates */
+    for (int goal = 0; goal < 2 - lazy; goal++) {  /* live outputs and demux records, then a feeder's to goal-only gates */
       for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
         if ((g < c->goal_start && c->outs[i] >> 2 >= c->goal_start) == goal) {
           r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
           live += !goal;
         }
+      if (!goal && sel->n_dm && sel->dm_of[g] != NONE) r[q++] = cc_demux_offset(c, sel, sel->dm_of[g]) << 2 | 1, live++;
+    }
     r[NET_OUTS] = live << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
     if (c->block[g]) r[3] = c->block[g];
     if (k < c->n_feeders && c->feeder_gate[k] == g) c->feeder_gate[k++] = off[g];
@@ -621,6 +625,8 @@ static int pack_net(build *b)
     free(off), free(fanin);
     return 0;
   }
+  cc_place_selections(c, sel, off);
+  c->stats.bytes += demux * 4;
   for (uint32_t f = 0; f < c->n_fluents; f++)
     if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = off[c->fluent_gate[f]];
   for (uint32_t m = 0; m < c->n_moves; m++)
@@ -642,10 +648,11 @@ static int pack_net(build *b)
   c->counter = c->out_start = c->outs = c->hook = c->block = c->gate_atom = NULL;
   c->kind = NULL;
   size_t w = c->words ? c->words : 1;
-  c->stats.bytes = sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
+  c->stats.bytes += sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
                    (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
                    (size_t)c->n_feeders * 9 + c->stats.bytes_wide + (size_t)c->n_moves * 5 + c->n_roles +
-                   (size_t)c->check_start[c->n_moves] * 4;
+                   (size_t)c->check_start[c->n_moves] * 4 +
+                   ((size_t)c->n_fluents * 2 + (size_t)c->n_groups * 3 + c->stats.selected_ands * 3) * 4;
   if (lazy)
     c->stats.bytes += ((size_t)c->n_lazy * 3 + c->stats.lazy_wires + (size_t)c->n_moves * 2 +
                        (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves + 2 * (size_t)c->n_fluents +

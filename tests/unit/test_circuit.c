@@ -332,6 +332,79 @@ static void test_kings(void)
   game_free(&x);
 }
 
+/* A step counter (one of step(0) .. step(6) holds) read with a bit by
+ * every next seen(K,I), and with the negation of lit(I) (the bit one state
+ * late) by every gap(K,I): an eager circuit feeds a bit's or a lit's flips
+ * to the ANDs of the step that holds only (selected ANDs). */
+static const char steps_game[] =
+  "role(p). init(step(0)). init(bit(1)). init(lit(2)).\n"
+  "succ(0,1). succ(1,2). succ(2,3). succ(3,4). succ(4,5). succ(5,6). idx(1). idx(2). idx(3). idx(4).\n"
+  "legal(p,flip(I)) :- idx(I).\n"
+  "next(bit(I)) :- true(bit(I)) & ~does(p,flip(I)).\n"
+  "next(bit(I)) :- idx(I) & ~true(bit(I)) & does(p,flip(I)).\n"
+  "next(lit(I)) :- true(bit(I)).\n"
+  "next(step(N)) :- true(step(M)) & succ(M,N).\n"
+  "next(seen(K,I)) :- true(step(K)) & true(bit(I)).\n"
+  "next(gap(K,I)) :- true(step(K)) & idx(I) & ~true(lit(I)).\n"
+  "terminal :- true(step(6)).\n"
+  "win :- true(seen(K,I)) & true(gap(K,J)). goal(p,100) :- win. goal(p,0) :- ~win.\n";
+
+/* Whether exactly the fluents listed in `want` (separated by spaces) hold
+ * in t. */
+static int holds_exactly(const dl_circuit *c, const uint64_t *t, const char *want)
+{
+  uint32_t listed = 0, held = 0;
+  char name[64];
+  for (const char *p = want; *p;) {
+    size_t n = strcspn(p, " ");
+    if (n && n < sizeof name) {
+      memcpy(name, p, n), name[n] = 0;
+      if (holds(c, t, name) != 1) return 0;
+      listed++;
+    }
+    p += n + (p[n] == ' ');
+  }
+  for (uint32_t f = 0; f < dl_circuit_fluent_count(c); f++) held += (uint32_t)(t[f >> 6] >> (f & 63) & 1);
+  return held == listed;
+}
+
+static void test_selected(void)
+{
+  game x;
+  if (!game_open(&x, steps_game, "steps game compiles")) return;
+  dl_circuit *c = x.c;
+  dl_circuit_stats st = dl_circuit_get_stats(c);
+  int eager = mode == DL_CIRCUIT_EAGER;
+  CHECK(eager ? st.one_hot_groups == 1 && st.selected_ands == 56 : st.selected_ands == 0,
+        "%s: %u one-hot groups, %u selected ANDs", eager ? "eager" : "lazy", st.one_hot_groups, st.selected_ands);
+  /* states a user may set: several steps at once, then one, none, one */
+  static const struct {
+    const char *state[3];
+    int n;
+    const char *next;  /* after flip(1) */
+  } cases[] = {
+    { { "step(1)", "step(3)", "bit(2)" }, 3,
+      "bit(1) bit(2) lit(2) step(2) step(4) seen(1,2) seen(3,2) gap(1,1) gap(1,2) gap(1,3) gap(1,4) gap(3,1) "
+      "gap(3,2) gap(3,3) gap(3,4)" },
+    { { "step(3)", "bit(4)" }, 2, "bit(1) bit(4) lit(4) step(4) seen(3,4) gap(3,1) gap(3,2) gap(3,3) gap(3,4)" },
+    { { "bit(4)" }, 1, "bit(1) bit(4) lit(4)" },
+    { { "step(2)", "step(5)", "step(0)" }, 3,
+      "bit(1) step(1) step(3) step(6) gap(0,1) gap(0,2) gap(0,3) gap(0,4) gap(2,1) gap(2,2) gap(2,3) gap(2,4) "
+      "gap(5,1) gap(5,2) gap(5,3) gap(5,4)" },
+    { { "step(5)", "bit(1)" }, 2, "lit(1) step(6) seen(5,1) gap(5,1) gap(5,2) gap(5,3) gap(5,4)" },
+    { { "step(2)", "lit(3)", "bit(3)" }, 3, "bit(1) bit(3) lit(3) step(3) seen(2,3) gap(2,1) gap(2,2) gap(2,4)" },
+  };
+  uint32_t w = dl_circuit_state_words(c), joint[1] = { role_move(c, 0, "flip(1)") };
+  uint64_t *s = calloc(w + 1, 8), *t = calloc(w + 1, 8);
+  for (size_t i = 0; s && t && i < sizeof cases / sizeof cases[0]; i++) {
+    set_fluents(c, s, cases[i].state, cases[i].n);
+    CHECK(dl_circuit_set_state(c, s) && dl_circuit_next(c, joint, t) && holds_exactly(c, t, cases[i].next),
+          "state %zu, flip(1): exactly %s", i, cases[i].next);
+  }
+  free(s), free(t);
+  game_free(&x);
+}
+
 /* Next rules that read the move and the state, and are no frame (they do
  * not read their own fluent): lazy, they are evaluated when the move is
  * made, and what only they read (far) is lazy too. */
@@ -587,7 +660,7 @@ static uint32_t modes_agree(const dl_ground *g, uint64_t seed, int playouts)
 static void test_modes_agree(void)
 {
   static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
-                                       checked_pick_game };
+                                       checked_pick_game, steps_game };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     if (!game_make(&x, games[i])) {
@@ -725,7 +798,7 @@ static void check_first_moves(const char *text, int filed, uint32_t n)
 static void test_wide(void)
 {
   static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
-                                       checked_pick_game };
+                                       checked_pick_game, steps_game };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     replay rp;
@@ -848,6 +921,7 @@ int main(int argc, char **argv)
     test_uniform_pick();
     test_checked_moves();
     test_checked_pick();
+    test_selected();
   }
   test_modes_agree();
   mode = DL_CIRCUIT_EAGER;

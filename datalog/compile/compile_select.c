@@ -1,0 +1,271 @@
+/* compile_select.c: one-hot groups of fluents and the ANDs their members
+ * select (eager circuits; see circuit_impl.h, "Selected ANDs").
+ *
+ * hex's `next(connected ?k ?m ?n)` reads `true(step ?k)`: the flip of a
+ * cell's connection feeds an AND for every step, of which at most one
+ * holds.  A step counter is a one-hot group: its fluents' next values are
+ * copies of one another's (next(step k+1) = true(step k)), each read by one
+ * next value at most, and at most one holds initially, so at most one holds
+ * in every reachable state.  An AND of a member and one other gate x is
+ * then fed x's flips only while its member holds (x's demux record picks
+ * the ANDs of the members that hold), and set from x's value when its
+ * member turns true.  Nothing here is needed for the values to be right:
+ * a state in which several members hold (one a user sets) feeds the ANDs
+ * of all of them; the groups only make it cheap. */
+#include "datalog/compile/compile_impl.h"
+
+#include <assert.h>
+
+enum { SELECT_MIN = 4 };  /* ANDs of one group a gate must feed to get a demux record, at least */
+#define NEXT_NONE 0xfffffffeu  /* no gate makes the fluent true in a next state */
+
+/* The fluent whose value gate g's value copies (an input, or a one-input
+ * OR or AND of one), NEXT_NONE when g is never true (an OR of nothing),
+ * or NONE. */
+static uint32_t copy_source(const dl_circuit *c, const cc_inputs *in, const uint32_t *fluent_of, uint32_t g)
+{
+  if (c->kind[g] == KIND_INPUT) return fluent_of[g];
+  if (c->kind[g] == KIND_OR && in->in_start[g + 1] == in->in_start[g] && c->counter[g] == TOP - 1) return NEXT_NONE;
+  if ((c->kind[g] != KIND_AND && c->kind[g] != KIND_OR) || c->block[g] || in->in_start[g + 1] - in->in_start[g] != 1 ||
+      in->negin[g] || c->counter[g] != TOP - 1)
+    return NONE;
+  uint32_t src = in->edge_src[in->in_edge[in->in_start[g]]];
+  return c->kind[src] == KIND_INPUT ? fluent_of[src] : NONE;
+}
+
+/* Per fluent f, into copy[f]: the fluent its next value copies, NEXT_NONE
+ * when it has no next gate, NONE when its next value is anything else. */
+static void next_copies(const dl_circuit *c, const cc_inputs *in, const uint32_t *fluent_of, uint32_t *copy)
+{
+  for (uint32_t f = 0; f < c->n_fluents; f++) copy[f] = NEXT_NONE;
+  for (uint32_t g = 0; g < c->n_gates; g++) {
+    if ((c->hook[g] >> 28 & 7) != HOOK_NEXT) continue;
+    uint32_t f = c->hook[g] & 0x0fffffffu;
+    copy[f] = copy[f] == NEXT_NONE ? copy_source(c, in, fluent_of, g) : NONE;
+  }
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t x)
+{
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+/* The one-hot groups (see the top of this file): the components of the
+ * fluents under "copies", each of whose members copies a member or has no
+ * next gate, is copied by one at most, and of which one holds initially at
+ * most; into c's grp_start, grp_fluent, fluent_grp and fluent_slot.  1, or
+ * 0 when out of memory. */
+static int find_groups(dl_circuit *c, const uint32_t *copy)
+{
+  size_t n = c->n_fluents, words = (n + 1) * sizeof(uint32_t);
+  uint32_t *parent = malloc(words), *members = calloc(n + 1, 4), *inits = calloc(n + 1, 4), *indeg = calloc(n + 1, 4);
+  uint8_t *bad = calloc(n + 1, 1);
+  c->fluent_grp = malloc(words), c->fluent_slot = malloc(words);
+  int ok = parent && members && inits && indeg && bad && c->fluent_grp && c->fluent_slot;
+  uint32_t groups = 0, total = 0;
+  for (uint32_t f = 0; ok && f < n; f++) parent[f] = f, c->fluent_grp[f] = NONE;
+  for (uint32_t f = 0; ok && f < n; f++)
+    if (copy[f] < n) {
+      indeg[copy[f]]++;
+      parent[find_root(parent, f)] = find_root(parent, copy[f]);
+    }
+  for (uint32_t f = 0; ok && f < n; f++) {
+    uint32_t r = find_root(parent, f);
+    members[r]++;
+    inits[r] += (uint32_t)(c->init[f >> 6] >> (f & 63) & 1);
+    bad[r] |= copy[f] == NONE || indeg[f] > 1;
+  }
+  for (uint32_t f = 0; ok && f < n; f++) {
+    uint32_t r = find_root(parent, f);
+    if (bad[r] || members[r] < 2 || inits[r] > 1) continue;
+    if (c->fluent_grp[r] == NONE) c->fluent_grp[r] = groups++;
+    c->fluent_grp[f] = c->fluent_grp[r];
+    total++;
+  }
+  c->n_groups = groups;
+  c->grp_start = ok ? calloc((size_t)groups + 2, sizeof *c->grp_start) : NULL;
+  c->grp_fluent = ok ? malloc(((size_t)total + 1) * sizeof *c->grp_fluent) : NULL;
+  c->grp_true = ok ? calloc((size_t)groups + 1, sizeof *c->grp_true) : NULL;
+  c->grp_one = ok ? malloc(((size_t)groups + 1) * sizeof *c->grp_one) : NULL;
+  ok = ok && c->grp_start && c->grp_fluent && c->grp_true && c->grp_one;
+  for (uint32_t f = 0; ok && f < n; f++)
+    if (c->fluent_grp[f] != NONE) c->grp_start[c->fluent_grp[f] + 2]++;
+  for (uint32_t k = 0; ok && k < groups; k++) c->grp_start[k + 2] += c->grp_start[k + 1];
+  for (uint32_t f = 0; ok && f < n; f++)
+    if (c->fluent_grp[f] != NONE) {
+      c->fluent_slot[f] = c->grp_start[c->fluent_grp[f] + 1]++;
+      c->grp_fluent[c->fluent_slot[f]] = f;
+    }
+  for (uint32_t k = 0; ok && k < groups; k++) c->grp_one[k] = NONE;
+  free(parent), free(members), free(inits), free(indeg), free(bad);
+  return ok;
+}
+
+/* The member of a one-hot group that selects dense gate a for the wire o
+ * (an edge) into it: a's other input, a positive wire from the member's
+ * input, when a is a plain AND of the two wires outside blocks and before
+ * the goal-only gates, and o's source is no member of that group; else
+ * NONE. */
+static uint32_t selector_of(const dl_circuit *c, const cc_inputs *in, const uint32_t *fluent_of, uint32_t a, uint32_t o)
+{
+  if (c->kind[a] != KIND_AND || c->block[a] || a >= c->goal_start || in->in_start[a + 1] - in->in_start[a] != 2 ||
+      c->counter[a] + 2 - in->negin[a] != TOP)
+    return NONE;
+  uint32_t j = in->in_start[a], e = in->in_edge[j] == o ? in->in_edge[j + 1] : in->in_edge[j];
+  uint32_t f = fluent_of[in->edge_src[e]], xf = fluent_of[in->edge_src[o]];
+  if (e == o || (c->outs[e] >> 1 & 1) || f == NONE || c->fluent_grp[f] == NONE) return NONE;
+  return xf != NONE && c->fluent_grp[xf] == c->fluent_grp[f] ? NONE : f;
+}
+
+void cc_selection_free(cc_selection *s)
+{
+  free(s->dm_of), free(s->dm_grp), free(s->dm_base), free(s->dm_and);
+  memset(s, 0, sizeof *s);
+}
+
+/* What choosing the selected ANDs keeps: per gate whether it is taken,
+ * per slot the mark of the gate x that last counted (2x + 1) or took (2x +
+ * 2) its member's AND. */
+typedef struct chooser {
+  const cc_inputs *in;
+  const uint32_t *fluent_of;
+  uint8_t *taken, *drop;
+  uint32_t *stamp;
+} chooser;
+
+/* The ANDs of gate x that members of one group select (that of the first;
+ * one per member, an AND once), counted (step 0), taken (1: counted per
+ * slot in sel_start) or taken and filed (2: their wires marked in drop,
+ * their counters cleared as their member is false, each under its member's
+ * slot and in x's record r); their group into *grp. */
+static uint32_t x_ands(dl_circuit *c, chooser *ch, cc_selection *s, uint32_t x, int step, uint32_t *grp, uint32_t r)
+{
+  uint32_t n = 0, mark = 2 * x + 1 + (step > 0);
+  *grp = NONE;
+  for (uint32_t o = c->out_start[x]; o < c->out_start[x + 1]; o++) {
+    uint32_t a = c->outs[o] >> 2, f = selector_of(c, ch->in, ch->fluent_of, a, o), slot = f == NONE ? 0 : c->fluent_slot[f];
+    if (f == NONE || ch->taken[a] || ch->stamp[slot] == mark || (*grp != NONE && c->fluent_grp[f] != *grp)) continue;
+    *grp = c->fluent_grp[f];
+    ch->stamp[slot] = mark;
+    n++;
+    ch->taken[a] = step > 0;
+    if (step == 1) c->sel_start[slot + 2]++;
+    if (step < 2) continue;
+    uint32_t k = c->sel_start[slot + 1]++, neg = c->outs[o] >> 1 & 1, first = ch->in->in_start[a];
+    ch->drop[ch->in->in_edge[first]] = ch->drop[ch->in->in_edge[first + 1]] = 1;
+    c->sel_and[k] = a, c->sel_x[k] = x << 1 | neg;
+    s->dm_and[s->dm_base[r] + slot - c->grp_start[*grp]] = a << 1 | neg;
+    c->counter[a] = TOP - 1;
+  }
+  return n;
+}
+
+/* Room for the records and selected ANDs counted: dm_words words of
+ * records, n_sel ANDs. */
+static int make_room(dl_circuit *c, cc_selection *s, uint32_t n_sel)
+{
+  s->dm_of = malloc(((size_t)c->n_gates + 1) * sizeof *s->dm_of);
+  s->dm_grp = malloc(((size_t)s->n_dm + 1) * sizeof *s->dm_grp);
+  s->dm_base = malloc(((size_t)s->n_dm + 1) * sizeof *s->dm_base);
+  s->dm_and = malloc(((size_t)s->dm_words + 1) * sizeof *s->dm_and);
+  c->sel_and = malloc(((size_t)n_sel + 1) * sizeof *c->sel_and);
+  c->sel_x = malloc(((size_t)n_sel + 1) * sizeof *c->sel_x);
+  if (!s->dm_of || !s->dm_grp || !s->dm_base || !s->dm_and || !c->sel_and || !c->sel_x) return 0;
+  memset(s->dm_of, 0xff, ((size_t)c->n_gates + 1) * sizeof *s->dm_of);
+  memset(s->dm_and, 0xff, ((size_t)s->dm_words + 1) * sizeof *s->dm_and);
+  for (uint32_t k = 0; k < c->grp_start[c->n_groups]; k++) c->sel_start[k + 2] += c->sel_start[k + 1];
+  c->stats.selected_ands = n_sel;
+  return 1;
+}
+
+/* The demux records of the gates with SELECT_MIN selected ANDs or more
+ * and those ANDs: counted, then filled. */
+static int take_ands(dl_circuit *c, chooser *ch, cc_selection *s)
+{
+  uint32_t slots = c->grp_start[c->n_groups], grp, n_sel = 0;
+  c->sel_start = calloc((size_t)slots + 2, sizeof *c->sel_start);
+  if (!c->sel_start) return 0;
+  for (int fill = 0; fill < 2; fill++) {
+    uint64_t words = 0;
+    uint32_t n_dm = 0;
+    memset(ch->taken, 0, c->n_gates);
+    memset(ch->stamp, 0xff, ((size_t)slots + 1) * sizeof *ch->stamp);
+    for (uint32_t x = 0; x < c->n_gates; x++) {
+      if (x_ands(c, ch, s, x, 0, &grp, NONE) < SELECT_MIN) continue;
+      if (fill) s->dm_of[x] = n_dm, s->dm_grp[n_dm] = grp, s->dm_base[n_dm] = (uint32_t)words;
+      n_sel += x_ands(c, ch, s, x, 1 + fill, &grp, n_dm);
+      words += c->grp_start[grp + 1] - c->grp_start[grp];
+      n_dm++;
+    }
+    if (!fill && words >= (1u << 29)) return 0;
+    s->n_dm = n_dm, s->dm_words = (uint32_t)words;
+    if (!fill && !make_room(c, s, n_sel)) return 0;
+  }
+  return 1;
+}
+
+/* With the groups found: the selected ANDs and their demux records; a
+ * group that selects nothing is left alone. */
+static int select_ands(dl_circuit *c, const cc_inputs *in, const uint32_t *fluent_of, cc_selection *s)
+{
+  chooser ch = { in, fluent_of, calloc((size_t)c->n_gates + 1, 1), calloc((size_t)c->n_edges + 1, 1),
+                 malloc(((size_t)c->grp_start[c->n_groups] + 1) * sizeof *ch.stamp) };
+  int ok = ch.taken && ch.drop && ch.stamp && take_ands(c, &ch, s);
+  if (ok) cc_drop_wires(c, ch.drop);
+  for (uint32_t k = 0; ok && k < c->n_groups; k++)
+    c->stats.one_hot_groups += c->sel_start[c->grp_start[k + 1]] > c->sel_start[c->grp_start[k]];
+  for (uint32_t f = 0; ok && f < c->n_fluents; f++) {
+    uint32_t k = c->fluent_grp[f];
+    if (k != NONE && c->sel_start[c->grp_start[k + 1]] == c->sel_start[c->grp_start[k]]) c->fluent_grp[f] = NONE;
+  }
+  if (ok && !c->stats.one_hot_groups) c->n_groups = 0;
+  ok = ok && (c->grp_mask = calloc((size_t)c->words + 1, sizeof *c->grp_mask)) != NULL;
+  for (uint32_t f = 0; ok && f < c->n_fluents; f++)
+    if (c->fluent_grp[f] != NONE) c->grp_mask[f >> 6] |= (uint64_t)1 << (f & 63);
+  free(ch.taken), free(ch.drop), free(ch.stamp);
+  return ok;
+}
+
+int cc_take_selections(build *b)
+{
+  dl_circuit *c = b->c;
+  cc_selection *s = &b->sel;
+  if (b->mode != DL_CIRCUIT_EAGER || !c->n_fluents) return 1;
+  uint32_t *fluent_of = malloc(((size_t)c->n_gates + 1) * sizeof *fluent_of);
+  uint32_t *copy = malloc(((size_t)c->n_fluents + 1) * sizeof *copy);
+  cc_inputs in = { 0 };
+  int ok = fluent_of && copy && cc_list_inputs(c, &in);
+  if (ok) {
+    memset(fluent_of, 0xff, ((size_t)c->n_gates + 1) * sizeof *fluent_of);
+    for (uint32_t f = 0; f < c->n_fluents; f++)
+      if (c->fluent_gate[f] != NONE) fluent_of[c->fluent_gate[f]] = f;
+    next_copies(c, &in, fluent_of, copy);
+    ok = find_groups(c, copy) && (!c->n_groups || select_ands(c, &in, fluent_of, s));
+  }
+  cc_inputs_free(&in);
+  free(fluent_of), free(copy);
+  return ok ? 1 : cc_oom(b);
+}
+
+uint32_t cc_demux_offset(const dl_circuit *c, const cc_selection *s, uint32_t r)
+{
+  assert(r < s->n_dm);
+  return c->net_words + 4 * r + s->dm_base[r];
+}
+
+void cc_place_selections(dl_circuit *c, const cc_selection *s, const uint32_t *off)
+{
+  for (uint32_t r = 0; r < s->n_dm; r++) {
+    uint32_t *d = c->net + cc_demux_offset(c, s, r), k = s->dm_grp[r];
+    d[0] = 0, d[1] = k, d[2] = 0, d[3] = DEMUX;
+    for (uint32_t j = 0; j < c->grp_start[k + 1] - c->grp_start[k]; j++) {
+      uint32_t a = s->dm_and[s->dm_base[r] + j];
+      d[4 + j] = a == NONE ? NONE : off[a >> 1] << 1 | (a & 1);
+    }
+  }
+  for (uint32_t i = 0; c->sel_start && i < c->sel_start[c->grp_start[c->n_groups]]; i++) {
+    c->sel_and[i] = off[c->sel_and[i]];
+    c->sel_x[i] = off[c->sel_x[i] >> 1] << 1 | (c->sel_x[i] & 1);
+  }
+}
