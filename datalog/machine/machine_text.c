@@ -323,8 +323,16 @@ static int fluents_text(const dl_machine *m, const uint32_t *ids, uint32_t n, dl
   for (uint32_t i = 0; i < n && ok; i++) {
     dl_buf b = { 0 };
     dl_output_term(&b, m->terms, ids[i], fmt);
-    lines[i] = b.data;
     ok = b.data && !b.failed;
+    /* a fluent true(t) is written true(true(t)): the reader takes true(t) as the fluent t */
+    if (ok && strncmp(b.data, fmt == DL_FMT_KIF ? "(true " : "true(", fmt == DL_FMT_KIF ? 6 : 5) == 0) {
+      dl_buf w = { 0 };
+      dl_buf_addf(&w, fmt == DL_FMT_KIF ? "(true %s)" : "true(%s)", b.data);
+      dl_buf_free(&b);
+      b = w;
+      ok = b.data && !b.failed;
+    }
+    lines[i] = b.data;
   }
   if (ok) dl_sort(lines, n, sizeof *lines, compare_text, NULL);
   for (uint32_t i = 0; ok && i < n; i++) {

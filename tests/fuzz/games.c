@@ -50,8 +50,25 @@ static const char nim[] =
   "goal(R, 100) :- role(R), ~true(turn(R)).\n"
   ;
 
+/* A step counter read with a bit by every next seen(K,I) and with a
+ * negated lit(I) by every gap(K,I): the circuit's selected ANDs, whose
+ * feeds depend on which steps a state (any state a request sets) holds. */
+static const char steps[] =
+  "role(p). init(step(0)). init(bit(1)). init(lit(2)).\n"
+  "succ(0,1). succ(1,2). succ(2,3). succ(3,4). succ(4,5). succ(5,6). idx(1). idx(2). idx(3). idx(4).\n"
+  "legal(p,flip(I)) :- idx(I).\n"
+  "next(bit(I)) :- true(bit(I)) & ~does(p,flip(I)).\n"
+  "next(bit(I)) :- idx(I) & ~true(bit(I)) & does(p,flip(I)).\n"
+  "next(lit(I)) :- true(bit(I)).\n"
+  "next(step(N)) :- true(step(M)) & succ(M,N).\n"
+  "next(seen(K,I)) :- true(step(K)) & true(bit(I)).\n"
+  "next(gap(K,I)) :- true(step(K)) & idx(I) & ~true(lit(I)).\n"
+  "terminal :- true(step(6)).\n"
+  "win :- true(seen(K,I)) & true(gap(K,J)). goal(p,100) :- win. goal(p,0) :- ~win.\n";
+
 const fuzz_embedded fuzz_games[FUZZ_N_GAMES] = {
   { "ttt.kif", ttt, sizeof ttt - 1 },
   { "switches.kif", switches, sizeof switches - 1 },
   { "nim.dl", nim, sizeof nim - 1 },
+  { "steps.dl", steps, sizeof steps - 1 },
 };
