@@ -111,16 +111,49 @@ static void feed_demux(dl_circuit *c, uint32_t d, uint32_t dd)
   }
 }
 
-/* Passes dd on along a wire into a cyclic block's member or a demux
- * record.  Out of the propagation's loop, which meets such wires seldom. */
+/* Passes dd through watch record w to the ANDs listed in it. */
+static void feed_watch(dl_circuit *c, uint32_t w, uint32_t dd)
+{
+  uint32_t *net = c->net;
+  for (uint32_t i = 0, n = net[w + 1]; i < n; i++) {
+    uint32_t r = net[w + 4 + i];
+    feed_gate(c, net[r + 1], (net[r + 2] & 1) ? 0u - dd : dd);
+  }
+}
+
+/* The watcher of select record r turned true (dd 1) or false: its AND
+ * listed in its x's watch record and set from x's value, or taken out and
+ * cleared. */
+static void watcher_flips(dl_circuit *c, uint32_t r, uint32_t dd)
+{
+  uint32_t *net = c->net, a = net[r + 1], x = net[r + 2], w = net[r + 4], now = TOP - 1;
+  if (dd == 1) {
+    net[r + 5] = net[w + 1];
+    net[w + 4 + net[w + 1]++] = r;
+    now += (net[(x >> 1) + NET_INFO] >> 31) ^ (x & 1);
+  } else {
+    uint32_t p = net[r + 5], last = net[w + 4 + --net[w + 1]];
+    net[w + 4 + p] = last;
+    net[last + 5] = p;
+    net[r + 5] = NONE;
+  }
+  if ((now ^ net[a]) & TOP) queue_gate(c, a);
+  net[a] = now;
+}
+
+/* Passes dd on along a wire into a cyclic block's member or a record
+ * (demux, watch, select).  Out of the propagation's loop, which meets such
+ * wires seldom. */
 static __attribute__((noinline)) void feed_special(dl_circuit *c, uint32_t t, uint32_t dd)
 {
-  if (c->net[t + 3] == DEMUX) {
-    feed_demux(c, t, dd);
-    return;
+  switch (c->net[t + 3]) {
+  case DEMUX: feed_demux(c, t, dd); return;
+  case WATCH: feed_watch(c, t, dd); return;
+  case SELECT: watcher_flips(c, t, dd); return;
+  default:
+    c->net[t] += dd;
+    cc_queue(c, t);
   }
-  c->net[t] += dd;
-  cc_queue(c, t);
 }
 
 /* Adds d (+1 or -1; -d on a negated wire) to the counters of g's live

@@ -64,6 +64,7 @@ typedef struct dl_circuit_stats {
   uint32_t checked_moves;      /* legal moves that read inputs when drawn, not through wires (eager) */
   uint32_t one_hot_groups;     /* groups of fluents of which one holds at most, as a step counter's (eager) */
   uint32_t selected_ands;      /* ANDs of a member and one gate, fed only while the member holds (eager) */
+  uint32_t watched_ands;       /* ANDs of a move's gate and a state's, fed by the first only while the second holds (eager) */
   size_t bytes;                /* memory of the circuit */
   size_t bytes_wide;           /* of it, the bit-parallel program's (0: none) */
 } dl_circuit_stats;

@@ -14,7 +14,9 @@ typedef struct cc_wide cc_wide;
 enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4 };
 enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
 #define HAS_OUTPUTS 0x80000000u
-#define DEMUX 0xffffffffu  /* net[d + 3] of a demux record (no block's number) */
+#define DEMUX 0xffffffffu   /* net[d + 3] of a demux record (no block's number) */
+#define WATCH 0xfffffffeu   /* ... of a watch record */
+#define SELECT 0xfffffffdu  /* ... of a select record */
 
 /* A gate of the evaluated circuit is the offset g of its record in net:
  *   net[g + NET_COUNTER]  threshold offset + true inputs; value = top bit
@@ -123,6 +125,14 @@ struct dl_circuit {
    * A demux record d lies after net_words: net[d + 1] its group, net[d +
    * 3] DEMUX, net[d + 4 + k] the AND of member k << 1 | its wire from x
    * negated (or NONE); x lists it as an output into a block (d << 2 | 1). */
+  /* Watched ANDs (eager circuits): an AND of a gate x in the move cone
+   * and a positive wire from a gate s outside it has no wires in either.
+   * s passes its flips to the AND's select record r (net[r + 1] the AND,
+   * net[r + 2] x's offset << 1 | its wire negated, net[r + 3] SELECT,
+   * net[r + 4] x's watch record, net[r + 5] the AND's place in it or
+   * NONE), which lists the AND in x's watch record w while s holds (net[w
+   * + 1] how many, net[w + 3] WATCH, net[w + 4 ..] their select records)
+   * and sets it from x's value; x passes its flips to the ANDs listed. */
   uint32_t n_groups;
   uint64_t *grp_mask;  /* per state word: its fluents in a group */
   uint32_t *grp_start, *grp_fluent, *fluent_grp, *fluent_slot, *grp_true, *grp_one;

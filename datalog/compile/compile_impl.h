@@ -86,6 +86,12 @@ typedef struct cc_profile {
 typedef struct cc_selection {
   uint32_t n_dm, dm_words;
   uint32_t *dm_of, *dm_grp, *dm_base, *dm_and;
+  /* Watched ANDs: per gate x its watch record (or NONE), per record its
+   * offset among them (wt_words in all); per watched AND i the AND, x << 1
+   * | its wire's sign, its watcher s and x's record; per gate s its
+   * watched ANDs wa_list[wa_start[s] .. wa_start[s + 1]). */
+  uint32_t n_wt, wt_words, n_wa;
+  uint32_t *wt_of, *wt_base, *wa_and, *wa_x, *wa_s, *wa_rec, *wa_start, *wa_list;
 } cc_selection;
 
 /* What the compiler keeps while building. */
@@ -250,6 +256,11 @@ int cc_take_selections(build *b);
 void cc_selection_free(cc_selection *s);
 /* Where demux record r lies in c's net (after net_words, set). */
 uint32_t cc_demux_offset(const dl_circuit *c, const cc_selection *s, uint32_t r);
+/* The words of s's records, laid out after the gates. */
+uint64_t cc_selection_words(const cc_selection *s);
+/* Writes into out (when not NULL) dense gate g's outputs into s's records
+ * (net_words set); returns their number. */
+uint32_t cc_special_outputs(const dl_circuit *c, const cc_selection *s, uint32_t g, uint32_t *out);
 /* Writes s's demux records into c's net (allocated for them) and renames
  * the selected ANDs and their gates by their offsets (off). */
 void cc_place_selections(dl_circuit *c, const cc_selection *s, const uint32_t *off);

@@ -571,12 +571,12 @@ static int pack_net(build *b)
     free(off);
     return 0;
   }
-  uint64_t words = 0, demux = 4 * (uint64_t)sel->n_dm + sel->dm_words;  /* the records after the gates */
+  uint64_t words = 0, demux = cc_selection_words(sel);  /* the records after the gates */
   for (uint32_t g = 0; g < c->n_gates; g++) {
     off[g] = (uint32_t)words;
     if (lazy && g >= c->goal_start) continue;
     words += 3 + (c->block[g] != 0) + (c->out_start[g + 1] - c->out_start[g]);
-    words += sel->n_dm && sel->dm_of[g] != NONE;
+    words += cc_special_outputs(c, sel, g, NULL);
     for (uint32_t i = c->out_start[g]; lazy && i < c->out_start[g + 1]; i++) words -= c->outs[i] >> 2 >= c->goal_start;
     if (words + demux >= (1u << 29)) {
       free(off);
@@ -615,7 +615,10 @@ static int pack_net(build *b)
           r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
           live += !goal;
         }
-      if (!goal && sel->n_dm && sel->dm_of[g] != NONE) r[q++] = cc_demux_offset(c, sel, sel->dm_of[g]) << 2 | 1, live++;
+      if (!goal) {
+        uint32_t n = cc_special_outputs(c, sel, g, r + q);
+        q += n, live += n;
+      }
     }
     r[NET_OUTS] = live << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
     if (c->block[g]) r[3] = c->block[g];

@@ -17,6 +17,7 @@
 #include <assert.h>
 
 enum { SELECT_MIN = 4 };  /* ANDs of one group a gate must feed to get a demux record, at least */
+enum { WATCH_MIN = 4 };   /* watched ANDs a gate must feed to get a watch record, at least */
 #define NEXT_NONE 0xfffffffeu  /* no gate makes the fluent true in a next state */
 
 /* The fluent whose value gate g's value copies (an input, or a one-input
@@ -102,25 +103,44 @@ static int find_groups(dl_circuit *c, const uint32_t *copy)
   return ok;
 }
 
-/* The member of a one-hot group that selects dense gate a for the wire o
- * (an edge) into it: a's other input, a positive wire from the member's
- * input, when a is a plain AND of the two wires outside blocks and before
- * the goal-only gates, and o's source is no member of that group; else
- * NONE. */
-static uint32_t selector_of(const dl_circuit *c, const cc_inputs *in, const uint32_t *fluent_of, uint32_t a, uint32_t o)
+/* The other wire into dense gate a than o, when a is a plain AND of two
+ * wires outside blocks and before the goal-only gates; else NONE. */
+static uint32_t other_wire(const dl_circuit *c, const cc_inputs *in, uint32_t a, uint32_t o)
 {
   if (c->kind[a] != KIND_AND || c->block[a] || a >= c->goal_start || in->in_start[a + 1] - in->in_start[a] != 2 ||
       c->counter[a] + 2 - in->negin[a] != TOP)
     return NONE;
   uint32_t j = in->in_start[a], e = in->in_edge[j] == o ? in->in_edge[j + 1] : in->in_edge[j];
-  uint32_t f = fluent_of[in->edge_src[e]], xf = fluent_of[in->edge_src[o]];
-  if (e == o || (c->outs[e] >> 1 & 1) || f == NONE || c->fluent_grp[f] == NONE) return NONE;
+  return e == o ? NONE : e;
+}
+
+/* The member of a one-hot group that selects dense gate a for the wire o
+ * into it: a's other input (other_wire), a positive wire from the member's
+ * input, when o's source is no member of that group; else NONE. */
+static uint32_t selector_of(const dl_circuit *c, const cc_inputs *in, const uint32_t *fluent_of, uint32_t a, uint32_t o)
+{
+  uint32_t e = other_wire(c, in, a, o), f = e == NONE ? NONE : fluent_of[in->edge_src[e]];
+  if (f == NONE || (c->outs[e] >> 1 & 1) || c->fluent_grp[f] == NONE) return NONE;
+  uint32_t xf = fluent_of[in->edge_src[o]];
   return xf != NONE && c->fluent_grp[xf] == c->fluent_grp[f] ? NONE : f;
+}
+
+/* The gate s that lists dense gate a under the source x of the wire o
+ * into it (a watched AND): a's other input (other_wire), a positive wire
+ * from outside the move cone, while x is in it (x changes at every joint
+ * move, s with the state); else NONE. */
+static uint32_t watcher_of(const dl_circuit *c, const cc_inputs *in, uint32_t a, uint32_t o)
+{
+  uint32_t e = other_wire(c, in, a, o), s = e == NONE ? NONE : in->edge_src[e];
+  if (s == NONE || (c->outs[e] >> 1 & 1) || s >= c->cone_start || in->edge_src[o] < c->cone_start) return NONE;
+  return s;
 }
 
 void cc_selection_free(cc_selection *s)
 {
-  free(s->dm_of), free(s->dm_grp), free(s->dm_base), free(s->dm_and);
+  void *p[] = { s->dm_of, s->dm_grp, s->dm_base, s->dm_and, s->wt_of, s->wt_base, s->wa_and, s->wa_x, s->wa_s,
+                s->wa_rec, s->wa_start, s->wa_list };
+  for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   memset(s, 0, sizeof *s);
 }
 
@@ -207,12 +227,10 @@ static int take_ands(dl_circuit *c, chooser *ch, cc_selection *s)
 
 /* With the groups found: the selected ANDs and their demux records; a
  * group that selects nothing is left alone. */
-static int select_ands(dl_circuit *c, const cc_inputs *in, const uint32_t *fluent_of, cc_selection *s)
+static int select_ands(dl_circuit *c, chooser *ch, cc_selection *s)
 {
-  chooser ch = { in, fluent_of, calloc((size_t)c->n_gates + 1, 1), calloc((size_t)c->n_edges + 1, 1),
-                 malloc(((size_t)c->grp_start[c->n_groups] + 1) * sizeof *ch.stamp) };
-  int ok = ch.taken && ch.drop && ch.stamp && take_ands(c, &ch, s);
-  if (ok) cc_drop_wires(c, ch.drop);
+  ch->stamp = malloc(((size_t)c->grp_start[c->n_groups] + 1) * sizeof *ch->stamp);
+  int ok = ch->stamp && take_ands(c, ch, s);
   for (uint32_t k = 0; ok && k < c->n_groups; k++)
     c->stats.one_hot_groups += c->sel_start[c->grp_start[k + 1]] > c->sel_start[c->grp_start[k]];
   for (uint32_t f = 0; ok && f < c->n_fluents; f++) {
@@ -223,29 +241,113 @@ static int select_ands(dl_circuit *c, const cc_inputs *in, const uint32_t *fluen
   ok = ok && (c->grp_mask = calloc((size_t)c->words + 1, sizeof *c->grp_mask)) != NULL;
   for (uint32_t f = 0; ok && f < c->n_fluents; f++)
     if (c->fluent_grp[f] != NONE) c->grp_mask[f >> 6] |= (uint64_t)1 << (f & 63);
-  free(ch.taken), free(ch.drop), free(ch.stamp);
   return ok;
+}
+
+/* Gate x's watched ANDs (watcher_of; none taken by a group), counted, or
+ * filed as the watched ANDs from number n on, of x's record r: their wires
+ * marked in drop, their counters cleared (their watcher is false). */
+static uint32_t x_watched(dl_circuit *c, chooser *ch, cc_selection *s, uint32_t x, int fill, uint32_t n, uint32_t r)
+{
+  uint32_t k = 0;
+  for (uint32_t o = c->out_start[x]; o < c->out_start[x + 1]; o++) {
+    uint32_t a = c->outs[o] >> 2, w = ch->taken[a] ? NONE : watcher_of(c, ch->in, a, o);
+    if (w == NONE) continue;
+    if (fill) {
+      uint32_t first = ch->in->in_start[a];
+      ch->drop[ch->in->in_edge[first]] = ch->drop[ch->in->in_edge[first + 1]] = 1;
+      s->wa_and[n + k] = a, s->wa_x[n + k] = x << 1 | (c->outs[o] >> 1 & 1), s->wa_s[n + k] = w, s->wa_rec[n + k] = r;
+      c->counter[a] = TOP - 1;
+    }
+    k++;
+  }
+  return k;
+}
+
+/* The watch records of the gates with WATCH_MIN watched ANDs or more and
+ * those ANDs (counted, then filed), listed per watcher. */
+static int take_watches(dl_circuit *c, chooser *ch, cc_selection *s)
+{
+  for (int fill = 0; fill < 2; fill++) {
+    uint32_t n_wt = 0, n_wa = 0, k;
+    uint64_t words = 0;
+    for (uint32_t x = c->cone_start; x < c->goal_start; x++) {
+      if ((k = x_watched(c, ch, s, x, 0, 0, 0)) < WATCH_MIN) continue;
+      if (fill) s->wt_of[x] = n_wt, s->wt_base[n_wt] = (uint32_t)words, x_watched(c, ch, s, x, 1, n_wa, n_wt);
+      n_wt++, n_wa += k, words += 4 + k;
+    }
+    if (fill) break;
+    if (words >= (1u << 29)) return 0;
+    s->n_wt = n_wt, s->n_wa = n_wa, s->wt_words = (uint32_t)words;
+    size_t g = (size_t)c->n_gates + 2, a = (size_t)n_wa + 1;
+    s->wt_of = malloc(g * 4), s->wt_base = malloc(((size_t)n_wt + 1) * 4), s->wa_and = malloc(a * 4);
+    s->wa_x = malloc(a * 4), s->wa_s = malloc(a * 4), s->wa_rec = malloc(a * 4);
+    s->wa_start = calloc(g, 4), s->wa_list = malloc(a * 4);
+    if (!s->wt_of || !s->wt_base || !s->wa_and || !s->wa_x || !s->wa_s || !s->wa_rec || !s->wa_start || !s->wa_list)
+      return 0;
+    memset(s->wt_of, 0xff, g * 4);
+  }
+  for (uint32_t i = 0; i < s->n_wa; i++) s->wa_start[s->wa_s[i] + 2]++;
+  for (uint32_t g = 0; g < c->n_gates; g++) s->wa_start[g + 2] += s->wa_start[g + 1];
+  for (uint32_t i = 0; i < s->n_wa; i++) s->wa_list[s->wa_start[s->wa_s[i] + 1]++] = i;
+  c->stats.watched_ands = s->n_wa;
+  return 1;
 }
 
 int cc_take_selections(build *b)
 {
   dl_circuit *c = b->c;
   cc_selection *s = &b->sel;
-  if (b->mode != DL_CIRCUIT_EAGER || !c->n_fluents) return 1;
+  if (b->mode != DL_CIRCUIT_EAGER) return 1;
   uint32_t *fluent_of = malloc(((size_t)c->n_gates + 1) * sizeof *fluent_of);
   uint32_t *copy = malloc(((size_t)c->n_fluents + 1) * sizeof *copy);
   cc_inputs in = { 0 };
-  int ok = fluent_of && copy && cc_list_inputs(c, &in);
+  chooser ch = { &in, fluent_of, calloc((size_t)c->n_gates + 1, 1), calloc((size_t)c->n_edges + 1, 1), NULL };
+  int ok = fluent_of && copy && ch.taken && ch.drop && cc_list_inputs(c, &in);
   if (ok) {
     memset(fluent_of, 0xff, ((size_t)c->n_gates + 1) * sizeof *fluent_of);
     for (uint32_t f = 0; f < c->n_fluents; f++)
       if (c->fluent_gate[f] != NONE) fluent_of[c->fluent_gate[f]] = f;
     next_copies(c, &in, fluent_of, copy);
-    ok = find_groups(c, copy) && (!c->n_groups || select_ands(c, &in, fluent_of, s));
+    ok = find_groups(c, copy) && (!c->n_groups || select_ands(c, &ch, s)) && take_watches(c, &ch, s);
   }
+  if (ok) cc_drop_wires(c, ch.drop);
   cc_inputs_free(&in);
-  free(fluent_of), free(copy);
+  free(fluent_of), free(copy), free(ch.taken), free(ch.drop), free(ch.stamp);
   return ok ? 1 : cc_oom(b);
+}
+
+/* Where the records lie in the net, after the gates: demux, then watch,
+ * then select records. */
+static uint32_t watch_offset(const dl_circuit *c, const cc_selection *s, uint32_t r)
+{
+  return c->net_words + 4 * s->n_dm + s->dm_words + s->wt_base[r];
+}
+
+static uint32_t select_offset(const dl_circuit *c, const cc_selection *s, uint32_t i)
+{
+  return c->net_words + 4 * s->n_dm + s->dm_words + s->wt_words + 6 * i;
+}
+
+uint64_t cc_selection_words(const cc_selection *s)
+{
+  return 4 * (uint64_t)s->n_dm + s->dm_words + s->wt_words + 6 * (uint64_t)s->n_wa;
+}
+
+uint32_t cc_special_outputs(const dl_circuit *c, const cc_selection *s, uint32_t g, uint32_t *out)
+{
+  uint32_t n = 0;
+  if (s->n_dm && s->dm_of[g] != NONE) {
+    if (out) out[n] = cc_demux_offset(c, s, s->dm_of[g]) << 2 | 1;
+    n++;
+  }
+  if (s->n_wt && s->wt_of[g] != NONE) {
+    if (out) out[n] = watch_offset(c, s, s->wt_of[g]) << 2 | 1;
+    n++;
+  }
+  for (uint32_t j = s->n_wa ? s->wa_start[g] : 0; j < (s->n_wa ? s->wa_start[g + 1] : 0); j++, n++)
+    if (out) out[n] = select_offset(c, s, s->wa_list[j]) << 2 | 1;
+  return n;
 }
 
 uint32_t cc_demux_offset(const dl_circuit *c, const cc_selection *s, uint32_t r)
@@ -267,5 +369,14 @@ void cc_place_selections(dl_circuit *c, const cc_selection *s, const uint32_t *o
   for (uint32_t i = 0; c->sel_start && i < c->sel_start[c->grp_start[c->n_groups]]; i++) {
     c->sel_and[i] = off[c->sel_and[i]];
     c->sel_x[i] = off[c->sel_x[i] >> 1] << 1 | (c->sel_x[i] & 1);
+  }
+  for (uint32_t r = 0; r < s->n_wt; r++) {
+    uint32_t *w = c->net + watch_offset(c, s, r);
+    w[0] = 0, w[1] = 0, w[2] = 0, w[3] = WATCH;
+  }
+  for (uint32_t i = 0; i < s->n_wa; i++) {
+    uint32_t *r = c->net + select_offset(c, s, i);
+    r[0] = 0, r[1] = off[s->wa_and[i]], r[2] = off[s->wa_x[i] >> 1] << 1 | (s->wa_x[i] & 1), r[3] = SELECT;
+    r[4] = watch_offset(c, s, s->wa_rec[i]), r[5] = NONE;
   }
 }

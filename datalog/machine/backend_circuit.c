@@ -296,8 +296,9 @@ static void cm_describe(const dl_machine *m, int json, dl_buf *b)
                 s.and_gates, s.or_gates, s.inputs, s.edges, s.negated);
     dl_buf_addf(b, "\"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u, \"lazy_gates\": %u, "
                 "\"lazy_wires\": %u, \"lazy_next_rules\": %u, \"checked_moves\": %u, \"one_hot_groups\": %u, "
-                "\"selected_ands\": %u,\n", s.cyclic_blocks, s.cyclic_gates, s.fluents, s.moves, s.lazy_gates,
-                s.lazy_wires, s.lazy_next_rules, s.checked_moves, s.one_hot_groups, s.selected_ands);
+                "\"selected_ands\": %u, \"watched_ands\": %u,\n", s.cyclic_blocks, s.cyclic_gates, s.fluents, s.moves,
+                s.lazy_gates, s.lazy_wires, s.lazy_next_rules, s.checked_moves, s.one_hot_groups, s.selected_ands,
+                s.watched_ands);
     return;
   }
   dl_buf_addf(b, "circuit    %u gates (%u and, %u or, %u inputs), %u wires (%u negated), %u cyclic blocks of %u gates,"
@@ -310,9 +311,9 @@ static void cm_describe(const dl_machine *m, int json, dl_buf *b)
               s.state_words * 8, s.moves);
   if (s.checked_moves) dl_buf_addf(b, ", %u of them checked when drawn", s.checked_moves);
   dl_buf_addf(b, "\n");
-  if (s.selected_ands)
-    dl_buf_addf(b, "selected   %u ANDs fed only while their fluent holds, of %u one-hot groups\n", s.selected_ands,
-                s.one_hot_groups);
+  if (s.selected_ands || s.watched_ands)
+    dl_buf_addf(b, "selected   %u ANDs fed only while their fluent holds, of %u one-hot groups; %u ANDs of a move's gate"
+                " fed only while their state's input holds\n", s.selected_ands, s.one_hot_groups, s.watched_ands);
 }
 
 static const dl_machine_ops circuit_ops = {

@@ -12,7 +12,7 @@ shift 2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 case $h in
   ground)  files="datalog/write/ground_write.c datalog/machine/pipeline.c datalog/gdl/reduce.c datalog/gdl/domains.c $(cd "$src" && ls datalog/ground/*.c)" ;;
-  machine) files="$(cd "$src" && ls datalog/machine/*.c datalog/circuit/*.c datalog/compile/*.c)" ;;
+  machine) files="$(cd "$src" && ls datalog/machine/*.c datalog/circuit/*.c datalog/compile/*.c datalog/wide/*.c)" ;;
   serve)   files="datalog/serve/serve.c datalog/machine/machine.c datalog/machine/machine_text.c" ;;
   step)    files="datalog/machine/machine_text.c datalog/machine/machine.c" ;;
   api)     files="datalog/api.c datalog/machine/machine.c datalog/machine/machine_text.c" ;;

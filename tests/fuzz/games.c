@@ -63,8 +63,10 @@ static const char steps[] =
   "next(step(N)) :- true(step(M)) & succ(M,N).\n"
   "next(seen(K,I)) :- true(step(K)) & true(bit(I)).\n"
   "next(gap(K,I)) :- true(step(K)) & idx(I) & ~true(lit(I)).\n"
+  "next(hit(I,J)) :- does(p,flip(I)) & true(bit(J)).\n"
   "terminal :- true(step(6)).\n"
-  "win :- true(seen(K,I)) & true(gap(K,J)). goal(p,100) :- win. goal(p,0) :- ~win.\n";
+  "win :- true(seen(K,I)) & true(gap(K,J)). win :- true(hit(I,J)) & true(lit(J)).\n"
+  "goal(p,100) :- win. goal(p,0) :- ~win.\n";
 
 const fuzz_embedded fuzz_games[FUZZ_N_GAMES] = {
   { "ttt.kif", ttt, sizeof ttt - 1 },

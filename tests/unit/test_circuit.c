@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "datalog/circuit/circuit.h"
-#include "datalog/circuit/circuit_wide_impl.h"
+#include "datalog/wide/circuit_wide_impl.h"
 #include "datalog/compile/compile.h"
 #include "datalog/ground/ground.h"
 #include "datalog/machine/pipeline.h"
@@ -335,7 +335,9 @@ static void test_kings(void)
 /* A step counter (one of step(0) .. step(6) holds) read with a bit by
  * every next seen(K,I), and with the negation of lit(I) (the bit one state
  * late) by every gap(K,I): an eager circuit feeds a bit's or a lit's flips
- * to the ANDs of the step that holds only (selected ANDs). */
+ * to the ANDs of the step that holds only (selected ANDs).  And a move
+ * read with a bit by every next hit(I,J): the move feeds the ANDs of the
+ * bits that hold only (watched ANDs). */
 static const char steps_game[] =
   "role(p). init(step(0)). init(bit(1)). init(lit(2)).\n"
   "succ(0,1). succ(1,2). succ(2,3). succ(3,4). succ(4,5). succ(5,6). idx(1). idx(2). idx(3). idx(4).\n"
@@ -346,8 +348,10 @@ static const char steps_game[] =
   "next(step(N)) :- true(step(M)) & succ(M,N).\n"
   "next(seen(K,I)) :- true(step(K)) & true(bit(I)).\n"
   "next(gap(K,I)) :- true(step(K)) & idx(I) & ~true(lit(I)).\n"
+  "next(hit(I,J)) :- does(p,flip(I)) & true(bit(J)).\n"
   "terminal :- true(step(6)).\n"
-  "win :- true(seen(K,I)) & true(gap(K,J)). goal(p,100) :- win. goal(p,0) :- ~win.\n";
+  "win :- true(seen(K,I)) & true(gap(K,J)). win :- true(hit(I,J)) & true(lit(J)).\n"
+  "goal(p,100) :- win. goal(p,0) :- ~win.\n";
 
 /* Whether exactly the fluents listed in `want` (separated by spaces) hold
  * in t. */
@@ -375,8 +379,10 @@ static void test_selected(void)
   dl_circuit *c = x.c;
   dl_circuit_stats st = dl_circuit_get_stats(c);
   int eager = mode == DL_CIRCUIT_EAGER;
-  CHECK(eager ? st.one_hot_groups == 1 && st.selected_ands == 56 : st.selected_ands == 0,
-        "%s: %u one-hot groups, %u selected ANDs", eager ? "eager" : "lazy", st.one_hot_groups, st.selected_ands);
+  CHECK(eager ? st.one_hot_groups == 1 && st.selected_ands == 56 && st.watched_ands == 20
+              : st.selected_ands == 0 && st.watched_ands == 0,
+        "%s: %u one-hot groups, %u selected ANDs, %u watched", eager ? "eager" : "lazy", st.one_hot_groups,
+        st.selected_ands, st.watched_ands);
   /* states a user may set: several steps at once, then one, none, one */
   static const struct {
     const char *state[3];
@@ -385,14 +391,16 @@ static void test_selected(void)
   } cases[] = {
     { { "step(1)", "step(3)", "bit(2)" }, 3,
       "bit(1) bit(2) lit(2) step(2) step(4) seen(1,2) seen(3,2) gap(1,1) gap(1,2) gap(1,3) gap(1,4) gap(3,1) "
-      "gap(3,2) gap(3,3) gap(3,4)" },
-    { { "step(3)", "bit(4)" }, 2, "bit(1) bit(4) lit(4) step(4) seen(3,4) gap(3,1) gap(3,2) gap(3,3) gap(3,4)" },
-    { { "bit(4)" }, 1, "bit(1) bit(4) lit(4)" },
+      "gap(3,2) gap(3,3) gap(3,4) hit(1,2)" },
+    { { "step(3)", "bit(4)" }, 2,
+      "bit(1) bit(4) lit(4) step(4) seen(3,4) gap(3,1) gap(3,2) gap(3,3) gap(3,4) hit(1,4)" },
+    { { "bit(4)" }, 1, "bit(1) bit(4) lit(4) hit(1,4)" },
     { { "step(2)", "step(5)", "step(0)" }, 3,
       "bit(1) step(1) step(3) step(6) gap(0,1) gap(0,2) gap(0,3) gap(0,4) gap(2,1) gap(2,2) gap(2,3) gap(2,4) "
       "gap(5,1) gap(5,2) gap(5,3) gap(5,4)" },
-    { { "step(5)", "bit(1)" }, 2, "lit(1) step(6) seen(5,1) gap(5,1) gap(5,2) gap(5,3) gap(5,4)" },
-    { { "step(2)", "lit(3)", "bit(3)" }, 3, "bit(1) bit(3) lit(3) step(3) seen(2,3) gap(2,1) gap(2,2) gap(2,4)" },
+    { { "step(5)", "bit(1)" }, 2, "lit(1) step(6) seen(5,1) gap(5,1) gap(5,2) gap(5,3) gap(5,4) hit(1,1)" },
+    { { "step(2)", "lit(3)", "bit(3)" }, 3,
+      "bit(1) bit(3) lit(3) step(3) seen(2,3) gap(2,1) gap(2,2) gap(2,4) hit(1,3)" },
   };
   uint32_t w = dl_circuit_state_words(c), joint[1] = { role_move(c, 0, "flip(1)") };
   uint64_t *s = calloc(w + 1, 8), *t = calloc(w + 1, 8);

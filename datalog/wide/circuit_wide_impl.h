@@ -1,5 +1,5 @@
 /* circuit_wide_impl.h: the bit-parallel program of an eager circuit,
- * shared by its builder (datalog/compile/compile_wide.c) and its evaluator
+ * shared by its builder (datalog/wide/compile_wide.c) and its evaluator
  * (circuit_wide.c).  Private to them. */
 #ifndef GDLOG_GDL_CIRCUIT_WIDE_IMPL_H
 #define GDLOG_GDL_CIRCUIT_WIDE_IMPL_H

@@ -3,7 +3,7 @@
  * runs (see wide_sweep_body.h). */
 #define SWEEP_NAME cc_wide_sweep_generic
 #define PART_BYTES 16
-#include "datalog/circuit/wide_sweep_body.h"
+#include "datalog/wide/wide_sweep_body.h"
 
 cc_sweep_fn *cc_wide_pick_sweep(void)
 {

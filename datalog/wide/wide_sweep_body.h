@@ -4,7 +4,7 @@
  * NEON on ARM), and by wide_sweep_avx2.c with AVX2, in one part of 32
  * bytes.  The includer defines SWEEP_NAME (the function's name) and
  * PART_BYTES (16 or 32).  Private to those two files. */
-#include "datalog/circuit/circuit_wide_impl.h"
+#include "datalog/wide/circuit_wide_impl.h"
 
 typedef uint64_t part __attribute__((vector_size(PART_BYTES)));
 enum { PARTS = sizeof(lane_word) / PART_BYTES };

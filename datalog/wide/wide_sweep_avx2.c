@@ -4,4 +4,4 @@
  * (cc_wide_pick_sweep). */
 #define SWEEP_NAME cc_wide_sweep_avx2
 #define PART_BYTES 32
-#include "datalog/circuit/wide_sweep_body.h"
+#include "datalog/wide/wide_sweep_body.h"

@@ -1,11 +1,11 @@
 /* compile_wide.c: the bit-parallel program of an eager circuit (see
- * datalog/circuit/circuit_wide.c, which runs it) from the compiler's dense
+ * datalog/wide/circuit_wide.c, which runs it) from the compiler's dense
  * gates (compile_layout.c): the gates' records, the pushed moves, and the
  * records laid out as runs by level and shape. */
 #include "datalog/compile/compile_impl.h"
 
 #include "datalog/base/sort.h"
-#include "datalog/circuit/circuit_wide_impl.h"
+#include "datalog/wide/circuit_wide_impl.h"
 
 /* Inputs per gate (gate << 1 | negated) into *in_start / *ins. */
 static int input_lists(const dl_circuit *c, uint32_t **in_start, uint32_t **ins)

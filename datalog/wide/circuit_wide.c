@@ -7,7 +7,7 @@
  * bank by bank, 64 lanes at a time, so that a lane set is one 64-bit word
  * there.  An OR of many moves' does inputs gets the lanes of the moves set
  * pushed into one pseudo input (push_moves). */
-#include "datalog/circuit/circuit_wide_impl.h"
+#include "datalog/wide/circuit_wide_impl.h"
 
 #include <assert.h>
 #include <stdlib.h>
