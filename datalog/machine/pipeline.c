@@ -66,6 +66,25 @@ static int has_role_predicate(const dl_program *p)
   return 0;
 }
 
+/* Reports the first fact of true or does in g's program (a state or moves
+ * that `gdlog print` wrote into it, which `gdlog model` reads): a game's
+ * states and joint moves give those, and the backends would read such a
+ * fact differently.  0 after reporting, 1 when there is none. */
+static int no_state_facts(const dl_game *g, dl_diag *diag)
+{
+  const dl_program *p = g->loaded->prog;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++) {
+    const dl_rule *rule = &p->ast->rules[r];
+    const char *name = dl_program_pred_name(p, p->head_pred[r]);
+    if (!rule->trusted || (strcmp(name, "true") != 0 && strcmp(name, "does") != 0)) continue;
+    dl_diag_report(diag, DL_ERROR, rule->src, rule->head->off,
+                   "'%s' is given as a fact: in a game the current state gives true and the joint move gives does "
+                   "(gdlog model reads such facts, as it reads --state and --does)", name);
+    return 0;
+  }
+  return 1;
+}
+
 /* Whether the ground game has a role atom. */
 static int has_role_atom(const dl_ground *gr)
 {
@@ -201,6 +220,7 @@ int dl_game_build(dl_game *g, dl_loaded *loaded, const dl_game_options *o, dl_st
   if (!g->loaded->prog) return 0;
   if (to == DL_STAGE_LOAD) return 1;
   if (to >= DL_STAGE_GROUND && !has_role_predicate(g->loaded->prog)) return no_role(g, diag);
+  if (to >= DL_STAGE_GROUND && !no_state_facts(g, diag)) return 0;
   if (to < DL_STAGE_MACHINE) return ground_game(g, o, o->stop, o->max_atoms, o->max_instances, to, diag);
   if (o->backend == DL_BACKEND_RULES) return rules_machine(g, o, diag);
   if (o->backend == DL_BACKEND_AUTO) return auto_machine(g, o, diag);
