@@ -1,5 +1,6 @@
-/* compile_select.c: one-hot groups of fluents and the ANDs their members
- * select (eager circuits; see circuit_impl.h, "Selected ANDs").
+/* compile_select.c: ANDs of two wires fed by one only while the other
+ * holds (eager circuits; see circuit_impl.h and datalog/circuit/DESIGN.md,
+ * "Selected ANDs" and "Watched ANDs").
  *
  * hex's `next(connected ?k ?m ?n)` reads `true(step ?k)`: the flip of a
  * cell's connection feeds an AND for every step, of which at most one
@@ -11,7 +12,11 @@
  * the ANDs of the members that hold), and set from x's value when its
  * member turns true.  Nothing here is needed for the values to be right:
  * a state in which several members hold (one a user sets) feeds the ANDs
- * of all of them; the groups only make it cheap. */
+ * of all of them; the groups only make it cheap.
+ *
+ * Watched ANDs need no group: an AND of a gate x that changes with the
+ * joint move and a gate s that changes with the state is listed under x
+ * while s holds (x's watch record), so x feeds the ANDs listed only. */
 #include "datalog/compile/compile_impl.h"
 
 #include <assert.h>

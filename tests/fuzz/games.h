@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-enum { FUZZ_N_GAMES = 4 };
+enum { FUZZ_N_GAMES = 4, FUZZ_GAME_STEPS = 3 };  /* the steps game: test_circuit plays it too */
 
 typedef struct fuzz_embedded {
   const char *name;  /* with the extension that tells its syntax */

@@ -16,6 +16,7 @@
 #include "datalog/compile/compile.h"
 #include "datalog/ground/ground.h"
 #include "datalog/machine/pipeline.h"
+#include "tests/fuzz/games.h"
 #include "datalog/write/output.h"
 
 typedef struct game {
@@ -332,26 +333,14 @@ static void test_kings(void)
   game_free(&x);
 }
 
-/* A step counter (one of step(0) .. step(6) holds) read with a bit by
- * every next seen(K,I), and with the negation of lit(I) (the bit one state
- * late) by every gap(K,I): an eager circuit feeds a bit's or a lit's flips
- * to the ANDs of the step that holds only (selected ANDs).  And a move
- * read with a bit by every next hit(I,J): the move feeds the ANDs of the
- * bits that hold only (watched ANDs). */
-static const char steps_game[] =
-  "role(p). init(step(0)). init(bit(1)). init(lit(2)).\n"
-  "succ(0,1). succ(1,2). succ(2,3). succ(3,4). succ(4,5). succ(5,6). idx(1). idx(2). idx(3). idx(4).\n"
-  "legal(p,flip(I)) :- idx(I).\n"
-  "next(bit(I)) :- true(bit(I)) & ~does(p,flip(I)).\n"
-  "next(bit(I)) :- idx(I) & ~true(bit(I)) & does(p,flip(I)).\n"
-  "next(lit(I)) :- true(bit(I)).\n"
-  "next(step(N)) :- true(step(M)) & succ(M,N).\n"
-  "next(seen(K,I)) :- true(step(K)) & true(bit(I)).\n"
-  "next(gap(K,I)) :- true(step(K)) & idx(I) & ~true(lit(I)).\n"
-  "next(hit(I,J)) :- does(p,flip(I)) & true(bit(J)).\n"
-  "terminal :- true(step(6)).\n"
-  "win :- true(seen(K,I)) & true(gap(K,J)). win :- true(hit(I,J)) & true(lit(J)).\n"
-  "goal(p,100) :- win. goal(p,0) :- ~win.\n";
+/* The steps game of tests/fuzz/games.c: a step counter (one of step(0) ..
+ * step(6) holds) read with a bit by every next seen(K,I), and with the
+ * negation of lit(I) (the bit one state late) by every gap(K,I): an eager
+ * circuit feeds a bit's or a lit's flips to the ANDs of the step that
+ * holds only (selected ANDs).  And a move read with a bit by every next
+ * hit(I,J): the move feeds the ANDs of the bits that hold only (watched
+ * ANDs). */
+static const char *steps_game(void) { return fuzz_games[FUZZ_GAME_STEPS].text; }
 
 /* Whether exactly the fluents listed in `want` (separated by spaces) hold
  * in t. */
@@ -375,7 +364,7 @@ static int holds_exactly(const dl_circuit *c, const uint64_t *t, const char *wan
 static void test_selected(void)
 {
   game x;
-  if (!game_open(&x, steps_game, "steps game compiles")) return;
+  if (!game_open(&x, steps_game(), "steps game compiles")) return;
   dl_circuit *c = x.c;
   dl_circuit_stats st = dl_circuit_get_stats(c);
   int eager = mode == DL_CIRCUIT_EAGER;
@@ -667,8 +656,8 @@ static uint32_t modes_agree(const dl_ground *g, uint64_t seed, int playouts)
 
 static void test_modes_agree(void)
 {
-  static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
-                                       checked_pick_game, steps_game };
+  const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
+                                checked_pick_game, steps_game() };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     if (!game_make(&x, games[i])) {
@@ -805,8 +794,8 @@ static void check_first_moves(const char *text, int filed, uint32_t n)
 
 static void test_wide(void)
 {
-  static const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
-                                       checked_pick_game, steps_game };
+  const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
+                                checked_pick_game, steps_game() };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     replay rp;
