@@ -571,22 +571,22 @@ static int pack_net(build *b)
     free(off);
     return 0;
   }
-  uint64_t words = 0, demux = cc_selection_words(sel);  /* the records after the gates */
+  uint64_t words = 0, records = cc_selection_words(sel);  /* laid out after the gates */
   for (uint32_t g = 0; g < c->n_gates; g++) {
     off[g] = (uint32_t)words;
     if (lazy && g >= c->goal_start) continue;
     words += 3 + (c->block[g] != 0) + (c->out_start[g + 1] - c->out_start[g]);
     words += cc_special_outputs(c, sel, g, NULL);
     for (uint32_t i = c->out_start[g]; lazy && i < c->out_start[g + 1]; i++) words -= c->outs[i] >> 2 >= c->goal_start;
-    if (words + demux >= (1u << 29)) {
+    if (words + records >= (1u << 29)) {
       free(off);
-          dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
+      dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
       return 0;
     }
   }
   off[c->n_gates] = (uint32_t)words;
   c->net_words = (uint32_t)words;
-  c->net = malloc((words + demux + 1) * sizeof *c->net);
+  c->net = malloc((words + records + 1) * sizeof *c->net);
   c->queue_words = (c->net_words + 63) / 64;
   c->sum_words = (c->queue_words + 63) / 64;
   c->queue = calloc((size_t)c->queue_words + 1, 8);
@@ -609,7 +609,7 @@ static int pack_net(build *b)
     uint32_t *r = c->net + off[g], q = c->block[g] ? 4 : 3, live = 0;
     r[NET_COUNTER] = c->counter[g];
     r[NET_INFO] = c->hook[g] & ~HAS_OUTPUTS;
-    for (int goal = 0; goal < 2 - lazy; goal++) {  /* live outputs and demux records, then a feeder's to goal-only gates */
+    for (int goal = 0; goal < 2 - lazy; goal++) {  /* live outputs and those into records, then a feeder's to goal-only gates */
       for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
         if ((g < c->goal_start && c->outs[i] >> 2 >= c->goal_start) == goal) {
           r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
@@ -629,7 +629,7 @@ static int pack_net(build *b)
     return 0;
   }
   cc_place_selections(c, sel, off);
-  c->stats.bytes += demux * 4;
+  c->stats.bytes += records * 4;
   for (uint32_t f = 0; f < c->n_fluents; f++)
     if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = off[c->fluent_gate[f]];
   for (uint32_t m = 0; m < c->n_moves; m++)
@@ -652,10 +652,10 @@ static int pack_net(build *b)
   c->kind = NULL;
   size_t w = c->words ? c->words : 1;
   c->stats.bytes += sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
-                   (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
-                   (size_t)c->n_feeders * 9 + c->stats.bytes_wide + (size_t)c->n_moves * 5 + c->n_roles +
-                   (size_t)c->check_start[c->n_moves] * 4 +
-                   ((size_t)c->n_fluents * 2 + (size_t)c->n_groups * 3 + c->stats.selected_ands * 3) * 4;
+                    (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
+                    (size_t)c->n_feeders * 9 + c->stats.bytes_wide + (size_t)c->n_moves * 5 + c->n_roles +
+                    (size_t)c->check_start[c->n_moves] * 4 +
+                    ((size_t)c->n_fluents * 2 + (size_t)c->n_groups * 3 + c->stats.selected_ands * 3) * 4;
   if (lazy)
     c->stats.bytes += ((size_t)c->n_lazy * 3 + c->stats.lazy_wires + (size_t)c->n_moves * 2 +
                        (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves + 2 * (size_t)c->n_fluents +
