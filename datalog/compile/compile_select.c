@@ -208,12 +208,12 @@ static int make_room(dl_circuit *c, cc_selection *s, uint32_t n_sel)
  * and those ANDs: counted, then filled. */
 static int take_ands(dl_circuit *c, chooser *ch, cc_selection *s)
 {
-  uint32_t slots = c->grp_start[c->n_groups], grp, n_sel = 0;
+  uint32_t slots = c->grp_start[c->n_groups], grp;
   c->sel_start = calloc((size_t)slots + 2, sizeof *c->sel_start);
   if (!c->sel_start) return 0;
   for (int fill = 0; fill < 2; fill++) {
     uint64_t words = 0;
-    uint32_t n_dm = 0;
+    uint32_t n_dm = 0, n_sel = 0;
     memset(ch->taken, 0, c->n_gates);
     memset(ch->stamp, 0xff, ((size_t)slots + 1) * sizeof *ch->stamp);
     for (uint32_t x = 0; x < c->n_gates; x++) {
