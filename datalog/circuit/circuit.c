@@ -8,6 +8,65 @@
 #include <string.h>
 
 /* ---------------------------------------------------------------------
+ * Keyed moves */
+
+/* Slot i of role r's keys that hold, ungated (gated 0) or gated. */
+static inline uint32_t *key_slot(const dl_circuit *c, uint32_t r, int gated, uint32_t i)
+{
+  return gated ? c->key_list + c->role_key_start[r + 1] - 1 - i : c->key_list + c->role_key_start[r] + i;
+}
+
+/* Key k's gate turned true (up) or false: k put in its role's keys that
+ * hold, or taken out (the last one moved to its place). */
+static void key_flips(dl_circuit *c, uint32_t k, uint32_t up)
+{
+  uint32_t r = c->key_role[k], gated = c->key_gated[k], size = c->key_start[k + 1] - c->key_start[k];
+  uint32_t *cnt = gated ? &c->key_cntg[r] : &c->key_cnt[r], *moves = gated ? &c->key_ng[r] : &c->key_n[r];
+  if (up) {
+    c->key_pos[k] = *cnt;
+    *key_slot(c, r, (int)gated, (*cnt)++) = k;
+    *moves += size;
+  } else {
+    uint32_t p = c->key_pos[k], last = *key_slot(c, r, (int)gated, --*cnt);
+    *key_slot(c, r, (int)gated, p) = last;
+    c->key_pos[last] = p;
+    *moves -= size;
+  }
+}
+
+uint32_t cc_keyed_at(const dl_circuit *c, uint32_t r, uint32_t k, int gated)
+{
+  assert(k < (gated ? c->key_ng[r] : c->key_n[r]));
+  for (uint32_t i = 0;; i++) {
+    uint32_t key = *key_slot(c, r, gated, i), size = c->key_start[key + 1] - c->key_start[key];
+    if (k < size) return c->key_moves[c->key_start[key] + k];
+    k -= size;
+  }
+}
+
+/* The moves of role r's keys that hold, ungated or gated, appended to
+ * out[n ..]; the new length. */
+static uint32_t append_keyed(const dl_circuit *c, uint32_t r, int gated, uint32_t *out, uint32_t n)
+{
+  for (uint32_t i = 0, keys = gated ? c->key_cntg[r] : c->key_cnt[r]; i < keys; i++) {
+    uint32_t key = *key_slot(c, r, gated, i), size = c->key_start[key + 1] - c->key_start[key];
+    memcpy(out + n, c->key_moves + c->key_start[key], size * sizeof *out);
+    n += size;
+  }
+  return n;
+}
+
+uint32_t cc_list_candidates(const dl_circuit *c, uint32_t r, int open, uint32_t *out)
+{
+  uint32_t n = append_keyed(c, r, 0, out, 0);
+  memcpy(out + n, c->legal_list + c->role_start[r], c->legal_n[r] * sizeof *out);
+  n += c->legal_n[r];
+  if (!open) return n;
+  for (uint32_t k = 0; k < c->legal_ng[r]; k++) out[n++] = c->legal_list[c->role_start[r + 1] - 1 - k];
+  return append_keyed(c, r, 1, out, n);
+}
+
+/* ---------------------------------------------------------------------
  * Propagation */
 
 static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
@@ -45,6 +104,9 @@ static void run_hook(dl_circuit *c, uint32_t h, uint32_t up)
     c->goal_sum[r] += up ? c->goal_value[i] : -c->goal_value[i];
     break;
   }
+  case HOOK_KEY:
+    key_flips(c, i, up);
+    break;
   default:
     c->terminal_count += up ? 1 : -1;
     break;
@@ -260,14 +322,28 @@ static inline int check_holds(const dl_circuit *c, uint32_t m)
   return 1;
 }
 
-/* Whether one of role r's listed moves with bit `bit` of move_al has its
- * checks holding: the value of that bit's any-legal gate. */
+/* Whether move m is an input of the any-legal gate of bit `bit` of
+ * move_al and its checks hold. */
+static inline int feeds_any_legal(const dl_circuit *c, uint32_t m, uint32_t bit)
+{
+  return (c->move_al[m] & bit) && check_holds(c, m);
+}
+
+/* Whether one of role r's listed moves (gated or not) with bit `bit` of
+ * move_al has its checks holding: the value of that bit's any-legal gate. */
 static int any_legal_holds(const dl_circuit *c, uint32_t r, uint32_t bit)
 {
-  for (uint32_t k = 0, n = c->legal_n[r] + c->legal_ng[r]; k < n; k++) {
-    uint32_t m = cc_legal_at(c, r, k);
-    if ((c->move_al[m] & bit) && check_holds(c, m)) return 1;
-  }
+  const uint32_t *list = c->legal_list + c->role_start[r], *end = c->legal_list + c->role_start[r + 1];
+  for (uint32_t k = 0; k < c->legal_n[r]; k++)
+    if (feeds_any_legal(c, list[k], bit)) return 1;
+  for (uint32_t k = 1; k <= c->legal_ng[r]; k++)
+    if (feeds_any_legal(c, end[-(ptrdiff_t)k], bit)) return 1;
+  for (int gated = 0; gated < 2; gated++)
+    for (uint32_t i = 0, keys = gated ? c->key_cntg[r] : c->key_cnt[r]; i < keys; i++) {
+      uint32_t key = *key_slot(c, r, gated, i);
+      for (uint32_t j = c->key_start[key]; j < c->key_start[key + 1]; j++)
+        if (feeds_any_legal(c, c->key_moves[j], bit)) return 1;
+    }
   return 0;
 }
 
@@ -359,12 +435,12 @@ static uint32_t legal_with_lazy(dl_circuit *c, uint32_t r, const uint32_t **move
   return c->legal_count[r];
 }
 
-/* Role r's n listed moves whose checks hold, into legal_out. */
-static uint32_t legal_checked(dl_circuit *c, uint32_t r, uint32_t n, const uint32_t **moves)
+/* Role r's listed moves whose checks hold, into legal_out. */
+static uint32_t legal_checked(dl_circuit *c, uint32_t r, int open, const uint32_t **moves)
 {
   uint32_t *out = c->legal_out + c->role_start[r], k = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t m = cc_legal_at(c, r, i);
+  for (uint32_t i = 0, n = cc_list_candidates(c, r, open, out); i < n; i++) {
+    uint32_t m = out[i];
     out[k] = m;
     k += (uint32_t)check_holds(c, m);
   }
@@ -376,8 +452,10 @@ uint32_t dl_circuit_legal(dl_circuit *c, uint32_t r, const uint32_t **moves)
 {
   assert(c && r < c->n_roles && moves);
   if (c->lazy) return legal_with_lazy(c, r, moves);
-  uint32_t n0 = c->legal_n[r], ng = c->legal_ng[r] && gate_open(c, r) ? c->legal_ng[r] : 0;
-  if (c->role_checked[r]) return legal_checked(c, r, n0 + ng, moves);
+  int open = gate_open(c, r);
+  if (c->role_checked[r]) return legal_checked(c, r, open, moves);
+  assert(!c->key_n[r] && !c->key_ng[r]);  /* keyed moves are checked */
+  uint32_t n0 = c->legal_n[r], ng = open ? c->legal_ng[r] : 0;
   const uint32_t *base = c->legal_list + c->role_start[r], *gated = c->legal_list + c->role_start[r + 1] - ng;
   if (!ng || !n0) {
     *moves = ng ? gated : base;
@@ -478,14 +556,14 @@ void dl_circuit_initial(const dl_circuit *c, uint64_t *state)
  * hold), then without replacement through a copy of the list, until a
  * move's checks hold.  Either way that move is uniform among those whose
  * checks hold.  0 when none holds. */
-static int redraw_checked(dl_circuit *c, uint32_t r, uint32_t n, uint32_t k, dl_rng *rng, uint32_t *m)
+static int redraw_checked(dl_circuit *c, uint32_t r, int open, uint32_t n, uint32_t k, dl_rng *rng, uint32_t *m)
 {
   for (int tries = 0; n > 1 && tries < REDRAW_TRIES; tries++) {
     *m = cc_legal_at(c, r, dl_rng_below(rng, n));
     if (check_holds(c, *m)) return 1;
   }
   uint32_t *cand = c->legal_out + c->role_start[r];
-  for (uint32_t i = 0; i < n; i++) cand[i] = cc_legal_at(c, r, i);
+  cc_list_candidates(c, r, open, cand);
   cand[k] = cand[--n];
   while (n) {
     k = n == 1 ? 0 : dl_rng_below(rng, n);
@@ -505,12 +583,12 @@ static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *
 {
   assert(c && r < c->n_roles && rng && m);
   int open = gate_open(c, r);
-  uint32_t n = c->legal_n[r] + (c->legal_ng[r] && open ? c->legal_ng[r] : 0);
+  uint32_t n = cc_listed_count(c, r, open);
   if (c->lazy) return cc_lazy_random_move(c, r, open, n, rng, m);
   if (!n) return 0;
   uint32_t k = n == 1 ? 0 : dl_rng_below(rng, n);
   *m = cc_legal_at(c, r, k);
-  return !c->role_checked[r] || check_holds(c, *m) || redraw_checked(c, r, n, k, rng, m);
+  return !c->role_checked[r] || check_holds(c, *m) || redraw_checked(c, r, open, n, k, rng, m);
 }
 
 int cc_random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m) { return random_move(c, r, rng, m); }
@@ -600,7 +678,9 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->lz, c->lz_stack, c->any_in, c->true_list, c->role_all_gated, c->move_lazy, c->lzm_start,
                 c->lzm_moves, c->lz_cand, c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal, c->sk_start,
                 c->sk_list, c->grp_start, c->grp_fluent, c->fluent_grp, c->fluent_slot, c->grp_true, c->grp_one,
-                c->sel_start, c->sel_and, c->sel_x, c->grp_mask };
+                c->sel_start, c->sel_and, c->sel_x, c->grp_mask, c->key_start, c->key_moves, c->key_role,
+                c->key_pos, c->key_list, c->role_key_start, c->key_n, c->key_ng, c->key_cnt, c->key_cntg,
+                c->key_gated };
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
   free(c);
 }

@@ -62,6 +62,8 @@ typedef struct dl_circuit_stats {
   uint32_t lazy_gates, lazy_wires; /* evaluated on demand (DL_CIRCUIT_LAZY) */
   uint32_t lazy_next_rules;    /* of them, rules of next atoms (evaluated when a move is made) */
   uint32_t checked_moves;      /* legal moves that read inputs when drawn, not through wires (eager) */
+  uint32_t keyed_moves;        /* of them, listed under a gate that many need, with no wires in (eager) */
+  uint32_t move_keys;          /* such gates */
   uint32_t one_hot_groups;     /* groups of fluents of which one holds at most, as a step counter's (eager) */
   uint32_t selected_ands;      /* ANDs of a member and one gate, fed only while the member holds (eager) */
   uint32_t watched_ands;       /* ANDs of a move's gate and a state's, fed by the first only while the second holds (eager) */

@@ -11,7 +11,7 @@
 
 typedef struct cc_wide cc_wide;
 
-enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4 };
+enum { HOOK_LEGAL = 1, HOOK_NEXT = 2, HOOK_GOAL = 3, HOOK_TERMINAL = 4, HOOK_KEY = 5 };
 enum { KIND_INPUT, KIND_CONST, KIND_AND, KIND_OR };
 #define HAS_OUTPUTS 0x80000000u
 #define DEMUX 0xffffffffu   /* net[d + 3] of a demux record (no block's number) */
@@ -111,6 +111,21 @@ struct dl_circuit {
    * k. */
   uint32_t n_al, al_gate[AL_MAX], al_role[AL_MAX];
   uint8_t *move_al;
+  /* Keyed moves (eager circuits): checked moves listed under a key, a gate
+   * that many of them need (amazons' queen on a square: some 870 moves),
+   * with no wires in.  The key's hook (HOOK_KEY) puts key k in its role's
+   * list of keys that hold when it turns true and out when it turns false,
+   * one hook for all its moves where each would take a feed, a pass and a
+   * hook of its own; the draw reads their other inputs as checks.  Moves
+   * of key k: key_moves[key_start[k] .. key_start[k + 1]).  A role's keys
+   * that hold lie in its part of key_list (from role_key_start[r]): the
+   * ungated ones (key_cnt[r]) from the front, the gated ones (key_cntg[r],
+   * counted while the role's gate is open) from the end; key_pos is a
+   * key's place there.  key_n[r] and key_ng[r] count their moves. */
+  uint32_t n_keys;
+  uint32_t *key_start, *key_moves, *key_role, *key_pos, *key_list, *role_key_start;
+  uint32_t *key_n, *key_ng, *key_cnt, *key_cntg;
+  uint8_t *key_gated;
   /* Selected ANDs (eager circuits): fluents of a one-hot group (at most
    * one of them holds in every reachable state, as a step counter's) and
    * ANDs of a member with one other gate x.  Such an AND has no wires in:
@@ -204,13 +219,33 @@ int cc_random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m);
 /* Frees c's bit-parallel program (circuit_wide.c). */
 void cc_wide_free(dl_circuit *c);
 
-/* Role r's eager legal move k: its ungated ones (legal_n[r]) from the front
- * of its list, then its gated ones from the back. */
+/* Role r's listed moves, in the order cc_legal_at numbers them: the moves
+ * of its ungated keys that hold (key_n[r]), its ungated listed ones
+ * (legal_n[r], from the front of its part of legal_list), and when its gate
+ * is open its gated listed ones (legal_ng[r], from the end) and the moves
+ * of its gated keys that hold (key_ng[r]). */
+static inline uint32_t cc_listed_count(const dl_circuit *c, uint32_t r, int open)
+{
+  return c->key_n[r] + c->legal_n[r] + (open ? c->legal_ng[r] + c->key_ng[r] : 0);
+}
+
+/* Role r's keyed move k among the moves of its ungated keys that hold
+ * (gated 0) or its gated ones (1); k < key_n[r] (key_ng[r]). */
+uint32_t cc_keyed_at(const dl_circuit *c, uint32_t r, uint32_t k, int gated);
+
+/* Role r's listed move k (k < cc_listed_count). */
 static inline uint32_t cc_legal_at(const dl_circuit *c, uint32_t r, uint32_t k)
 {
-  uint32_t n0 = c->legal_n[r];
-  return k < n0 ? c->legal_list[c->role_start[r] + k] : c->legal_list[c->role_start[r + 1] - 1 - (k - n0)];
+  uint32_t kn = c->key_n[r], n0 = c->legal_n[r];
+  if (k - kn < n0) return c->legal_list[c->role_start[r] + (k - kn)];
+  if (k < kn) return cc_keyed_at(c, r, k, 0);
+  k -= kn + n0;
+  if (k < c->legal_ng[r]) return c->legal_list[c->role_start[r + 1] - 1 - k];
+  return cc_keyed_at(c, r, k - c->legal_ng[r], 1);
 }
+
+/* Role r's listed moves into out, in cc_legal_at's order; how many. */
+uint32_t cc_list_candidates(const dl_circuit *c, uint32_t r, int open, uint32_t *out);
 
 /* Lazy gates (circuit_lazy.c). */
 /* Forgets the lazy values: the state changed. */

@@ -31,7 +31,8 @@ enum {
   /* costs in quarters of a feed (measured on checkers and speedChess) */
   FEED_COST = 4,                  /* a flip fed to the AND */
   LIST_COST = 24,                 /* a change of a move's listing */
-  REJECT_COST = 1                 /* a listed move whose checks fail, per state */
+  REJECT_COST = 1,                /* a listed move whose checks fail, per state */
+  KEY_MIN = 2                     /* moves under a key, at least */
 };
 #define PROFILE_SAMPLES ((uint64_t)1 << 26)  /* rows times states, at most (8 MiB of bits) */
 
@@ -175,7 +176,7 @@ static uint32_t and_inputs(const dl_circuit *c, const cc_inputs *in, const cc_pr
 
 void cc_profile_free(cc_profile *p)
 {
-  free(p->row), free(p->offset), free(p->bits), free(p->first), free(p->and_start), free(p->and_in);
+  free(p->row), free(p->offset), free(p->bits), free(p->first), free(p->and_start), free(p->and_in), free(p->keyable);
   memset(p, 0, sizeof *p);
 }
 
@@ -188,6 +189,9 @@ static void add_row(cc_profile *p, uint32_t g)
   p->row[g] = p->rows++;
 }
 
+/* Whether gate g may be a key: it has no hook and lies outside any block. */
+static int keyable(const dl_circuit *c, uint32_t g) { return !(c->hook[g] & ~HAS_OUTPUTS) && !c->block[g]; }
+
 /* The rows of a first compile: the inputs of every plain legal AND with a
  * checkable input.  1, or 0 when out of memory. */
 static int survey(const dl_circuit *c, const cc_inputs *in, const uint8_t *is_al, cc_profile *p)
@@ -198,13 +202,18 @@ static int survey(const dl_circuit *c, const cc_inputs *in, const uint8_t *is_al
   p->offset = malloc(ng * sizeof *p->offset);
   p->and_start = malloc(ng * sizeof *p->and_start);
   p->and_in = malloc(((size_t)c->n_edges + 1) * sizeof *p->and_in);
-  if (!p->row || !p->offset || !p->and_start || !p->and_in) return 0;
+  p->keyable = calloc(ng, 1);
+  if (!p->row || !p->offset || !p->and_start || !p->and_in || !p->keyable) return 0;
   memset(p->row, 0xff, ng * sizeof *p->row);
   p->and_start[0] = 0;
   for (uint32_t t = 0; t < c->n_gates; t++) {
     uint32_t *a = p->and_in + p->and_start[p->n_ands];
     if (!plain_legal_and(c, in, is_al, t) || !has_checkable(c, in, t)) continue;
-    for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++) add_row(p, in->edge_src[in->in_edge[j]]);
+    for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++) {
+      uint32_t g = in->edge_src[in->in_edge[j]];
+      add_row(p, g);
+      p->keyable[p->row[g]] = (uint8_t)keyable(c, g);
+    }
     uint32_t n = and_inputs(c, in, p, t, a);
     if (n) p->n_ands++, p->and_start[p->n_ands] = p->and_start[p->n_ands - 1] + n;
   }
@@ -349,8 +358,9 @@ static void load_inputs(chooser *ch, const uint32_t *a, uint32_t n, uint64_t *fe
 /* Chooses the checks of an AND of n inputs a (and_input): its checkable
  * inputs are tried, most flips first, and each whose wire costs more than
  * it saves (wired_cost) becomes a check (dropped[j] = 1); the AND keeps a
- * wire.  Returns how many. */
-static uint32_t choose_checks(chooser *ch, const uint32_t *a, uint32_t n, uint8_t *dropped)
+ * wire.  Returns how many, the cost of the wires kept into *cost; leaves
+ * the whole AND's values in ch->all. */
+static uint32_t choose_checks(chooser *ch, const uint32_t *a, uint32_t n, uint8_t *dropped, uint64_t *cost_out)
 {
   size_t w = ch->p->words;
   uint64_t feeds;
@@ -372,7 +382,30 @@ static uint32_t choose_checks(chooser *ch, const uint32_t *a, uint32_t n, uint8_
       for (size_t x = 0; x < w; x++) ch->kept[x] &= ch->lit[i * w + x];
     }
   }
+  *cost_out = cost;
   return n_drop;
+}
+
+/* The input of a plain legal AND (its n inputs a, ch->all their
+ * conjunction) that keys it at the least cost into *cost, or NONE: a
+ * positive one from a keyable gate.  Keyed, the move is listed wherever
+ * that input holds: it fails its checks where the AND does not
+ * (REJECT_COST), and its key's flips change the list once for KEY_MIN
+ * moves at least. */
+static uint32_t best_key(const chooser *ch, const uint32_t *a, uint32_t n, uint64_t *cost)
+{
+  const cc_profile *p = ch->p;
+  uint32_t best = NONE;
+  *cost = UINT64_MAX;
+  for (uint32_t j = 0; j < n; j++) {
+    if ((a[j] & 2) || !p->keyable[a[j] >> 2]) continue;
+    const uint64_t *v = p->bits + (size_t)(a[j] >> 2) * p->words;
+    uint64_t rejects = 0;
+    for (uint32_t w = 0; w < p->words; w++) rejects += bits_in(v[w] & ~ch->all[w]);
+    uint64_t x = REJECT_COST * rejects + LIST_COST * flips(p, v) / KEY_MIN;
+    if (x < *cost) best = j, *cost = x;
+  }
+  return best;
 }
 
 int cc_profile_pays(const cc_profile *p)
@@ -380,21 +413,118 @@ int cc_profile_pays(const cc_profile *p)
   assert(p);
   chooser ch;
   uint8_t dropped[CHECK_MAX_IN];
+  uint64_t cost;
   int pays = 0;
   if (!chooser_init(&ch, p)) {
     chooser_free(&ch);
     return 0;
   }
-  for (uint32_t k = 0; k < p->n_ands && !pays; k++)
-    pays = choose_checks(&ch, p->and_in + p->and_start[k], p->and_start[k + 1] - p->and_start[k], dropped) > 0;
+  uint32_t *keyed = calloc((size_t)p->rows + 1, sizeof *keyed);  /* per row: the ANDs it would rather key */
+  for (uint32_t k = 0; keyed && k < p->n_ands && !pays; k++) {
+    const uint32_t *a = p->and_in + p->and_start[k], n = p->and_start[k + 1] - p->and_start[k];
+    uint64_t key_cost;
+    pays = choose_checks(&ch, a, n, dropped, &cost) > 0;
+    uint32_t j = best_key(&ch, a, n, &key_cost);
+    pays |= j != NONE && key_cost < cost && ++keyed[a[j] >> 2] >= KEY_MIN;
+  }
   chooser_free(&ch);
+  free(keyed);
   return pays;
+}
+
+/* ---- keyed moves ---- */
+
+/* The source gate of input j of gate t. */
+static uint32_t input_gate(const cc_inputs *in, uint32_t t, uint32_t j) { return in->edge_src[in->in_edge[in->in_start[t] + j]]; }
+
+/* Room for the keys' planning: per gate t, the input that keys it
+ * (key_in, or NONE); per key gate, its moves' role << 1 | gated (tag, or
+ * NONE; MIXED when they differ) and how many (count). */
+typedef struct key_plan {
+  uint32_t *key_in, *tag, *count;
+} key_plan;
+#define MIXED (NONE - 1)
+
+static void key_plan_free(key_plan *k) { free(k->key_in), free(k->tag), free(k->count); }
+
+static int key_plan_init(key_plan *k, uint32_t n_gates)
+{
+  size_t n = (size_t)n_gates + 1;
+  k->key_in = malloc(n * sizeof *k->key_in), k->tag = malloc(n * sizeof *k->tag);
+  k->count = calloc(n, sizeof *k->count);
+  if (!k->key_in || !k->tag || !k->count) return 0;
+  memset(k->key_in, 0xff, n * sizeof *k->key_in);
+  memset(k->tag, 0xff, n * sizeof *k->tag);
+  return 1;
+}
+
+/* Plain legal AND t (move m) would rather be keyed by input j: counted
+ * under its gate. */
+static void plan_key(const dl_circuit *c, const cc_inputs *in, key_plan *k, uint32_t t, uint32_t m, uint32_t j)
+{
+  uint32_t g = input_gate(in, t, j), tag = c->move_role[m] << 1 | c->move_gated[m];
+  k->key_in[t] = j;
+  k->tag[g] = k->tag[g] == NONE || k->tag[g] == tag ? tag : MIXED;
+  k->count[g]++;
+}
+
+/* Whether t's planned key holds a key: KEY_MIN moves of one role, gated
+ * alike. */
+static int key_taken(const cc_inputs *in, const key_plan *k, uint32_t t)
+{
+  if (k->key_in[t] == NONE) return 0;
+  uint32_t g = input_gate(in, t, k->key_in[t]);
+  return k->tag[g] != MIXED && k->count[g] >= KEY_MIN;
+}
+
+/* The keys of the ANDs keyed in k (key_in; the others' NONE): numbered
+ * per gate, their moves filed, the gate's hook made its key's, the ANDs'
+ * legal hooks cleared (they have no wires left); per role, room for its
+ * keys that hold.  1, or 0 when out of memory. */
+static int make_keys(dl_circuit *c, const cc_inputs *in, key_plan *k)
+{
+  uint32_t *key_of = k->tag, n = 0;  /* the tags are read no more */
+  memset(key_of, 0xff, ((size_t)c->n_gates + 1) * sizeof *key_of);
+  for (uint32_t t = 0; t < c->n_gates; t++) {
+    uint32_t g = k->key_in[t] == NONE ? NONE : input_gate(in, t, k->key_in[t]);
+    if (g != NONE && key_of[g] == NONE) key_of[g] = n++;
+  }
+  size_t nk = (size_t)n + 1;
+  c->n_keys = n;
+  c->key_start = calloc(nk + 1, sizeof *c->key_start);
+  c->key_moves = malloc(((size_t)c->n_moves + 1) * sizeof *c->key_moves);
+  c->key_role = malloc(nk * sizeof *c->key_role), c->key_gated = malloc(nk);
+  c->key_pos = malloc(nk * sizeof *c->key_pos), c->key_list = malloc(nk * sizeof *c->key_list);
+  if (!c->key_start || !c->key_moves || !c->key_role || !c->key_gated || !c->key_pos || !c->key_list) return 0;
+  for (uint32_t t = 0; t < c->n_gates; t++) {
+    if (k->key_in[t] == NONE) continue;
+    uint32_t g = input_gate(in, t, k->key_in[t]), key = key_of[g], m = legal_move_of(c, t);
+    c->key_start[key + 1]++;
+    c->key_role[key] = c->move_role[m], c->key_gated[key] = c->move_gated[m];
+    c->role_key_start[c->move_role[m] + 1] += c->key_start[key + 1] == 1;
+    c->hook[g] = (c->hook[g] & HAS_OUTPUTS) | (uint32_t)HOOK_KEY << 28 | key;
+  }
+  for (uint32_t x = 0; x < n; x++) c->key_start[x + 1] += c->key_start[x];
+  for (uint32_t r = 0; r < c->n_roles; r++) c->role_key_start[r + 1] += c->role_key_start[r];
+  memcpy(c->key_pos, c->key_start, n * sizeof *c->key_pos);  /* the places to fill, till the hooks run */
+  for (uint32_t t = 0; t < c->n_gates; t++) {
+    if (k->key_in[t] == NONE) continue;
+    uint32_t key = key_of[input_gate(in, t, k->key_in[t])];
+    c->key_moves[c->key_pos[key]++] = legal_move_of(c, t);
+    c->hook[t] &= HAS_OUTPUTS;
+  }
+  c->stats.keyed_moves = c->key_start[n];
+  c->stats.move_keys = n;
+  return 1;
 }
 
 /* The checks of every plain legal AND chosen from the profile and filed
  * per move (check_start, check_lit), their wires marked in drop, the ANDs'
- * counters needing as many inputs fewer.  1, or 0 when out of memory. */
-static int file_checks(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al, const cc_profile *p, uint8_t *drop)
+ * counters needing as many inputs fewer; a keyed AND's every wire
+ * dropped, its key's not filed as a check (k->key_in, NONE for the
+ * others).  1, or 0 when out of memory. */
+static int file_checks(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al, const cc_profile *p, uint8_t *drop,
+                       key_plan *k)
 {
   chooser ch;
   if (!chooser_init(&ch, p)) {
@@ -403,9 +533,19 @@ static int file_checks(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al,
   }
   uint32_t a[CHECK_MAX_IN], n;
   uint8_t dropped[CHECK_MAX_IN];
+  uint64_t wired, keyed;
   for (uint32_t t = 0; t < c->n_gates; t++) {
     if (!plain_legal_and(c, in, is_al, t) || !(n = and_inputs(c, in, p, t, a))) continue;
-    c->check_start[legal_move_of(c, t) + 1] = choose_checks(&ch, a, n, dropped);
+    choose_checks(&ch, a, n, dropped, &wired);
+    uint32_t j = best_key(&ch, a, n, &keyed);
+    if (j != NONE && keyed < wired) plan_key(c, in, k, t, legal_move_of(c, t), j);
+  }
+  for (uint32_t t = 0; t < c->n_gates; t++) {
+    if (!plain_legal_and(c, in, is_al, t) || !(n = and_inputs(c, in, p, t, a))) continue;
+    uint32_t n_checks = choose_checks(&ch, a, n, dropped, &wired);
+    if (key_taken(in, k, t)) memset(dropped, 1, n), n_checks = n - 1;
+    else k->key_in[t] = NONE;
+    c->check_start[legal_move_of(c, t) + 1] = n_checks;
     for (uint32_t j = 0; j < n; j++) drop[in->in_edge[in->in_start[t] + j]] = dropped[j];
   }
   chooser_free(&ch);
@@ -416,14 +556,14 @@ static int file_checks(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al,
   }
   c->check_lit = malloc(((size_t)c->check_start[c->n_moves] + 1) * sizeof *c->check_lit);
   if (!c->check_lit) return 0;
-  for (uint32_t t = 0, k; t < c->n_gates; t++) {
+  for (uint32_t t = 0, x; t < c->n_gates; t++) {
     if (!plain_legal_and(c, in, is_al, t)) continue;
-    k = c->check_start[legal_move_of(c, t)];
+    x = c->check_start[legal_move_of(c, t)];
     for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++) {
       uint32_t i = in->in_edge[j], neg = c->outs[i] >> 1 & 1;
       if (!drop[i]) continue;
-      c->check_lit[k++] = in->edge_src[i] << 1 | neg;
       c->counter[t] += !neg;  /* one input fewer to need */
+      if (j - in->in_start[t] != k->key_in[t]) c->check_lit[x++] = in->edge_src[i] << 1 | neg;
     }
   }
   return 1;
@@ -435,12 +575,15 @@ static int file_checks(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al,
 static int make_checks(dl_circuit *c, const cc_profile *p, uint8_t *drop, uint8_t *is_al)
 {
   cc_inputs in = { 0 };
-  int ok = cc_list_inputs(c, &in);
+  key_plan k = { 0 };
+  int ok = cc_list_inputs(c, &in) && key_plan_init(&k, c->n_gates);
   if (ok) find_any_legal(c, &in, is_al);
-  ok = ok && file_checks(c, &in, is_al, p, drop);
+  ok = ok && file_checks(c, &in, is_al, p, drop, &k);
   if (ok && c->stats.checked_moves) take_any_legal(c, &in, is_al, drop);
+  ok = ok && make_keys(c, &in, &k);  /* after take_any_legal, which reads the legal hooks */
   if (ok) cc_drop_wires(c, drop);
   cc_inputs_free(&in);
+  key_plan_free(&k);
   return ok;
 }
 
@@ -450,8 +593,13 @@ int cc_take_checks(build *b)
   c->check_start = calloc((size_t)c->n_moves + 1, sizeof *c->check_start);
   c->move_al = calloc((size_t)c->n_moves + 1, 1);
   c->role_checked = calloc((size_t)c->n_roles + 1, 1);
+  size_t nr = (size_t)c->n_roles + 1;
+  c->role_key_start = calloc(nr + 1, sizeof *c->role_key_start);
+  c->key_n = calloc(nr, sizeof *c->key_n), c->key_ng = calloc(nr, sizeof *c->key_ng);
+  c->key_cnt = calloc(nr, sizeof *c->key_cnt), c->key_cntg = calloc(nr, sizeof *c->key_cntg);
   uint8_t *drop = calloc((size_t)c->n_edges + 1, 1), *is_al = calloc((size_t)c->n_gates + 1, 1);
-  int ok = c->check_start && c->move_al && c->role_checked && drop && is_al;
+  int ok = c->check_start && c->move_al && c->role_checked && c->role_key_start && c->key_n && c->key_ng &&
+           c->key_cnt && c->key_cntg && drop && is_al;
   if (ok && b->mode == DL_CIRCUIT_EAGER && b->survey) {
     cc_inputs in = { 0 };
     ok = cc_list_inputs(c, &in);

@@ -76,6 +76,7 @@ typedef struct cc_profile {
   /* those ANDs' inputs: and_in[and_start[k] .. and_start[k + 1]), each
    * row << 2 | negated << 1 | checkable */
   uint32_t n_ands, *and_start, *and_in;
+  uint8_t *keyable;        /* per row: whether its gate may key moves (no hook, no block) */
 } cc_profile;
 
 /* The demux records of the selected ANDs (see circuit_impl.h), in dense

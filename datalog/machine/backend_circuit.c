@@ -296,9 +296,9 @@ static void cm_describe(const dl_machine *m, int json, dl_buf *b)
                 s.and_gates, s.or_gates, s.inputs, s.edges, s.negated);
     dl_buf_addf(b, "\"cyclic_blocks\": %u, \"cyclic_gates\": %u, \"fluents\": %u, \"moves\": %u, \"lazy_gates\": %u, "
                 "\"lazy_wires\": %u, \"lazy_next_rules\": %u, \"checked_moves\": %u, \"one_hot_groups\": %u, "
-                "\"selected_ands\": %u, \"watched_ands\": %u,\n", s.cyclic_blocks, s.cyclic_gates, s.fluents, s.moves,
-                s.lazy_gates, s.lazy_wires, s.lazy_next_rules, s.checked_moves, s.one_hot_groups, s.selected_ands,
-                s.watched_ands);
+                "\"keyed_moves\": %u, \"move_keys\": %u, \"selected_ands\": %u, \"watched_ands\": %u,\n", s.cyclic_blocks,
+                s.cyclic_gates, s.fluents, s.moves, s.lazy_gates, s.lazy_wires, s.lazy_next_rules, s.checked_moves,
+                s.keyed_moves, s.move_keys, s.one_hot_groups, s.selected_ands, s.watched_ands);
     return;
   }
   dl_buf_addf(b, "circuit    %u gates (%u and, %u or, %u inputs), %u wires (%u negated), %u cyclic blocks of %u gates,"
@@ -310,6 +310,7 @@ static void cm_describe(const dl_machine *m, int json, dl_buf *b)
   dl_buf_addf(b, "state      %u fluents in %u words: %u bytes per state; %u moves", s.fluents, s.state_words,
               s.state_words * 8, s.moves);
   if (s.checked_moves) dl_buf_addf(b, ", %u of them checked when drawn", s.checked_moves);
+  if (s.keyed_moves) dl_buf_addf(b, " (%u listed under %u keys)", s.keyed_moves, s.move_keys);
   dl_buf_addf(b, "\n");
   if (s.selected_ands || s.watched_ands)
     dl_buf_addf(b, "selected   %u ANDs fed only while their fluent holds, of %u one-hot groups; %u ANDs of a move's gate"

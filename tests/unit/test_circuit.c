@@ -599,6 +599,82 @@ static void test_checked_pick(void)
   game_free(&x);
 }
 
+/* Keyed moves (eager): w's 8 moves go(X,Z) from a cell X need at(X), so
+ * they are listed under at(X) as a key and read ~blocked(Z) when drawn;
+ * b blocks and frees the targets.  In the gated game w moves on its turns
+ * only (its keys count while control(w) holds); in the other, both move
+ * at every step. */
+#define KEYED_BOARD                                                                                        \
+  "role(w). role(b).\n"                                                                                    \
+  "cell(1). cell(2). cell(3). cell(4).\n"                                                                  \
+  "z(1). z(2). z(3). z(4). z(5). z(6). z(7). z(8).\n"                                                      \
+  "dest(1,1). dest(2,2). dest(3,3). dest(4,4). dest(5,1). dest(6,2). dest(7,3). dest(8,4).\n"              \
+  "succ(0,1). succ(1,2). succ(2,3). succ(3,4). succ(4,5). succ(5,6). succ(6,7). succ(7,8). succ(8,9).\n"  \
+  "succ(9,10).\n"                                                                                          \
+  "init(at(1)). init(at(3)). init(t(0)).\n"                                                                \
+  "legal(b,block(Z)) :- z(Z) & ~true(blocked(Z)).\n"                                                       \
+  "legal(b,free(Z)) :- true(blocked(Z)).\n"                                                                \
+  "moved(X) :- does(w,go(X,Z)).\n"                                                                         \
+  "next(at(Y)) :- does(w,go(X,Z)) & dest(Z,Y).\n"                                                          \
+  "next(at(X)) :- true(at(X)) & ~moved(X).\n"                                                              \
+  "next(blocked(Z)) :- does(b,block(Z)).\n"                                                                \
+  "next(blocked(Z)) :- true(blocked(Z)) & ~does(b,free(Z)).\n"                                             \
+  "next(t(N1)) :- true(t(N)) & succ(N,N1).\n"                                                              \
+  "terminal :- true(t(10)).\n"                                                                             \
+  "goal(w,100). goal(b,50).\n"
+static const char keyed_game[] = KEYED_BOARD
+  "legal(w,go(X,Z)) :- true(at(X)) & z(Z) & ~true(blocked(Z)).\n"
+  "legal(w,wait).\n";
+static const char keyed_gated_game[] = KEYED_BOARD
+  "init(control(w)).\n"
+  "legal(w,go(X,Z)) :- true(control(w)) & true(at(X)) & z(Z) & ~true(blocked(Z)).\n"
+  "legal(w,wait) :- true(control(w)).\n"
+  "legal(w,noop) :- true(control(b)).\n"
+  "next(control(b)) :- true(control(w)).\n"
+  "next(control(w)) :- true(control(b)).\n";
+
+/* In game src (eager), with at(1), at(3), blocked(2) and blocked(5): w
+ * has 12 moves go(X,Z) and wait (or, gated, on its turn), listed and drawn
+ * each about equally often, never a blocked one. */
+static void keyed_pick(const char *src, const char *what)
+{
+  game x;
+  if (!game_open(&x, src, what)) return;
+  dl_circuit *c = x.c;
+  CHECK(dl_circuit_get_stats(c).keyed_moves >= 16, "%s: w's moves keyed (%u)", what,
+        dl_circuit_get_stats(c).keyed_moves);
+  uint64_t *s = calloc(dl_circuit_state_words(c), 8);
+  uint32_t n_moves = dl_circuit_move_count(c), *seen = calloc(n_moves + 1, sizeof *seen), m;
+  const char *const fluents[] = { "at(1)", "at(3)", "blocked(2)", "blocked(5)", "t(0)", "control(w)" };
+  const uint32_t *moves;
+  int ok = s && seen;
+  if (ok) set_fluents(c, s, fluents, 6);
+  ok = ok && dl_circuit_set_state(c, s) && dl_circuit_legal(c, 0, &moves) == 13;
+  CHECK(ok, "%s: w has 13 legal moves", what);
+  dl_rng rng;
+  dl_rng_seed(&rng, 7);
+  for (int i = 0; ok && i < 13000; i++) {
+    ok = cc_random_move(c, 0, &rng, &m) && m < n_moves;
+    if (ok) seen[m]++;
+  }
+  int even = ok;
+  for (uint32_t k = 0; ok && k < n_moves; k++) {
+    int legal = 0;
+    for (uint32_t j = 0; j < 13; j++) legal |= moves[j] == k;
+    if (dl_circuit_move_role(c, k) == 0) even &= legal ? seen[k] >= 880 && seen[k] <= 1120 : seen[k] == 0;  /* 3 sigma: 93 */
+  }
+  CHECK(even, "%s: each legal move about a 13th of the draws, no other", what);
+  free(s), free(seen);
+  game_free(&x);
+}
+
+static void test_keyed(void)
+{
+  if (mode != DL_CIRCUIT_EAGER) return;
+  keyed_pick(keyed_game, "keyed");
+  keyed_pick(keyed_gated_game, "keyed, gated");
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -657,7 +733,7 @@ static uint32_t modes_agree(const dl_ground *g, uint64_t seed, int playouts)
 static void test_modes_agree(void)
 {
   const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
-                                checked_pick_game, steps_game() };
+                                checked_pick_game, steps_game(), keyed_game, keyed_gated_game };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     if (!game_make(&x, games[i])) {
@@ -795,7 +871,7 @@ static void check_first_moves(const char *text, int filed, uint32_t n)
 static void test_wide(void)
 {
   const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
-                                checked_pick_game, steps_game() };
+                                checked_pick_game, steps_game(), keyed_game, keyed_gated_game };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     replay rp;
@@ -919,6 +995,7 @@ int main(int argc, char **argv)
     test_checked_moves();
     test_checked_pick();
     test_selected();
+    test_keyed();
   }
   test_modes_agree();
   mode = DL_CIRCUIT_EAGER;
