@@ -518,6 +518,31 @@ static int make_keys(dl_circuit *c, const cc_inputs *in, key_plan *k)
   return 1;
 }
 
+/* The sampled states where literal l (dense gate << 1 | negated) holds;
+ * all of them for a gate not sampled. */
+static uint64_t holds_count(const cc_profile *p, uint32_t l)
+{
+  if (p->row[l >> 1] == NONE) return p->states;
+  const uint64_t *v = p->bits + (size_t)p->row[l >> 1] * p->words;
+  uint64_t n = 0;
+  for (uint32_t w = 0; w < p->words; w++) n += bits_in(v[w]);
+  return (l & 1) ? p->states - n : n;
+}
+
+/* A move's n checks ls, the one that holds least often first: a draw
+ * stops at the first that fails, and on a large circuit each is a miss in
+ * the cache. */
+static void order_checks(const cc_profile *p, uint32_t *ls, uint32_t n)
+{
+  uint64_t h[CHECK_MAX_IN];
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t l = ls[i], j = i;
+    uint64_t x = holds_count(p, l);
+    for (; j > 0 && h[j - 1] > x; j--) h[j] = h[j - 1], ls[j] = ls[j - 1];
+    h[j] = x, ls[j] = l;
+  }
+}
+
 /* The checks of every plain legal AND chosen from the profile and filed
  * per move (check_start, check_lit), their wires marked in drop, the ANDs'
  * counters needing as many inputs fewer; a keyed AND's every wire
@@ -565,6 +590,7 @@ static int file_checks(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al,
       c->counter[t] += !neg;  /* one input fewer to need */
       if (j - in->in_start[t] != k->key_in[t]) c->check_lit[x++] = in->edge_src[i] << 1 | neg;
     }
+    order_checks(p, c->check_lit + c->check_start[legal_move_of(c, t)], x - c->check_start[legal_move_of(c, t)]);
   }
   return 1;
 }
