@@ -18,7 +18,7 @@ static inline uint32_t *key_slot(const dl_circuit *c, uint32_t r, int gated, uin
 
 /* Key k's gate turned true (up) or false: k put in its role's keys that
  * hold, or taken out (the last one moved to its place). */
-static void key_flips(dl_circuit *c, uint32_t k, uint32_t up)
+static __attribute__((noinline)) void key_flips(dl_circuit *c, uint32_t k, uint32_t up)
 {
   uint32_t r = c->key_role[k], gated = c->key_gated[k], size = c->key_start[k + 1] - c->key_start[k];
   uint32_t *cnt = gated ? &c->key_cntg[r] : &c->key_cnt[r], *moves = gated ? &c->key_ng[r] : &c->key_n[r];
