@@ -56,7 +56,8 @@ static uint32_t append_keyed(const dl_circuit *c, uint32_t r, int gated, uint32_
   return n;
 }
 
-uint32_t cc_list_candidates(const dl_circuit *c, uint32_t r, int open, uint32_t *out)
+/* Role r's listed moves into out, in cc_legal_at's order; how many. */
+static uint32_t list_candidates(const dl_circuit *c, uint32_t r, int open, uint32_t *out)
 {
   uint32_t n = append_keyed(c, r, 0, out, 0);
   memcpy(out + n, c->legal_list + c->role_start[r], c->legal_n[r] * sizeof *out);
@@ -439,7 +440,7 @@ static uint32_t legal_with_lazy(dl_circuit *c, uint32_t r, const uint32_t **move
 static uint32_t legal_checked(dl_circuit *c, uint32_t r, int open, const uint32_t **moves)
 {
   uint32_t *out = c->legal_out + c->role_start[r], k = 0;
-  for (uint32_t i = 0, n = cc_list_candidates(c, r, open, out); i < n; i++) {
+  for (uint32_t i = 0, n = list_candidates(c, r, open, out); i < n; i++) {
     uint32_t m = out[i];
     out[k] = m;
     k += (uint32_t)check_holds(c, m);
@@ -563,7 +564,7 @@ static int redraw_checked(dl_circuit *c, uint32_t r, int open, uint32_t n, uint3
     if (check_holds(c, *m)) return 1;
   }
   uint32_t *cand = c->legal_out + c->role_start[r];
-  cc_list_candidates(c, r, open, cand);
+  list_candidates(c, r, open, cand);
   cand[k] = cand[--n];
   while (n) {
     k = n == 1 ? 0 : dl_rng_below(rng, n);

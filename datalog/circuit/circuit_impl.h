@@ -244,8 +244,6 @@ static inline uint32_t cc_legal_at(const dl_circuit *c, uint32_t r, uint32_t k)
   return cc_keyed_at(c, r, k - c->legal_ng[r], 1);
 }
 
-/* Role r's listed moves into out, in cc_legal_at's order; how many. */
-uint32_t cc_list_candidates(const dl_circuit *c, uint32_t r, int open, uint32_t *out);
 
 /* Lazy gates (circuit_lazy.c). */
 /* Forgets the lazy values: the state changed. */

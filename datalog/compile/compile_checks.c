@@ -1,5 +1,5 @@
-/* compile_checks.c: checked moves and the any-legal gates of an eager
- * circuit (see compile_impl.h, cc_take_checks).
+/* compile_checks.c: checked and keyed moves and the any-legal gates of
+ * an eager circuit (see compile_impl.h, cc_take_checks).
  *
  * A legal move's AND is fed every flip of each of its inputs, though while
  * another input is false no flip changes it: checkers' empty cell feeds the
@@ -17,7 +17,12 @@
  * whenever the rest holds, so the list changes more often and the draw
  * meets moves whose checks fail.  A first compile samples the states of
  * random playouts (cc_profile); the second chooses each move's checks from
- * those states (choose_checks). */
+ * those states (choose_checks).
+ *
+ * A move whose AND would keep a single positive wire, from a gate that
+ * other moves of its role need too (amazons' queen on a square), may lose
+ * that wire as well: it is keyed, listed with the others whenever the
+ * gate holds, one hook for all (best_key, make_keys). */
 #include "datalog/compile/compile_impl.h"
 
 #include "datalog/base/rng.h"
