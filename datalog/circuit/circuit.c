@@ -16,11 +16,14 @@ static inline uint32_t *key_slot(const dl_circuit *c, uint32_t r, int gated, uin
   return gated ? c->key_list + c->role_key_start[r + 1] - 1 - i : c->key_list + c->role_key_start[r] + i;
 }
 
+/* Key k's moves: key_moves from key_start[k], this many. */
+static inline uint32_t key_size(const dl_circuit *c, uint32_t k) { return c->key_start[k + 1] - c->key_start[k]; }
+
 /* Key k's gate turned true (up) or false: k put in its role's keys that
  * hold, or taken out (the last one moved to its place). */
 static __attribute__((noinline)) void key_flips(dl_circuit *c, uint32_t k, uint32_t up)
 {
-  uint32_t r = c->key_role[k], gated = c->key_gated[k], size = c->key_start[k + 1] - c->key_start[k];
+  uint32_t r = c->key_role[k], gated = c->key_gated[k], size = key_size(c, k);
   uint32_t *cnt = gated ? &c->key_cntg[r] : &c->key_cnt[r], *moves = gated ? &c->key_ng[r] : &c->key_n[r];
   if (up) {
     c->key_pos[k] = *cnt;
@@ -38,7 +41,7 @@ uint32_t cc_keyed_at(const dl_circuit *c, uint32_t r, uint32_t k, int gated)
 {
   assert(k < (gated ? c->key_ng[r] : c->key_n[r]));
   for (uint32_t i = 0;; i++) {
-    uint32_t key = *key_slot(c, r, gated, i), size = c->key_start[key + 1] - c->key_start[key];
+    uint32_t key = *key_slot(c, r, gated, i), size = key_size(c, key);
     if (k < size) return c->key_moves[c->key_start[key] + k];
     k -= size;
   }
@@ -49,7 +52,7 @@ uint32_t cc_keyed_at(const dl_circuit *c, uint32_t r, uint32_t k, int gated)
 static uint32_t append_keyed(const dl_circuit *c, uint32_t r, int gated, uint32_t *out, uint32_t n)
 {
   for (uint32_t i = 0, keys = gated ? c->key_cntg[r] : c->key_cnt[r]; i < keys; i++) {
-    uint32_t key = *key_slot(c, r, gated, i), size = c->key_start[key + 1] - c->key_start[key];
+    uint32_t key = *key_slot(c, r, gated, i), size = key_size(c, key);
     memcpy(out + n, c->key_moves + c->key_start[key], size * sizeof *out);
     n += size;
   }
