@@ -566,19 +566,21 @@ static int file_checks(dl_circuit *c, const cc_inputs *in, const uint8_t *is_al,
   uint64_t wired, keyed;
   for (uint32_t t = 0; t < c->n_gates; t++) {
     if (!plain_legal_and(c, in, is_al, t) || !(n = and_inputs(c, in, p, t, a))) continue;
-    choose_checks(&ch, a, n, dropped, &wired);
+    c->check_start[legal_move_of(c, t) + 1] = choose_checks(&ch, a, n, dropped, &wired);
+    for (uint32_t j = 0; j < n; j++) drop[in->in_edge[in->in_start[t] + j]] = dropped[j];
     uint32_t j = best_key(&ch, a, n, &keyed);
     if (j != NONE && keyed < wired) plan_key(c, in, k, t, legal_move_of(c, t), j);
   }
-  for (uint32_t t = 0; t < c->n_gates; t++) {
-    if (!plain_legal_and(c, in, is_al, t) || !(n = and_inputs(c, in, p, t, a))) continue;
-    uint32_t n_checks = choose_checks(&ch, a, n, dropped, &wired);
-    if (key_taken(in, k, t)) memset(dropped, 1, n), n_checks = n - 1;
-    else k->key_in[t] = NONE;
-    c->check_start[legal_move_of(c, t) + 1] = n_checks;
-    for (uint32_t j = 0; j < n; j++) drop[in->in_edge[in->in_start[t] + j]] = dropped[j];
-  }
   chooser_free(&ch);
+  for (uint32_t t = 0; t < c->n_gates; t++) {  /* the keys planned and taken: every wire dropped */
+    if (k->key_in[t] == NONE) continue;
+    if (!key_taken(in, k, t)) {
+      k->key_in[t] = NONE;
+      continue;
+    }
+    c->check_start[legal_move_of(c, t) + 1] = fan_in(in, t) - 1;
+    for (uint32_t j = in->in_start[t]; j < in->in_start[t + 1]; j++) drop[in->in_edge[j]] = 1;
+  }
   for (uint32_t m = 0; m < c->n_moves; m++) {
     c->stats.checked_moves += c->check_start[m + 1] != 0;
     c->role_checked[c->move_role[m]] |= c->check_start[m + 1] != 0;
