@@ -135,8 +135,11 @@ static int hooks_in_cone(const dl_circuit *c, const uint8_t *cone)
 /* Keeps eager (ok 0) the gates that read moves only (an "any of these
  * moves" gate; chess's "a piece moves from this square"): kept up to
  * date, a move changes a few of them; asked for, one reads every move.
- * tmp: room for a number per gate.  1, or 0 when out of memory. */
-static int keep_move_only(const dl_circuit *c, const uint32_t *in_start, uint32_t *tmp, uint8_t *ok)
+ * Sinks stay lazy all the same: cut off its head, a sink kept eager would
+ * set and clear its fluent's next bit by itself, against the head's other
+ * rules.  tmp: room for a number per gate.  1, or 0 when out of memory. */
+static int keep_move_only(const dl_circuit *c, const uint8_t *sinks, const uint32_t *in_start, uint32_t *tmp,
+                          uint8_t *ok)
 {
   uint32_t *todo = malloc(((size_t)c->n_gates + 1) * sizeof *todo), nt = 0;
   if (!todo) return 0;
@@ -145,7 +148,7 @@ static int keep_move_only(const dl_circuit *c, const uint32_t *in_start, uint32_
     if (c->move_gate[m] != NONE) todo[nt++] = c->move_gate[m];
   while (nt) {
     uint32_t g = todo[--nt];
-    ok[g] = 0;
+    ok[g] = ok[g] && sinks[g];
     for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
       if (!--tmp[c->outs[i] >> 1]) todo[nt++] = c->outs[i] >> 1;
   }
@@ -185,7 +188,7 @@ static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy, const uin
   memcpy(todo, in_start, n * 4);
   for (uint32_t g = 0; g < c->n_gates; g++)
     for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) ins[todo[c->outs[i] >> 1]++] = g;
-  if (sinks && !keep_move_only(c, in_start, todo, ok)) {
+  if (sinks && !keep_move_only(c, sinks, in_start, todo, ok)) {
     free(pending), free(in_start), free(ins), free(todo), free(ok);
     return NONE;
   }
@@ -368,19 +371,27 @@ static int renumber(build *b, const uint32_t *perm)
   return layout_edges(b);
 }
 
+/* Whether gate g tells whose turn it is (dl_circuit.role_gate). */
+static int is_role_gate(const dl_circuit *c, uint32_t g)
+{
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (c->role_gate[r] == g) return 1;
+  return 0;
+}
+
 /* DL_CIRCUIT_LAZY: the rules of next atoms to evaluate when a move is
  * made (sinks), for the fluents of the state and the moves they need
  * (datalog/circuit/circuit_lazy.c), instead of keeping them up to date:
- * what only they read leaves the propagation.  Chess's check rules read, for every square
- * a piece moves from, whether a rook's or a bishop's ray to the king
- * crosses it: kept up to date, those rays were a third of a playout.
- * A sink is an AND outside any block with no hook, its only wire to the
- * OR of a next atom, or a next atom's own AND without outputs; frame rules
- * (they read their own fluent) stay: a state changes few fluents, so
- * propagation meets few of them, while asked for, every fluent of every
- * state asks its frame.  Cuts a sink's wire to its head (the head's hook
- * goes on the sink) and returns the sinks marked 1, or NULL when out of
- * memory. */
+ * what only they read leaves the propagation.  Chess's check rules read,
+ * for every square a piece moves from, whether a rook's or a bishop's ray
+ * to the king crosses it: kept up to date, those rays were a third of a
+ * playout.  A sink is an AND outside any block with no hook, not a role's
+ * turn gate, its only wire to the OR of a next atom, or a next atom's own
+ * AND without outputs; frame rules (they read their own fluent) stay: a
+ * state changes few fluents, so propagation meets few of them, while asked
+ * for, every fluent of every state asks its frame.  Cuts a sink's wire to
+ * its head (the head's hook goes on the sink) and returns the sinks marked
+ * 1, or NULL when out of memory. */
 static uint8_t *cut_next_rules(build *b)
 {
   dl_circuit *c = b->c;
@@ -393,7 +404,7 @@ static uint8_t *cut_next_rules(build *b)
   memset(head, 0xff, ((size_t)c->n_gates + 1) * sizeof *head);
   for (uint32_t g = 0; g < c->n_gates; g++) {
     uint32_t outs = c->out_start[g + 1] - c->out_start[g], t = outs == 1 ? c->outs[c->out_start[g]] >> 1 : NONE;
-    if (c->kind[g] != KIND_AND || c->block[g]) continue;
+    if (c->kind[g] != KIND_AND || c->block[g] || is_role_gate(c, g)) continue;
     if (!outs && (c->hook[g] >> 28 & 7) == HOOK_NEXT) head[g] = c->hook[g] & 0x0fffffffu;
     else if (t != NONE && !(c->outs[c->out_start[g]] & 1) && c->gate_atom[g] == 0 && !c->hook[g] &&
              c->kind[t] == KIND_OR && !c->block[t] && (c->hook[t] >> 28 & 7) == HOOK_NEXT)
@@ -439,6 +450,8 @@ static int order_gates(build *b)
   uint8_t *sink = ok && lazy ? cut_next_rules(b) : NULL;
   ok = ok && (!lazy || sink);
   uint32_t n_goal = ok ? goal_only(c, o.cone, lazy, sink) : NONE;
+  for (uint32_t g = 0; sink && n_goal != NONE && g < c->n_gates; g++)
+    assert(!sink[g] || o.cone[g] >= 2);  /* cut off its head, a sink must be lazy */
   free(sink);
   ok = ok && n_goal != NONE;
   if (ok) {
