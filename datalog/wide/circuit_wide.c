@@ -164,30 +164,36 @@ static void list_role(cc_wide *w, bank_view k, uint32_t r, uint64_t which)
 }
 
 /* Lists for each lane of `which` the files of role r whose fluent holds
- * there (n_files), and counts their moves, the lane's candidates
+ * there (lane_files), and counts their moves, the lane's candidates
  * (n_cands): every move that can be legal there is one. */
 static void find_candidates(cc_wide *w, uint32_t b, uint32_t r, uint64_t which)
 {
-  for (uint64_t x = which; x; x &= x - 1) w->n_files[__builtin_ctzll(x)] = w->n_cands[__builtin_ctzll(x)] = 0;
-  for (uint32_t j = w->file_start[r]; j < w->file_start[r + 1]; j++) {
-    uint32_t f = w->file_fluent[j], size = w->file_first[j + 1] - w->file_first[j];
+  /* in locals: the stores into lane_files could alias w's fields */
+  uint32_t *restrict files = w->lane_files, *restrict n_files = w->n_files, *restrict n_cands = w->n_cands;
+  const uint32_t *fluent = w->file_fluent, *first = w->file_first;
+  size_t stride = LANE_FILE_WORDS(w->max_files);
+  for (uint64_t x = which; x; x &= x - 1) n_files[__builtin_ctzll(x)] = n_cands[__builtin_ctzll(x)] = 0;
+  for (uint32_t j = w->file_start[r], end = w->file_start[r + 1]; j < end; j++) {
+    uint32_t f = fluent[j], at = first[j], size = first[j + 1] - at;
     for (uint64_t x = f == NONE ? which : which & w->state[f].bank[b]; x; x &= x - 1) {
-      uint32_t bit = (uint32_t)__builtin_ctzll(x);
-      w->lane_files[(size_t)bit * w->max_files + w->n_files[bit]++] = j;
-      w->n_cands[bit] += size;
+      uint32_t bit = (uint32_t)__builtin_ctzll(x), *e = files + bit * stride + 2 * n_files[bit]++;
+      e[0] = at, e[1] = n_cands[bit];
+      n_cands[bit] += size;
     }
+  }
+  for (uint64_t x = which; x; x &= x - 1) {
+    uint32_t bit = (uint32_t)__builtin_ctzll(x);
+    files[bit * stride + 2 * n_files[bit] + 1] = UINT32_MAX;
   }
 }
 
-/* Candidate t (below n_cands) of the lane of bit `bit`. */
+/* Candidate t (below n_cands) of the lane of bit `bit`: a scan of the
+ * lane's counts alone, then one load. */
 static uint32_t candidate(const cc_wide *w, uint32_t bit, uint32_t t)
 {
-  const uint32_t *files = w->lane_files + (size_t)bit * w->max_files;
-  for (;; files++) {
-    uint32_t size = w->file_first[*files + 1] - w->file_first[*files];
-    if (t < size) return w->file_move[w->file_first[*files] + t];
-    t -= size;
-  }
+  const uint32_t *e = w->lane_files + (size_t)bit * LANE_FILE_WORDS(w->max_files);
+  while (e[3] <= t) e += 2;
+  return w->file_move[e[0] + t - e[1]];
 }
 
 /* Draws for each lane of `which` (where role r's turn literal is true) a

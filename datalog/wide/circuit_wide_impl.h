@@ -10,6 +10,9 @@
  * 64-bit banks (lane l is bit l % 64 of bank l / 64).  The sweep operates
  * on whole words (wide_sweep_body.h); the moves are chosen bank by bank. */
 enum { LANES = DL_WIDE_LANES, BANK_LANES = 64, BANKS = LANES / BANK_LANES };
+
+/* Words of lane_files per lane: two per file, and the sentinel's two. */
+#define LANE_FILE_WORDS(max_files) (2 * (max_files) + 2)
 typedef struct lane_word {
   _Alignas(32) uint64_t bank[BANKS];
 } lane_word;
@@ -88,7 +91,11 @@ struct cc_wide {
   uint32_t *file_start, *file_fluent, *file_first, *file_move;
   uint8_t *role_filed;     /* per role: its draws go through its files (see FILE_MIN_MOVES) */
   uint32_t max_files;      /* the most files a role has */
-  uint32_t *lane_files;    /* per lane of a bank, max_files apart: the files whose fluent holds there */
+  /* per lane of a bank, LANE_FILE_WORDS(max_files) apart: for each file
+   * whose fluent holds there, the index of its first move in file_move and
+   * the lane's candidates before it; then a sentinel, UINT32_MAX
+   * candidates before it */
+  uint32_t *lane_files;
   uint32_t n_files[BANK_LANES], n_cands[BANK_LANES];  /* per lane of the bank: its files, their moves */
   uint32_t max_role_moves; /* the most moves a role has */
   uint32_t *lane_moves;    /* per lane of a bank, max_role_moves apart: a role's moves legal there (n_legal) */

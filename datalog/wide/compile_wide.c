@@ -499,8 +499,9 @@ static int make_files(const dl_circuit *c, cc_wide *w, const uint32_t *start)
   }
   w->file_start[c->n_roles] = j;
   w->file_first[j] = start[c->n_roles * nf];
-  w->lane_files = malloc(((size_t)w->max_files * BANK_LANES + 1) * sizeof *w->lane_files);
-  w->bytes += ((size_t)c->n_moves + 2 * n + c->n_roles + (size_t)w->max_files * BANK_LANES) * 4;
+  size_t lane_words = (size_t)LANE_FILE_WORDS(w->max_files) * BANK_LANES;
+  w->lane_files = malloc((lane_words + 1) * sizeof *w->lane_files);
+  w->bytes += ((size_t)c->n_moves + 2 * n + c->n_roles + lane_words) * 4;
   return w->lane_files != NULL;
 }
 
