@@ -298,7 +298,7 @@ static void cm_describe(const dl_machine *m, int json, dl_buf *b)
                 "\"lazy_wires\": %u, \"lazy_next_rules\": %u, \"checked_moves\": %u, \"one_hot_groups\": %u, "
                 "\"keyed_moves\": %u, \"move_keys\": %u, \"selected_ands\": %u, \"watched_ands\": %u,\n", s.cyclic_blocks,
                 s.cyclic_gates, s.fluents, s.moves, s.lazy_gates, s.lazy_wires, s.lazy_next_rules, s.checked_moves,
-                s.keyed_moves, s.move_keys, s.one_hot_groups, s.selected_ands, s.watched_ands);
+                s.one_hot_groups, s.keyed_moves, s.move_keys, s.selected_ands, s.watched_ands);
     return;
   }
   dl_buf_addf(b, "circuit    %u gates (%u and, %u or, %u inputs), %u wires (%u negated), %u cyclic blocks of %u gates,"
