@@ -42,6 +42,8 @@ enum { CHECK_FANOUT = 2 };  /* outputs of a gate that a legal move may read as a
 enum { AL_MAX = 8 };         /* any-legal gates, at most */
 enum { LZ_ANY_MAX = 8, LZ_ANY_MIN = 16 };  /* "any legal" gates: at most, and their fewest inputs */
 #define LZ_ANY 0x80000000u
+#define LZ_GUARDED 4u  /* on a lazy gate's input code: its guard follows */
+enum { SK_GATE, SK_FLUENT, SK_GUARD, SK_WORDS };  /* a lazy next rule's words in sk_list */
 
 static inline uint32_t cc_first_out(const uint32_t *net, uint32_t g) { return g + 3 + (net[g + NET_OUTS] & 1); }
 static inline uint32_t cc_block_of(const uint32_t *net, uint32_t g)
@@ -162,11 +164,15 @@ struct dl_circuit {
    * lz, no record in net, in topological order.  A gate is the offset r of
    * its record:
    *   lz[r + LZ_MEMO]  its value in the current state: stamp << 1 | value
-   *   lz[r + LZ_N]     its number of inputs
+   *   lz[r + LZ_N]     the words of its inputs
    *   lz[r + LZ_NEED]  the true inputs it needs
    *   then its inputs: a lazy gate's offset << 3 | 2, fluent f << 3 | 4,
    *   or an eager gate's offset in net << 3, each | 1 when negated; eager
-   *   ones and fluents first, then lazy ones by the gates they read.
+   *   ones and fluents first, then lazy ones by the gates they read.  In
+   *   an OR, a lazy input that needs a fluent true is guarded (| LZ_GUARDED)
+   *   and followed by that fluent's code: while the fluent is false the
+   *   input is false, and its record is not read (chess's "the king is on
+   *   this square and not attacked there": 64 inputs, one guard true).
    * Records lie in the order a test reads them (record_order in
    * compile_lazy.c), those of the move cone last.
    * The stamp is epoch (the state's number) for the gates before
@@ -194,9 +200,11 @@ struct dl_circuit {
   uint32_t *lz_cand;                /* room for a role's lazy moves (cc_lazy_random_move) */
   uint32_t *legal_epoch, *legal_count;  /* a role's legal moves in legal_out, made at that epoch */
   uint32_t *true_list, n_true, true_epoch;  /* the fluents of the state, listed at that epoch */
-  /* Lazy next rules (sinks): pairs (lazy gate, the fluent it makes true)
-   * filed by a key their truth needs: fluent f, n_fluents + move m, or
-   * n_fluents + n_moves (none): sk_list[2 * (sk_start[k] .. sk_start[k + 1])) */
+  /* Lazy next rules (sinks): SK_WORDS words each (lazy gate, the fluent
+   * it makes true, a guard: the code of an eager input or fluent it needs,
+   * or NONE) filed by a key their truth needs: fluent f, n_fluents + move
+   * m, or n_fluents + n_moves (none):
+   * sk_list[SK_WORDS * (sk_start[k] .. sk_start[k + 1])) */
   uint32_t n_sinks;
   uint32_t *sk_start, *sk_list;
   uint32_t n_lz_goal, n_lz_terminal;

@@ -42,6 +42,19 @@ void cc_lazy_new_state(dl_circuit *c)
   if (++c->epoch >= 0x7fffffffu) restart_stamps(c);
 }
 
+/* Whether the fluent of input code w (f << 3 | 4) holds in state cur. */
+static inline uint32_t fluent_holds(const uint64_t *cur, uint32_t w) { return (uint32_t)(cur[w >> 9] >> (w >> 3 & 63)) & 1; }
+
+/* Whether the eager input or fluent of code w holds (its negation is not
+ * applied). */
+static inline uint32_t eager_holds(const uint32_t *net, const uint64_t *cur, uint32_t w)
+{
+  return w & 4 ? fluent_holds(cur, w) : net[(w >> 3) + NET_INFO] >> 31;
+}
+
+/* Whether input code w is a lazy gate's with a guard after it. */
+static inline uint32_t guarded(uint32_t w) { return (w & (2 | LZ_GUARDED)) == (2 | LZ_GUARDED); }
+
 /* The stamp a value of lazy gate r computed now has. */
 static inline uint32_t stamp(const dl_circuit *c, uint32_t r) { return (r < c->lz_cone0 ? c->epoch : c->mepoch) << 1; }
 
@@ -63,16 +76,20 @@ static uint32_t lazy_value_at(dl_circuit *c, uint32_t x, uint32_t *st)
     uint32_t g = st[sp - 3], i = st[sp - 2], n = st[sp - 1], e = g + LZ_IN + lz[g + LZ_N], k = lz[g + LZ_NEED];
     v = n >= k;
     while (!v && n + (e - i) >= k) {
-      uint32_t w = lz[i], b;
-      if (i + 1 < e && (lz[i + 1] & 2)) __builtin_prefetch(lz + (lz[i + 1] >> 3));  /* hides its miss */
+      uint32_t w = lz[i], j = i + 1 + guarded(w), b;  /* j: the next input */
+      if (guarded(w) && !eager_holds(net, cur, lz[i + 1])) {
+        i = j;  /* a false guard: the input is false (never negated) */
+        continue;
+      }
+      if (j < e && (lz[j] & 2) && (!guarded(lz[j]) || eager_holds(net, cur, lz[j + 1])))
+        __builtin_prefetch(lz + (lz[j] >> 3));  /* hides its miss */
       if (w & 2) {
         uint32_t m = lz[w >> 3];
         if ((m & ~1u) != stamp(c, w >> 3)) break;
         b = m & 1;
-      } else if (w & 4) b = (uint32_t)(cur[w >> 9] >> (w >> 3 & 63)) & 1;
-      else b = net[(w >> 3) + NET_INFO] >> 31;
+      } else b = eager_holds(net, cur, w);
       n += b ^ (w & 1);
-      i++;
+      i = j;
       v = n >= k;
     }
     if (!v && n + (e - i) >= k) {  /* an input to evaluate first */
@@ -195,9 +212,11 @@ int cc_lazy_random_move(dl_circuit *c, uint32_t r, int open, uint32_t n_eager, d
 static void sink_bucket(dl_circuit *c, uint32_t k, uint64_t *next)
 {
   for (uint32_t i = c->sk_start[k]; i < c->sk_start[k + 1]; i++) {
-    uint32_t x = c->sk_list[2 * i], f = c->sk_list[2 * i + 1];
+    const uint32_t *sk = c->sk_list + SK_WORDS * i;
+    uint32_t f = sk[SK_FLUENT], guard = sk[SK_GUARD];
     uint64_t bit = (uint64_t)1 << (f & 63);
-    if (!(next[f >> 6] & bit) && lazy_value(c, x)) next[f >> 6] |= bit;
+    if (next[f >> 6] & bit || (guard != NONE && !eager_holds(c->net, c->cur, guard))) continue;
+    if (lazy_value(c, sk[SK_GATE])) next[f >> 6] |= bit;
   }
 }
 
