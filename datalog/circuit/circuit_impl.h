@@ -200,11 +200,13 @@ struct dl_circuit {
   uint32_t *lz_cand;                /* room for a role's lazy moves (cc_lazy_random_move) */
   uint32_t *legal_epoch, *legal_count;  /* a role's legal moves in legal_out, made at that epoch */
   uint32_t *true_list, n_true, true_epoch;  /* the fluents of the state, listed at that epoch */
-  /* Lazy next rules (sinks): SK_WORDS words each (lazy gate, the fluent
-   * it makes true, a guard: the code of an eager input or fluent it needs,
-   * or NONE) filed by a key their truth needs: fluent f, n_fluents + move
-   * m, or n_fluents + n_moves (none):
-   * sk_list[SK_WORDS * (sk_start[k] .. sk_start[k + 1])) */
+  /* Lazy next rules (sinks): entries of SK_WORDS words (lazy gate, the
+   * fluent it makes true, a guard: the code of an eager input or fluent it
+   * needs, or NONE) filed by a key their truth needs: fluent f, n_fluents +
+   * move m, or n_fluents + n_moves (none):
+   * sk_list[SK_WORDS * (sk_start[k] .. sk_start[k + 1])).  A rule that
+   * needs one of several moves has an entry under each; n_sinks counts
+   * entries. */
   uint32_t n_sinks;
   uint32_t *sk_start, *sk_list;
   uint32_t n_lz_goal, n_lz_terminal;

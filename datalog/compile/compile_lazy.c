@@ -243,28 +243,135 @@ static uint32_t sink_guard(const dl_circuit *c, uint32_t x, uint32_t key, const 
   return guard;
 }
 
-static int file_sinks(dl_circuit *c, const req *q, const uint32_t *cost, const uint32_t *gate_key, uint32_t cone_off)
+/* The eager gates that are ORs of moves only (chess's "a piece moves from
+ * this square"), with the moves that feed each: moves[start[g] ..
+ * start[g + 1]), empty for the other gates below g0. */
+typedef struct move_ors {
+  uint32_t *start, *moves;
+} move_ors;
+
+/* The eager gate (below g0) that wire i feeds positively, or NONE. */
+static uint32_t positive_target(const dl_circuit *c, uint32_t g0, uint32_t i)
 {
-  uint32_t nk = c->n_fluents + c->n_moves + 1, none = nk - 1, n = c->n_sinks, *sk = c->sk_list;
+  return c->outs[i] >> 2 < g0 && !(c->outs[i] >> 1 & 1) ? c->outs[i] >> 2 : NONE;
+}
+
+static int find_move_ors(const dl_circuit *c, uint32_t g0, move_ors *mo)
+{
+  uint32_t *in = calloc((size_t)g0 + 1, sizeof *in), *fed = calloc((size_t)g0 + 1, sizeof *fed);
+  mo->start = calloc((size_t)g0 + 2, sizeof *mo->start);
+  if (!in || !fed || !mo->start) {
+    free(in), free(fed);
+    return 0;
+  }
+  for (uint32_t s = 0; s < c->n_gates; s++)
+    for (uint32_t i = c->out_start[s]; i < c->out_start[s + 1]; i++)
+      if (c->outs[i] >> 2 < g0) in[c->outs[i] >> 2]++;
+  for (uint32_t m = 0; m < c->n_moves; m++)
+    for (uint32_t g = c->move_gate[m], i = g == NONE ? 0 : c->out_start[g]; g != NONE && i < c->out_start[g + 1]; i++)
+      if (positive_target(c, g0, i) != NONE) fed[positive_target(c, g0, i)]++;
+  for (uint32_t t = 0; t < g0; t++)
+    mo->start[t + 1] = mo->start[t] + (c->kind[t] == KIND_OR && in[t] && fed[t] == in[t] ? in[t] : 0);
+  mo->moves = malloc(((size_t)mo->start[g0] + 1) * sizeof *mo->moves);
+  if (mo->moves) memcpy(in, mo->start, (size_t)g0 * sizeof *in);  /* in: where each gate's next move goes */
+  for (uint32_t m = 0; mo->moves && m < c->n_moves; m++)
+    for (uint32_t g = c->move_gate[m], i = g == NONE ? 0 : c->out_start[g]; g != NONE && i < c->out_start[g + 1]; i++) {
+      uint32_t t = positive_target(c, g0, i);
+      if (t != NONE && mo->start[t + 1] > mo->start[t]) mo->moves[in[t]++] = m;
+    }
+  free(in), free(fed);
+  return mo->moves != NULL;
+}
+
+/* The eager gate at offset w among the first g0 (off: offsets by gate). */
+static uint32_t gate_at(const uint32_t *off, uint32_t g0, uint32_t w)
+{
+  uint32_t lo = 0, hi = g0;
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (off[mid] <= w) lo = mid;
+    else hi = mid;
+  }
+  assert(off[lo] == w);
+  return lo;
+}
+
+/* What file_sinks reads besides the circuit. */
+typedef struct sink_ctx {
+  const req *q;
+  const uint32_t *cost, *gate_key, *off;
+  uint32_t g0, cone_off;
+  move_ors mo;
+} sink_ctx;
+
+/* An OR of moves only among sink x's positive eager inputs (an AND's), or
+ * NONE: the sink can hold only after one of its moves. */
+static uint32_t sink_move_or(const dl_circuit *c, const sink_ctx *sc, uint32_t x)
+{
+  uint32_t a = c->lz_start[x], e = c->lz_start[x + 1];
+  if (c->lz_need[x] != e - a) return NONE;
+  for (uint32_t j = a; j < e; j++) {
+    uint32_t w = c->lz_in[j], g = w & 3 ? NONE : gate_at(sc->off, sc->g0, w >> 2);
+    if (g != NONE && sc->mo.start[g + 1] > sc->mo.start[g]) return g;
+  }
+  return NONE;
+}
+
+/* Appends the entries of sink s (of sk_list) to e[*n ..]: one under its
+ * key, or, filed under none while an OR of moves only is among its inputs
+ * (chess's "a piece moves from this square, which is empty next"), one
+ * under each of those moves: a joint move asks its few, not all 600. */
+static void sink_entries(const dl_circuit *c, const sink_ctx *sc, const uint32_t *count, uint32_t s, sink_entry *e,
+                         uint32_t *n)
+{
+  uint32_t none = c->n_fluents + c->n_moves, x = c->sk_list[SK_WORDS * s + SK_GATE], f = c->sk_list[SK_WORDS * s + SK_FLUENT];
+  uint32_t key = rarest_needed(&sc->q[x], none, count), g = key == none ? sink_move_or(c, sc, x) : NONE;
+  if (g == NONE) {
+    e[(*n)++] = (sink_entry){ (uint64_t)key << 32 | sc->cost[x], x, f, sink_guard(c, x, key, sc->gate_key, sc->cone_off) };
+    return;
+  }
+  for (uint32_t i = sc->mo.start[g]; i < sc->mo.start[g + 1]; i++)
+    e[(*n)++] = (sink_entry){ (uint64_t)(c->n_fluents + sc->mo.moves[i]) << 32 | sc->cost[x], x, f, NONE };
+}
+
+static int file_sinks(dl_circuit *c, sink_ctx *sc)
+{
+  uint32_t nk = c->n_fluents + c->n_moves + 1, none = nk - 1, n = c->n_sinks, n_entries = 0;
   uint32_t *count = calloc((size_t)nk + 1, sizeof *count);
-  sink_entry *e = malloc(((size_t)n + 1) * sizeof *e);
+  if (!count || !find_move_ors(c, sc->g0, &sc->mo)) {
+    free(count);
+    return 0;
+  }
+  size_t room = n + 1;
+  for (uint32_t s = 0; s < n; s++) {
+    uint32_t x = c->sk_list[SK_WORDS * s + SK_GATE], g = NONE;
+    count_needed(&sc->q[x], none, count);
+    if (sc->q[x].f[0] == NONE) g = sink_move_or(c, sc, x);  /* filed under none */
+    if (g != NONE) room += sc->mo.start[g + 1] - sc->mo.start[g];
+  }
+  sink_entry *e = malloc(room * sizeof *e);
   c->sk_start = calloc((size_t)nk + 2, sizeof *c->sk_start);
-  if (!count || !e || !c->sk_start) {
+  if (!e || !c->sk_start) {
     free(count), free(e);
     return 0;
   }
-  for (uint32_t s = 0; s < n; s++) count_needed(&q[sk[SK_WORDS * s + SK_GATE]], none, count);
-  for (uint32_t s = 0; s < n; s++) {
-    uint32_t x = sk[SK_WORDS * s + SK_GATE], key = rarest_needed(&q[x], none, count);
-    e[s] = (sink_entry){ (uint64_t)key << 32 | cost[x], x, sk[SK_WORDS * s + SK_FLUENT],
-                         sink_guard(c, x, key, gate_key, cone_off) };
-    c->sk_start[key + 1]++;
+  for (uint32_t s = 0; s < n; s++) sink_entries(c, sc, count, s, e, &n_entries);
+  free(count);
+  uint32_t *sk = realloc(c->sk_list, ((size_t)n_entries + 1) * SK_WORDS * sizeof *sk);
+  if (!sk) {
+    free(e);
+    return 0;
+  }
+  c->sk_list = sk;
+  c->stats.lazy_next_rules = n;
+  c->n_sinks = n_entries;
+  qsort(e, n_entries, sizeof *e, cmp_sink);
+  for (uint32_t k = 0; k < n_entries; k++) {
+    c->sk_start[(e[k].order >> 32) + 1]++;
+    sk[SK_WORDS * k + SK_GATE] = e[k].x, sk[SK_WORDS * k + SK_FLUENT] = e[k].f, sk[SK_WORDS * k + SK_GUARD] = e[k].guard;
   }
   for (uint32_t k = 0; k < nk; k++) c->sk_start[k + 1] += c->sk_start[k];
-  qsort(e, n, sizeof *e, cmp_sink);
-  for (uint32_t s = 0; s < n; s++)
-    sk[SK_WORDS * s + SK_GATE] = e[s].x, sk[SK_WORDS * s + SK_FLUENT] = e[s].f, sk[SK_WORDS * s + SK_GUARD] = e[s].guard;
-  free(count), free(e);
+  free(e);
   return 1;
 }
 
@@ -485,17 +592,18 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
   uint32_t *gate_key = input_keys(c, off, g0), *cost = malloc(((size_t)c->n_lazy + 1) * sizeof *cost);
   req *q = NULL;
   int ok = gate_key && cost && lazy_inputs(c, off, g0) && order_inputs(c, cost) && lazy_hooks(c, g0);
+  sink_ctx sc = { NULL, cost, gate_key, off, g0, off[c->cone_start], { NULL, NULL } };
   if (ok) {
-    q = needed_fluents(c, gate_key);
-    ok = q && file_moves(c, q) && file_sinks(c, q, cost, gate_key, off[c->cone_start]) && find_any_legal(c);
+    sc.q = q = needed_fluents(c, gate_key);
+    ok = q && file_moves(c, q) && file_sinks(c, &sc) && find_any_legal(c);
   }
+  free(sc.mo.start), free(sc.mo.moves);
   ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
   ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
   ok = ok && (c->true_list = malloc(((size_t)c->n_fluents + 1) * sizeof *c->true_list)) != NULL;
   if (ok) {
     c->stats.lazy_gates = c->n_lazy;
     c->stats.lazy_wires = c->lz_start[c->n_lazy];
-    c->stats.lazy_next_rules = c->n_sinks;
   }
   int packed = ok ? pack_records(c, gate_key, q, off[c->cone_start]) : 0;
   free(gate_key), free(cost), free(q);

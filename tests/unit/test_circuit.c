@@ -417,6 +417,36 @@ static const char sink_game[] =
   "terminal :- true(stay).\n"
   "goal(w,100). goal(b,0).\n";
 
+/* Chess's shapes on a line of six cells: the piece's moves are legal
+ * where no marked, occupied cell is near (an OR of ANDs, each guarded by
+ * its mark); next's "the cell a piece left is empty, and marked" reads
+ * moves only (two ORs of moves: filed under each move of the first),
+ * while a mark also stays by its frame rule: had that rule stayed eager,
+ * cut off its head, the next move from elsewhere would clear the mark. */
+static const char shapes_game[] =
+  "role(w). role(b).\n"
+  "cell(1). cell(2). cell(3). cell(4). cell(5). cell(6).\n"
+  "near(1,2). near(2,3). near(3,4). near(4,5). near(5,6).\n"
+  "near(X,Y) :- near(Y,X).\n"
+  "succ(0,1). succ(1,2). succ(2,3). succ(3,4). succ(4,5). succ(5,6). succ(6,7). succ(7,8).\n"
+  "init(piece(1)). init(piece(4)). init(empty(2)). init(empty(3)). init(empty(5)). init(empty(6)).\n"
+  "init(mark(3)). init(mark(6)). init(step(0)).\n"
+  "legal(w,move(X,Y)) :- true(piece(X)) & true(empty(Y)) & near(X,Y) & ~threatened(Y).\n"
+  "legal(w,noop). legal(b,noop).\n"
+  "threatened(Y) :- true(mark(Z)) & near(Z,Y) & ~true(empty(Z)).\n"
+  "moved_from(X) :- does(w,move(X,Y)).\n"
+  "arrived(Y) :- does(w,move(X,Y)).\n"
+  "w_moved :- does(w,move(X,Y)).\n"
+  "next(empty(X)) :- moved_from(X) & w_moved.\n"
+  "next(empty(X)) :- true(empty(X)) & ~arrived(X).\n"
+  "next(piece(Y)) :- arrived(Y) & w_moved.\n"
+  "next(piece(X)) :- true(piece(X)) & ~moved_from(X).\n"
+  "next(mark(X)) :- true(mark(X)).\n"
+  "next(mark(X)) :- moved_from(X) & w_moved.\n"
+  "next(step(N)) :- true(step(M)) & succ(M,N).\n"
+  "terminal :- true(step(8)).\n"
+  "goal(w,100) :- true(piece(6)). goal(w,0) :- ~true(piece(6)). goal(b,0).\n";
+
 static void test_sinks(void)
 {
   game x;
@@ -733,7 +763,7 @@ static uint32_t modes_agree(const dl_ground *g, uint64_t seed, int playouts)
 static void test_modes_agree(void)
 {
   const char *const games[] = { kings_game, turn_game, cycle_game, sink_game, any_game, checked_any_game,
-                                checked_pick_game, steps_game(), keyed_game, keyed_gated_game };
+                                checked_pick_game, steps_game(), keyed_game, keyed_gated_game, shapes_game };
   for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
     game x;
     if (!game_make(&x, games[i])) {
