@@ -104,6 +104,7 @@ command_sites "ground --for-players --max-growth 1" ground --for-players --max-g
 command_sites "reduce" reduce "$GAME"
 command_sites "print" print "$GAME"
 command_sites "play --trace" play --trace --random 1 "$GAME"
+command_sites "play --circuit lazy" play --trace --random 1 --circuit lazy "$GAME"
 # The joint move the trace plays in the initial state, for step.
 "$BIN" play --trace --random 1 "$GAME" -o "$W/trace" 2> /dev/null
 awk '/^\(does /{print; seen=1; next} seen{exit}' "$W/trace" > "$W/does.kif"
