@@ -43,7 +43,10 @@ void cc_lazy_new_state(dl_circuit *c)
 }
 
 /* Whether the fluent of input code w (f << 3 | 4) holds in state cur. */
-static inline uint32_t fluent_holds(const uint64_t *cur, uint32_t w) { return (uint32_t)(cur[w >> 9] >> (w >> 3 & 63)) & 1; }
+static inline uint32_t fluent_holds(const uint64_t *cur, uint32_t w)
+{
+  return (uint32_t)(cur[w >> 9] >> (w >> 3 & 63)) & 1;
+}
 
 /* Whether the eager input or fluent of code w holds (its negation is not
  * applied). */

@@ -324,10 +324,12 @@ static uint32_t sink_move_or(const dl_circuit *c, const sink_ctx *sc, uint32_t x
 static void sink_entries(const dl_circuit *c, const sink_ctx *sc, const uint32_t *count, uint32_t s, sink_entry *e,
                          uint32_t *n)
 {
-  uint32_t none = c->n_fluents + c->n_moves, x = c->sk_list[SK_WORDS * s + SK_GATE], f = c->sk_list[SK_WORDS * s + SK_FLUENT];
+  const uint32_t *sk = c->sk_list + SK_WORDS * s;
+  uint32_t none = c->n_fluents + c->n_moves, x = sk[SK_GATE], f = sk[SK_FLUENT];
   uint32_t key = rarest_needed(&sc->q[x], none, count), g = key == none ? sink_move_or(c, sc, x) : NONE;
   if (g == NONE) {
-    e[(*n)++] = (sink_entry){ (uint64_t)key << 32 | sc->cost[x], x, f, sink_guard(c, x, key, sc->gate_key, sc->cone_off) };
+    uint32_t guard = sink_guard(c, x, key, sc->gate_key, sc->cone_off);
+    e[(*n)++] = (sink_entry){ (uint64_t)key << 32 | sc->cost[x], x, f, guard };
     return;
   }
   for (uint32_t i = sc->mo.start[g]; i < sc->mo.start[g + 1]; i++)
@@ -368,7 +370,8 @@ static int file_sinks(dl_circuit *c, sink_ctx *sc)
   qsort(e, n_entries, sizeof *e, cmp_sink);
   for (uint32_t k = 0; k < n_entries; k++) {
     c->sk_start[(e[k].order >> 32) + 1]++;
-    sk[SK_WORDS * k + SK_GATE] = e[k].x, sk[SK_WORDS * k + SK_FLUENT] = e[k].f, sk[SK_WORDS * k + SK_GUARD] = e[k].guard;
+    uint32_t *entry = sk + SK_WORDS * k;
+    entry[SK_GATE] = e[k].x, entry[SK_FLUENT] = e[k].f, entry[SK_GUARD] = e[k].guard;
   }
   for (uint32_t k = 0; k < nk; k++) c->sk_start[k + 1] += c->sk_start[k];
   free(e);
@@ -508,9 +511,8 @@ static uint32_t input_guard(const dl_circuit *c, const guard_ctx *gc, uint32_t x
   uint32_t in = c->lz_in[i], y = in >> 2;
   if (c->lz_need[x] != 1 || gc->is_any[x] || (in & 3) != 2) return NONE;
   uint32_t a = c->lz_start[y], e = c->lz_start[y + 1];
-  if (c->lz_need[y] == e - a)  /* an AND: each input is needed */
-    for (uint32_t j = a; j < e; j++)
-      if (!(c->lz_in[j] & 3) && c->lz_in[j] >> 2 >= gc->cone_off) return record_code(c, c->lz_in[j], NULL, gc->gate_key);
+  for (uint32_t j = a; c->lz_need[y] == e - a && j < e; j++)  /* an AND: each input is needed */
+    if (!(c->lz_in[j] & 3) && c->lz_in[j] >> 2 >= gc->cone_off) return record_code(c, c->lz_in[j], NULL, gc->gate_key);
   for (int k = 0; k < REQ && gc->q[y].f[k] != NONE; k++)
     if (gc->q[y].f[k] < c->n_fluents) return gc->q[y].f[k] << 3 | 4;
   return NONE;
