@@ -318,15 +318,16 @@ static uint32_t sink_move_or(const dl_circuit *c, const sink_ctx *sc, uint32_t x
 }
 
 /* Appends the entries of sink s (of sk_list) to e[*n ..]: one under its
- * key, or, filed under none while an OR of moves only is among its inputs
- * (chess's "a piece moves from this square, which is empty next"), one
- * under each of those moves: a joint move asks its few, not all 600. */
-static void sink_entries(const dl_circuit *c, const sink_ctx *sc, const uint32_t *count, uint32_t s, sink_entry *e,
-                         uint32_t *n)
+ * key, or, when it is filed under none but through g, an OR of moves only
+ * among its inputs (chess's "a piece moves from this square, which is
+ * empty next"), one under each of those moves: a joint move asks its few,
+ * not all 600. */
+static void sink_entries(const dl_circuit *c, const sink_ctx *sc, const uint32_t *count, uint32_t s, uint32_t g,
+                         sink_entry *e, uint32_t *n)
 {
   const uint32_t *sk = c->sk_list + SK_WORDS * s;
   uint32_t none = c->n_fluents + c->n_moves, x = sk[SK_GATE], f = sk[SK_FLUENT];
-  uint32_t key = rarest_needed(&sc->q[x], none, count), g = key == none ? sink_move_or(c, sc, x) : NONE;
+  uint32_t key = rarest_needed(&sc->q[x], none, count);
   if (g == NONE) {
     uint32_t guard = sink_guard(c, x, key, sc->gate_key, sc->cone_off);
     e[(*n)++] = (sink_entry){ (uint64_t)key << 32 | sc->cost[x], x, f, guard };
@@ -336,29 +337,44 @@ static void sink_entries(const dl_circuit *c, const sink_ctx *sc, const uint32_t
     e[(*n)++] = (sink_entry){ (uint64_t)(c->n_fluents + sc->mo.moves[i]) << 32 | sc->cost[x], x, f, NONE };
 }
 
+/* A sink is filed under the moves of an OR of at most MOVE_OR_MAX moves,
+ * while the entries stay within ENTRIES_PER_SINK a sink (and a margin):
+ * the filing multiplies them. */
+enum { MOVE_OR_MAX = 256, ENTRIES_PER_SINK = 8, ENTRIES_MARGIN = 65536 };
+
+/* The OR of moves each sink is filed through (see sink_entries), or NONE:
+ * via[s].  Returns the entries they make. */
+static size_t sinks_via_moves(const dl_circuit *c, const sink_ctx *sc, uint32_t *via)
+{
+  size_t entries = c->n_sinks, budget = ENTRIES_PER_SINK * (size_t)c->n_sinks + ENTRIES_MARGIN;
+  for (uint32_t s = 0; s < c->n_sinks; s++) {
+    uint32_t x = c->sk_list[SK_WORDS * s + SK_GATE], g = NONE;
+    if (sc->q[x].f[0] == NONE) g = sink_move_or(c, sc, x);  /* filed under none */
+    size_t k = g == NONE ? 0 : sc->mo.start[g + 1] - sc->mo.start[g];
+    if (k > MOVE_OR_MAX || entries + k > budget) g = NONE, k = 0;
+    via[s] = g;
+    entries += k ? k - 1 : 0;
+  }
+  return entries;
+}
+
 static int file_sinks(dl_circuit *c, sink_ctx *sc)
 {
   uint32_t nk = c->n_fluents + c->n_moves + 1, none = nk - 1, n = c->n_sinks, n_entries = 0;
-  uint32_t *count = calloc((size_t)nk + 1, sizeof *count);
-  if (!count || !find_move_ors(c, sc->g0, &sc->mo)) {
-    free(count);
+  uint32_t *count = calloc((size_t)nk + 1, sizeof *count), *via = malloc(((size_t)n + 1) * sizeof *via);
+  if (!count || !via || !find_move_ors(c, sc->g0, &sc->mo)) {
+    free(count), free(via);
     return 0;
   }
-  size_t room = n + 1;
-  for (uint32_t s = 0; s < n; s++) {
-    uint32_t x = c->sk_list[SK_WORDS * s + SK_GATE], g = NONE;
-    count_needed(&sc->q[x], none, count);
-    if (sc->q[x].f[0] == NONE) g = sink_move_or(c, sc, x);  /* filed under none */
-    if (g != NONE) room += sc->mo.start[g + 1] - sc->mo.start[g];
-  }
-  sink_entry *e = malloc(room * sizeof *e);
+  for (uint32_t s = 0; s < n; s++) count_needed(&sc->q[c->sk_list[SK_WORDS * s + SK_GATE]], none, count);
+  sink_entry *e = malloc((sinks_via_moves(c, sc, via) + 1) * sizeof *e);
   c->sk_start = calloc((size_t)nk + 2, sizeof *c->sk_start);
   if (!e || !c->sk_start) {
-    free(count), free(e);
+    free(count), free(via), free(e);
     return 0;
   }
-  for (uint32_t s = 0; s < n; s++) sink_entries(c, sc, count, s, e, &n_entries);
-  free(count);
+  for (uint32_t s = 0; s < n; s++) sink_entries(c, sc, count, s, via[s], e, &n_entries);
+  free(count), free(via);
   uint32_t *sk = realloc(c->sk_list, ((size_t)n_entries + 1) * SK_WORDS * sizeof *sk);
   if (!sk) {
     free(e);
