@@ -421,8 +421,7 @@ static const char sink_game[] =
  * where no marked, occupied cell is near (an OR of ANDs, each guarded by
  * its mark); next's "the cell a piece left is empty, and marked" reads
  * moves only (two ORs of moves: filed under each move of the first),
- * while a mark also stays by its frame rule: had that rule stayed eager,
- * cut off its head, the next move from elsewhere would clear the mark. */
+ * beside the cell's and the mark's frame rules. */
 static const char shapes_game[] =
   "role(w). role(b).\n"
   "cell(1). cell(2). cell(3). cell(4). cell(5). cell(6).\n"
