@@ -169,10 +169,11 @@ struct dl_circuit {
    *   then its inputs: a lazy gate's offset << 3 | 2, fluent f << 3 | 4,
    *   or an eager gate's offset in net << 3, each | 1 when negated; eager
    *   ones and fluents first, then lazy ones by the gates they read.  In
-   *   an OR, a lazy input that needs a fluent true is guarded (| LZ_GUARDED)
-   *   and followed by that fluent's code: while the fluent is false the
-   *   input is false, and its record is not read (chess's "the king is on
-   *   this square and not attacked there": 64 inputs, one guard true).
+   *   an OR, a lazy input that needs an eager input or a fluent true is
+   *   guarded (| LZ_GUARDED) and followed by that one's code: while it is
+   *   false the input is false, and its record is not read (chess's "the
+   *   king is on this square and not attacked there": 64 inputs, one guard
+   *   true).
    * Records lie in the order a test reads them (record_order in
    * compile_lazy.c), those of the move cone last.
    * The stamp is epoch (the state's number) for the gates before
@@ -253,7 +254,6 @@ static inline uint32_t cc_legal_at(const dl_circuit *c, uint32_t r, uint32_t k)
   if (k < c->legal_ng[r]) return c->legal_list[c->role_start[r + 1] - 1 - k];
   return cc_keyed_at(c, r, k - c->legal_ng[r], 1);
 }
-
 
 /* Lazy gates (circuit_lazy.c). */
 /* Forgets the lazy values: the state changed. */

@@ -224,31 +224,50 @@ static int cmp_sink(const void *a, const void *b)
   return (p->x > q->x) - (p->x < q->x);
 }
 
-/* The guard of sink x filed under key: the code of a positive eager input
- * or fluent of x (an AND) other than the key's, one in the move cone
- * first; NONE when none.  Filed under a fluent that holds, a sink is
- * asked only when its guard holds too: chess's discovered checks are
- * filed under the square of the piece that gives them and guarded by the
- * king's square, and of the 660 a state asked without guards, 0.06 held. */
-static uint32_t sink_guard(const dl_circuit *c, uint32_t x, uint32_t key, const uint32_t *gate_key, uint32_t cone_off)
-{
-  uint32_t a = c->lz_start[x], e = c->lz_start[x + 1], guard = NONE;
-  if (c->lz_need[x] != e - a) return NONE;  /* not an AND */
-  for (uint32_t j = a; j < e; j++) {
-    uint32_t w = c->lz_in[j];
-    if ((w & 3) || gate_key[w >> 2] == key) continue;
-    if (w >> 2 >= cone_off) return record_code(c, w, NULL, gate_key);
-    if (guard == NONE) guard = record_code(c, w, NULL, gate_key);
-  }
-  return guard;
-}
-
 /* The eager gates that are ORs of moves only (chess's "a piece moves from
  * this square"), with the moves that feed each: moves[start[g] ..
  * start[g + 1]), empty for the other gates below g0. */
 typedef struct move_ors {
   uint32_t *start, *moves;
 } move_ors;
+
+/* What the filing of the next rules and the packing of the records read
+ * besides the circuit. */
+typedef struct lazy_ctx {
+  const req *q;              /* per lazy gate: the fluents and moves it needs */
+  const uint32_t *cost;      /* per lazy gate: the gates it reads (order_inputs) */
+  const uint32_t *gate_key;  /* per eager offset: its fluent's or move's key (input_keys) */
+  const uint32_t *off;       /* per eager gate: its offset */
+  uint32_t g0, cone_off;     /* the first lazy gate; the offset where the move cone starts */
+  move_ors mo;               /* file_sinks's */
+  uint8_t *is_any;           /* pack_records's: per lazy gate, an "any legal" one */
+} lazy_ctx;
+
+/* The code of the first positive eager input of lazy gate x, an AND, in
+ * the move cone (when cone) or anywhere, whose key is not skip; NONE when
+ * x is no AND or has none. */
+static uint32_t and_eager_input(const dl_circuit *c, const lazy_ctx *lc, uint32_t x, int cone, uint32_t skip)
+{
+  uint32_t a = c->lz_start[x], e = c->lz_start[x + 1];
+  for (uint32_t j = a; c->lz_need[x] == e - a && j < e; j++) {  /* an AND: each input is needed */
+    uint32_t w = c->lz_in[j];
+    if (!(w & 3) && (!cone || w >> 2 >= lc->cone_off) && (skip == NONE || lc->gate_key[w >> 2] != skip))
+      return record_code(c, w, NULL, lc->gate_key);
+  }
+  return NONE;
+}
+
+/* The guard of sink x filed under key: the code of a positive eager input
+ * or fluent of x (an AND) other than the key's, one in the move cone
+ * first; NONE when none.  Filed under a fluent that holds, a sink is
+ * asked only when its guard holds too: chess's discovered checks are
+ * filed under the square of the piece that gives them and guarded by the
+ * king's square, and of the 660 a state asked without guards, 0.06 held. */
+static uint32_t sink_guard(const dl_circuit *c, const lazy_ctx *lc, uint32_t x, uint32_t key)
+{
+  uint32_t guard = and_eager_input(c, lc, x, 1, key);
+  return guard != NONE ? guard : and_eager_input(c, lc, x, 0, key);
+}
 
 /* The eager gate (below g0) that wire i feeds positively, or NONE. */
 static uint32_t positive_target(const dl_circuit *c, uint32_t g0, uint32_t i)
@@ -296,23 +315,15 @@ static uint32_t gate_at(const uint32_t *off, uint32_t g0, uint32_t w)
   return lo;
 }
 
-/* What file_sinks reads besides the circuit. */
-typedef struct sink_ctx {
-  const req *q;
-  const uint32_t *cost, *gate_key, *off;
-  uint32_t g0, cone_off;
-  move_ors mo;
-} sink_ctx;
-
 /* An OR of moves only among sink x's positive eager inputs (an AND's), or
  * NONE: the sink can hold only after one of its moves. */
-static uint32_t sink_move_or(const dl_circuit *c, const sink_ctx *sc, uint32_t x)
+static uint32_t sink_move_or(const dl_circuit *c, const lazy_ctx *lc, uint32_t x)
 {
   uint32_t a = c->lz_start[x], e = c->lz_start[x + 1];
   if (c->lz_need[x] != e - a) return NONE;
   for (uint32_t j = a; j < e; j++) {
-    uint32_t w = c->lz_in[j], g = w & 3 ? NONE : gate_at(sc->off, sc->g0, w >> 2);
-    if (g != NONE && sc->mo.start[g + 1] > sc->mo.start[g]) return g;
+    uint32_t w = c->lz_in[j], g = w & 3 ? NONE : gate_at(lc->off, lc->g0, w >> 2);
+    if (g != NONE && lc->mo.start[g + 1] > lc->mo.start[g]) return g;
   }
   return NONE;
 }
@@ -322,19 +333,19 @@ static uint32_t sink_move_or(const dl_circuit *c, const sink_ctx *sc, uint32_t x
  * among its inputs (chess's "a piece moves from this square, which is
  * empty next"), one under each of those moves: a joint move asks its few,
  * not all 600. */
-static void sink_entries(const dl_circuit *c, const sink_ctx *sc, const uint32_t *count, uint32_t s, uint32_t g,
+static void sink_entries(const dl_circuit *c, const lazy_ctx *lc, const uint32_t *count, uint32_t s, uint32_t g,
                          sink_entry *e, uint32_t *n)
 {
   const uint32_t *sk = c->sk_list + SK_WORDS * s;
   uint32_t none = c->n_fluents + c->n_moves, x = sk[SK_GATE], f = sk[SK_FLUENT];
-  uint32_t key = rarest_needed(&sc->q[x], none, count);
+  uint32_t key = rarest_needed(&lc->q[x], none, count);
   if (g == NONE) {
-    uint32_t guard = sink_guard(c, x, key, sc->gate_key, sc->cone_off);
-    e[(*n)++] = (sink_entry){ (uint64_t)key << 32 | sc->cost[x], x, f, guard };
+    uint32_t guard = sink_guard(c, lc, x, key);
+    e[(*n)++] = (sink_entry){ (uint64_t)key << 32 | lc->cost[x], x, f, guard };
     return;
   }
-  for (uint32_t i = sc->mo.start[g]; i < sc->mo.start[g + 1]; i++)
-    e[(*n)++] = (sink_entry){ (uint64_t)(c->n_fluents + sc->mo.moves[i]) << 32 | sc->cost[x], x, f, NONE };
+  for (uint32_t i = lc->mo.start[g]; i < lc->mo.start[g + 1]; i++)
+    e[(*n)++] = (sink_entry){ (uint64_t)(c->n_fluents + lc->mo.moves[i]) << 32 | lc->cost[x], x, f, NONE };
 }
 
 /* A sink is filed under the moves of an OR of at most MOVE_OR_MAX moves,
@@ -344,13 +355,13 @@ enum { MOVE_OR_MAX = 256, ENTRIES_PER_SINK = 8, ENTRIES_MARGIN = 65536 };
 
 /* The OR of moves each sink is filed through (see sink_entries), or NONE:
  * via[s].  Returns the entries they make. */
-static size_t sinks_via_moves(const dl_circuit *c, const sink_ctx *sc, uint32_t *via)
+static size_t sinks_via_moves(const dl_circuit *c, const lazy_ctx *lc, uint32_t *via)
 {
   size_t entries = c->n_sinks, budget = ENTRIES_PER_SINK * (size_t)c->n_sinks + ENTRIES_MARGIN;
   for (uint32_t s = 0; s < c->n_sinks; s++) {
     uint32_t x = c->sk_list[SK_WORDS * s + SK_GATE], g = NONE;
-    if (sc->q[x].f[0] == NONE) g = sink_move_or(c, sc, x);  /* filed under none */
-    size_t k = g == NONE ? 0 : sc->mo.start[g + 1] - sc->mo.start[g];
+    if (lc->q[x].f[0] == NONE) g = sink_move_or(c, lc, x);  /* filed under none */
+    size_t k = g == NONE ? 0 : lc->mo.start[g + 1] - lc->mo.start[g];
     if (k > MOVE_OR_MAX || entries + k > budget) g = NONE, k = 0;
     via[s] = g;
     entries += k ? k - 1 : 0;
@@ -358,22 +369,22 @@ static size_t sinks_via_moves(const dl_circuit *c, const sink_ctx *sc, uint32_t 
   return entries;
 }
 
-static int file_sinks(dl_circuit *c, sink_ctx *sc)
+static int file_sinks(dl_circuit *c, lazy_ctx *lc)
 {
   uint32_t nk = c->n_fluents + c->n_moves + 1, none = nk - 1, n = c->n_sinks, n_entries = 0;
   uint32_t *count = calloc((size_t)nk + 1, sizeof *count), *via = malloc(((size_t)n + 1) * sizeof *via);
-  if (!count || !via || !find_move_ors(c, sc->g0, &sc->mo)) {
+  if (!count || !via || !find_move_ors(c, lc->g0, &lc->mo)) {
     free(count), free(via);
     return 0;
   }
-  for (uint32_t s = 0; s < n; s++) count_needed(&sc->q[c->sk_list[SK_WORDS * s + SK_GATE]], none, count);
-  sink_entry *e = malloc((sinks_via_moves(c, sc, via) + 1) * sizeof *e);
+  for (uint32_t s = 0; s < n; s++) count_needed(&lc->q[c->sk_list[SK_WORDS * s + SK_GATE]], none, count);
+  sink_entry *e = malloc((sinks_via_moves(c, lc, via) + 1) * sizeof *e);
   c->sk_start = calloc((size_t)nk + 2, sizeof *c->sk_start);
   if (!e || !c->sk_start) {
     free(count), free(via), free(e);
     return 0;
   }
-  for (uint32_t s = 0; s < n; s++) sink_entries(c, sc, count, s, via[s], e, &n_entries);
+  for (uint32_t s = 0; s < n; s++) sink_entries(c, lc, count, s, via[s], e, &n_entries);
   free(count), free(via);
   uint32_t *sk = realloc(c->sk_list, ((size_t)n_entries + 1) * SK_WORDS * sizeof *sk);
   if (!sk) {
@@ -507,38 +518,26 @@ static uint32_t *record_order(const dl_circuit *c)
   return out;
 }
 
-/* What input_guard reads besides the circuit: the fluents each lazy gate
- * needs, the "any legal" gates (their inputs are not read), the keys of
- * eager gates (record_code) and the offset where the move cone starts. */
-typedef struct guard_ctx {
-  const req *q;
-  const uint8_t *is_any;
-  const uint32_t *gate_key;
-  uint32_t cone_off;
-} guard_ctx;
-
 /* The guard of input i of lazy gate x (see dl_circuit.lz), as an input
  * code, when x is an OR and the input a lazy gate: a positive eager input
  * of that gate in the move cone when it is an AND (chess's "a piece moved
  * from this square", true for one square of 64), else a fluent it needs;
  * NONE when none. */
-static uint32_t input_guard(const dl_circuit *c, const guard_ctx *gc, uint32_t x, uint32_t i)
+static uint32_t input_guard(const dl_circuit *c, const lazy_ctx *lc, uint32_t x, uint32_t i)
 {
   uint32_t in = c->lz_in[i], y = in >> 2;
-  if (c->lz_need[x] != 1 || gc->is_any[x] || (in & 3) != 2) return NONE;
-  uint32_t a = c->lz_start[y], e = c->lz_start[y + 1];
-  for (uint32_t j = a; c->lz_need[y] == e - a && j < e; j++)  /* an AND: each input is needed */
-    if (!(c->lz_in[j] & 3) && c->lz_in[j] >> 2 >= gc->cone_off) return record_code(c, c->lz_in[j], NULL, gc->gate_key);
-  for (int k = 0; k < REQ && gc->q[y].f[k] != NONE; k++)
-    if (gc->q[y].f[k] < c->n_fluents) return gc->q[y].f[k] << 3 | 4;
-  return NONE;
+  if (c->lz_need[x] != 1 || lc->is_any[x] || (in & 3) != 2) return NONE;
+  uint32_t guard = and_eager_input(c, lc, y, 1, NONE);
+  for (int k = 0; guard == NONE && k < REQ && lc->q[y].f[k] != NONE; k++)
+    if (lc->q[y].f[k] < c->n_fluents) guard = lc->q[y].f[k] << 3 | 4;
+  return guard;
 }
 
 /* The words of lazy gate x's record. */
-static uint32_t record_words(const dl_circuit *c, const guard_ctx *gc, uint32_t x)
+static uint32_t record_words(const dl_circuit *c, const lazy_ctx *lc, uint32_t x)
 {
   uint32_t words = LZ_IN;
-  for (uint32_t i = c->lz_start[x]; i < c->lz_start[x + 1]; i++) words += 1 + (input_guard(c, gc, x, i) != NONE);
+  for (uint32_t i = c->lz_start[x]; i < c->lz_start[x + 1]; i++) words += 1 + (input_guard(c, lc, x, i) != NONE);
   return words;
 }
 
@@ -546,11 +545,10 @@ static uint32_t record_words(const dl_circuit *c, const guard_ctx *gc, uint32_t 
  * gate's value, its count and its first inputs in one place, and a
  * fluent's value off the state.  Renames the gates by their offsets; frees
  * the dense lists.  1, 0 when out of memory, -1 when too large. */
-static int pack_records(dl_circuit *c, const uint32_t *gate_key, const req *q, uint32_t cone_off)
+static int pack_records(dl_circuit *c, lazy_ctx *lc)
 {
   uint32_t n = c->n_lazy, *rec = malloc(((size_t)n + 1) * sizeof *rec), *order = record_order(c), cone0 = NONE;
-  uint8_t *is_any = calloc((size_t)n + 1, 1);
-  guard_ctx gc = { q, is_any, gate_key, cone_off };
+  uint8_t *is_any = lc->is_any = calloc((size_t)n + 1, 1);
   uint64_t words = 0;
   if (!rec || !order || !is_any) {
     free(rec), free(order), free(is_any);
@@ -560,7 +558,7 @@ static int pack_records(dl_circuit *c, const uint32_t *gate_key, const req *q, u
   for (uint32_t k = 0; k < n; k++) {
     uint32_t x = order[k];
     if (x >= c->lz_cone0 && cone0 == NONE) cone0 = (uint32_t)words;
-    rec[x] = (uint32_t)words, words += record_words(c, &gc, x);
+    rec[x] = (uint32_t)words, words += record_words(c, lc, x);
   }
   free(order);
   if (words >= (1u << 29)) {
@@ -577,13 +575,14 @@ static int pack_records(dl_circuit *c, const uint32_t *gate_key, const req *q, u
     uint32_t *r = c->lz + rec[x], a = c->lz_start[x], e = c->lz_start[x + 1], w = LZ_IN;
     r[LZ_MEMO] = 0, r[LZ_NEED] = c->lz_need[x];
     for (uint32_t i = a; i < e; i++) {
-      uint32_t guard = input_guard(c, &gc, x, i);
-      r[w++] = record_code(c, c->lz_in[i], rec, gate_key) | (guard != NONE ? LZ_GUARDED : 0);
+      uint32_t guard = input_guard(c, lc, x, i);
+      r[w++] = record_code(c, c->lz_in[i], rec, lc->gate_key) | (guard != NONE ? LZ_GUARDED : 0);
       if (guard != NONE) r[w++] = guard;
     }
     r[LZ_N] = w - LZ_IN;
   }
   free(is_any);
+  lc->is_any = NULL;
   c->lz_cone0 = cone0 == NONE ? (uint32_t)words : cone0;
   for (uint32_t m = 0; m < c->n_moves; m++)
     if (c->move_lazy[m] != NONE) c->move_lazy[m] = rec[c->move_lazy[m]];
@@ -610,12 +609,12 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
   uint32_t *gate_key = input_keys(c, off, g0), *cost = malloc(((size_t)c->n_lazy + 1) * sizeof *cost);
   req *q = NULL;
   int ok = gate_key && cost && lazy_inputs(c, off, g0) && order_inputs(c, cost) && lazy_hooks(c, g0);
-  sink_ctx sc = { NULL, cost, gate_key, off, g0, off[c->cone_start], { NULL, NULL } };
+  lazy_ctx lc = { NULL, cost, gate_key, off, g0, off[c->cone_start], { NULL, NULL }, NULL };
   if (ok) {
-    sc.q = q = needed_fluents(c, gate_key);
-    ok = q && file_moves(c, q) && file_sinks(c, &sc) && find_any_legal(c);
+    lc.q = q = needed_fluents(c, gate_key);
+    ok = q && file_moves(c, q) && file_sinks(c, &lc) && find_any_legal(c);
   }
-  free(sc.mo.start), free(sc.mo.moves);
+  free(lc.mo.start), free(lc.mo.moves);
   ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
   ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
   ok = ok && (c->true_list = malloc(((size_t)c->n_fluents + 1) * sizeof *c->true_list)) != NULL;
@@ -623,7 +622,7 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
     c->stats.lazy_gates = c->n_lazy;
     c->stats.lazy_wires = c->lz_start[c->n_lazy];
   }
-  int packed = ok ? pack_records(c, gate_key, q, off[c->cone_start]) : 0;
+  int packed = ok ? pack_records(c, &lc) : 0;
   free(gate_key), free(cost), free(q);
   if (packed < 0) dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
   return packed > 0 ? 1 : packed < 0 ? 0 : cc_oom(b);
