@@ -546,14 +546,14 @@ static int load_side(equiv *q, int i, const char *file, dl_loaded *l, dl_backend
   dl_guard_soft(0);
   s->m = s->game.machine;
   size_t len = strlen(file) + sizeof " (circuit)";
-  s->name = malloc(len);
+  if ((s->name = malloc(len)))  /* named before a failure too: its messages carry the name */
+    snprintf(s->name, len, ok && i && s->game.backend == DL_BACKEND_CIRCUIT ? "%s (circuit)" : "%s", file);
   if (!ok) return 0;  /* forward_diagnostics prints why */
   if (s->name) s->joint = calloc(s->m->n_roles + 1, sizeof *s->joint);
   if (!s->joint) {
     dl_diag_fail(q->c->diag, DL_CAUSE_NOMEM, "out of memory");
     return 0;
   }
-  snprintf(s->name, len, i && s->game.backend == DL_BACKEND_CIRCUIT ? "%s (circuit)" : "%s", file);
   return 1;
 }
 
