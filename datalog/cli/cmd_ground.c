@@ -45,6 +45,10 @@ static const cli_option ground_options[] = {
                                    "variables with the rest" },
   { .name = "--no-split", .help = "never split a rule with a large join into pieces by\n"
                                   "variable elimination" },
+  { .name = "--no-exclude", .help = "instantiate a rule that asks for some binding of a body\n"
+                                    "part other than the head's, such as another square than\n"
+                                    "the captured one, once per binding, not through an\n"
+                                    "exclusion (datalog/ground/DESIGN.md)" },
   { .name = "--no-simplify", .help = "write the pruned ground game as it is: no constants\n"
                                      "folded, aliases, inlining or factoring (datalog/simplify/DESIGN.md)" },
   { .name = "--for-players", .excludes = "--format",
@@ -130,7 +134,8 @@ static dl_game_options ground_game_options(cli_ctx *c, uint64_t limit, cli_progr
   o.reduce_mode = cli_choice(c, "--from", DL_REDUCE_LFP);
   o.ground_all = cli_given(c, "--no-demand");
   o.ground = (dl_ground_options){ .no_prune = cli_given(c, "--no-prune"), .no_factor = cli_given(c, "--no-factor"),
-                                  .no_split = cli_given(c, "--no-split"), .no_simplify = cli_given(c, "--no-simplify") };
+                                  .no_split = cli_given(c, "--no-split"),
+                                  .no_exclude = cli_given(c, "--no-exclude"), .no_simplify = cli_given(c, "--no-simplify") };
   o.max_atoms = c->max_atoms;
   o.max_instances = limit;
   o.stop = dl_guard_stop();

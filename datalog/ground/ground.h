@@ -22,7 +22,11 @@
  *     does not keep disappears.  Factoring (unless opt.no_factor) gives a
  *     body part that shares only head variables with the rest an auxiliary
  *     atom aux_N; splitting (ground_split.c, unless opt.no_split) breaks a
- *     rule whose join is large into pieces by variable elimination.
+ *     rule whose join is large into pieces by variable elimination; an
+ *     exclusion (unless opt.no_exclude or opt.no_factor) makes a rule that
+ *     asks for "some binding of a part but the head's", such as chess's
+ *     threat from another square than the captured one, once per binding
+ *     of the part's head variables (DESIGN.md, "Exclusions").
  *  3. Pruning (ground_prune.c, unless opt.no_prune), one round, which
  *     reaches the fixpoint: an atom that no rule left can derive (true and
  *     does atoms are inputs) is false, so rules using it positively go and
@@ -87,6 +91,7 @@ typedef struct dl_ground_options {
   int demand;                     /* instantiate supporting rules on demand only */
   int no_factor;                  /* no auxiliary atoms for independent body parts */
   int no_split;                   /* never split a rule by variable elimination */
+  int no_exclude;                 /* no exclusions: "some U of a part other than the head's C" */
   int no_simplify;                /* no simplification after pruning (datalog/simplify/) */
   uint64_t max_instances;         /* stop beyond this many rule instances; 0: no limit */
   const dl_stop *stop;            /* when to stop early (base/stop.h); may be NULL */

@@ -166,9 +166,9 @@ static int push_expanded(const dl_ground *g, const uint32_t *def, int32_t l, vec
   return 1;
 }
 
-/* Replaces each auxiliary atom that has one rule by that rule's body
- * (a factor whose variables outside the head had one binding compresses
- * nothing), and keeps only the alive rules.  Afterwards all rules are alive. */
+/* Replaces each auxiliary atom that has one rule and is never negated by
+ * that rule's body (a factor whose variables outside the head had one
+ * binding compresses nothing), and keeps only the alive rules.  Afterwards all rules are alive. */
 static int inline_aux(dl_ground *g, uint8_t *alive)
 {
   uint32_t *def = calloc(g->n_atoms + 1, sizeof *def);  /* rule + 1 of a single-rule aux atom */
@@ -180,6 +180,11 @@ static int inline_aux(dl_ground *g, uint8_t *alive)
     if (!alive[i]) continue;
     int32_t h = gr_rule_lits(g, i)[0];
     if (g->atom_aux[h]) def[h] = def[h] ? UINT32_MAX : i + 1;
+  }
+  for (uint32_t i = 0; ok && i < g->n_rules; i++) {  /* a negated one stays (an exclusion's element) */
+    const int32_t *x = gr_rule_lits(g, i);
+    for (int32_t k = 0; alive[i] && k < x[1]; k++)
+      if (x[2 + k] < 0 && g->atom_aux[-x[2 + k]]) def[-x[2 + k]] = UINT32_MAX;
   }
   uint32_t m = 0;
   for (uint32_t i = 0; ok && i < g->n_rules; i++) {

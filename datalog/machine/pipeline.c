@@ -119,7 +119,7 @@ static int ground_game(dl_game *g, const dl_game_options *o, const dl_stop *stop
   go.demand = !o->ground_all && !o->as_written;
   go.max_instances = max_instances, go.stop = stop;
   go.progress = o->progress ? ground_progress : NULL, go.progress_ctx = (void *)o;
-  if (o->as_written) go.no_prune = go.no_factor = go.no_split = go.no_simplify = 1;
+  if (o->as_written) go.no_prune = go.no_factor = go.no_split = go.no_exclude = go.no_simplify = 1;
   g->ground = dl_ground_build(p, red, &go, diag);
   dl_reduction_destroy(red);
   if (g->ground && !dl_simplify_ground(g->ground, &go, diag)) {

@@ -64,8 +64,9 @@ typedef struct dl_game_options {
                                  splitting, factoring or simplification) */
   int reduce_mode;            /* G+: a dl_reduce_mode (DL_REDUCE_LFP, the default, 0) */
   int reduce_build_only;      /* stage REDUCE: build G+ of the LFP mode, do not evaluate it */
-  dl_ground_options ground;   /* the grounder's switches no_prune, no_factor, no_split and
-                                 no_simplify (zero: all on); the pipeline sets the rest */
+  dl_ground_options ground;   /* the grounder's switches no_prune, no_factor, no_split,
+                                 no_exclude and no_simplify (zero: all on); the pipeline
+                                 sets the rest */
   uint64_t max_atoms;         /* per model and for G+ (0: none) */
   uint64_t max_instances;     /* per grounding (0: none) */
   uint64_t auto_max_instances;/* AUTO's budget: instances ... */
