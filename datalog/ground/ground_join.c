@@ -813,8 +813,9 @@ static Word_t excl_key(const ix_val *v, uint32_t m)
 }
 
 /* The auxiliary atom sym(K), or sym(K, U) for U's key when key is not
- * NULL, with rule atom :- body[0..n); 0 when out of memory. */
-static int32_t excl_atom(join *j, dl_sym sym, const Word_t *key, int32_t *body, uint32_t n)
+ * NULL, with rule atom :- body[0..n), added unless it was (once) or added
+ * (!once: it cannot have been); 0 when out of memory. */
+static int32_t excl_atom(join *j, dl_sym sym, const Word_t *key, int32_t *body, uint32_t n, int once)
 {
   const factor *f = &j->factors[0];
   uint32_t n_args = 0;
@@ -822,7 +823,7 @@ static int32_t excl_atom(join *j, dl_sym sym, const Word_t *key, int32_t *body, 
   if (key && j->excl_m == 2) j->args[n_args++] = (dl_tid)(*key >> 32);
   if (key) j->args[n_args++] = (dl_tid)*key;
   gr_normalize_body(body, &n);
-  return add_factor_rule(j, gr_atom_term(j->g, sym, n_args, j->args), body, n, 1);
+  return add_factor_rule(j, gr_atom_term(j->g, sym, n_args, j->args), body, n, once);
 }
 
 /* A binding of the exclusion's part X with body cbody[0..m): a rule of the
@@ -835,7 +836,7 @@ static int add_element(join *j, uint32_t m)
   for (uint32_t i = 0; i < j->excl_m; i++) u[i] = j->bind[j->excl_u[i]];
   if (j->excl_us && !ix_relation_contains(j->excl_us, u)) return 1;
   Word_t key = excl_key(u, j->excl_m);
-  int32_t a = excl_atom(j, j->excl_sym[0], &key, j->cbody, m);
+  int32_t a = excl_atom(j, j->excl_sym[0], &key, j->cbody, m, 1);
   PWord_t pv = a ? (PWord_t)JudyLIns(&j->excl_elems, key, PJE0) : NULL;
   if (!pv || pv == PJERR) return gr_oom(j->g);
   *pv = (Word_t)a;
@@ -875,9 +876,9 @@ static int close_exclusion(join *j, block_rec *rec)
     int32_t e = (int32_t)*pv, both[2] = { prefix, e };
     if (!pool_push(j, key, e)) return 0;
     if (prefix) {
-      two = excl_atom(j, j->excl_sym[2], NULL, both, 2);
-      int32_t p = two ? excl_atom(j, j->excl_sym[1], &key, &prefix, 1) : 0;
-      if (!p || !excl_atom(j, j->excl_sym[1], &key, &e, 1)) return 0;
+      two = excl_atom(j, j->excl_sym[2], NULL, both, 2, 0);  /* a value of K is closed once */
+      int32_t p = two ? excl_atom(j, j->excl_sym[1], &key, &prefix, 1, 0) : 0;
+      if (!p || !excl_atom(j, j->excl_sym[1], &key, &e, 1, 0)) return 0;
       e = p;
     }
     prefix = e;
@@ -1401,6 +1402,8 @@ static int instances_distinct(const join *j)
   if (!mark) return 0;
   ast_mark_vars(r->head, mark);
   mark_kept_vars(j, -1, mark);
+  for (uint32_t k = 0; j->excl && k < r->n_body; k++)  /* an exclusion's part and disequality: atoms of K */
+    if (j->comp[k] == 0 || k == j->excl_lit) ast_literal_mark_vars(&r->body[k], mark);
   uint32_t v = 0;
   while (v < r->n_vars && mark[v]) v++;
   free(mark);
