@@ -1249,12 +1249,11 @@ static void mark_part(const join *j, uint32_t kd, const uint8_t *head, uint8_t *
   }
 }
 
-/* 1 when variable v is in a positive literal k with in_x[k] == want (kd
- * left out). */
-static int in_positive(const join *j, uint32_t v, uint32_t kd, const uint8_t *in_x, int want, uint8_t *mark)
+/* 1 when variable v is in a positive literal of part in_x[]. */
+static int in_positive(const join *j, uint32_t v, const uint8_t *in_x, uint8_t *mark)
 {
   for (uint32_t k = 0; k < j->r->n_body; k++) {
-    if (k == kd || j->r->body[k].kind != DL_POS || in_x[k] != want) continue;
+    if (j->r->body[k].kind != DL_POS || !in_x[k]) continue;
     memset(mark, 0, j->r->n_vars + 1);
     ast_literal_mark_vars(&j->r->body[k], mark);
     if (mark[v]) return 1;
@@ -1263,11 +1262,11 @@ static int in_positive(const join *j, uint32_t v, uint32_t kd, const uint8_t *in
 }
 
 /* 1 when part in_x[] can be the exclusion's X: it has a positive dynamic
- * literal, no variable C, each variable U in a positive literal; and the
- * rest of the join (or the head's demand) binds C and X's head variables
- * (head_in_x[], marked here), so that X runs last, once per value of K. */
-static int part_fits(const join *j, uint32_t kd, const uint8_t *head, const uint8_t *in_x, uint8_t *head_in_x,
-                     uint8_t *mark)
+ * literal, no variable C, each variable U in a positive literal.  Its head
+ * variables K are marked in head_in_x[].  (The head's demand, which
+ * values_of_c asks for, binds C and K before X: X runs last, once per value
+ * of K.) */
+static int part_fits(const join *j, const uint8_t *head, const uint8_t *in_x, uint8_t *head_in_x, uint8_t *mark)
 {
   const dl_rule *r = j->r;
   int dynamic = 0;
@@ -1280,15 +1279,9 @@ static int part_fits(const join *j, uint32_t kd, const uint8_t *head, const uint
     dynamic |= r->body[k].kind == DL_POS && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]);
   }
   for (uint32_t i = 0; i < j->excl_m; i++)
-    if (head_in_x[j->excl_c[i]] || !in_positive(j, j->excl_u[i], kd, in_x, 1, mark)) return 0;
-  int demand = j->gr->use_demand && j->g->demand[j->gr->head_pred];
+    if (head_in_x[j->excl_c[i]] || !in_positive(j, j->excl_u[i], in_x, mark)) return 0;
   uint32_t n_k = 0;
-  for (uint32_t v = 0; v < r->n_vars; v++) {
-    int c = 0;
-    for (uint32_t i = 0; i < j->excl_m; i++) c |= j->excl_c[i] == v;
-    n_k += head_in_x[v];
-    if ((c || head_in_x[v]) && !demand && !in_positive(j, v, kd, in_x, 0, mark)) return 0;
-  }
+  for (uint32_t v = 0; v < r->n_vars; v++) n_k += head_in_x[v];
   return dynamic && n_k + j->excl_m <= IX_MAX_ARITY;
 }
 
@@ -1313,7 +1306,6 @@ static int make_part_factor(join *j, const uint8_t *in_x, const uint8_t *head_in
  * side and square moved from; its `opponent(?o, ?p)`, a disequality of two
  * roles, would save nothing. */
 enum { EXCL_MIN_VALUES = 8 };
-
 
 /* The values C has per value of the other head variables, estimated as
  * the demanded heads over the values of the head's columns without C; 0
@@ -1348,7 +1340,7 @@ static double try_exclusion(join *j, uint32_t k, uint8_t *const s[4], uint8_t *i
   memset(in_x, 0, r->n_body + 1);
   memset(vars, 0, r->n_vars + 1);
   mark_part(j, k, head, in_x, vars, mark);
-  double values = part_fits(j, k, head, in_x, hx, mark) ? values_of_c(j, mark) : 0;
+  double values = part_fits(j, head, in_x, hx, mark) ? values_of_c(j, mark) : 0;
   if (values && plan) return make_part_factor(j, in_x, hx) ? values : -1;
   ix_relation_destroy(j->excl_cs);
   ix_relation_destroy(j->excl_us);
@@ -1374,7 +1366,8 @@ static int plan_exclusion(join *j)
     if (values < 0) planned = -1;
     else if (values > most) most = values, best = k;
   }
-  if (!planned && best != UINT32_MAX) planned = try_exclusion(j, best, s, in_x, 1) > 0 ? 1 : -1;
+  double values = !planned && best != UINT32_MAX ? try_exclusion(j, best, s, in_x, 1) : 0;
+  if (values) planned = values > 0 ? 1 : -1;
   if (planned > 0) j->excl = 1, j->excl_lit = best;
   for (int i = 0; i < 4; i++) free(s[i]);
   free(in_x);
@@ -1518,7 +1511,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
     }
   if (ok && gr->use_demand && g->demand[h]) ok = make_step(&j, r->head, g->demand[h], 0, -1);
   ok = ok && plan(&j);
-  assert(!ok || !excl || j.block_comp == 0);  /* plan_exclusion saw that the rest binds K */
+  assert(!ok || !excl || j.block_comp == 0);  /* the head's demand binds K (values_of_c) */
   j.block_distinct = ok && j.block_comp >= 0 && block_distinct(&j);
   if (!ok) gr_oom(g);
   int split = ok ? try_split(&j) : -1;
