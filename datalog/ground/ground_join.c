@@ -7,8 +7,9 @@
  * non-derivable literals at each complete binding, and hands a rule whose
  * estimated join is large to gr_split (ground_split.c).  Memos keep each
  * literal's recent answers, and the block factor is enumerated once per
- * value of its head variables (enter_block). */
-#include "datalog/ground/ground_impl.h"
+ * value of its head variables (enter_block); an exclusion's part is run as
+ * that block factor (ground_exclude.c). */
+#include "datalog/ground/ground_join.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -53,112 +54,6 @@ static dl_tid find_term(const dl_terms *terms, const ast_term *p, const dl_tid *
 
 /* ---- the join ------------------------------------------------------------------------------ */
 
-/* One atom of the join, as a relation over its variables: the instances of
- * the atom's pattern among the kept ones, column c giving variable vars[c]. */
-typedef struct step {
-  ix_relation *rel;       /* owned */
-  uint32_t *vars, nv;
-  uint64_t mask;          /* columns bound when the step runs */
-  uint32_t n_bound;
-  int index;
-  int lit;                /* the body literal, -1: the head's demand */
-  int kept;               /* rel is not owned: one of g's kept steps, or src itself (make_step) */
-} step;
-
-/* A component of a rule's body that shares no variable outside the head
- * with the rest: aux(iface) :- component, and the rule uses aux(iface). */
-typedef struct factor {
-  dl_sym sym;
-  uint32_t *iface, n_iface;  /* the head variables it has */
-} factor;
-
-/* The answers of a literal (or the head) for recent values of its
- * variables: a direct-mapped cache of MEMO_MIN to MEMO_MAX slots, as many
- * as the join's estimated candidates (one when it has no variable).
- * Within a join the answer depends on those values only, and an inner loop
- * repeats them: breakthrough's frame rule meets each of its 192
- * true(cellHolds(..)) atoms once per does atom, and each of its 616 does
- * atoms once per cell (1,024 slots kept three quarters of them). */
-enum { MEMO_MIN = 64, MEMO_MAX = 4096 };
-
-/* A memo that answers under a MEMO_HITS_MIN-th of its first MEMO_TRIAL
- * look-ups is given up: its literal's values rarely repeat (othello's
- * piececount(?x, ?y++, ?b, ?r), a new atom for each of 40,936 bindings),
- * and looking up and storing cost more than deciding. */
-enum { MEMO_TRIAL = 2048, MEMO_HITS_MIN = 16 };
-
-typedef struct memo {
-  uint32_t *vars, nv;
-  uint32_t mask;          /* slots - 1 */
-  dl_tid *vals;           /* per slot, the nv values */
-  uint8_t *state;         /* per slot: 0 empty, else 1 + holds */
-  int32_t *lit;           /* per slot */
-  uint32_t asked, hits;   /* look-ups in the trial, and their answers */
-  int off;                /* given up */
-} memo;
-
-/* What the first enumeration of the block factor (see plan_block) made for
- * one value of its head variables. */
-typedef struct block_rec {
-  int32_t atom;           /* its auxiliary atom; 0: no instance; -1: an instance of no literal */
-  uint64_t candidates;    /* its bindings */
-  uint64_t made;          /* its instances */
-  /* An exclusion's (see plan_exclusion): atom holds when some element does */
-  int32_t two;            /* holds when two elements do; 0: fewer than two */
-  uint32_t off, n;        /* its elements, pool_key[off..off+n) ascending */
-} block_rec;
-
-/* An exclusion's disequality has at most this many variables a side (one
- * 64-bit key holds the values of a side). */
-enum { EXCL_MAX = 2 };
-
-typedef struct join {
-  dl_ground *g;
-  const gr_rule *gr;
-  gr_pieces *pc;          /* the pieces of a split rule, or NULL */
-  const dl_rule *r;
-  double estimate;        /* candidates, as the plan estimates them */
-  step *steps;
-  uint32_t n_steps;
-  dl_tid *bind;
-  uint32_t *trail, n_trail;
-  int32_t *body;
-  dl_tid *args;           /* scratch for a literal's arguments */
-  uint64_t candidates, instances;
-  int empty;              /* a ground atom of the body is not kept: no instances */
-  int32_t *lits;          /* per body literal: its ground literal, 0 when it disappears */
-  uint8_t *in_join;       /* per body literal: a positive static one, decided in the join */
-  int32_t *comp;          /* per body literal: its factored component, -1: none */
-  int32_t *cbody;
-  factor *factors;
-  uint32_t n_factors;
-  int distinct;           /* two bindings never make the same ground rule */
-  memo *memos;            /* per body literal: its recent decisions */
-  memo head_memo;         /* recent head atoms */
-  /* The block factor: its steps come last (from block_from on), and it is
-     enumerated once per value of its head variables (see enter_block). */
-  int32_t block_comp;     /* -1: none */
-  uint32_t block_from;
-  int block_distinct;     /* its first enumerations never make a rule twice */
-  int in_block;           /* descend is in a first enumeration, */
-  dl_tid block_term;      /*   for the factor's atom that is this term */
-  block_rec cur;          /* what that enumeration made so far */
-  Pvoid_t block_seen;     /* JudyL: the factor's atom term -> 1 + index in recs */
-  block_rec *recs;
-  uint32_t n_recs, cap_recs;
-  uint32_t polls;         /* calls of go_on since the stop was last read */
-  /* The exclusion (plan_exclusion): factor 0 is the block factor X, the
-     disequality U != C (literal excl_lit) is left out of the join. */
-  int excl;
-  uint32_t excl_lit, excl_m;
-  uint32_t excl_c[EXCL_MAX], excl_u[EXCL_MAX]; /* the variables C (the head's) and U */
-  ix_relation *excl_cs, *excl_us; /* a static disequality's C and U tuples (owned); NULL: distinct */
-  dl_sym excl_sym[3];     /* the element, prefix and "two" atoms' predicates */
-  Pvoid_t excl_elems;     /* JudyL in a first enumeration: U's key -> its element atom */
-  Word_t *pool_key;       /* per element of every value of K: U's key, */
-  int32_t *pool_atom;     /*   and its atom */
-  uint32_t n_pool, cap_pool;
-} join;
 
 static uint32_t atom_arity(const ast_term *a) { return ast_atom_arity(a); }
 
@@ -684,7 +579,7 @@ static dl_tid factor_term(join *j, uint32_t c)
 /* The auxiliary atom that is term t (see factor_term), with its rule
  * aux :- body[0..n), added unless it was (once) or added (!once: it cannot
  * have been); the atom's id, 0 when out of memory. */
-static int32_t add_factor_rule(join *j, dl_tid t, int32_t *body, uint32_t n, int once)
+int32_t gr_add_factor_rule(join *j, dl_tid t, int32_t *body, uint32_t n, int once)
 {
   dl_ground *g = j->g;
   int32_t a = t == DL_NO_TERM ? 0 : gr_atom_id(g, t, DL_ATOM_OTHER);
@@ -697,7 +592,7 @@ static int32_t add_factor_rule(join *j, dl_tid t, int32_t *body, uint32_t n, int
  * rule aux :- body[0..n); the atom's id, 0 when out of memory. */
 static int32_t add_factor(join *j, uint32_t c, int32_t *body, uint32_t n)
 {
-  return add_factor_rule(j, factor_term(j, c), body, n, 1);
+  return gr_add_factor_rule(j, factor_term(j, c), body, n, 1);
 }
 
 /* The head atom of a binding (remembered while the head's variables keep
@@ -777,7 +672,7 @@ static uint32_t factor_body(join *j, int32_t c)
  * rule), which stands for count instances.  When the rule has a block
  * factor, the literals block[0..n_block) stand for it.  0 on failure
  * (reported). */
-static int make_instance(join *j, const int32_t *block, uint32_t n_block, uint64_t count)
+int gr_make_instance(join *j, const int32_t *block, uint32_t n_block, uint64_t count)
 {
   dl_ground *g = j->g;
   uint32_t n = 0;
@@ -806,116 +701,6 @@ static int make_instance(join *j, const int32_t *block, uint32_t n_block, uint64
   return 1;
 }
 
-/* The key of m values v[0..m) (EXCL_MAX = 2 fit in a word). */
-static Word_t excl_key(const ix_val *v, uint32_t m)
-{
-  return m == 1 ? (Word_t)v[0] : (Word_t)v[0] << 32 | v[1];
-}
-
-/* The auxiliary atom sym(K), or sym(K, U) for U's key when key is not
- * NULL, with rule atom :- body[0..n), added unless it was (once) or added
- * (!once: it cannot have been); 0 when out of memory. */
-static int32_t excl_atom(join *j, dl_sym sym, const Word_t *key, int32_t *body, uint32_t n, int once)
-{
-  const factor *f = &j->factors[0];
-  uint32_t n_args = 0;
-  for (; n_args < f->n_iface; n_args++) j->args[n_args] = j->bind[f->iface[n_args]];
-  if (key && j->excl_m == 2) j->args[n_args++] = (dl_tid)(*key >> 32);
-  if (key) j->args[n_args++] = (dl_tid)*key;
-  gr_normalize_body(body, &n);
-  return add_factor_rule(j, gr_atom_term(j->g, sym, n_args, j->args), body, n, once);
-}
-
-/* A binding of the exclusion's part X with body cbody[0..m): a rule of the
- * element atom of its values of U (none outside the disequality's U
- * tuples).  0 when out of memory (reported). */
-static int add_element(join *j, uint32_t m)
-{
-  assert(m > 0);  /* X has a positive dynamic literal, an atom */
-  ix_val u[EXCL_MAX];
-  for (uint32_t i = 0; i < j->excl_m; i++) u[i] = j->bind[j->excl_u[i]];
-  if (j->excl_us && !ix_relation_contains(j->excl_us, u)) return 1;
-  Word_t key = excl_key(u, j->excl_m);
-  int32_t a = excl_atom(j, j->excl_sym[0], &key, j->cbody, m, 1);
-  PWord_t pv = a ? (PWord_t)JudyLIns(&j->excl_elems, key, PJE0) : NULL;
-  if (!pv || pv == PJERR) return gr_oom(j->g);
-  *pv = (Word_t)a;
-  j->cur.made++;
-  return 1;
-}
-
-/* Appends element atom a of U's key to the pool; 0 when out of memory. */
-static int pool_push(join *j, Word_t key, int32_t a)
-{
-  if (j->n_pool == j->cap_pool) {
-    uint32_t cap = j->cap_pool ? 2 * j->cap_pool : 256;
-    Word_t *k = realloc(j->pool_key, cap * sizeof *k);
-    if (k) j->pool_key = k;
-    int32_t *at = realloc(j->pool_atom, cap * sizeof *at);
-    if (at) j->pool_atom = at;
-    if (!k || !at) return 0;
-    j->cap_pool = cap;
-  }
-  j->pool_key[j->n_pool] = key;
-  j->pool_atom[j->n_pool++] = a;
-  return 1;
-}
-
-/* Ends the first enumeration of X for one value of K: its elements, in
- * the order of U's keys, go to the pool, and prefix chains make rec->atom
- * (some element holds; 0: there is none) and rec->two (two do; 0: there are
- * fewer): prefix_i :- prefix_i-1, prefix_i :- element_i, two :- prefix_i-1 &
- * element_i.  0 when out of memory. */
-static int close_exclusion(join *j, block_rec *rec)
-{
-  int32_t prefix = 0, two = 0;
-  Word_t key = 0;
-  rec->off = j->n_pool;
-  for (PWord_t pv = (PWord_t)JudyLFirst(j->excl_elems, &key, PJE0); pv;
-       pv = (PWord_t)JudyLNext(j->excl_elems, &key, PJE0)) {
-    int32_t e = (int32_t)*pv, both[2] = { prefix, e };
-    if (!pool_push(j, key, e)) return 0;
-    if (prefix) {
-      two = excl_atom(j, j->excl_sym[2], NULL, both, 2, 0);  /* a value of K is closed once */
-      int32_t p = two ? excl_atom(j, j->excl_sym[1], &key, &prefix, 1, 0) : 0;
-      if (!p || !excl_atom(j, j->excl_sym[1], &key, &e, 1, 0)) return 0;
-      e = p;
-    }
-    prefix = e;
-  }
-  JudyLFreeArray(&j->excl_elems, PJE0);
-  rec->atom = prefix;
-  rec->two = two;
-  rec->n = j->n_pool - rec->off;
-  return 1;
-}
-
-/* The element atom of rec whose U is key, 0 when none. */
-static int32_t find_element(const join *j, const block_rec *rec, Word_t key)
-{
-  uint32_t lo = rec->off, hi = rec->off + rec->n;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (j->pool_key[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < rec->off + rec->n && j->pool_key[lo] == key ? j->pool_atom[lo] : 0;
-}
-
-/* The instances of one binding of the rest with X's record rec: h :- rest
- * & two, and h :- rest & some & not element(C), or h :- rest & some when C
- * is no element's U.  None when C is outside the disequality's C tuples.
- * 0 on failure (reported). */
-static int make_exclusion(join *j, const block_rec *rec)
-{
-  ix_val c[EXCL_MAX];
-  for (uint32_t i = 0; i < j->excl_m; i++) c[i] = j->bind[j->excl_c[i]];
-  if (j->excl_cs && !ix_relation_contains(j->excl_cs, c)) return 1;
-  int32_t e = find_element(j, rec, excl_key(c, j->excl_m)), some_not_c[2] = { rec->atom, -e };
-  if (e && rec->two && !make_instance(j, &rec->two, 1, 1)) return 0;
-  return make_instance(j, some_not_c, e ? 2 : 1, 1);
-}
-
 /* A complete binding: decides the literals that can be decided and makes
  * the instance.  Returns 0 on failure (reported). */
 static int leaf(join *j)
@@ -924,7 +709,7 @@ static int leaf(join *j)
   if (!go_on(j)) return 0;
   int holds = decide_lits(j, NO_COMP, 0);
   if (holds < 0) return gr_oom(j->g);
-  return !holds || make_instance(j, NULL, 0, 1);
+  return !holds || gr_make_instance(j, NULL, 0, 1);
 }
 
 /* A complete binding in a first enumeration of the block factor: the
@@ -937,8 +722,8 @@ static int leaf_factor(join *j)
   if (holds <= 0) return holds == 0 || gr_oom(j->g);
   uint32_t m = factor_body(j, j->block_comp);
   if (m && !gr_normalize_body(j->cbody, &m)) return 1;
-  if (j->excl) return add_element(j, m);
-  int32_t a = m ? add_factor_rule(j, j->block_term, j->cbody, m, !j->block_distinct) : -1;
+  if (j->excl) return gr_add_element(j, m);
+  int32_t a = m ? gr_add_factor_rule(j, j->block_term, j->cbody, m, !j->block_distinct) : -1;
   if (!a) return gr_oom(j->g);
   if (a < 0 || !j->cur.atom) j->cur.atom = a;  /* an instance of no literal: the factor holds */
   j->cur.made++;
@@ -991,13 +776,13 @@ static int enter_block(join *j, uint32_t s)
     rec = j->cur;
     rec.candidates = j->candidates - before;
     if (!ok) return 0;
-    if ((j->excl && !close_exclusion(j, &rec)) || !push_rec(j, rec, t)) return gr_oom(g);
+    if ((j->excl && !gr_close_exclusion(j, &rec)) || !push_rec(j, rec, t)) return gr_oom(g);
   }
   if (!rec.atom) return 1;
   int holds = decide_lits(j, j->block_comp, 0);
   if (holds < 0) return gr_oom(g);
   if (!holds) return 1;
-  return j->excl ? make_exclusion(j, &rec) : make_instance(j, &rec.atom, rec.atom > 0, rec.made);
+  return j->excl ? gr_make_exclusion(j, &rec) : gr_make_instance(j, &rec.atom, rec.atom > 0, rec.made);
 }
 
 /* Binds the variables of steps s.. in every way the relations allow. */
@@ -1149,231 +934,6 @@ static int plan_factors(join *j)
   return ok;
 }
 
-/* ---- exclusions ------------------------------------------------------------------------------ */
-
-/* An exclusion is a rule that asks for some binding of a body part X other
- * than one the head names:
- *
- *     h(K, C) :- X(K, U) & U != C & rest(K, C)
- *
- * where the variables U are X's and the disequality's only, and C are head
- * variables that X does not have.  Chess's `threatened_with_capture` asks
- * for a piece threatening the king's square from another square than the
- * captured one, (cx, cy): instantiated per binding, that is one rule per
- * capture, king square and threatening square, 13.9 million of its 19.2.
- * An exclusion makes, once per value of K, one element atom per value of U
- * (the bindings of X that have it), and two atoms over them: "some element
- * holds" and "two do" (prefix chains, three rules an element); then per
- * binding of the rest, h :- two, and h :- some & not element(C).  The
- * disequality is `distinct(U, C)` or a static predicate that holds exactly
- * the pairs of its C and U tuples that differ, such as chess's
- * `different_cells`. */
-
-/* 1 when static literal k's relation holds exactly the pairs of its C tuples
- * and its U tuples that differ (then j->excl_cs and excl_us hold those
- * tuples); 0 when not; -1 when out of memory.  c and u give the columns. */
-static int static_disequality(join *j, uint32_t k, const uint32_t *c, const uint32_t *u, uint32_t m)
-{
-  ix_relation *rel = (ix_relation *)dl_eval_relation(j->g->statics, j->gr->lit_pred[k]);
-  ix_relation *cs = j->excl_cs = ix_relation_create(m), *us = j->excl_us = ix_relation_create(m);
-  int idx, is_new, diagonal = 0;
-  if (!cs || !us || !ix_relation_index(rel, 0, &idx)) return -1;
-  ix_val key[IX_MAX_ARITY], t[IX_MAX_ARITY], ct[EXCL_MAX], ut[EXCL_MAX];
-  ix_iter it;
-  ix_iter_begin(&it, rel, idx, 0, key);
-  while (!diagonal && ix_iter_next(&it, t)) {
-    diagonal = 1;
-    for (uint32_t i = 0; i < m; i++) ct[i] = t[c[i]], ut[i] = t[u[i]], diagonal &= ct[i] == ut[i];
-    if (!ix_relation_insert(cs, ct, &is_new) || !ix_relation_insert(us, ut, &is_new)) return -1;
-  }
-  uint64_t both = 0;  /* U tuples that are C tuples too: the diagonal left out */
-  if (!ix_relation_index(us, 0, &idx)) return -1;
-  ix_iter_begin(&it, us, idx, 0, key);
-  while (ix_iter_next(&it, ut)) both += ix_relation_contains(cs, ut);
-  return !diagonal && ix_relation_size(rel) == ix_relation_size(cs) * ix_relation_size(us) - both;
-}
-
-/* 1 when literal k is a disequality of head variables C and other ones U
- * (into j->excl_c, excl_u, excl_m); 0 when not; -1 when out of memory. */
-static int disequality(join *j, uint32_t k, const uint8_t *head)
-{
-  const dl_literal *l = &j->r->body[k];
-  if (l->kind == DL_DISTINCT) {
-    if (l->a->kind != AST_VAR || l->b->kind != AST_VAR || head[l->a->value] == head[l->b->value]) return 0;
-    j->excl_m = 1;
-    j->excl_c[0] = head[l->a->value] ? l->a->value : l->b->value;
-    j->excl_u[0] = head[l->a->value] ? l->b->value : l->a->value;
-    return 1;
-  }
-  uint32_t q = j->gr->lit_pred[k], n = l->kind == DL_POS ? atom_arity(l->atom) : 0;
-  if (!n || n % 2 || n > 2 * EXCL_MAX || q >= j->g->game->n_preds || j->g->dynamic[q]) return 0;
-  uint32_t c[EXCL_MAX], u[EXCL_MAX], nc = 0, nu = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    const ast_term *x = l->atom->args[i];
-    if (x->kind != AST_VAR) return 0;
-    for (uint32_t i2 = 0; i2 < i; i2++)
-      if (l->atom->args[i2]->value == x->value) return 0;
-    if (head[x->value] ? nc == n / 2 : nu == n / 2) return 0;
-    if (head[x->value]) j->excl_c[nc] = x->value, c[nc++] = i;
-    else j->excl_u[nu] = x->value, u[nu++] = i;
-  }
-  j->excl_m = n / 2;
-  int is = static_disequality(j, k, c, u, j->excl_m);
-  if (is <= 0) {
-    ix_relation_destroy(j->excl_cs);
-    ix_relation_destroy(j->excl_us);
-    j->excl_cs = j->excl_us = NULL;
-  }
-  return is;
-}
-
-/* Marks in_x[] the body literals (but disequality kd) that are linked to
- * the variables U by variables outside the head: the part X. */
-static void mark_part(const join *j, uint32_t kd, const uint8_t *head, uint8_t *in_x, uint8_t *vars,
-                      uint8_t *mark)
-{
-  const dl_rule *r = j->r;
-  for (uint32_t i = 0; i < j->excl_m; i++) vars[j->excl_u[i]] = 1;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (uint32_t k = 0; k < r->n_body; k++) {
-      if (k == kd || in_x[k]) continue;
-      memset(mark, 0, r->n_vars + 1);
-      ast_literal_mark_vars(&r->body[k], mark);
-      int linked = 0;
-      for (uint32_t v = 0; v < r->n_vars; v++) linked |= mark[v] && !head[v] && vars[v];
-      if (!linked) continue;
-      in_x[k] = changed = 1;
-      for (uint32_t v = 0; v < r->n_vars; v++) vars[v] |= mark[v] && !head[v];
-    }
-  }
-}
-
-/* 1 when variable v is in a positive literal of part in_x[]. */
-static int in_positive(const join *j, uint32_t v, const uint8_t *in_x, uint8_t *mark)
-{
-  for (uint32_t k = 0; k < j->r->n_body; k++) {
-    if (j->r->body[k].kind != DL_POS || !in_x[k]) continue;
-    memset(mark, 0, j->r->n_vars + 1);
-    ast_literal_mark_vars(&j->r->body[k], mark);
-    if (mark[v]) return 1;
-  }
-  return 0;
-}
-
-/* 1 when part in_x[] can be the exclusion's X: it has a positive dynamic
- * literal, no variable C, each variable U in a positive literal.  Its head
- * variables K are marked in head_in_x[].  (The head's demand, which
- * values_of_c asks for, binds C and K before X: X runs last, once per value
- * of K.) */
-static int part_fits(const join *j, const uint8_t *head, const uint8_t *in_x, uint8_t *head_in_x, uint8_t *mark)
-{
-  const dl_rule *r = j->r;
-  int dynamic = 0;
-  memset(head_in_x, 0, r->n_vars + 1);
-  for (uint32_t k = 0; k < r->n_body; k++) {
-    if (!in_x[k]) continue;
-    memset(mark, 0, r->n_vars + 1);
-    ast_literal_mark_vars(&r->body[k], mark);
-    for (uint32_t v = 0; v < r->n_vars; v++) head_in_x[v] |= mark[v] && head[v];
-    dynamic |= r->body[k].kind == DL_POS && gr_pred_dynamic(j->g, j->pc, j->gr->lit_pred[k]);
-  }
-  for (uint32_t i = 0; i < j->excl_m; i++)
-    if (head_in_x[j->excl_c[i]] || !in_positive(j, j->excl_u[i], in_x, mark)) return 0;
-  uint32_t n_k = 0;
-  for (uint32_t v = 0; v < r->n_vars; v++) n_k += head_in_x[v];
-  return dynamic && n_k + j->excl_m <= IX_MAX_ARITY;
-}
-
-/* Makes part in_x[] factor 0, the exclusion's X, over its head variables. */
-static int make_part_factor(join *j, const uint8_t *in_x, const uint8_t *head_in_x)
-{
-  factor *f = &j->factors[0];
-  if (!(f->iface = malloc((j->r->n_vars + 1) * sizeof *f->iface))) return 0;
-  for (uint32_t v = 0; v < j->r->n_vars; v++)
-    if (head_in_x[v]) f->iface[f->n_iface++] = v;
-  for (uint32_t k = 0; k < j->r->n_body; k++) j->comp[k] = in_x[k] ? 0 : -1;
-  j->n_factors = 1;
-  for (int i = 0; i < 3; i++)
-    if ((j->excl_sym[i] = gr_aux_symbol(j->g)) == DL_NO_SYM) return 0;
-  return (f->sym = gr_aux_symbol(j->g)) != DL_NO_SYM;
-}
-
-/* An exclusion pays when C has many values per value of K: it makes
- * three rules per element and value of K, and two per binding of the rest,
- * where the rule made one per element and binding.  Chess's
- * `threatened_with_capture` asks for 38 captured squares per king square,
- * side and square moved from; its `opponent(?o, ?p)`, a disequality of two
- * roles, would save nothing. */
-enum { EXCL_MIN_VALUES = 8 };
-
-/* The values C has per value of the other head variables, estimated as
- * the demanded heads over the values of the head's columns without C; 0
- * without the head's demand (a keyword's rule: what a frame rule's
- * `distinct` separates is not known before its join). */
-static double values_of_c(const join *j, uint8_t *mark)
-{
-  const dl_rule *r = j->r;
-  ix_relation *demand = j->gr->use_demand ? j->g->demand[j->gr->head_pred] : NULL;
-  double values = 1;
-  if (!demand) return 0;
-  for (uint32_t c = 0; c < atom_arity(r->head); c++) {
-    memset(mark, 0, r->n_vars + 1);
-    ast_mark_vars(r->head->args[c], mark);
-    int has_c = 0;
-    for (uint32_t i = 0; i < j->excl_m; i++) has_c |= mark[j->excl_c[i]];
-    if (!has_c) values *= ix_relation_column_values(demand, c);
-  }
-  return (double)ix_relation_size(demand) / values;
-}
-
-/* Tries disequality k as the exclusion's: the values of C per value of the
- * rest (values_of_c) when it fits, 0 when not, -1 when out of memory.  On a fit,
- * plan (when set) makes its part factor 0.  s[] holds four scratch arrays
- * of n_vars + 1 bytes, in_x one of n_body + 1. */
-static double try_exclusion(join *j, uint32_t k, uint8_t *const s[4], uint8_t *in_x, int plan)
-{
-  const dl_rule *r = j->r;
-  uint8_t *head = s[0], *vars = s[1], *mark = s[2], *hx = s[3];
-  int is = disequality(j, k, head);
-  if (is <= 0) return is;
-  memset(in_x, 0, r->n_body + 1);
-  memset(vars, 0, r->n_vars + 1);
-  mark_part(j, k, head, in_x, vars, mark);
-  double values = part_fits(j, head, in_x, hx, mark) ? values_of_c(j, mark) : 0;
-  if (values && plan) return make_part_factor(j, in_x, hx) ? values : -1;
-  ix_relation_destroy(j->excl_cs);
-  ix_relation_destroy(j->excl_us);
-  j->excl_cs = j->excl_us = NULL;
-  return values;
-}
-
-/* Plans the rule as an exclusion (see above) on the disequality that fits
- * with the most values of C, at least EXCL_MIN_VALUES: 1 planned, 0 not
- * (the rule is planned as usual), -1 out of memory.  Split pieces are not. */
-static int plan_exclusion(join *j)
-{
-  const dl_rule *r = j->r;
-  if (j->pc || j->g->opt->no_factor || j->g->opt->no_exclude) return 0;
-  uint32_t nv = r->n_vars, best = UINT32_MAX;
-  uint8_t *s[4] = { calloc(nv + 1, 1), malloc(nv + 1), malloc(nv + 1), malloc(nv + 1) };
-  uint8_t *in_x = malloc(r->n_body + 1);
-  int planned = s[0] && s[1] && s[2] && s[3] && in_x ? 0 : -1;
-  if (!planned) ast_mark_vars(r->head, s[0]);
-  double most = EXCL_MIN_VALUES - 1;
-  for (uint32_t k = 0; !planned && k < r->n_body; k++) {
-    double values = try_exclusion(j, k, s, in_x, 0);
-    if (values < 0) planned = -1;
-    else if (values > most) most = values, best = k;
-  }
-  double values = !planned && best != UINT32_MAX ? try_exclusion(j, best, s, in_x, 1) : 0;
-  if (values) planned = values > 0 ? 1 : -1;
-  if (planned > 0) j->excl = 1, j->excl_lit = best;
-  for (int i = 0; i < 4; i++) free(s[i]);
-  free(in_x);
-  return planned;
-}
-
 /* Marks the variables of the positive dynamic literals of component c
  * (-1: those of no factor): literals that stay in the body as atoms, so
  * that two bindings that differ on one of them make two bodies. */
@@ -1498,7 +1058,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   j.cbody = malloc((r->n_body + 1) * sizeof *j.cbody);
   j.factors = calloc(r->n_body + 1, sizeof *j.factors);
   int ok = j.steps && j.bind && j.trail && j.body && j.args && j.lits && j.in_join && j.comp && j.cbody && j.factors;
-  int excl = ok ? plan_exclusion(&j) : 0;
+  int excl = ok ? gr_plan_exclusion(&j) : 0;
   ok = ok && excl >= 0 && (excl || plan_factors(&j));
   j.distinct = ok && instances_distinct(&j);
   if (ok) mark_in_join(&j);
@@ -1529,11 +1089,7 @@ int gr_instantiate(dl_ground *g, const gr_rule *gr, gr_pieces *pc)
   free(j.factors);
   free_memos(&j);
   JudyLFreeArray(&j.block_seen, PJE0);
-  JudyLFreeArray(&j.excl_elems, PJE0);
-  ix_relation_destroy(j.excl_cs);
-  ix_relation_destroy(j.excl_us);
-  free(j.pool_key);
-  free(j.pool_atom);
+  gr_free_exclusion(&j);
   free(j.recs);
   free(j.lits);
   free(j.in_join);
