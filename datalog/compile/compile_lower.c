@@ -391,22 +391,35 @@ static int has_lit(const rule_set *r, uint32_t i, int32_t lit)
   return 0;
 }
 
-/* The literal most frequent in the rules idx[0..n) of in not used yet, and
- * its count. */
-static int32_t frequent_literal(const rule_set *in, const uint32_t *idx, uint32_t n, const uint8_t *used,
-                                int32_t *buf, uint32_t *count)
+/* Counts of the literals of one head's rules not shared yet, by literal
+ * (count[lit], lit offset by the largest |lit|, all 0 between heads), and
+ * the head's distinct literals: the most frequent is a scan of these, not
+ * a sort per literal taken. */
+typedef struct lit_counts {
+  uint32_t *count;  /* indexed by lit + bias */
+  int32_t *seen;    /* the head's distinct literals */
+  uint32_t n_seen, bias;
+} lit_counts;
+
+static void count_rule(lit_counts *c, const rule_set *in, uint32_t i, int step)
 {
-  uint32_t m = 0, best = 0;
+  for (uint32_t j = in->start[i]; j < in->start[i + 1]; j++) {
+    uint32_t *k = &c->count[in->lits[j] + (int64_t)c->bias];
+    if (*k == 0 && step > 0) c->seen[c->n_seen++] = in->lits[j];
+    *k += (uint32_t)step;
+  }
+}
+
+/* The literal most frequent among the counted rules (the least such
+ * literal on a tie), and its count. */
+static int32_t frequent_literal(const lit_counts *c, uint32_t *count)
+{
+  uint32_t best = 0;
   int32_t lit = 0;
-  for (uint32_t k = 0; k < n; k++)
-    if (!used[k])
-      for (uint32_t j = in->start[idx[k]]; j < in->start[idx[k] + 1]; j++) buf[m++] = in->lits[j];
-  dl_sort_int32(buf, m);
-  for (uint32_t k = 0; k < m;) {
-    uint32_t e = k + 1;
-    while (e < m && buf[e] == buf[k]) e++;
-    if (e - k > best) best = e - k, lit = buf[k];
-    k = e;
+  for (uint32_t k = 0; k < c->n_seen; k++) {
+    int32_t l = c->seen[k];
+    uint32_t n = c->count[l + (int64_t)c->bias];
+    if (n > best || (n == best && n && l < lit)) best = n, lit = l;
   }
   *count = best;
   return lit;
@@ -416,17 +429,21 @@ static int32_t frequent_literal(const rule_set *in, const uint32_t *idx, uint32_
  * rests as shared AND gates: heads whose rules differ only in L (next of a
  * counter's each value) then share the OR. */
 static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_t n, rule_set *out, uint8_t *used,
-                      int32_t *buf, int32_t *refs, int32_t *tmp)
+                      lit_counts *counts, int32_t *refs, int32_t *tmp)
 {
   memset(used, 0, n);
+  counts->n_seen = 0;
+  if (n >= 2 && n <= 4096)
+    for (uint32_t k = 0; k < n; k++) count_rule(counts, in, idx[k], 1);
   while (n >= 2 && n <= 4096) {
     uint32_t count, nr = 0, id;
-    int32_t lit = frequent_literal(in, idx, n, used, buf, &count), always = 0;
+    int32_t lit = frequent_literal(counts, &count), always = 0;
     if (count < 2) break;
     for (uint32_t k = 0; k < n; k++) {
       uint32_t i = idx[k], len = 0;
       if (used[k] || !has_lit(in, i, lit)) continue;
       used[k] = 1;
+      count_rule(counts, in, i, -1);
       for (uint32_t j = in->start[i]; j < in->start[i + 1]; j++)
         if (in->lits[j] != lit) tmp[len++] = in->lits[j];
       if (len == 0) always = 1;
@@ -449,6 +466,7 @@ static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_
     }
     if (!cc_rule_set_add(out, in->head[idx[0]], rule, always ? 1 : 2)) return 0;
   }
+  for (uint32_t k = 0; k < counts->n_seen; k++) counts->count[counts->seen[k] + (int64_t)counts->bias] = 0;
   for (uint32_t k = 0; k < n; k++)
     if (!used[k] && !cc_rule_set_add(out, in->head[idx[k]], in->lits + in->start[idx[k]],
                                   in->start[idx[k] + 1] - in->start[idx[k]]))
@@ -463,10 +481,13 @@ static int share_rules(build *b, const rule_set *in, rule_set *out, const uint8_
   if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
   uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
   uint8_t *used = malloc(in->n + 1);
-  int32_t *buf = malloc(((size_t)in->n_lits + 1) * sizeof *buf), *refs = malloc((in->n + 1) * sizeof *refs);
-  int32_t *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
+  int32_t *refs = malloc((in->n + 1) * sizeof *refs), *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
   uint32_t *fill = malloc((b->n_atoms + 1) * sizeof *fill);
-  int ok = start && idx && used && buf && refs && tmp && fill;
+  lit_counts counts = { NULL, malloc(((size_t)in->n_lits + 1) * sizeof(int32_t)), 0, 0 };
+  for (uint32_t j = 0; j < in->n_lits; j++)
+    if ((uint32_t)abs(in->lits[j]) > counts.bias) counts.bias = (uint32_t)abs(in->lits[j]);
+  counts.count = calloc(2 * (size_t)counts.bias + 1, sizeof *counts.count);
+  int ok = start && idx && used && refs && tmp && fill && counts.count && counts.seen;
   if (ok) {
     for (uint32_t i = 0; i < in->n; i++) start[in->head[i] + 1]++;
     for (uint32_t a = 0; a <= b->n_atoms; a++) start[a + 1] += start[a];
@@ -476,14 +497,14 @@ static int share_rules(build *b, const rule_set *in, rule_set *out, const uint8_
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     uint32_t n = start[a + 1] - start[a];
     if (!n) continue;
-    if (!only || only[a]) ok = share_head(b, in, idx + start[a], n, out, used, buf, refs, tmp);
+    if (!only || only[a]) ok = share_head(b, in, idx + start[a], n, out, used, &counts, refs, tmp);
     else
       for (uint32_t k = 0; ok && k < n; k++) {
         uint32_t i = idx[start[a] + k];
         ok = cc_rule_set_add(out, a, in->lits + in->start[i], in->start[i + 1] - in->start[i]);
       }
   }
-  free(start), free(idx), free(used), free(buf), free(refs), free(tmp), free(fill);
+  free(start), free(idx), free(used), free(refs), free(tmp), free(fill), free(counts.count), free(counts.seen);
   return ok ? 1 : cc_oom(b);
 }
 
