@@ -597,13 +597,27 @@ static inline int random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *
 
 int cc_random_move(dl_circuit *c, uint32_t r, dl_rng *rng, uint32_t *m) { return random_move(c, r, rng, m); }
 
+/* Draws every role's random move into c->joint; the first role without a
+ * legal move, or NONE. */
+static uint32_t draw_joint(dl_circuit *c, dl_rng *rng)
+{
+  for (uint32_t r = 0; r < c->n_roles; r++)
+    if (!random_move(c, r, rng, &c->joint[r])) return r;
+  return NONE;
+}
+
 dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng, uint32_t max_depth,
                               const dl_stop *stop, int32_t *goals)
 {
   assert(c && start && rng && goals);
   dl_playout p = { DL_PLAYOUT_OK, 0, 0 };
   dl_circuit_set_state(c, start);
-  while (!dl_circuit_terminal(c)) {
+  for (;;) {
+    /* Lazy, the draw comes first: its legal moves answer the terminal
+     * test's "has a legal move" (chess's mate and stalemate), which would
+     * otherwise test moves of its own. */
+    uint32_t stuck = c->lazy ? draw_joint(c, rng) : NONE;
+    if (dl_circuit_terminal(c)) break;
     if (p.depth >= max_depth) {
       p.status = DL_PLAYOUT_TOO_DEEP;
       return p;
@@ -612,12 +626,12 @@ dl_playout dl_circuit_playout(dl_circuit *c, const uint64_t *start, dl_rng *rng,
       p.status = DL_PLAYOUT_STOPPED;
       return p;
     }
-    for (uint32_t r = 0; r < c->n_roles; r++)
-      if (!random_move(c, r, rng, &c->joint[r])) {
-        p.status = DL_PLAYOUT_NO_LEGAL;
-        p.role = r;
-        return p;
-      }
+    if (!c->lazy) stuck = draw_joint(c, rng);
+    if (stuck != NONE) {
+      p.status = DL_PLAYOUT_NO_LEGAL;
+      p.role = stuck;
+      return p;
+    }
     next_state(c, c->joint, c->scratch);
     dl_circuit_set_state(c, c->scratch);
     p.depth++;

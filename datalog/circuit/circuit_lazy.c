@@ -180,6 +180,15 @@ static uint32_t bucket_candidates(const dl_circuit *c, uint32_t bkt, int open, u
   return n;
 }
 
+/* Move m is legal in this state: the "any legal" gates it is an input of
+ * hold (a playout draws before it asks terminal, which in chess asks
+ * whether the side to move has a legal move: the draw has answered). */
+static void holds_legal_move(dl_circuit *c, uint32_t m)
+{
+  for (uint32_t k = 0; k < c->n_any; k++)
+    if (c->any_in[m] >> k & 1) c->lz[c->any_gate[k]] = stamp(c, c->any_gate[k]) | 1;
+}
+
 /* Draws from the eager legal moves and the lazy candidates without
  * replacement until a draw is legal: the first legal move of a uniformly
  * random order, so uniform among the legal moves.  In chess a side has
@@ -203,6 +212,7 @@ int cc_lazy_random_move(dl_circuit *c, uint32_t r, int open, uint32_t n_eager, d
     uint32_t x = cand[k - n_eager];
     if (lazy_value(c, c->move_lazy[x])) {
       *m = x;
+      holds_legal_move(c, x);
       return 1;
     }
     cand[k - n_eager] = cand[--nc];
