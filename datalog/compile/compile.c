@@ -1,7 +1,7 @@
 /* compile.c: compiling a ground game into a circuit of counter gates
  * (see compile.h and datalog/circuit/circuit.h): the gates of its atoms and
- * rules, its roles, fluents, moves and goals; compile_lower.c rewrites the
- * rules first, compile_layout.c lays the result out;
+ * rules, its roles, fluents, moves and goals; datalog/lower/lower.c
+ * rewrites the rules first, compile_layout.c lays the result out;
  * datalog/circuit/circuit.c evaluates it. */
 #include "datalog/compile/compile_impl.h"
 

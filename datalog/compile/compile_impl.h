@@ -1,6 +1,6 @@
 /* compile_impl.h: private to the circuit's compiler (compile.c: gates
- * from the ground game; compile_lower.c: the rules rewritten before they
- * are wired; compile_layout.c: the wires laid out, cyclic blocks, the first
+ * from the ground game; datalog/lower/lower.c: the rules rewritten before
+ * they are wired; compile_layout.c: the wires laid out, cyclic blocks, the first
  * settling; compile_checks.c: checked moves; compile_lazy.c: the lazy
  * gates' records; compile_wide.c: the
  * bit-parallel program).  The compiler fills the runtime's circuit
@@ -205,7 +205,7 @@ dl_tid cc_arg(const dl_terms *t, dl_tid atom, uint32_t i);
 void cc_report_atom(build *b, uint32_t atom, const char *what);
 uint32_t cc_role_index(const dl_circuit *c, dl_tid r);
 
-/* compile_lower.c */
+/* datalog/lower/lower.c */
 void cc_rule_set_free(rule_set *r);
 int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n);
 /* The ground rules, rewritten to be wired (into *out, empty before): the

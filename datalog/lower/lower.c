@@ -1,5 +1,5 @@
-/* compile_lower.c: the ground rules rewritten before they are wired into
- * gates (see compile_impl.h, cc_lower_rules). */
+/* lower.c: the ground rules rewritten before the circuit's compiler wires
+ * them into gates (see compile_impl.h, cc_lower_rules, and README.md). */
 #include "datalog/compile/compile_impl.h"
 
 #include "datalog/base/sort.h"
