@@ -209,9 +209,10 @@ uint32_t cc_role_index(const dl_circuit *c, dl_tid r);
 void cc_rule_set_free(rule_set *r);
 int cc_rule_set_add(rule_set *r, uint32_t head, const int32_t *lits, uint32_t n);
 /* The ground rules, rewritten to be wired (into *out, empty before): the
- * does atoms no joint move sets dropped, the rules of a head alike but for
- * their move factored into one with an "any of these moves" literal, shared
- * literals hoisted, legal atoms gated by their role's turn literal. */
+ * does atoms no joint move sets dropped, atoms that stand for sets of
+ * moves read as those sets, the rules of a head alike but for their move
+ * factored into one with an "any of these moves" literal, shared literals
+ * hoisted, legal atoms gated by their role's turn literal. */
 int cc_lower_rules(build *b, rule_set *out);
 
 /* compile_layout.c */

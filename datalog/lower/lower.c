@@ -114,8 +114,31 @@ static int settable_moves(build *b)
 
 static int is_settable(const build *b, int32_t lit)
 {
-  uint32_t a = (uint32_t)(lit > 0 ? lit : -lit);
-  return dl_ground_atom_role(b->g, a) == DL_ATOM_MOVE && b->does_role[a] != NONE;
+  uint32_t a = (uint32_t)(lit > 0 ? lit : -lit);  /* an "any" gate's, after the atoms, is none */
+  return a <= b->n_atoms && dl_ground_atom_role(b->g, a) == DL_ATOM_MOVE && b->does_role[a] != NONE;
+}
+
+static uint32_t longest_rule(const rule_set *in)
+{
+  uint32_t longest = 1;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (in->start[i + 1] - in->start[i] > longest) longest = in->start[i + 1] - in->start[i];
+  return longest;
+}
+
+/* The rules of in by head: atom a's are idx[start[a] .. start[a + 1]).
+ * 1, or 0 when out of memory (both freed by the caller either way). */
+static int rules_by_head(const build *b, const rule_set *in, uint32_t **start, uint32_t **idx)
+{
+  uint32_t *s = *start = calloc(b->n_atoms + 2, sizeof *s), *x = *idx = malloc((in->n + 1) * sizeof *x);
+  uint32_t *fill = malloc((b->n_atoms + 1) * sizeof *fill);
+  int ok = s && x && fill;
+  for (uint32_t i = 0; ok && i < in->n; i++) s[in->head[i] + 1]++;
+  for (uint32_t a = 0; ok && a <= b->n_atoms; a++) s[a + 1] += s[a];
+  if (ok) memcpy(fill, s, (b->n_atoms + 1) * sizeof *fill);
+  for (uint32_t i = 0; ok && i < in->n; i++) x[fill[in->head[i]]++] = i;
+  free(fill);
+  return ok;
 }
 
 /* The ground rules without what a joint move never sets: a rule needing
@@ -312,6 +335,174 @@ static int moves_literal(build *b, const uint32_t *m, uint32_t n, int32_t *lit)
   return 1;
 }
 
+/* Atoms of no keyword whose every rule is one positive literal stand for
+ * "one of these moves, or one of these atoms" when some of those literals
+ * are moves or such atoms.  Chess's frame of a cell grounds to three
+ * levels of them: aux_2(x1,y1,x2,y2) "a move from (x1,y1) to (x2,y2)"
+ * (and not an en passant capture: 28 of them also need that atom),
+ * aux_3(x,y,x2,y2) "a move to (x2,y2) from elsewhere than (x,y)" (63 of
+ * those), aux_4(x,y) "a move neither from nor to (x,y)" (63 of those): a
+ * move's flip flipped 63 aux_3 gates.  Read as its set (moves_literal:
+ * for aux_4, "fewer than all roles make a move that touches (x,y)"), or
+ * the atoms left, it flips the gates of its two squares.  Per atom its
+ * moves, pool[at[a] .. at[a] + len[a]) (len 0: none), then its other
+ * atoms, rest[a] of them (at most REST_MAX); cand[a] while it may still
+ * have a set.  The sets' total stays within cap. */
+typedef struct move_sets {
+  uint32_t *at, *len, *rest, *pool, n_pool, cap;
+  uint8_t *cand;
+  int32_t *lit;  /* per atom with a set, its literal once made, else NO_LIT */
+} move_sets;
+
+#define NO_LIT INT32_MIN
+
+enum { MOVE_SET_LEVELS = 16, REST_MAX = 64 };
+
+/* The moves and atoms literal l of a rule of a set's atom adds to m, or
+ * NONE when l is an atom that may still get a set of its own. */
+static uint32_t add_to_set(const build *b, const move_sets *s, int32_t l, uint32_t *m, uint32_t *rest)
+{
+  if (is_settable(b, l)) {
+    if (m) m[0] = (uint32_t)l;
+    return 1;
+  }
+  if (s->cand[l] && !s->len[l]) return NONE;
+  uint32_t n = s->len[l] ? s->len[l] + s->rest[l] : 1;
+  *rest += s->len[l] ? s->rest[l] : 1;
+  if (m && s->len[l]) memcpy(m, s->pool + s->at[l], n * sizeof *m);
+  else if (m) m[0] = (uint32_t)l;
+  return n;
+}
+
+/* Sorts the moves m[0..n) first (atoms up to any_base), then the atoms,
+ * without repeats; their number, of which the atoms *rest. */
+static uint32_t sort_set(const build *b, uint32_t *m, uint32_t n, uint32_t *rest)
+{
+  for (uint32_t k = 0; k < n; k++)  /* moves first: the others shifted past them */
+    if (!is_settable(b, (int32_t)m[k])) m[k] += INT32_MAX / 2;
+  dl_sort_int32((int32_t *)m, n);
+  uint32_t d = 0;
+  *rest = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (d == 0 || m[d - 1] != m[k]) m[d++] = m[k];
+  for (uint32_t k = 0; k < d; k++)
+    if (m[k] >= INT32_MAX / 2) m[k] -= INT32_MAX / 2, ++*rest;
+  return d;
+}
+
+/* Gives atom h (rules idx[0..n) of in) its set when each rule is one
+ * positive literal and they make a set (add_to_set); clears cand[h] when
+ * it never will. */
+static void find_move_set(const build *b, const rule_set *in, const uint32_t *idx, uint32_t n, uint32_t h,
+                          move_sets *s)
+{
+  uint32_t total = 0, rest = 0, *m = s->pool + s->n_pool;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = idx[k], add;
+    int32_t l = in->lits[in->start[i]];
+    if (in->start[i + 1] - in->start[i] != 1 || l <= 0) {
+      s->cand[h] = 0;
+      return;
+    }
+    if ((add = add_to_set(b, s, l, NULL, &rest)) == NONE) return;  /* not yet */
+    total += add;
+  }
+  if (s->n_pool + (uint64_t)total > s->cap) return;
+  for (uint32_t k = 0, nm = 0; k < n; k++) nm += add_to_set(b, s, in->lits[in->start[idx[k]]], m + nm, &rest);
+  uint32_t d = sort_set(b, m, total, &rest);
+  if (rest == d || rest > REST_MAX) {
+    s->cand[h] = 0;  /* no move, or too many atoms: read as it is */
+    return;
+  }
+  s->at[h] = s->n_pool, s->len[h] = d - rest, s->rest[h] = rest, s->n_pool += d;
+}
+
+/* The sets, level by level (an atom's after those of the atoms it reads);
+ * 1 when there is one. */
+static int find_move_sets(const build *b, const rule_set *in, const uint32_t *start, const uint32_t *idx,
+                          move_sets *s)
+{
+  int any = 0;
+  for (uint32_t h = 1; h <= b->n_atoms; h++)
+    s->cand[h] = start[h + 1] > start[h] && !b->has_fact[h] && dl_ground_atom_role(b->g, h) == DL_ATOM_OTHER;
+  for (int level = 0, found = 1; found && level < MOVE_SET_LEVELS; level++) {
+    found = 0;
+    for (uint32_t h = 1; h <= b->n_atoms; h++) {
+      if (!s->cand[h] || s->len[h]) continue;
+      find_move_set(b, in, idx + start[h], start[h + 1] - start[h], h, s);
+      found |= s->len[h] != 0;
+    }
+    any |= found;
+  }
+  return any;
+}
+
+/* The literal of atom a's set into *lit: its moves' (moves_literal), or
+ * with other atoms an OR of that and them; 0 when it always holds.  1, or
+ * 0 when out of memory. */
+static int set_literal_of(build *b, move_sets *s, uint32_t a, int32_t *lit)
+{
+  const uint32_t *m = s->pool + s->at[a];
+  if (s->lit[a] != NO_LIT) {
+    *lit = s->lit[a];
+    return 1;
+  }
+  if (!moves_literal(b, m, s->len[a], lit)) return 0;
+  s->lit[a] = *lit;
+  if (*lit == 0 || s->rest[a] == 0) return 1;
+  int32_t *or = b->set;  /* moves_literal is done with it */
+  uint32_t n = 0, id;
+  or[n++] = *lit;
+  for (uint32_t k = 0; k < s->rest[a]; k++) or[n++] = (int32_t)m[s->len[a] + k];
+  dl_sort_int32(or, n);
+  if (!any_of(b, or, n, &id)) return 0;
+  *lit = s->lit[a] = (int32_t)(b->any_base + 1 + id);
+  return 1;
+}
+
+/* The rules of in into out, a literal of an atom with a set as that set's
+ * literal; the rules of those atoms go (their gates stay, false and
+ * unread).  1, or 0 when out of memory. */
+static int read_move_sets(build *b, const rule_set *in, move_sets *s, rule_set *out)
+{
+  int32_t *tmp = malloc((longest_rule(in) + 1) * sizeof *tmp);
+  int ok = tmp && rule_set_reserve(out, in->n, in->n_lits);
+  for (uint32_t i = 0; ok && i < in->n; i++) {
+    uint32_t h = in->head[i], n = 0, keep = !s->len[h];
+    for (uint32_t j = in->start[i]; keep && j < in->start[i + 1]; j++) {
+      int32_t l = in->lits[j], m;
+      uint32_t a = (uint32_t)(l > 0 ? l : -l);
+      if (!s->len[a]) tmp[n++] = l;
+      else if (!(ok = set_literal_of(b, s, a, &m))) keep = 0;
+      else if (m) tmp[n++] = l > 0 ? m : -m;
+      else keep = l > 0;  /* the set always holds */
+    }
+    if (!keep) continue;
+    if (n == 0) b->has_fact[h] = 1;
+    else ok = cc_rule_set_add(out, h, tmp, n);
+  }
+  free(tmp);
+  return ok;
+}
+
+/* in, its atoms that stand for sets of moves read as those sets, into out
+ * (see move_sets); in is left empty. */
+static int inline_move_sets(build *b, rule_set *in, rule_set *out)
+{
+  uint32_t *start, *idx;
+  move_sets s = { calloc(b->n_atoms + 1, 4), calloc(b->n_atoms + 1, 4), calloc(b->n_atoms + 1, 4), NULL, 0,
+                  in->n_lits + 65536u, NULL, malloc((b->n_atoms + 1) * sizeof(int32_t)) };
+  s.pool = malloc((size_t)s.cap * sizeof *s.pool), s.cand = malloc(b->n_atoms + 1);
+  int ok = rules_by_head(b, in, &start, &idx) && s.at && s.len && s.rest && s.pool && s.cand && s.lit;
+  for (uint32_t a = 0; ok && a <= b->n_atoms; a++) s.lit[a] = NO_LIT;
+  int any = ok && find_move_sets(b, in, start, idx, &s);
+  free(start), free(idx);
+  if (ok && !any) *out = *in, *in = (rule_set){ 0 };
+  else ok = ok && read_move_sets(b, in, &s, out);
+  free(s.at), free(s.len), free(s.rest), free(s.pool), free(s.cand), free(s.lit);
+  return ok ? 1 : cc_oom(b);
+}
+
 /* Emits the rules of head h (rules idx[0..n) of in): rules alike but for
  * their one move become one rule with an "any of these moves" literal. */
 static int factor_head(build *b, const rule_set *in, const uint32_t *idx, uint32_t n, rule_set *out,
@@ -357,25 +548,11 @@ static int factor_head(build *b, const rule_set *in, const uint32_t *idx, uint32
 static int factor_rules(build *b, const rule_set *in, rule_set *out)
 {
   if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
-  uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
-  uint32_t longest = 1;
-  for (uint32_t i = 0; i < in->n; i++)
-    if (in->start[i + 1] - in->start[i] > longest) longest = in->start[i + 1] - in->start[i];
+  uint32_t *start, *idx, longest = longest_rule(in);
   candidate *cand = malloc((in->n + 1) * sizeof *cand);
   int32_t *rest = malloc(((size_t)in->n_lits + 1) * sizeof *rest), *lits = malloc((longest + 1) * sizeof *lits);
   uint32_t *moves = malloc((in->n + 1) * sizeof *moves);
-  int ok = start && idx && cand && rest && lits && moves && idmap_init(&b->any_map, in->n);
-  if (ok) {
-    for (uint32_t i = 0; i < in->n; i++) start[in->head[i] + 1]++;
-    for (uint32_t a = 0; a <= b->n_atoms; a++) start[a + 1] += start[a];
-    uint32_t *fill = malloc((b->n_atoms + 1) * sizeof *fill);
-    ok = fill != NULL;
-    if (ok) {
-      memcpy(fill, start, (b->n_atoms + 1) * sizeof *fill);
-      for (uint32_t i = 0; i < in->n; i++) idx[fill[in->head[i]]++] = i;
-    }
-    free(fill);
-  }
+  int ok = rules_by_head(b, in, &start, &idx) && cand && rest && lits && moves;
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     uint32_t n = start[a + 1] - start[a];
     if (n && !b->has_fact[a]) ok = factor_head(b, in, idx + start[a], n, out, cand, rest, moves, lits);
@@ -479,21 +656,14 @@ static int share_head(build *b, const rule_set *in, const uint32_t *idx, uint32_
 static int share_rules(build *b, const rule_set *in, rule_set *out, const uint8_t *only)
 {
   if (!rule_set_reserve(out, in->n, in->n_lits)) return cc_oom(b);
-  uint32_t *start = calloc(b->n_atoms + 2, sizeof *start), *idx = malloc((in->n + 1) * sizeof *idx);
+  uint32_t *start, *idx;
   uint8_t *used = malloc(in->n + 1);
   int32_t *refs = malloc((in->n + 1) * sizeof *refs), *tmp = malloc(((size_t)in->n_lits + 1) * sizeof *tmp);
-  uint32_t *fill = malloc((b->n_atoms + 1) * sizeof *fill);
   lit_counts counts = { NULL, malloc(((size_t)in->n_lits + 1) * sizeof(int32_t)), 0, 0 };
   for (uint32_t j = 0; j < in->n_lits; j++)
     if ((uint32_t)abs(in->lits[j]) > counts.bias) counts.bias = (uint32_t)abs(in->lits[j]);
   counts.count = calloc(2 * (size_t)counts.bias + 1, sizeof *counts.count);
-  int ok = start && idx && used && refs && tmp && fill && counts.count && counts.seen;
-  if (ok) {
-    for (uint32_t i = 0; i < in->n; i++) start[in->head[i] + 1]++;
-    for (uint32_t a = 0; a <= b->n_atoms; a++) start[a + 1] += start[a];
-    memcpy(fill, start, (b->n_atoms + 1) * sizeof *fill);
-    for (uint32_t i = 0; i < in->n; i++) idx[fill[in->head[i]]++] = i;
-  }
+  int ok = rules_by_head(b, in, &start, &idx) && used && refs && tmp && counts.count && counts.seen;
   for (uint32_t a = 1; ok && a <= b->n_atoms; a++) {
     uint32_t n = start[a + 1] - start[a];
     if (!n) continue;
@@ -504,7 +674,7 @@ static int share_rules(build *b, const rule_set *in, rule_set *out, const uint8_
         ok = cc_rule_set_add(out, a, in->lits + in->start[i], in->start[i + 1] - in->start[i]);
       }
   }
-  free(start), free(idx), free(used), free(refs), free(tmp), free(fill), free(counts.count), free(counts.seen);
+  free(start), free(idx), free(used), free(refs), free(tmp), free(counts.count), free(counts.seen);
   return ok ? 1 : cc_oom(b);
 }
 
@@ -669,6 +839,15 @@ static int hoist_legal(build *b, const rule_set *in, rule_set *out)
  * noop from one role to the other flips none of them.  The gates
  * rewritten are marked dead (kind ANY_DEAD) and the rules' literals
  * renamed. */
+/* Literal l, when of one of the first n_any "any" gates, renamed by remap
+ * (NONE: kept). */
+static int32_t renamed(const build *b, const uint32_t *remap, uint32_t n_any, int32_t l)
+{
+  uint32_t a = (uint32_t)(l > 0 ? l : -l);
+  if (a <= b->any_base || a - b->any_base - 1 >= n_any || remap[a - b->any_base - 1] == NONE) return l;
+  return (l > 0 ? 1 : -1) * (int32_t)(b->any_base + 1 + remap[a - b->any_base - 1]);
+}
+
 static int split_shared_moves(build *b, rule_set *r)
 {
   uint32_t n_any = b->n_any, n2 = 0, roles = b->c->n_roles;
@@ -704,12 +883,9 @@ static int split_shared_moves(build *b, rule_set *r)
     b->any_kind[k] = ANY_DEAD;
     changed++;
   }
-  for (uint32_t i = 0; ok && changed && i < r->n_lits; i++) {
-    int32_t l = r->lits[i], a = l > 0 ? l : -l;
-    if ((uint32_t)a <= b->any_base || (uint32_t)a - b->any_base - 1 >= n_any) continue;
-    uint32_t to = remap[(uint32_t)a - b->any_base - 1];
-    if (to != NONE) r->lits[i] = (l > 0 ? 1 : -1) * (int32_t)(b->any_base + 1 + to);
-  }
+  for (uint32_t i = 0; ok && changed && i < r->n_lits; i++) r->lits[i] = renamed(b, remap, n_any, r->lits[i]);
+  for (uint32_t j = 0; ok && changed && j < b->any_start[n_any]; j++)  /* a set with atoms reads one */
+    b->any_atoms[j] = renamed(b, remap, n_any, b->any_atoms[j]);
   free(count), free(remap), free(q), free(s);
   return ok ? 1 : cc_oom(b);
 }
@@ -771,10 +947,12 @@ static int drop_aliases(build *b, rule_set *r)
 
 int cc_lower_rules(build *b, rule_set *out)
 {
-  rule_set r1 = { 0 }, r0 = { 0 }, r3 = { 0 };
-  int built = settable_moves(b) && clean_rules(b, &r1) && factor_rules(b, &r1, &r0) && split_shared_moves(b, &r0) &&
+  rule_set r1 = { 0 }, r2 = { 0 }, r0 = { 0 }, r3 = { 0 };
+  int built = settable_moves(b) && clean_rules(b, &r1) && (idmap_init(&b->any_map, r1.n) || cc_oom(b)) &&
+              inline_move_sets(b, &r1, &r2) && factor_rules(b, &r2, &r0) && split_shared_moves(b, &r0) &&
               share_rules(b, &r0, &r3, NULL) && hoist_legal(b, &r3, out) && drop_aliases(b, out);
   cc_rule_set_free(&r1);
+  cc_rule_set_free(&r2);
   cc_rule_set_free(&r0);
   cc_rule_set_free(&r3);
   return built;
