@@ -407,7 +407,10 @@ static void find_move_set(const build *b, const rule_set *in, const uint32_t *id
     if ((add = add_to_set(b, s, l, NULL, &rest)) == NONE) return;  /* not yet */
     total += add;
   }
-  if (s->n_pool + (uint64_t)total > s->cap) return;
+  if (s->n_pool + (uint64_t)total > s->cap) {
+    s->cand[h] = 0;  /* the pool only grows */
+    return;
+  }
   for (uint32_t k = 0, nm = 0; k < n; k++) nm += add_to_set(b, s, in->lits[in->start[idx[k]]], m + nm, &rest);
   uint32_t d = sort_set(b, m, total, &rest);
   if (rest == d || rest > REST_MAX) {
