@@ -36,6 +36,14 @@
  * the pairs of its C and U tuples that differ, such as chess's
  * `different_cells`. */
 
+/* Forgets a static disequality's C and U tuples. */
+static void drop_tuples(join *j)
+{
+  ix_relation_destroy(j->excl_cs);
+  ix_relation_destroy(j->excl_us);
+  j->excl_cs = j->excl_us = NULL;
+}
+
 /* 1 when static literal k's relation holds exactly the pairs of its C tuples
  * and its U tuples that differ (then j->excl_cs and excl_us hold those
  * tuples); 0 when not; -1 when out of memory.  c and u give the columns. */
@@ -86,11 +94,7 @@ static int disequality(join *j, uint32_t k, const uint8_t *head)
   }
   j->excl_m = n / 2;
   int is = static_disequality(j, k, c, u, j->excl_m);
-  if (is <= 0) {
-    ix_relation_destroy(j->excl_cs);
-    ix_relation_destroy(j->excl_us);
-    j->excl_cs = j->excl_us = NULL;
-  }
+  if (is <= 0) drop_tuples(j);
   return is;
 }
 
@@ -209,9 +213,7 @@ static double try_exclusion(join *j, uint32_t k, uint8_t *const s[4], uint8_t *i
   mark_part(j, k, head, in_x, vars, mark);
   double values = part_fits(j, head, in_x, hx, mark) ? values_of_c(j, mark) : 0;
   if (values && plan) return make_part_factor(j, in_x, hx) ? values : -1;
-  ix_relation_destroy(j->excl_cs);
-  ix_relation_destroy(j->excl_us);
-  j->excl_cs = j->excl_us = NULL;
+  drop_tuples(j);
   return values;
 }
 
@@ -356,8 +358,7 @@ int gr_make_exclusion(join *j, const block_rec *rec)
 void gr_free_exclusion(join *j)
 {
   JudyLFreeArray(&j->excl_elems, PJE0);
-  ix_relation_destroy(j->excl_cs);
-  ix_relation_destroy(j->excl_us);
+  drop_tuples(j);
   free(j->pool_key);
   free(j->pool_atom);
 }

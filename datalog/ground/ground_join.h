@@ -56,7 +56,7 @@ typedef struct block_rec {
   int32_t atom;           /* its auxiliary atom; 0: no instance; -1: an instance of no literal */
   uint64_t candidates;    /* its bindings */
   uint64_t made;          /* its instances */
-  /* An exclusion's (see plan_exclusion): atom holds when some element does */
+  /* An exclusion's (see gr_plan_exclusion): atom holds when some element does */
   int32_t two;            /* holds when two elements do; 0: fewer than two */
   uint32_t off, n;        /* its elements, pool_key[off..off+n) ascending */
 } block_rec;
@@ -100,7 +100,7 @@ typedef struct join {
   block_rec *recs;
   uint32_t n_recs, cap_recs;
   uint32_t polls;         /* calls of go_on since the stop was last read */
-  /* The exclusion (plan_exclusion): factor 0 is the block factor X, the
+  /* The exclusion (gr_plan_exclusion): factor 0 is the block factor X, the
      disequality U != C (literal excl_lit) is left out of the join. */
   int excl;
   uint32_t excl_lit, excl_m;

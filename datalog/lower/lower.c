@@ -809,9 +809,7 @@ static int rewrite_body(build *b, const rule_set *in, uint32_t i, int32_t hl, co
  * whose rules got L have it shared out again (anylegalmove :- L, OR(rests)). */
 static int hoist_legal(build *b, const rule_set *in, rule_set *out)
 {
-  uint32_t longest = 1;
-  for (uint32_t i = 0; i < in->n; i++)
-    if (in->start[i + 1] - in->start[i] > longest) longest = in->start[i + 1] - in->start[i];
+  uint32_t longest = longest_rule(in);
   int32_t *lit_of = calloc(b->n_atoms + 1, sizeof *lit_of), *and_of = calloc(b->n_atoms + 1, sizeof *and_of);
   int32_t *tmp = malloc(2 * ((size_t)longest + 1) * sizeof *tmp);
   uint8_t *touched = calloc(b->n_atoms + 1, 1);
