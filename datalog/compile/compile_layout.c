@@ -156,22 +156,56 @@ static int keep_move_only(const dl_circuit *c, const uint8_t *sinks, const uint3
   return 1;
 }
 
+/* The circuit's wires by their target: the sources of gate g's inputs at
+ * src[start[g] .. start[g + 1]). */
+typedef struct in_edges {
+  uint32_t *start, *src;
+} in_edges;
+
+static void in_edges_free(in_edges *ie)
+{
+  free(ie->start), free(ie->src);
+  ie->start = ie->src = NULL;
+}
+
+/* Fills *ie from c's outputs (out_start, outs); 1, or 0 when out of memory
+ * (*ie then empty). */
+static int in_edges_make(const dl_circuit *c, in_edges *ie)
+{
+  size_t n = (size_t)c->n_gates + 1;
+  uint32_t *fill = malloc(n * 4);
+  ie->start = calloc(n + 1, 4);
+  ie->src = malloc(((size_t)c->n_edges + 1) * 4);
+  if (!fill || !ie->start || !ie->src) {
+    free(fill);
+    in_edges_free(ie);
+    return 0;
+  }
+  for (uint32_t i = 0; i < c->out_start[c->n_gates]; i++) ie->start[(c->outs[i] >> 1) + 1]++;
+  for (uint32_t g = 0; g < c->n_gates; g++) ie->start[g + 1] += ie->start[g];
+  memcpy(fill, ie->start, n * 4);
+  for (uint32_t g = 0; g < c->n_gates; g++)
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) ie->src[fill[c->outs[i] >> 1]++] = g;
+  free(fill);
+  return 1;
+}
+
 /* The gates that only goals need: outside the move cone and any cyclic
  * block, no input, no hook but a goal's, not a role's turn gate, and every
  * output one of them (Sancho's "goal-only" part of the net); with lazy,
  * those that only goals, legal moves and terminal need; with sinks (not
  * NULL) too, the next rules cut off their heads (cut_next_rules) and what
  * only they need, in the move cone or not, but for the gates that read
- * moves only.  Marked 2 in cls, or 3 in the move cone (1: the move cone,
- * 0: the rest); returns their number, or NONE when out of memory. */
-static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy, const uint8_t *sinks)
+ * moves only.  ie: c's wires by target (in_edges_make, after any cut).
+ * Marked 2 in cls, or 3 in the move cone (1: the move cone, 0: the rest);
+ * returns their number, or NONE when out of memory. */
+static uint32_t goal_only(const dl_circuit *c, const in_edges *ie, uint8_t *cls, int lazy, const uint8_t *sinks)
 {
   size_t n = (size_t)c->n_gates + 1;
-  uint32_t *pending = malloc(n * 4), *in_start = calloc(n + 1, 4), *ins = malloc(((size_t)c->n_edges + 1) * 4);
-  uint32_t *todo = malloc(n * 4), nt = 0, count = 0;
+  uint32_t *pending = malloc(n * 4), *todo = malloc(n * 4), nt = 0, count = 0;
   uint8_t *ok = malloc(n);
-  if (!pending || !in_start || !ins || !todo || !ok) {
-    free(pending), free(in_start), free(ins), free(todo), free(ok);
+  if (!pending || !todo || !ok) {
+    free(pending), free(todo), free(ok);
     return NONE;
   }
   for (uint32_t g = 0; g < c->n_gates; g++) {
@@ -180,16 +214,11 @@ static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy, const uin
     ok[g] = (sinks || !cls[g]) && !c->block[g] && c->kind[g] != KIND_INPUT &&
             (kind == 0 || kind == HOOK_GOAL || (lazy && (kind == HOOK_LEGAL || kind == HOOK_TERMINAL)) ||
              (sinks && sinks[g]));
-    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) in_start[(c->outs[i] >> 1) + 1]++;
   }
   for (uint32_t r = 0; r < c->n_roles; r++)
     if (c->role_gate[r] != NONE) ok[c->role_gate[r]] = 0;
-  for (uint32_t g = 0; g < c->n_gates; g++) in_start[g + 1] += in_start[g];
-  memcpy(todo, in_start, n * 4);
-  for (uint32_t g = 0; g < c->n_gates; g++)
-    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++) ins[todo[c->outs[i] >> 1]++] = g;
-  if (sinks && !keep_move_only(c, sinks, in_start, todo, ok)) {
-    free(pending), free(in_start), free(ins), free(todo), free(ok);
+  if (sinks && !keep_move_only(c, sinks, ie->start, todo, ok)) {
+    free(pending), free(todo), free(ok);
     return NONE;
   }
   for (uint32_t g = 0; g < c->n_gates; g++)
@@ -198,10 +227,10 @@ static uint32_t goal_only(const dl_circuit *c, uint8_t *cls, int lazy, const uin
     uint32_t t = todo[--nt];
     cls[t] = (uint8_t)(2 + cls[t]);
     count++;
-    for (uint32_t i = in_start[t]; i < in_start[t + 1]; i++)
-      if (!--pending[ins[i]] && ok[ins[i]]) todo[nt++] = ins[i];
+    for (uint32_t i = ie->start[t]; i < ie->start[t + 1]; i++)
+      if (!--pending[ie->src[i]] && ok[ie->src[i]]) todo[nt++] = ie->src[i];
   }
-  free(pending), free(in_start), free(ins), free(todo), free(ok);
+  free(pending), free(todo), free(ok);
   return count;
 }
 
@@ -223,14 +252,14 @@ static uint64_t wires_into(const dl_circuit *c, const uint8_t *cls)
  * faster eager (2x to 4x).  1, 0, or -1 when out of memory. */
 enum { LAZY_WIRES = 500 };
 
-static int prefer_lazy(const dl_circuit *c, const uint8_t *cls)
+static int prefer_lazy(const dl_circuit *c, const in_edges *ie, const uint8_t *cls)
 {
   uint8_t *tmp = malloc((size_t)c->n_gates + 1);
   uint64_t w[2] = { 0, 0 };
   if (!tmp) return -1;
   for (int lazy = 0; lazy < 2; lazy++) {
     memcpy(tmp, cls, (size_t)c->n_gates + 1);
-    if (goal_only(c, tmp, lazy, NULL) == NONE) {
+    if (goal_only(c, ie, tmp, lazy, NULL) == NONE) {
       free(tmp);
       return -1;
     }
@@ -440,16 +469,22 @@ static int order_gates(build *b)
   size_t nc = (size_t)c->n_gates + c->n_blocks + 1;
   order o = { calloc(nc, 4), calloc((size_t)c->n_blocks + 2, 4), malloc(((size_t)c->n_gates + 1) * 4),
               malloc(CLASSES * nc * 4), malloc(((size_t)c->n_gates + 1) * 4), move_cone(c), { 0 }, 0 };
+  in_edges ie = { NULL, NULL };
   int ok = o.indeg && o.bstart && o.bmem && o.fifo && o.perm && o.cone;
   if (ok && b->mode == DL_CIRCUIT_AUTO) {
-    int lazy = prefer_lazy(c, o.cone);
+    int lazy = (ok = in_edges_make(c, &ie)) ? prefer_lazy(c, &ie, o.cone) : -1;
     ok = lazy >= 0;
     b->mode = lazy > 0 ? DL_CIRCUIT_LAZY : DL_CIRCUIT_EAGER;
   }
   int lazy = b->mode == DL_CIRCUIT_LAZY;
   uint8_t *sink = ok && lazy ? cut_next_rules(b) : NULL;
   ok = ok && (!lazy || sink);
-  uint32_t n_goal = ok ? goal_only(c, o.cone, lazy, sink) : NONE;
+  if (ok && (lazy || !ie.start)) {  /* none yet, or the cut changed the wires */
+    in_edges_free(&ie);
+    ok = in_edges_make(c, &ie);
+  }
+  uint32_t n_goal = ok ? goal_only(c, &ie, o.cone, lazy, sink) : NONE;
+  in_edges_free(&ie);
   for (uint32_t g = 0; sink && n_goal != NONE && g < c->n_gates; g++)
     assert(!sink[g] || o.cone[g] >= 2);  /* cut off its head, a sink must be lazy */
   free(sink);
