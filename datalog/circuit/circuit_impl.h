@@ -193,7 +193,11 @@ struct dl_circuit {
   uint32_t n_any, any_gate[LZ_ANY_MAX], any_role[LZ_ANY_MAX];
   uint8_t *any_in;
   uint32_t *lz_start, *lz_in, *lz_need;
-  uint8_t *role_all_gated;          /* per role: every lazy move of the role is gated */
+  /* Per role r, its lazy moves that are not gated (that count while its
+   * gate is closed), in the order of their buckets, each with the fluent
+   * it is filed under (n_fluents: none): pairs (move, fluent) at
+   * ungated[2 * (ungated_start[r] .. ungated_start[r + 1])). */
+  uint32_t *ungated_start, *ungated;
   uint32_t n_lazy_moves;
   uint32_t *move_lazy;              /* per move: its legal gate's lazy number, or NONE */
   uint32_t *lzm_start, *lzm_moves;  /* lazy moves per role r and fluent f (bucket r * (n_fluents + 1) + f;

@@ -151,12 +151,25 @@ void cc_lazy_goals(dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum)
 }
 
 /* Appends to out the lazy moves of the bucket that hold. */
-static uint32_t test_bucket(dl_circuit *c, uint32_t bkt, int open, uint32_t *out, uint32_t n)
+static uint32_t test_bucket(dl_circuit *c, uint32_t bkt, uint32_t *out, uint32_t n)
 {
   for (uint32_t k = c->lzm_start[bkt]; k < c->lzm_start[bkt + 1]; k++) {
     uint32_t m = c->lzm_moves[k];
-    if (c->move_gated[m] && !open) continue;
     if (lazy_value(c, c->move_lazy[m])) out[n++] = m;
+  }
+  return n;
+}
+
+/* Appends to out[n ..] role r's lazy moves that may count while its gate
+ * is closed: the ungated ones filed under a fluent of the state or under
+ * none, in the order of their buckets (chess: its noop, where the
+ * buckets hold some 200 moves of the pieces on the board); returns the
+ * new length. */
+static uint32_t ungated_candidates(const dl_circuit *c, uint32_t r, uint32_t *out, uint32_t n)
+{
+  for (uint32_t i = c->ungated_start[r]; i < c->ungated_start[r + 1]; i++) {
+    uint32_t m = c->ungated[2 * i], f = c->ungated[2 * i + 1];
+    if (f == c->n_fluents || (c->cur[f >> 6] >> (f & 63) & 1)) out[n++] = m;
   }
   return n;
 }
@@ -164,19 +177,21 @@ static uint32_t test_bucket(dl_circuit *c, uint32_t bkt, int open, uint32_t *out
 uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n)
 {
   uint32_t nf = c->n_fluents + 1, base = r * nf;
-  if (c->lzm_start[base + nf] == c->lzm_start[base] || (!open && c->role_all_gated[r])) return n;
-  for (uint32_t i = 0, nt = true_fluents(c); i < nt; i++) n = test_bucket(c, base + c->true_list[i], open, out, n);
-  return test_bucket(c, base + c->n_fluents, open, out, n);
+  if (!open) {
+    uint32_t n0 = n, end = ungated_candidates(c, r, out, n);
+    for (uint32_t k = n0; k < end; k++)
+      if (lazy_value(c, c->move_lazy[out[k]])) out[n++] = out[k];
+    return n;
+  }
+  if (c->lzm_start[base + nf] == c->lzm_start[base]) return n;
+  for (uint32_t i = 0, nt = true_fluents(c); i < nt; i++) n = test_bucket(c, base + c->true_list[i], out, n);
+  return test_bucket(c, base + c->n_fluents, out, n);
 }
 
-/* Appends to cand[n ..] the moves of the bucket that may be legal (gated
- * ones only when open); returns the new length. */
-static uint32_t bucket_candidates(const dl_circuit *c, uint32_t bkt, int open, uint32_t *cand, uint32_t n)
+/* Appends to cand[n ..] the moves of the bucket; returns the new length. */
+static uint32_t bucket_candidates(const dl_circuit *c, uint32_t bkt, uint32_t *cand, uint32_t n)
 {
-  for (uint32_t k = c->lzm_start[bkt]; k < c->lzm_start[bkt + 1]; k++) {
-    uint32_t m = c->lzm_moves[k];
-    if (open || !c->move_gated[m]) cand[n++] = m;
-  }
+  for (uint32_t k = c->lzm_start[bkt]; k < c->lzm_start[bkt + 1]; k++) cand[n++] = c->lzm_moves[k];
   return n;
 }
 
@@ -198,10 +213,10 @@ int cc_lazy_random_move(dl_circuit *c, uint32_t r, int open, uint32_t n_eager, d
 {
   assert(c && c->lazy && r < c->n_roles && rng && m);
   uint32_t nf = c->n_fluents + 1, base = r * nf, nc = 0, *cand = c->lz_cand;
-  if (c->lzm_start[base + nf] > c->lzm_start[base] && (open || !c->role_all_gated[r])) {
-    for (uint32_t i = 0, nt = true_fluents(c); i < nt; i++)
-      nc = bucket_candidates(c, base + c->true_list[i], open, cand, nc);
-    nc = bucket_candidates(c, base + c->n_fluents, open, cand, nc);
+  if (!open) nc = ungated_candidates(c, r, cand, 0);
+  else if (c->lzm_start[base + nf] > c->lzm_start[base]) {
+    for (uint32_t i = 0, nt = true_fluents(c); i < nt; i++) nc = bucket_candidates(c, base + c->true_list[i], cand, nc);
+    nc = bucket_candidates(c, base + c->n_fluents, cand, nc);
   }
   for (uint32_t left = n_eager + nc; left; left--) {
     uint32_t k = left == 1 ? 0 : dl_rng_below(rng, left);

@@ -174,6 +174,26 @@ static req *needed_fluents(const dl_circuit *c, const uint32_t *gate_key)
   return q;
 }
 
+/* Lists each role's lazy moves that are not gated, bucket by bucket (see
+ * dl_circuit.ungated); 1, or 0 when out of memory. */
+static int list_ungated(dl_circuit *c)
+{
+  uint32_t nf = c->n_fluents + 1, n = 0;
+  for (uint32_t m = 0; m < c->n_moves; m++) n += c->move_lazy[m] != NONE && !c->move_gated[m];
+  c->ungated_start = malloc(((size_t)c->n_roles + 1) * sizeof *c->ungated_start);
+  c->ungated = malloc(((size_t)n + 1) * 2 * sizeof *c->ungated);
+  if (!c->ungated_start || !c->ungated) return 0;
+  n = 0;
+  for (uint32_t r = 0; r < c->n_roles; r++) {
+    c->ungated_start[r] = n;
+    for (uint32_t f = 0; f < nf; f++)
+      for (uint32_t k = c->lzm_start[r * nf + f]; k < c->lzm_start[r * nf + f + 1]; k++)
+        if (!c->move_gated[c->lzm_moves[k]]) c->ungated[2 * n] = c->lzm_moves[k], c->ungated[2 * n + 1] = f, n++;
+  }
+  c->ungated_start[c->n_roles] = n;
+  return 1;
+}
+
 /* Files each lazy move under the fluent of its needed ones that the fewest
  * moves of its role need (n_fluents: under none). */
 static int file_moves(dl_circuit *c, const req *q)
@@ -200,12 +220,7 @@ static int file_moves(dl_circuit *c, const req *q)
   for (uint32_t m = 0; m < c->n_moves; m++)
     if (c->move_lazy[m] != NONE) c->lzm_moves[count[bucket[m]]++] = m;
   free(count), free(bucket);
-  c->role_all_gated = malloc((size_t)c->n_roles + 1);
-  if (!c->role_all_gated) return 0;
-  memset(c->role_all_gated, 1, (size_t)c->n_roles + 1);
-  for (uint32_t m = 0; m < c->n_moves; m++)
-    if (c->move_lazy[m] != NONE && !c->move_gated[m]) c->role_all_gated[c->move_role[m]] = 0;
-  return 1;
+  return list_ungated(c);
 }
 
 /* Files each next rule (sink) under the key of its needed ones that the
