@@ -472,7 +472,7 @@ static int order_gates(build *b)
   in_edges ie = { NULL, NULL };
   int ok = o.indeg && o.bstart && o.bmem && o.fifo && o.perm && o.cone;
   if (ok && b->mode == DL_CIRCUIT_AUTO) {
-    int lazy = (ok = in_edges_make(c, &ie)) ? prefer_lazy(c, &ie, o.cone) : -1;
+    int lazy = in_edges_make(c, &ie) ? prefer_lazy(c, &ie, o.cone) : -1;
     ok = lazy >= 0;
     b->mode = lazy > 0 ? DL_CIRCUIT_LAZY : DL_CIRCUIT_EAGER;
   }
