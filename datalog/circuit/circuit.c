@@ -693,7 +693,7 @@ void dl_circuit_destroy(dl_circuit *c)
                 c->check_lit, c->role_checked, c->move_al,
                 c->cur_move, c->joint, c->goal_role, c->goal_value, c->goal_count, c->goal_sum,
                 c->feeder_gate, c->feeder_outs, c->feeder_seen, c->lz_start, c->lz_in, c->lz_need,
-                c->lz, c->lz_stack, c->any_in, c->true_list, c->ungated_start, c->ungated, c->move_lazy, c->lzm_start,
+                c->lz, c->lz_stack, c->any_in, c->true_list, c->n_true, c->true_key, c->ungated_start, c->ungated, c->move_lazy, c->lzm_start,
                 c->lzm_moves, c->lz_cand, c->legal_epoch, c->legal_count, c->lz_goal, c->lz_terminal, c->sk_start,
                 c->sk_list, c->grp_start, c->grp_fluent, c->fluent_grp, c->fluent_slot, c->grp_true, c->grp_one,
                 c->sel_start, c->sel_and, c->sel_x, c->grp_mask, c->key_start, c->key_moves, c->key_role,

@@ -204,7 +204,13 @@ struct dl_circuit {
                                      * f = n_fluents: needing none) */
   uint32_t *lz_cand;                /* room for a role's lazy moves (cc_lazy_random_move) */
   uint32_t *legal_epoch, *legal_count;  /* a role's legal moves in legal_out, made at that epoch */
-  uint32_t *true_list, n_true, true_epoch;  /* the fluents of the state, listed at that epoch */
+  /* The fluents of the state that key something, listed at epoch
+   * true_epoch: list k (k < n_roles) those under which role k has lazy
+   * moves filed, list n_roles those with lazy next rules, at
+   * true_list[k * (n_fluents + 1) ..], n_true[k] of them; true_key[f *
+   * (n_roles + 1) + k] is 1 when fluent f belongs in list k. */
+  uint32_t *true_list, *n_true, true_epoch;
+  uint8_t *true_key;
   /* Lazy next rules (sinks): entries of SK_WORDS words (lazy gate, the
    * fluent it makes true, a guard: the code of an eager input or fluent it
    * needs, or NONE) filed by a key their truth needs: fluent f, n_fluents +

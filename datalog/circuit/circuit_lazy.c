@@ -24,17 +24,30 @@ static void restart_stamps(dl_circuit *c)
   c->epoch = c->mepoch = 1;
 }
 
-/* The fluents of the current state into true_list (listed once per
- * state); their number. */
-static uint32_t true_fluents(dl_circuit *c)
+/* The fluents of the current state that key list k (see
+ * dl_circuit.true_list: k < n_roles, role k's lazy moves; n_roles, the
+ * next rules), in increasing order, their number in *n.  The lists are
+ * made once per state, each fluent appended to every list and counted
+ * where it belongs: in chess some 70 fluents hold, of which the side to
+ * move's pieces key its moves, and a branch per bucket mispredicted. */
+static const uint32_t *true_fluents(dl_circuit *c, uint32_t k, uint32_t *n)
 {
-  if (c->true_epoch == c->epoch) return c->n_true;
-  uint32_t n = 0;
-  for (uint32_t w = 0; w < c->words; w++)
-    for (uint64_t bits = c->cur[w]; bits; bits &= bits - 1)
-      c->true_list[n++] = w << 6 | (uint32_t)__builtin_ctzll(bits);
-  c->n_true = n, c->true_epoch = c->epoch;
-  return n;
+  uint32_t nk = c->n_roles + 1, nf = c->n_fluents + 1, *count = c->n_true;
+  if (c->true_epoch != c->epoch) {
+    memset(count, 0, nk * sizeof *count);
+    for (uint32_t w = 0; w < c->words; w++)
+      for (uint64_t bits = c->cur[w]; bits; bits &= bits - 1) {
+        uint32_t f = w << 6 | (uint32_t)__builtin_ctzll(bits);
+        const uint8_t *key = c->true_key + (size_t)f * nk;
+        for (uint32_t j = 0; j < nk; j++) {
+          c->true_list[(size_t)j * nf + count[j]] = f;
+          count[j] += key[j];
+        }
+      }
+    c->true_epoch = c->epoch;
+  }
+  *n = count[k];
+  return c->true_list + (size_t)k * nf;
 }
 
 void cc_lazy_new_state(dl_circuit *c)
@@ -126,8 +139,9 @@ static uint32_t any_in_bucket(dl_circuit *c, uint32_t bkt, uint32_t k, uint32_t 
  * the pieces on the board, not all 3,800 of a side). */
 static uint32_t any_legal_value(dl_circuit *c, uint32_t x, uint32_t *st)
 {
-  uint32_t k = c->lz[x + LZ_NEED] & ~LZ_ANY, base = c->any_role[k] * (c->n_fluents + 1), v = 0;
-  for (uint32_t i = 0, n = true_fluents(c); !v && i < n; i++) v = any_in_bucket(c, base + c->true_list[i], k, st);
+  uint32_t k = c->lz[x + LZ_NEED] & ~LZ_ANY, base = c->any_role[k] * (c->n_fluents + 1), v = 0, n;
+  const uint32_t *fl = true_fluents(c, c->any_role[k], &n);
+  for (uint32_t i = 0; !v && i < n; i++) v = any_in_bucket(c, base + fl[i], k, st);
   if (!v) v = any_in_bucket(c, base + c->n_fluents, k, st);
   c->lz[x] = stamp(c, x) | v;
   return v;
@@ -184,7 +198,9 @@ uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint3
     return n;
   }
   if (c->lzm_start[base + nf] == c->lzm_start[base]) return n;
-  for (uint32_t i = 0, nt = true_fluents(c); i < nt; i++) n = test_bucket(c, base + c->true_list[i], out, n);
+  uint32_t nt;
+  const uint32_t *fl = true_fluents(c, r, &nt);
+  for (uint32_t i = 0; i < nt; i++) n = test_bucket(c, base + fl[i], out, n);
   return test_bucket(c, base + c->n_fluents, out, n);
 }
 
@@ -215,7 +231,9 @@ int cc_lazy_random_move(dl_circuit *c, uint32_t r, int open, uint32_t n_eager, d
   uint32_t nf = c->n_fluents + 1, base = r * nf, nc = 0, *cand = c->lz_cand;
   if (!open) nc = ungated_candidates(c, r, cand, 0);
   else if (c->lzm_start[base + nf] > c->lzm_start[base]) {
-    for (uint32_t i = 0, nt = true_fluents(c); i < nt; i++) nc = bucket_candidates(c, base + c->true_list[i], cand, nc);
+    uint32_t nt;
+    const uint32_t *fl = true_fluents(c, r, &nt);
+    for (uint32_t i = 0; i < nt; i++) nc = bucket_candidates(c, base + fl[i], cand, nc);
     nc = bucket_candidates(c, base + c->n_fluents, cand, nc);
   }
   for (uint32_t left = n_eager + nc; left; left--) {
@@ -252,7 +270,9 @@ void cc_lazy_next(dl_circuit *c, const uint32_t *joint, uint64_t *next)
 {
   if (!c->n_sinks) return;
   if (++c->mepoch >= 0x7fffffffu) restart_stamps(c);
-  for (uint32_t i = 0, n = true_fluents(c); i < n; i++) sink_bucket(c, c->true_list[i], next);
+  uint32_t n;
+  const uint32_t *fl = true_fluents(c, c->n_roles, &n);
+  for (uint32_t i = 0; i < n; i++) sink_bucket(c, fl[i], next);
   for (uint32_t r = 0; r < c->n_roles; r++) sink_bucket(c, c->n_fluents + joint[r], next);
   sink_bucket(c, c->n_fluents + c->n_moves, next);
 }

@@ -707,8 +707,9 @@ static int pack_net(build *b)
   if (lazy)
     c->stats.bytes += ((size_t)c->lz_words + (size_t)c->n_moves * 2 +
                        (size_t)c->n_roles * (c->n_fluents + 2) + c->n_lazy_moves + 2 * (size_t)c->n_fluents +
-                       2 * (size_t)c->ungated_start[c->n_roles] +
-                       c->n_moves + SK_WORDS * (size_t)c->n_sinks) * 4 + c->n_moves;  /* + true_list, any_in */
+                       2 * (size_t)c->ungated_start[c->n_roles] + (size_t)(c->n_roles + 1) * (c->n_fluents + 2) +
+                       c->n_moves + SK_WORDS * (size_t)c->n_sinks) * 4 +
+                    c->n_moves + (size_t)(c->n_roles + 1) * (c->n_fluents + 1);  /* + any_in, true_key */
   return 1;
 }
 

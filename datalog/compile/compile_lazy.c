@@ -614,6 +614,24 @@ static int pack_records(dl_circuit *c, lazy_ctx *lc)
   return 1;
 }
 
+/* The lists of the state's fluents that key a role's lazy moves or the
+ * next rules (dl_circuit.true_list), and which fluents belong in which;
+ * 1, or 0 when out of memory. */
+static int key_fluents(dl_circuit *c)
+{
+  size_t nk = (size_t)c->n_roles + 1, nf = (size_t)c->n_fluents + 1;
+  c->true_list = malloc(nk * nf * sizeof *c->true_list);
+  c->n_true = calloc(nk, sizeof *c->n_true);
+  c->true_key = calloc(nk * nf, 1);
+  if (!c->true_list || !c->n_true || !c->true_key) return 0;
+  for (uint32_t f = 0; f < c->n_fluents; f++) {
+    uint8_t *key = c->true_key + f * nk;
+    for (uint32_t r = 0; r < c->n_roles; r++) key[r] = c->lzm_start[r * nf + f + 1] > c->lzm_start[r * nf + f];
+    key[c->n_roles] = c->sk_start[f + 1] > c->sk_start[f];
+  }
+  return 1;
+}
+
 int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
 {
   dl_circuit *c = b->c;
@@ -632,7 +650,7 @@ int cc_lazy_build(build *b, const uint32_t *off, uint32_t g0)
   free(lc.mo.start), free(lc.mo.moves);
   ok = ok && (c->legal_epoch = calloc(c->n_roles + 1, sizeof *c->legal_epoch)) != NULL;
   ok = ok && (c->legal_count = calloc(c->n_roles + 1, sizeof *c->legal_count)) != NULL;
-  ok = ok && (c->true_list = malloc(((size_t)c->n_fluents + 1) * sizeof *c->true_list)) != NULL;
+  ok = ok && key_fluents(c);
   if (ok) {
     c->stats.lazy_gates = c->n_lazy;
     c->stats.lazy_wires = c->lz_start[c->n_lazy];
