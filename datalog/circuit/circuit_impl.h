@@ -273,7 +273,8 @@ int cc_lazy_terminal(dl_circuit *c);
 /* Adds role r's true lazy goal atoms to *count and their values to *sum. */
 void cc_lazy_goals(dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum);
 /* Appends to out[n ..] role r's lazy moves that are legal (gated ones only
- * when open); returns the new length. */
+ * when open); returns the new length.  out has room after n for all of
+ * the role's lazy moves (its candidates are listed there first). */
 uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n);
 /* One of role r's legal moves into *m, drawn uniformly among the n_eager
  * legal eager moves (cc_legal_at(c, r, k) for k < n_eager) and its legal lazy moves

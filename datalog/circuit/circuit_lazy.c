@@ -164,16 +164,6 @@ void cc_lazy_goals(dl_circuit *c, uint32_t r, int32_t *count, int32_t *sum)
   }
 }
 
-/* Appends to out the lazy moves of the bucket that hold. */
-static uint32_t test_bucket(dl_circuit *c, uint32_t bkt, uint32_t *out, uint32_t n)
-{
-  for (uint32_t k = c->lzm_start[bkt]; k < c->lzm_start[bkt + 1]; k++) {
-    uint32_t m = c->lzm_moves[k];
-    if (lazy_value(c, c->move_lazy[m])) out[n++] = m;
-  }
-  return n;
-}
-
 /* Appends to out[n ..] role r's lazy moves that may count while its gate
  * is closed: the ungated ones filed under a fluent of the state or under
  * none, in the order of their buckets (chess: its noop, where the
@@ -188,26 +178,31 @@ static uint32_t ungated_candidates(const dl_circuit *c, uint32_t r, uint32_t *ou
   return n;
 }
 
-uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n)
-{
-  uint32_t nf = c->n_fluents + 1, base = r * nf;
-  if (!open) {
-    uint32_t n0 = n, end = ungated_candidates(c, r, out, n);
-    for (uint32_t k = n0; k < end; k++)
-      if (lazy_value(c, c->move_lazy[out[k]])) out[n++] = out[k];
-    return n;
-  }
-  if (c->lzm_start[base + nf] == c->lzm_start[base]) return n;
-  uint32_t nt;
-  const uint32_t *fl = true_fluents(c, r, &nt);
-  for (uint32_t i = 0; i < nt; i++) n = test_bucket(c, base + fl[i], out, n);
-  return test_bucket(c, base + c->n_fluents, out, n);
-}
-
 /* Appends to cand[n ..] the moves of the bucket; returns the new length. */
 static uint32_t bucket_candidates(const dl_circuit *c, uint32_t bkt, uint32_t *cand, uint32_t n)
 {
   for (uint32_t k = c->lzm_start[bkt]; k < c->lzm_start[bkt + 1]; k++) cand[n++] = c->lzm_moves[k];
+  return n;
+}
+
+/* Appends to out[n ..] role r's lazy moves that may be legal in this state
+ * (gated ones only when open): those filed under a fluent of the state or
+ * under none, bucket by bucket; returns the new length. */
+static uint32_t role_candidates(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n)
+{
+  uint32_t nf = c->n_fluents + 1, base = r * nf, nt;
+  if (!open) return ungated_candidates(c, r, out, n);
+  if (c->lzm_start[base + nf] == c->lzm_start[base]) return n;
+  const uint32_t *fl = true_fluents(c, r, &nt);
+  for (uint32_t i = 0; i < nt; i++) n = bucket_candidates(c, base + fl[i], out, n);
+  return bucket_candidates(c, base + c->n_fluents, out, n);
+}
+
+uint32_t cc_lazy_moves(dl_circuit *c, uint32_t r, int open, uint32_t *out, uint32_t n)
+{
+  uint32_t end = role_candidates(c, r, open, out, n);
+  for (uint32_t k = n; k < end; k++)
+    if (lazy_value(c, c->move_lazy[out[k]])) out[n++] = out[k];
   return n;
 }
 
@@ -228,14 +223,7 @@ static void holds_legal_move(dl_circuit *c, uint32_t m)
 int cc_lazy_random_move(dl_circuit *c, uint32_t r, int open, uint32_t n_eager, dl_rng *rng, uint32_t *m)
 {
   assert(c && c->lazy && r < c->n_roles && rng && m);
-  uint32_t nf = c->n_fluents + 1, base = r * nf, nc = 0, *cand = c->lz_cand;
-  if (!open) nc = ungated_candidates(c, r, cand, 0);
-  else if (c->lzm_start[base + nf] > c->lzm_start[base]) {
-    uint32_t nt;
-    const uint32_t *fl = true_fluents(c, r, &nt);
-    for (uint32_t i = 0; i < nt; i++) nc = bucket_candidates(c, base + fl[i], cand, nc);
-    nc = bucket_candidates(c, base + c->n_fluents, cand, nc);
-  }
+  uint32_t *cand = c->lz_cand, nc = role_candidates(c, r, open, cand, 0);
   for (uint32_t left = n_eager + nc; left; left--) {
     uint32_t k = left == 1 ? 0 : dl_rng_below(rng, left);
     if (k < n_eager) {

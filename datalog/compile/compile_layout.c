@@ -705,11 +705,12 @@ static int pack_net(build *b)
                     (size_t)c->check_start[c->n_moves] * 4 +
                     ((size_t)c->n_fluents * 2 + (size_t)c->n_groups * 3 + c->stats.selected_ands * 3) * 4;
   if (lazy)
-    c->stats.bytes += ((size_t)c->lz_words + (size_t)c->n_moves * 2 +
-                       (size_t)c->n_roles * (c->n_fluents + 2) + c->n_lazy_moves + 2 * (size_t)c->n_fluents +
-                       2 * (size_t)c->ungated_start[c->n_roles] + (size_t)(c->n_roles + 1) * (c->n_fluents + 2) +
-                       c->n_moves + SK_WORDS * (size_t)c->n_sinks) * 4 +
-                    c->n_moves + (size_t)(c->n_roles + 1) * (c->n_fluents + 1);  /* + any_in, true_key */
+    c->stats.bytes += ((size_t)c->lz_words + (size_t)c->n_moves * 2 +                   /* lz, move_lazy, lz_cand */
+                       (size_t)c->n_roles * (c->n_fluents + 1) + c->n_lazy_moves +        /* lzm_start, lzm_moves */
+                       c->n_roles + 2 * (size_t)c->ungated_start[c->n_roles] +             /* ungated */
+                       (size_t)(c->n_roles + 1) * (c->n_fluents + 2) +                     /* true_list, n_true */
+                       (size_t)c->n_fluents + c->n_moves + SK_WORDS * (size_t)c->n_sinks) * 4 + /* sk_start, sk_list */
+                    c->n_moves + (size_t)(c->n_roles + 1) * (c->n_fluents + 1);            /* any_in, true_key */
   return 1;
 }
 
