@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "datalog/eval/eval.h"
+#include "datalog/write/collapse.h"
 #include "datalog/write/ground_write.h"
 #include "datalog/write/unfold.h"
 
@@ -24,6 +25,7 @@ typedef struct figures {
   uint32_t static_preds;       /* static predicates written as facts */
   uint32_t unfolded_preds;     /* recursive predicates unfolded (unfold.h) */
   uint32_t unfolded_rules;     /*   into this many rules */
+  uint32_t collapsed_preds;    /* predicates that only renamed others (collapse.h) */
 } figures;
 
 /* About the bytes of a static fact per column (a short constant and a
@@ -49,6 +51,8 @@ struct dl_players_plan {
   uint8_t *as_written;     /* per rule of the game: how[r] == AS_WRITTEN */
   uint8_t *ground_reads;   /* per predicate: a rule written ground reads it */
   dl_unfold *unfold;       /* NULL: nothing unfolded */
+  uint8_t *open;           /* per predicate: its rules and readers are all written as written */
+  dl_collapse *written;    /* the rules written as written, unfolded and collapsed */
   figures fig;
 };
 
@@ -212,9 +216,9 @@ static int decide_statics(dl_players_plan *pl, dl_diag *diag)
 
 static uint8_t *ground_rules_kept(const dl_players_plan *pl);
 
-/* The predicates that the ground rules to be written read, into
- * pl->ground_reads.  0 when out of memory. */
-static int find_ground_reads(dl_players_plan *pl)
+/* Sets mark[q] for the predicates q that the ground rules to be written
+ * read, and define too when heads is set.  0 when out of memory. */
+static int mark_ground_preds(const dl_players_plan *pl, uint8_t *mark, int heads)
 {
   uint8_t *keep = ground_rules_kept(pl);
   if (!keep) return 0;
@@ -222,11 +226,12 @@ static int find_ground_reads(dl_players_plan *pl)
   for (uint32_t i = 0; i < dl_ground_rule_count(pl->g); i++) {
     const int32_t *body;
     uint32_t n;
-    dl_ground_rule(pl->g, i, &body, &n);
-    for (uint32_t k = 0; keep[i] && k < n; k++) {
-      dl_tid a = dl_ground_atom_term(pl->g, (uint32_t)(body[k] < 0 ? -body[k] : body[k]));
+    int32_t head = dl_ground_rule(pl->g, i, &body, &n);
+    for (int32_t k = heads ? -1 : 0; keep[i] && k < (int32_t)n; k++) {
+      int32_t lit = k < 0 ? head : body[k];
+      dl_tid a = dl_ground_atom_term(pl->g, (uint32_t)(lit < 0 ? -lit : lit));
       uint32_t q = dl_program_pred(pl->game, dl_terms_functor(t, a));
-      if (q != DL_NO_PRED) pl->ground_reads[q] = 1;
+      if (q != DL_NO_PRED) mark[q] = 1;
     }
   }
   free(keep);
@@ -291,7 +296,7 @@ static int plan_unfolding(dl_players_plan *pl, dl_diag *diag)
 {
   const dl_program *p = pl->game;
   memset(pl->ground_reads, 0, p->n_preds);
-  if (!find_ground_reads(pl)) {
+  if (!mark_ground_preds(pl, pl->ground_reads, 0)) {
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
     return 0;
   }
@@ -382,6 +387,59 @@ static void count_figures(dl_players_plan *pl)
   if (!pl->unfold) return;
   f->unfolded_preds = dl_unfold_pred_count(pl->unfold);
   for (uint32_t r = 0; r < p->ast->n_rules; r++) f->unfolded_rules += dl_unfold_replaces(pl->unfold, r);
+}
+
+/* Per predicate, whether all of its rules and readers are among the rules
+ * written as written: grounded and no keyword, with every rule written as
+ * written, and no ground rule or fact to be written defines or reads it.
+ * Into pl->open; 0 when out of memory. */
+static int find_open(dl_players_plan *pl)
+{
+  const dl_program *p = pl->game;
+  uint8_t *ground = calloc(p->n_preds + 1, 1);
+  if (!ground || !mark_ground_preds(pl, ground, 1)) {
+    free(ground);
+    return 0;
+  }
+  for (uint32_t q = 0; q < p->n_preds; q++)
+    pl->open[q] = !ground[q] && grounded_pred(pl->g, q) && dl_ground_pred_role(pl->g, q) == DL_ATOM_OTHER;
+  for (uint32_t r = 0; r < p->ast->n_rules; r++)
+    if (pl->how[r] != AS_WRITTEN) pl->open[p->head_pred[r]] = 0;
+  free(ground);
+  return 1;
+}
+
+/* dl_collapse_open_fn over the plan: a predicate of the game when it is
+ * open, and every unfolded one (its rules and readers are all unfolded
+ * rules). */
+static int collapsible(void *ctx, dl_sym pred)
+{
+  const dl_players_plan *pl = ctx;
+  uint32_t q = dl_program_pred(pl->game, pred);
+  return q == DL_NO_PRED || pl->open[q];
+}
+
+/* The rules to be written as written, unfolded (unfold.h) and with the
+ * predicates that only rename others collapsed (collapse.h), into
+ * pl->written.  1, or 0 after reporting. */
+static int plan_written(dl_players_plan *pl, dl_diag *diag)
+{
+  const dl_program *p = pl->game;
+  uint32_t n_unfolded = 0, n = 0;
+  const dl_rule *unfolded = pl->unfold ? dl_unfold_rules(pl->unfold, &n_unfolded) : NULL;
+  dl_rule *rules = malloc(((size_t)p->ast->n_rules + n_unfolded + 1) * sizeof *rules);
+  if (!rules || !find_open(pl)) {
+    free(rules);
+    dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
+    return 0;
+  }
+  for (uint32_t r = 0; r < p->ast->n_rules; r++)
+    if (pl->how[r] == AS_WRITTEN && !(pl->unfold && dl_unfold_replaces(pl->unfold, r))) rules[n++] = p->ast->rules[r];
+  for (uint32_t i = 0; i < n_unfolded; i++) rules[n++] = unfolded[i];
+  pl->written = dl_collapse_create(rules, n, collapsible, pl, diag);
+  free(rules);
+  if (pl->written) pl->fig.collapsed_preds = dl_collapse_pred_count(pl->written);
+  return pl->written != NULL;
 }
 
 /* Every rule of a grounded predicate that a keyword needs starts ground;
@@ -481,11 +539,12 @@ dl_players_plan *dl_players_plan_create(const dl_program *game, const dl_ground 
     pl->rule_bytes = calloc(n + 1, sizeof *pl->rule_bytes);
     pl->as_written = calloc(n + 1, 1);
     pl->ground_reads = calloc(game->n_preds + 1, 1);
+    pl->open = calloc(game->n_preds + 1, 1);
   }
   int ok = pl && pl->how && pl->static_facts && pl->keyword_rules && pl->fact_bytes && pl->pred_bytes && pl->ground_bytes &&
-           pl->rule_bytes && pl->as_written && pl->ground_reads && measure(pl) && decide_rules(pl);
+           pl->rule_bytes && pl->as_written && pl->ground_reads && pl->open && measure(pl) && decide_rules(pl);
   if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in planning the game for players");
-  if (ok && decide_statics(pl, diag) && decide_unfolding(pl, diag)) {
+  if (ok && decide_statics(pl, diag) && decide_unfolding(pl, diag) && plan_written(pl, diag)) {
     count_figures(pl);
     return pl;
   }
@@ -505,6 +564,8 @@ void dl_players_plan_destroy(dl_players_plan *pl)
   free(pl->rule_bytes);
   free(pl->as_written);
   free(pl->ground_reads);
+  free(pl->open);
+  dl_collapse_destroy(pl->written);
   dl_unfold_destroy(pl->unfold);
   dl_eval_destroy(pl->statics);
   free(pl);
@@ -531,6 +592,10 @@ int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const
                   "; %" PRIu32 " recursive predicates unfolded along the arguments their recursion changes\n"
                   "; (one predicate per value; %" PRIu32 " of the rules as written replaced by their unfolded instances).\n",
                   f->unfolded_preds, f->unfolded_rules);
+  if (n > 0 && (size_t)n < sizeof z && f->collapsed_preds)
+    n += snprintf(z + n, sizeof z - (size_t)n,
+                  "; %" PRIu32 " predicates that only renamed others collapsed into the rules that read them.\n",
+                  f->collapsed_preds);
   if (n < 0 || (size_t)n >= sizeof z) n = snprintf(z, sizeof z, "; gdlog ground --for-players\n");
   return out->write(out->ctx, z, (size_t)n);
 }
@@ -570,19 +635,16 @@ static uint8_t *ground_rules_kept(const dl_players_plan *pl)
 
 int dl_players_write(const dl_sink *out, dl_players_plan *pl, dl_diag *diag)
 {
-  const dl_program *p = pl->game;
   uint8_t *keep = ground_rules_kept(pl);
-  uint8_t *as_written = malloc(p->ast->n_rules + 1);
-  int ok = keep && as_written;
+  int ok = keep != NULL;
   if (!ok) dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory");
   if (ok && !(ok = dl_ground_write_rules(out, pl->g, DL_GROUND_KIF, keep)))
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory, or a failed write, in writing ground rules");
   ok = ok && write_static_facts(out, pl, diag);
-  for (uint32_t r = 0; ok && r < p->ast->n_rules; r++)
-    as_written[r] = pl->how[r] == AS_WRITTEN && !(pl->unfold && dl_unfold_replaces(pl->unfold, r));
-  if (ok && !(ok = dl_output_rules_to(out, p, DL_FMT_KIF, as_written) && (!pl->unfold || dl_unfold_write(out, pl->unfold))))
+  uint32_t n;
+  const dl_rule *rules = dl_collapse_rules(pl->written, &n);
+  if (ok && !(ok = dl_output_rule_list_to(out, pl->game, DL_FMT_KIF, rules, n)))
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory, or a failed write, in writing rules");
   free(keep);
-  free(as_written);
   return ok;
 }

@@ -22,6 +22,9 @@
  *    as the budget allows: the rules that read it are then written as
  *    written too, and ground rules are written as written to make room
  *    when that lets one more predicate be unfolded;
+ *  - of the rules written as written and unfolded, those of a predicate
+ *    that only renames others and is read only by such rules collapsed
+ *    into their readers (collapse.h);
  *  - nothing else: static rules are evaluated, and rules no keyword needs
  *    are left out.
  * Which rules stay as written: while the output is estimated above its

@@ -749,8 +749,9 @@ uint32_t dl_unfold_over_budget(const dl_unfold *u) { return u->n_over_budget; }
 
 double dl_unfold_room_wanted(const dl_unfold *u) { return u->room_wanted; }
 
-int dl_unfold_write(const dl_sink *out, const dl_unfold *u)
+const dl_rule *dl_unfold_rules(const dl_unfold *u, uint32_t *n)
 {
-  assert(out && u);
-  return dl_output_rule_list_to(out, u->game, DL_FMT_KIF, u->rules, u->n_rules);
+  assert(u && n);
+  *n = u->n_rules;
+  return u->rules;
 }

@@ -73,8 +73,7 @@ uint64_t dl_unfold_bytes(const dl_unfold *u);
 uint32_t dl_unfold_over_budget(const dl_unfold *u);
 double dl_unfold_room_wanted(const dl_unfold *u);
 
-/* Writes the unfolded rules as KIF.  Returns 1, or 0 when a write failed
- * or memory ran out. */
-int dl_unfold_write(const dl_sink *out, const dl_unfold *u);
+/* The unfolded rules, *n of them; they live as long as u. */
+const dl_rule *dl_unfold_rules(const dl_unfold *u, uint32_t *n);
 
 #endif
