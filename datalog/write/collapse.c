@@ -9,12 +9,15 @@
 #include <Judy.h>
 
 #include "datalog/base/arena.h"
+#include "datalog/write/output.h"
 
 struct dl_collapse {
-  dl_arena *arena;  /* the new rules' nodes */
+  const dl_program *game;  /* for the rules' names */
+  dl_arena *arena;         /* the new rules' nodes */
   dl_rule *rules;
   uint32_t n_rules, cap_rules;
   uint32_t n_preds;
+  int64_t room;            /* bytes the rules may still grow by */
 };
 
 /* A rule list that grows. */
@@ -47,7 +50,7 @@ static dl_sym pred_of(const ast_term *a) { return a->value; }
 typedef struct usage {
   uint32_t defs;    /* rules with it as head */
   uint32_t reads;   /* body literals of it */
-  uint8_t blocked;  /* a rule of it is no copy rule or reads it, or a rule that is no copy rule reads it */
+  uint8_t blocked;  /* a rule of it is no copy rule or reads it; a rule reads it negated, or twice */
 } usage;
 
 /* The usage of predicate s, made zero when new (in arena); NULL when out
@@ -58,6 +61,15 @@ static usage *usage_of(Pvoid_t *by_pred, dl_arena *arena, dl_sym s)
   if (v == PJERR) return NULL;
   if (!*v) *v = (Word_t)dl_arena_alloc(arena, sizeof(usage));
   return (usage *)*v;
+}
+
+/* How many body literals of rule read predicate s. */
+static uint32_t reads_of(const dl_rule *rule, dl_sym s)
+{
+  uint32_t n = 0;
+  for (uint32_t j = 0; j < rule->n_body; j++)
+    n += (rule->body[j].kind == DL_POS || rule->body[j].kind == DL_NEG) && pred_of(rule->body[j].atom) == s;
+  return n;
 }
 
 /* The usage of every predicate of the list, into *by_pred.  0 when out of
@@ -76,29 +88,28 @@ static int count_usage(const dl_collapse *c, Pvoid_t *by_pred)
       usage *b = usage_of(by_pred, c->arena, pred_of(l->atom));
       if (!b) return 0;
       b->reads++;
-      b->blocked |= !is_copy(rule);
+      b->blocked |= l->kind == DL_NEG || reads_of(rule, pred_of(l->atom)) > 1;
     }
   }
   return 1;
 }
 
-/* A predicate of the list that qualifies (collapse.h) in *p: 1 when there
- * is one, 0 when there is none, -1 when out of memory. */
-static int choose(dl_collapse *c, dl_collapse_open_fn open, void *ctx, dl_sym *p)
+/* The predicates of the list that qualify (collapse.h) but the room,
+ * into *cand (a Judy1 set).  0 when out of memory. */
+static int candidates(dl_collapse *c, dl_collapse_open_fn open, void *ctx, Pvoid_t *cand)
 {
   dl_arena_mark mark = dl_arena_get_mark(c->arena);
   Pvoid_t by_pred = NULL;
-  int found = count_usage(c, &by_pred) ? 0 : -1;
+  int ok = count_usage(c, &by_pred);
   Word_t s = 0;
-  for (PWord_t v = found ? NULL : (PWord_t)JudyLFirst(by_pred, &s, PJE0); v && !found;
-       v = (PWord_t)JudyLNext(by_pred, &s, PJE0)) {
+  for (PWord_t v = ok ? (PWord_t)JudyLFirst(by_pred, &s, PJE0) : NULL; v && ok; v = (PWord_t)JudyLNext(by_pred, &s, PJE0)) {
     const usage *u = (const usage *)*v;
     if (!u->blocked && u->defs && u->reads && (u->defs == 1 || u->reads == 1) && open(ctx, (dl_sym)s))
-      found = 1, *p = (dl_sym)s;
+      ok = Judy1Set(cand, s, PJE0) != JERR;
   }
   JudyLFreeArray(&by_pred, PJE0);
   dl_arena_release(c->arena, mark);
-  return found;
+  return ok;
 }
 
 /* ---- unfolding ------------------------------------------------------------ */
@@ -170,74 +181,150 @@ static ast_term *resolved(dl_arena *arena, const ast_term *t, const ast_term *co
   return c;
 }
 
-/* The rule reader, a copy rule, with its literal unfolded by def, a rule
- * of the predicate it reads: into *out, unless the two do not unify.
+/* Literal l under val into *out, in arena; 0 when out of memory. */
+static int resolved_literal(dl_arena *arena, const dl_literal *l, const ast_term *const *val, dl_literal *out)
+{
+  *out = *l;
+  if (l->kind == DL_DISTINCT || l->kind == DL_EQUAL)
+    return (out->a = resolved(arena, l->a, val)) && (out->b = resolved(arena, l->b, val));
+  return (out->atom = resolved(arena, l->atom, val)) != NULL;
+}
+
+/* The rule reader with its literal j unfolded by def, a rule of the
+ * predicate that literal reads: into *out, unless the two do not unify.
  * 0 when out of memory. */
-static int unfold_into(dl_arena *arena, const dl_rule *reader, const dl_rule *def, rule_list *out)
+static int unfold_into(dl_arena *arena, const dl_rule *reader, uint32_t j, const dl_rule *def, rule_list *out)
 {
   uint32_t nr = reader->n_vars, nv = nr + def->n_vars;
   const ast_term **val = calloc(nv + 1, sizeof *val);
-  ast_term *head = shifted(arena, def->head, nr), *body = shifted(arena, def->body[0].atom, nr);
-  int ok = val && head && body;
-  if (ok && unify(reader->body[0].atom, head, val)) {
+  dl_literal lit = def->body[0];
+  ast_term *head = shifted(arena, def->head, nr);
+  lit.atom = shifted(arena, def->body[0].atom, nr);
+  int ok = val && head && lit.atom;
+  if (ok && unify(reader->body[j].atom, head, val)) {
     dl_rule r = *reader;
     r.n_vars = nv;
     r.var_names = dl_arena_alloc(arena, (nv + 1) * sizeof *r.var_names);
-    r.body = dl_arena_alloc(arena, sizeof *r.body);
-    ok = r.var_names && r.body;
-    if (ok) {
-      if (nr) memcpy(r.var_names, reader->var_names, nr * sizeof *r.var_names);
-      if (def->n_vars) memcpy(r.var_names + nr, def->var_names, def->n_vars * sizeof *r.var_names);
-      r.body[0] = def->body[0];
-      r.head = resolved(arena, reader->head, val);
-      r.body[0].atom = resolved(arena, body, val);
-      ok = r.head && r.body[0].atom && push_rule(out, &r);
-    }
+    r.body = dl_arena_alloc(arena, reader->n_body * sizeof *r.body);
+    r.head = resolved(arena, reader->head, val);
+    ok = r.var_names && r.body && r.head;
+    if (ok && nr) memcpy(r.var_names, reader->var_names, nr * sizeof *r.var_names);
+    if (ok && def->n_vars) memcpy(r.var_names + nr, def->var_names, def->n_vars * sizeof *r.var_names);
+    for (uint32_t k = 0; ok && k < reader->n_body; k++)
+      ok = resolved_literal(arena, k == j ? &lit : &reader->body[k], val, &r.body[k]);
+    ok = ok && push_rule(out, &r);
   }
   free(val);
   return ok;
 }
 
-/* Collapses predicate p: its readers unfolded, its rules gone.  0 when out
- * of memory (the list is then as it was). */
-static int collapse(dl_collapse *c, dl_sym p)
+static int count_bytes(void *ctx, const char *data, size_t n)
 {
-  rule_list defs = { 0 }, out = { 0 };
+  (void)data;
+  *(uint64_t *)ctx += n;
+  return 1;
+}
+
+/* The bytes of rules[0..n) as KIF into *bytes; 0 when out of memory. */
+static int rules_bytes(const dl_program *p, const dl_rule *rules, uint32_t n, int64_t *bytes)
+{
+  uint64_t b = 0;
+  dl_sink counter = { count_bytes, &b };
+  int ok = dl_output_rule_list_to(&counter, p, DL_FMT_KIF, rules, n);
+  *bytes = (int64_t)b;
+  return ok;
+}
+
+/* The body literal of rule that reads predicate p, or rule->n_body. */
+static uint32_t literal_of(const dl_rule *rule, dl_sym p)
+{
+  uint32_t j = 0;
+  while (j < rule->n_body && !(rule->body[j].kind == DL_POS && pred_of(rule->body[j].atom) == p)) j++;
+  return j;
+}
+
+/* The list with predicate p collapsed into out, and how many bytes that
+ * adds into *growth.  0 when out of memory. */
+static int collapsed_list(dl_collapse *c, dl_sym p, rule_list *out, int64_t *growth)
+{
+  rule_list defs = { 0 };
+  int64_t b = 0;
   int ok = 1;
   for (uint32_t r = 0; ok && r < c->n_rules; r++)
     if (pred_of(c->rules[r].head) == p) ok = push_rule(&defs, &c->rules[r]);
+  ok = ok && rules_bytes(c->game, defs.rules, defs.n, &b);
+  *growth = -b;
   for (uint32_t r = 0; ok && r < c->n_rules; r++) {
     const dl_rule *rule = &c->rules[r];
+    uint32_t j = literal_of(rule, p), first = out->n;
     if (pred_of(rule->head) == p) continue;
-    if (!is_copy(rule) || pred_of(rule->body[0].atom) != p) {
-      ok = push_rule(&out, rule);
+    if (j == rule->n_body) {
+      ok = push_rule(out, rule);
       continue;
     }
-    for (uint32_t d = 0; ok && d < defs.n; d++) ok = unfold_into(c->arena, rule, &defs.rules[d], &out);
+    for (uint32_t d = 0; ok && d < defs.n; d++) ok = unfold_into(c->arena, rule, j, &defs.rules[d], out);
+    ok = ok && rules_bytes(c->game, rule, 1, &b);
+    *growth -= b;
+    ok = ok && rules_bytes(c->game, out->rules + first, out->n - first, &b);
+    *growth += b;
   }
   free(defs.rules);
-  if (!ok) {
+  return ok;
+}
+
+/* Collapses predicate p: its readers unfolded, its rules gone, when the
+ * room allows.  1 when done, 0 when it would take more room, -1 when out
+ * of memory (the list then stays as it was). */
+static int collapse(dl_collapse *c, dl_sym p)
+{
+  rule_list out = { 0 };
+  int64_t growth;
+  if (!collapsed_list(c, p, &out, &growth)) {
+    free(out.rules);
+    return -1;
+  }
+  if (growth > c->room) {
     free(out.rules);
     return 0;
   }
+  c->room -= growth;
   free(c->rules);
   c->rules = out.rules, c->n_rules = out.n, c->cap_rules = out.cap;
   return 1;
 }
 
-dl_collapse *dl_collapse_create(const dl_rule *rules, uint32_t n, dl_collapse_open_fn open, void *ctx, dl_diag *diag)
+/* Collapses one predicate that qualifies: 1 when one was, 0 when none
+ * qualifies, -1 when out of memory.  Those that would take more room are
+ * added to *too_large. */
+static int collapse_one(dl_collapse *c, dl_collapse_open_fn open, void *ctx, Pvoid_t *too_large)
 {
-  assert((rules || n == 0) && open && diag);
+  Pvoid_t cand = NULL;
+  int rc = candidates(c, open, ctx, &cand) ? 0 : -1;
+  Word_t s = 0;
+  for (int f = rc ? 0 : Judy1First(cand, &s, PJE0); f == 1 && rc == 0; f = Judy1Next(cand, &s, PJE0)) {
+    if (Judy1Test(*too_large, s, PJE0)) continue;
+    rc = collapse(c, (dl_sym)s);
+    if (rc == 0 && Judy1Set(too_large, s, PJE0) == JERR) rc = -1;
+  }
+  Judy1FreeArray(&cand, PJE0);
+  return rc;
+}
+
+dl_collapse *dl_collapse_create(const dl_program *game, const dl_rule *rules, uint32_t n, int64_t room,
+                                dl_collapse_open_fn open, void *ctx, dl_diag *diag)
+{
+  assert(game && (rules || n == 0) && open && diag);
   dl_collapse *c = calloc(1, sizeof *c);
   int ok = c && (c->arena = dl_arena_create()) && (c->rules = malloc(((size_t)n + 1) * sizeof *c->rules));
   if (ok) {
     if (n) memcpy(c->rules, rules, n * sizeof *rules);
-    c->n_rules = c->cap_rules = n;
+    c->game = game, c->n_rules = c->cap_rules = n, c->room = room;
   }
-  dl_sym p;
-  int found = 0;
-  while (ok && (found = choose(c, open, ctx, &p)) == 1 && (ok = collapse(c, p))) c->n_preds++;
-  if (ok && found == 0) return c;
+  Pvoid_t too_large = NULL;
+  int rc = ok ? 1 : -1;
+  while (rc == 1 && (rc = collapse_one(c, open, ctx, &too_large)) == 1) c->n_preds++;
+  Judy1FreeArray(&too_large, PJE0);
+  if (rc == 0) return c;
   dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory in collapsing predicates that rename others");
   dl_collapse_destroy(c);
   return NULL;

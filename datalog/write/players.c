@@ -419,6 +419,16 @@ static int collapsible(void *ctx, dl_sym pred)
   return q == DL_NO_PRED || pl->open[q];
 }
 
+/* The bytes the budget leaves after the plan and the unfolding. */
+static int64_t written_room(const dl_players_plan *pl)
+{
+  double room = pl->budget - (double)planned_bytes(pl);
+  for (uint32_t r = 0; pl->unfold && r < pl->game->ast->n_rules; r++)
+    if (dl_unfold_replaces(pl->unfold, r)) room += (double)pl->rule_bytes[r];
+  room -= pl->unfold ? (double)dl_unfold_bytes(pl->unfold) : 0;
+  return room > 0 ? (int64_t)room : 0;
+}
+
 /* The rules to be written as written, unfolded (unfold.h) and with the
  * predicates that only rename others collapsed (collapse.h), into
  * pl->written.  1, or 0 after reporting. */
@@ -436,7 +446,7 @@ static int plan_written(dl_players_plan *pl, dl_diag *diag)
   for (uint32_t r = 0; r < p->ast->n_rules; r++)
     if (pl->how[r] == AS_WRITTEN && !(pl->unfold && dl_unfold_replaces(pl->unfold, r))) rules[n++] = p->ast->rules[r];
   for (uint32_t i = 0; i < n_unfolded; i++) rules[n++] = unfolded[i];
-  pl->written = dl_collapse_create(rules, n, collapsible, pl, diag);
+  pl->written = dl_collapse_create(p, rules, n, written_room(pl), collapsible, pl, diag);
   free(rules);
   if (pl->written) pl->fig.collapsed_preds = dl_collapse_pred_count(pl->written);
   return pl->written != NULL;

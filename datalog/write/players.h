@@ -23,8 +23,8 @@
  *    written too, and ground rules are written as written to make room
  *    when that lets one more predicate be unfolded;
  *  - of the rules written as written and unfolded, those of a predicate
- *    that only renames others and is read only by such rules collapsed
- *    into their readers (collapse.h);
+ *    that only renames others collapsed into the rules that read it, as
+ *    far as the budget allows (collapse.h);
  *  - nothing else: static rules are evaluated, and rules no keyword needs
  *    are left out.
  * Which rules stay as written: while the output is estimated above its

@@ -1,9 +1,10 @@
 /* test_collapse.c: predicates that only rename others, collapsed into
  * their readers (collapse.c).  A reader's literal unifies with each rule
  * of the predicate (function terms, repeated variables, and no rule where
- * they do not unify or only an infinite term would); a predicate read
- * under negation or by a longer rule, or one that would multiply rules,
- * or one the caller keeps, stays. */
+ * they do not unify or only an infinite term would); a reader read once is
+ * copied per rule when the room allows; a predicate read negated or twice
+ * by a rule, or whose rules and readers are both several, or that reads
+ * itself, or that the caller keeps, stays. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,9 @@ static int open_but(void *ctx, dl_sym pred)
 }
 
 /* The rules of the KIF program text, collapsed but for the predicate
- * named keep (may be NULL), as infix text (malloc'd), or NULL after
- * printing why. */
-static char *collapsed(const char *text, const char *keep, uint32_t *n_preds)
+ * named keep (may be NULL) with room bytes to grow, as infix text
+ * (malloc'd), or NULL after printing why. */
+static char *collapsed(const char *text, const char *keep, int64_t room, uint32_t *n_preds)
 {
   dl_diag *diag = dl_diag_create();
   dl_game g;
@@ -36,7 +37,7 @@ static char *collapsed(const char *text, const char *keep, uint32_t *n_preds)
   if (dl_game_load(&g, &lo, text, strlen(text), diag)) {
     const dl_program *p = g.loaded->prog;
     dl_sym kept = keep ? dl_terms_symbol(p->terms, keep, strlen(keep)) : DL_NO_SYM;
-    dl_collapse *c = dl_collapse_create(p->ast->rules, p->ast->n_rules, open_but, keep ? &kept : NULL, diag);
+    dl_collapse *c = dl_collapse_create(p, p->ast->rules, p->ast->n_rules, room, open_but, keep ? &kept : NULL, diag);
     dl_buf b = { 0 };
     uint32_t n = 0;
     const dl_rule *rules = c ? dl_collapse_rules(c, &n) : NULL;
@@ -59,10 +60,11 @@ static char *collapsed(const char *text, const char *keep, uint32_t *n_preds)
   return out;
 }
 
-static void expect(const char *text, const char *keep, const char *want, uint32_t want_preds, const char *what)
+static void expect(const char *text, const char *keep, int64_t room, const char *want, uint32_t want_preds,
+                   const char *what)
 {
   uint32_t n = UINT32_MAX;
-  char *got = collapsed(text, keep, &n);
+  char *got = collapsed(text, keep, room, &n);
   CHECK(got && strcmp(got, want) == 0, "%s: got\n%s\nwant\n%s", what, got ? got : "(nothing)", want);
   CHECK(n == want_preds, "%s: %u predicates collapsed, want %u", what, n, want_preds);
   free(got);
@@ -73,26 +75,34 @@ int main(void)
   const char *chain = "(<= (h ?a) (p (f b) ?a))\n"
                       "(<= (p (f ?x) ?y) (q ?x ?y))\n"
                       "(<= (q ?u ?v) (r ?u ?v) (s ?v))\n";
-  expect(chain, NULL, "h(V0) :- q(b,V0).\nq(V0,V1) :- r(V0,V1) & s(V1).\n", 1, "function term");
-  expect(chain, "p", "h(V0) :- p(f(b),V0).\np(f(V0),V1) :- q(V0,V1).\nq(V0,V1) :- r(V0,V1) & s(V1).\n", 0,
+  expect(chain, NULL, 0, "h(V0) :- q(b,V0).\nq(V0,V1) :- r(V0,V1) & s(V1).\n", 1, "function term");
+  expect(chain, "p", 0, "h(V0) :- p(f(b),V0).\np(f(V0),V1) :- q(V0,V1).\nq(V0,V1) :- r(V0,V1) & s(V1).\n", 0,
          "kept by the caller");
-
-  expect("(<= (h ?a) (p c ?a))\n(<= (p (f ?x) ?y) (q ?x ?y))\n(<= (q ?u ?v) (r ?u ?v) (s ?v))\n", NULL,
+  expect("(<= (h ?a) (p c ?a))\n(<= (p (f ?x) ?y) (q ?x ?y))\n(<= (q ?u ?v) (r ?u ?v) (s ?v))\n", NULL, 0,
          "q(V0,V1) :- r(V0,V1) & s(V1).\n", 1, "no unifier: the reader goes");
-  expect("(<= (h ?z) (p ?z ?z))\n(<= (p (f ?x) ?x) (q ?x ?x))\n(<= (q ?u ?v) (r ?u ?v) (s ?v))\n", NULL,
+  expect("(<= (h ?z) (p ?z ?z))\n(<= (p (f ?x) ?x) (q ?x ?x))\n(<= (q ?u ?v) (r ?u ?v) (s ?v))\n", NULL, 0,
          "q(V0,V1) :- r(V0,V1) & s(V1).\n", 1, "only an infinite term unifies");
-  expect("(<= (h ?a ?b) (p ?a ?b))\n(<= (p ?x ?x) (q ?x))\n(<= (p ?x 1) (q ?x))\n(<= (q ?u) (r ?u) (s ?u))\n", NULL,
-         "h(V1,V1) :- q(V1).\nh(V0,1) :- q(V0).\nq(V0) :- r(V0) & s(V0).\n", 1, "one reader, two rules");
+  expect("(<= (h ?a ?b) (p ?a ?b))\n(<= (p ?x ?x) (q ?x))\n(<= (p ?x 1) (q ?x))\n(<= (q ?u) (r ?u) (s ?u))\n", NULL, 0,
+         "h(V1,V1) :- q(V1).\nh(V0,1) :- q(V0).\nq(V0) :- r(V0) & s(V0).\n", 1, "a copy rule reads it: no growth");
+
+  const char *longer = "(<= (h ?a) (t ?a) (p ?a) (distinct ?a 3))\n(<= (p ?x) (q ?x))\n(<= (p 2) (r 2))\n";
+  expect(longer, NULL, 1000, "h(V0) :- t(V0) & q(V0) & distinct(V0,3).\nh(2) :- t(2) & r(2) & distinct(2,3).\n", 1,
+         "a longer rule reads it once: copied per rule");
+  expect(longer, NULL, 0,
+         "h(V0) :- t(V0) & p(V0) & distinct(V0,3).\np(V0) :- q(V0).\np(2) :- r(2).\n", 0, "no room to copy it");
+  expect("(<= (h ?a) (t ?a) (p ?a))\n(<= (g ?a) (p ?a) (t ?a))\n(<= (p ?x) (q ?x))\n", NULL, 0,
+         "h(V0) :- t(V0) & q(V0).\ng(V0) :- q(V0) & t(V0).\n", 1, "one rule, longer readers: no growth");
 
   const char *stays[] = {
-    "(<= (h ?a) (p ?a))\n(<= (g ?a) (r ?a) (not (p ?a)))\n(<= (p ?x) (q ?x))\n",  /* read under negation */
-    "(<= (h ?a) (p ?a) (r ?a))\n(<= (p ?x) (q ?x))\n",                            /* read by a longer rule */
+    "(<= (h ?a) (p ?a))\n(<= (g ?a) (r ?a) (not (p ?a)))\n(<= (p ?x) (q ?x))\n",          /* read negated */
+    "(<= (h ?a) (p ?a) (p 1))\n(<= (p ?x) (q ?x))\n",                                        /* read twice */
     "(<= (h ?a) (p ?a))\n(<= (g ?a) (p ?a))\n(<= (p ?x) (q ?x))\n(<= (p ?x) (r ?x))\n",  /* would multiply */
-    "(<= (h ?a) (p ?a))\n(<= (p ?x) (q ?x) (r ?x))\n",                            /* no copy rule */
+    "(<= (h ?a) (p ?a))\n(<= (p ?x) (q ?x) (r ?x))\n",                                    /* no copy rule */
+    "(<= (h ?a) (p ?a))\n(<= (p ?x) (p ?x))\n(<= (p 1) (q 1))\n",                          /* reads itself */
   };
   for (size_t i = 0; i < sizeof stays / sizeof *stays; i++) {
     uint32_t n = UINT32_MAX;
-    char *got = collapsed(stays[i], NULL, &n);
+    char *got = collapsed(stays[i], NULL, 1000, &n);
     CHECK(got && n == 0, "case %zu stays: %u collapsed\n%s", i, n, got ? got : "(nothing)");
     free(got);
   }
