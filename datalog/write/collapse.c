@@ -11,20 +11,19 @@
 #include "datalog/base/arena.h"
 #include "datalog/write/output.h"
 
-struct dl_collapse {
-  const dl_program *game;  /* for the rules' names */
-  dl_arena *arena;         /* the new rules' nodes */
-  dl_rule *rules;
-  uint32_t n_rules, cap_rules;
-  uint32_t n_preds;
-  int64_t room;            /* bytes the rules may still grow by */
-};
-
 /* A rule list that grows. */
 typedef struct rule_list {
   dl_rule *rules;
   uint32_t n, cap;
 } rule_list;
+
+struct dl_collapse {
+  const dl_program *game;  /* for the rules' names */
+  dl_arena *arena;         /* the new rules' nodes */
+  rule_list list;
+  uint32_t n_preds;
+  int64_t room;            /* bytes the rules may still grow by */
+};
 
 static int push_rule(rule_list *l, const dl_rule *r)
 {
@@ -76,8 +75,8 @@ static uint32_t reads_of(const dl_rule *rule, dl_sym s)
  * memory. */
 static int count_usage(const dl_collapse *c, Pvoid_t *by_pred)
 {
-  for (uint32_t r = 0; r < c->n_rules; r++) {
-    const dl_rule *rule = &c->rules[r];
+  for (uint32_t r = 0; r < c->list.n; r++) {
+    const dl_rule *rule = &c->list.rules[r];
     usage *h = usage_of(by_pred, c->arena, pred_of(rule->head));
     if (!h) return 0;
     h->defs++;
@@ -250,12 +249,12 @@ static int collapsed_list(dl_collapse *c, dl_sym p, rule_list *out, int64_t *gro
   rule_list defs = { 0 };
   int64_t b = 0;
   int ok = 1;
-  for (uint32_t r = 0; ok && r < c->n_rules; r++)
-    if (pred_of(c->rules[r].head) == p) ok = push_rule(&defs, &c->rules[r]);
+  for (uint32_t r = 0; ok && r < c->list.n; r++)
+    if (pred_of(c->list.rules[r].head) == p) ok = push_rule(&defs, &c->list.rules[r]);
   ok = ok && rules_bytes(c->game, defs.rules, defs.n, &b);
   *growth = -b;
-  for (uint32_t r = 0; ok && r < c->n_rules; r++) {
-    const dl_rule *rule = &c->rules[r];
+  for (uint32_t r = 0; ok && r < c->list.n; r++) {
+    const dl_rule *rule = &c->list.rules[r];
     uint32_t j = literal_of(rule, p), first = out->n;
     if (pred_of(rule->head) == p) continue;
     if (j == rule->n_body) {
@@ -288,8 +287,8 @@ static int collapse(dl_collapse *c, dl_sym p)
     return 0;
   }
   c->room -= growth;
-  free(c->rules);
-  c->rules = out.rules, c->n_rules = out.n, c->cap_rules = out.cap;
+  free(c->list.rules);
+  c->list = out;
   return 1;
 }
 
@@ -315,11 +314,9 @@ dl_collapse *dl_collapse_create(const dl_program *game, const dl_rule *rules, ui
 {
   assert(game && (rules || n == 0) && open && diag);
   dl_collapse *c = calloc(1, sizeof *c);
-  int ok = c && (c->arena = dl_arena_create()) && (c->rules = malloc(((size_t)n + 1) * sizeof *c->rules));
-  if (ok) {
-    if (n) memcpy(c->rules, rules, n * sizeof *rules);
-    c->game = game, c->n_rules = c->cap_rules = n, c->room = room;
-  }
+  int ok = c && (c->arena = dl_arena_create());
+  for (uint32_t r = 0; ok && r < n; r++) ok = push_rule(&c->list, &rules[r]);
+  if (ok) c->game = game, c->room = room;
   Pvoid_t too_large = NULL;
   int rc = ok ? 1 : -1;
   while (rc == 1 && (rc = collapse_one(c, open, ctx, &too_large)) == 1) c->n_preds++;
@@ -334,15 +331,15 @@ void dl_collapse_destroy(dl_collapse *c)
 {
   if (!c) return;
   dl_arena_destroy(c->arena);
-  free(c->rules);
+  free(c->list.rules);
   free(c);
 }
 
 const dl_rule *dl_collapse_rules(const dl_collapse *c, uint32_t *n)
 {
   assert(c && n);
-  *n = c->n_rules;
-  return c->rules;
+  *n = c->list.n;
+  return c->list.rules;
 }
 
 uint32_t dl_collapse_pred_count(const dl_collapse *c)
