@@ -39,17 +39,22 @@ int ast_program_add_clause(ast_program *p, ast_clause *c)
   return 1;
 }
 
+int ast_rules_push(dl_rule **rules, uint32_t *n, uint32_t *cap, const dl_rule *r)
+{
+  if (*n == *cap) {
+    uint32_t c = *cap ? *cap * 2 : 64;
+    dl_rule *q = realloc(*rules, c * sizeof *q);
+    if (!q) return 0;
+    *rules = q;
+    *cap = c;
+  }
+  (*rules)[(*n)++] = *r;
+  return 1;
+}
+
 int ast_program_add_rule(ast_program *p, const dl_rule *r)
 {
-  if (p->n_rules == p->cap_rules) {
-    uint32_t cap = p->cap_rules ? p->cap_rules * 2 : 256;
-    dl_rule *q = realloc(p->rules, cap * sizeof *q);
-    if (!q) return 0;
-    p->rules = q;
-    p->cap_rules = cap;
-  }
-  p->rules[p->n_rules++] = *r;
-  return 1;
+  return ast_rules_push(&p->rules, &p->n_rules, &p->cap_rules, r);
 }
 
 int ast_program_add_input(ast_program *p, ast_input in)

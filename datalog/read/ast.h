@@ -129,6 +129,10 @@ int ast_program_add_clause(ast_program *p, ast_clause *c);
 /* Appends a flat rule (copied); 0 when out of memory. */
 int ast_program_add_rule(ast_program *p, const dl_rule *r);
 
+/* Appends r (copied) to the array *rules of *n rules with room for *cap,
+ * growing it; 0 when out of memory (the array is then unchanged). */
+int ast_rules_push(dl_rule **rules, uint32_t *n, uint32_t *cap, const dl_rule *r);
+
 /* Appends an input relation; 0 when out of memory. */
 int ast_program_add_input(ast_program *p, ast_input in);
 

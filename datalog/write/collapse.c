@@ -25,18 +25,7 @@ struct dl_collapse {
   int64_t room;            /* bytes the rules may still grow by */
 };
 
-static int push_rule(rule_list *l, const dl_rule *r)
-{
-  if (l->n == l->cap) {
-    uint32_t cap = l->cap ? 2 * l->cap : 64;
-    dl_rule *q = realloc(l->rules, cap * sizeof *q);
-    if (!q) return 0;
-    l->rules = q;
-    l->cap = cap;
-  }
-  l->rules[l->n++] = *r;
-  return 1;
-}
+static int push_rule(rule_list *l, const dl_rule *r) { return ast_rules_push(&l->rules, &l->n, &l->cap, r); }
 
 static int is_copy(const dl_rule *r) { return r->n_body == 1 && r->body[0].kind == DL_POS; }
 
@@ -217,19 +206,11 @@ static int unfold_into(dl_arena *arena, const dl_rule *reader, uint32_t j, const
   return ok;
 }
 
-static int count_bytes(void *ctx, const char *data, size_t n)
-{
-  (void)data;
-  *(uint64_t *)ctx += n;
-  return 1;
-}
-
 /* The bytes of rules[0..n) as KIF into *bytes; 0 when out of memory. */
 static int rules_bytes(const dl_program *p, const dl_rule *rules, uint32_t n, int64_t *bytes)
 {
   uint64_t b = 0;
-  dl_sink counter = { count_bytes, &b };
-  int ok = dl_output_rule_list_to(&counter, p, DL_FMT_KIF, rules, n);
+  int ok = dl_output_rule_list_bytes(p, DL_FMT_KIF, rules, n, &b);
   *bytes = (int64_t)b;
   return ok;
 }

@@ -783,6 +783,21 @@ int dl_output_rule_list_to(const dl_sink *out, const dl_program *p, dl_format fm
   return write_rules(out, p, fmt, rules, n, NULL);
 }
 
+static int count_bytes(void *ctx, const char *data, size_t n)
+{
+  (void)data;
+  *(uint64_t *)ctx += n;
+  return 1;
+}
+
+int dl_output_rule_list_bytes(const dl_program *p, dl_format fmt, const dl_rule *rules, uint32_t n, uint64_t *bytes)
+{
+  assert(p && (rules || n == 0) && bytes);
+  *bytes = 0;
+  dl_sink counter = { count_bytes, bytes };
+  return write_rules(&counter, p, fmt, rules, n, NULL);
+}
+
 int dl_output_rule_sizes(const dl_program *p, dl_format fmt, uint64_t *bytes)
 {
   assert(bytes);

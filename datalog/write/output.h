@@ -43,6 +43,10 @@ int dl_output_rules_to(const dl_sink *out, const dl_program *p, dl_format fmt, c
  * a write failed. */
 int dl_output_rule_list_to(const dl_sink *out, const dl_program *p, dl_format fmt, const dl_rule *rules, uint32_t n);
 
+/* The bytes dl_output_rule_list_to would write for rules[0..n), into
+ * *bytes.  Returns 1, or 0 when out of memory. */
+int dl_output_rule_list_bytes(const dl_program *p, dl_format fmt, const dl_rule *rules, uint32_t n, uint64_t *bytes);
+
 /* The length in bytes of each rule r of p as dl_output_program writes it
  * in fmt, into bytes[r] (bytes has p->ast->n_rules entries).  Returns 1, or
  * 0 when out of memory. */

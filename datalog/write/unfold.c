@@ -362,19 +362,6 @@ static int unfold_literal(dl_unfold *u, uint32_t r, uint32_t j, const dl_tid *bi
   return l->kind == DL_POS || occurs;
 }
 
-static int push_rule(dl_unfold *u, const dl_rule *rule)
-{
-  if (u->n_rules == u->cap_rules) {
-    uint32_t cap = u->cap_rules ? 2 * u->cap_rules : 64;
-    dl_rule *q = realloc(u->rules, cap * sizeof *q);
-    if (!q) return 0;
-    u->rules = q;
-    u->cap_rules = cap;
-  }
-  u->rules[u->n_rules++] = *rule;
-  return 1;
-}
-
 /* Adds rule r with the values in bind (its K variables' at least). */
 static int add_unfolded(dl_unfold *u, uint32_t r, const dl_tid *bind)
 {
@@ -392,7 +379,7 @@ static int add_unfolded(dl_unfold *u, uint32_t r, const dl_tid *bind)
     if (kept < 0) return 0;
     out.n_body += (uint32_t)kept;
   }
-  return push_rule(u, &out);
+  return ast_rules_push(&u->rules, &u->n_rules, &u->cap_rules, &out);
 }
 
 /* Work arrays of unfold_rule, each with room for a rule's variables. */
@@ -627,13 +614,6 @@ static int unfold_all(dl_unfold *u)
   return rc;
 }
 
-static int count_bytes(void *ctx, const char *data, size_t n)
-{
-  (void)data;
-  *(uint64_t *)ctx += n;
-  return 1;
-}
-
 /* Chooses each candidate's positions K; 0 when out of memory. */
 static int choose_all_positions(dl_unfold *u)
 {
@@ -687,9 +667,7 @@ static int plan(dl_unfold *u, const uint64_t *rule_bytes, double room)
     int rc = unfold_all(u);
     if (rc < 0) return 0;
     if (rc == 0) memset(u->k_mask, 0, p->n_preds * sizeof *u->k_mask);
-    u->bytes = 0;
-    dl_sink counter = { count_bytes, &u->bytes };
-    if (!dl_output_rule_list_to(&counter, p, DL_FMT_KIF, u->rules, u->n_rules)) return 0;
+    if (!dl_output_rule_list_bytes(p, DL_FMT_KIF, u->rules, u->n_rules, &u->bytes)) return 0;
     uint64_t replaced = 0;
     for (uint32_t r = 0; r < p->ast->n_rules; r++) replaced += u->replaces[r] ? rule_bytes[r] : 0;
     uint32_t q = largest_unfolded(u);
