@@ -115,8 +115,11 @@ static int match(const frame *f, uint32_t p, dl_tid t)
 
 /* ---- running a plan --------------------------------------------------------------- */
 
+/* The failures below report once: an evaluation that failed stops at its
+ * next poll, and the steps before it may fail again. */
 static void fail_limit(dl_eval *e, uint32_t pred)
 {
+  if (e->failed) return;
   e->failed = 1;
   dl_diag_fail(e->diag, DL_CAUSE_LIMIT,
                  "the model grew beyond %llu atoms while deriving '%s' (the model may be infinite, "
@@ -127,6 +130,7 @@ static void fail_limit(dl_eval *e, uint32_t pred)
 /* See eval_impl.h. */
 void dl_eval_fail_term(dl_eval *e, uint32_t pred)
 {
+  if (e->failed) return;
   if (dl_terms_over_limit(e->terms)) {  /* the growth limit of gdl/gamecheck.h */
     e->failed = 1;
     dl_diag_fail(e->diag, DL_CAUSE_LIMIT,
@@ -147,6 +151,7 @@ void dl_eval_fail_term(dl_eval *e, uint32_t pred)
 
 void dl_eval_fail_memory(dl_eval *e)
 {
+  if (e->failed) return;
   e->failed = 1;
   dl_diag_fail(e->diag, DL_CAUSE_NOMEM, "out of memory during evaluation");
 }
