@@ -19,7 +19,6 @@
 #include "datalog/ground/ground.h"
 #include "datalog/gdl/reduce.h"
 #include "datalog/machine/pipeline.h"
-#include "datalog/simplify/simplify.h"
 #include "datalog/write/ground_write.h"
 #include "datalog/write/players.h"
 
@@ -104,14 +103,9 @@ static int write_for_players(cli_ctx *c, dl_game *g, const dl_game_options *o, u
     return 0;
   }
   dl_sink sink = { file_write, f };
-  int ok = dl_players_write_header(&sink, pl, c->args[0]);
-  if (ok && dl_players_all_ground(pl)) {
-    dl_ground_options so = o->ground;
-    so.no_simplify = cli_given(c, "--no-simplify"), so.stop = o->stop;
-    ok = dl_simplify_ground(g->ground, &so, c->diag) && dl_ground_write(&sink, g->ground, DL_GROUND_KIF);
-  } else if (ok) {
-    ok = dl_players_write(&sink, pl, c->diag);
-  }
+  dl_ground_options so = o->ground;
+  so.no_simplify = cli_given(c, "--no-simplify"), so.stop = o->stop;
+  int ok = dl_players_write_all(&sink, pl, g->ground, &so, c->args[0], c->diag);
   dl_players_plan_destroy(pl);
   return cli_close_output(c, f, ok);
 }

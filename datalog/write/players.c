@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "datalog/eval/eval.h"
+#include "datalog/simplify/simplify.h"
 #include "datalog/write/collapse.h"
 #include "datalog/write/ground_write.h"
 #include "datalog/write/unfold.h"
@@ -657,4 +658,13 @@ int dl_players_write(const dl_sink *out, dl_players_plan *pl, dl_diag *diag)
     dl_diag_fail(diag, DL_CAUSE_NOMEM, "out of memory, or a failed write, in writing rules");
   free(keep);
   return ok;
+}
+
+int dl_players_write_all(const dl_sink *out, dl_players_plan *pl, dl_ground *g, const dl_ground_options *simplify,
+                         const char *source, dl_diag *diag)
+{
+  assert(out && pl && g == pl->g && simplify && source);
+  if (!dl_players_write_header(out, pl, source)) return 0;
+  if (!dl_players_all_ground(pl)) return dl_players_write(out, pl, diag);
+  return dl_simplify_ground(g, simplify, diag) && dl_ground_write(out, g, DL_GROUND_KIF);
 }

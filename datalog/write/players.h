@@ -80,4 +80,14 @@ int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const
  * failed write). */
 int dl_players_write(const dl_sink *out, dl_players_plan *pl, dl_diag *diag);
 
+/* The whole output: the header (naming `source`), then the game as
+ * planned, or, when every rule is written ground, g simplified with
+ * `simplify` (dl_simplify_ground) and written whole (dl_ground_write).  g
+ * is the plan's ground game, given again because simplifying changes it.
+ * Returns 1; 0 after reporting to diag, or when a write to out failed or
+ * memory ran out while writing (as dl_ground_write, not reported: the
+ * sink's owner says which). */
+int dl_players_write_all(const dl_sink *out, dl_players_plan *pl, dl_ground *g, const dl_ground_options *simplify,
+                         const char *source, dl_diag *diag);
+
 #endif

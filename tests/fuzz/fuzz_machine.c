@@ -1,6 +1,9 @@
 /* fuzz_machine.c: bytes -> a game -> a machine on every backend: the rules
  * always, and the circuit, eager and lazy, when the game grounds within
- * the small limits (game.h).  A short playout, its moves drawn from a
+ * the small limits (game.h); for a game in KIF that grounds, also the rules
+ * of the game written for other players (datalog/write/players.h, with a
+ * budget of 1 or 8 drawn from the input), which must be written and read
+ * back.  A short playout, its moves drawn from a
  * seed made of the input, is played on all of them at once, and at each
  * state they must agree: the roles, terminal, each role's legal moves (as
  * texts), goal atoms and the state itself (as text); every move is read
@@ -14,12 +17,14 @@
 #include <string.h>
 
 #include "datalog/base/rng.h"
+#include "datalog/write/players.h"
+#include "lexer.h"
 #include "tests/fuzz/fuzz.h"
 #include "tests/fuzz/game.h"
 
-enum { N_MACHINES = 3, MAX_DEPTH = 12, MAX_ROLES = 64, PLAYOUT_DEPTH = 64 };
+enum { N_MACHINES = 4, PLAYERS = 3, MAX_DEPTH = 12, MAX_ROLES = 64, PLAYOUT_DEPTH = 64 };
 
-static const char *const names[N_MACHINES] = { "rules", "circuit eager", "circuit lazy" };
+static const char *const names[N_MACHINES] = { "rules", "circuit eager", "circuit lazy", "players KIF, rules" };
 
 typedef struct side {
   dl_game game;
@@ -85,21 +90,62 @@ static char *describe(side *x, int kif)
   return b.data ? b.data : calloc(1, 1);
 }
 
-/* Builds side i of the input; 1 when its machine is there. */
-static int build(side *x, int i, const uint8_t *data, size_t size)
+/* Writes the game of data[0..size) for other players with budget growth
+ * into *text (as `gdlog ground --for-players` does).  1 when written; 0
+ * when a limit stopped it (a failure of another kind is a bug: abort()). */
+static int players_text(side *x, const uint8_t *data, size_t size, int growth, dl_buf *text)
 {
   dl_game_options o;
-  fuzz_game_options(&o, i == 0 ? DL_BACKEND_RULES : DL_BACKEND_CIRCUIT, i == 2 ? DL_CIRCUIT_LAZY : DL_CIRCUIT_EAGER,
-                    &x->stop);
-  x->diag = dl_diag_create();
+  fuzz_game_options(&o, DL_BACKEND_AUTO, DL_CIRCUIT_AUTO, &x->stop);
+  o.ground.no_simplify = 1;
+  dl_game g = { 0 };
+  dl_players_options po = { .max_growth = growth, .game_bytes = size, .max_atoms = FUZZ_GAME_ATOMS,
+                            .stop = &x->stop };
+  dl_players_plan *pl = NULL;
+  dl_sink sink = { fuzz_buf_write, text };
+  dl_ground_options so = o.ground;
+  so.no_simplify = 0;
   fuzz_stop_rearm(&x->stop);
-  if (x->diag && fuzz_game_build(&x->game, (const char *)data, size, -1, &o, DL_STAGE_MACHINE, x->diag)) {
+  int ok = fuzz_game_build(&g, (const char *)data, size, LX_KIF, &o, DL_STAGE_GROUND, x->diag) &&
+           (pl = dl_players_plan_create(g.loaded->prog, g.ground, &po, x->diag)) &&
+           dl_players_write_all(&sink, pl, g.ground, &so, "fuzz", x->diag);
+  if (!ok && !text->failed && !fuzz_limited(x->diag) && !fuzz_input_over()) {
+    fprintf(stderr, "fuzz_machine: the game for players is not written\n");
+    abort();
+  }
+  dl_players_plan_destroy(pl);
+  dl_game_free(&g);
+  return ok && !text->failed;
+}
+
+/* Builds side i of the input (PLAYERS: of the game written for players
+ * with budget growth); 1 when its machine is there. */
+static int build(side *x, int i, const uint8_t *data, size_t size, int growth)
+{
+  dl_game_options o;
+  fuzz_game_options(&o, i == 0 || i == PLAYERS ? DL_BACKEND_RULES : DL_BACKEND_CIRCUIT,
+                    i == 2 ? DL_CIRCUIT_LAZY : DL_CIRCUIT_EAGER, &x->stop);
+  x->diag = dl_diag_create();
+  dl_buf text = { 0 };
+  int from = x->diag && (i != PLAYERS || players_text(x, data, size, growth, &text));
+  if (i == PLAYERS && from) {
+    data = (const uint8_t *)text.data, size = text.len;
+    fuzz_render(x->diag);
+  }
+  fuzz_stop_rearm(&x->stop);
+  int built = from && fuzz_game_build(&x->game, (const char *)data, size, -1, &o, DL_STAGE_MACHINE, x->diag);
+  if (i == PLAYERS && from && !built && !fuzz_limited(x->diag) && !fuzz_input_over()) {
+    fprintf(stderr, "fuzz_machine: the game for players does not read back:\n%.*s\n", (int)text.len, text.data);
+    abort();
+  }
+  if (built) {
     x->m = x->game.machine;
     x->m->stop = &x->stop;
     fuzz_stop_rearm(&x->stop);
     if (dl_machine_initial(x->m, &x->s) != DL_M_OK) x->m = NULL;
   }
   if (x->diag) fuzz_render(x->diag);
+  dl_buf_free(&text);
   return x->m != NULL;
 }
 
@@ -211,9 +257,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   dl_rng rng;
   dl_rng_seed(&rng, seed);
   fuzz_input_begin();
-  if (build(&x[0], 0, data, size) && x[0].m->n_roles <= MAX_ROLES) {
-    int kif = x[0].game.kif;
-    for (int i = 1; i < N_MACHINES; i++) build(&x[i], i, data, size);
+  if (build(&x[0], 0, data, size, 0) && x[0].m->n_roles <= MAX_ROLES) {
+    int kif = x[0].game.kif, growth = seed & 1 ? 1 : 8;
+    for (int i = 1; i < N_MACHINES; i++)
+      if (i != PLAYERS || (kif && x[1].m)) build(&x[i], i, data, size, growth);  /* it grounds */
     compare_roles(x, N_MACHINES);
     for (int depth = 0; depth < MAX_DEPTH && !fuzz_input_over() && compare(x, N_MACHINES, kif) &&
                         step(x, N_MACHINES, &rng, kif);

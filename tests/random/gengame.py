@@ -8,7 +8,7 @@ that is always legal (pass); every role has exactly one goal value in
 0..100 in every state.  Around that, a random choice of modules: a board
 of cells (cell (pos X Y) M), scores (score R (pts N)), items held
 (has R (item K (lvl L))), links of a graph and paths over them, lights to
-flip.  They bring function terms of depth 2-3 in fluents and moves,
+flip, bits counted along a chain.  They bring function terms of depth 2-3 in fluents and moves,
 constants inside terms, distinct, or, negation of static and dynamic
 predicates, recursion through auxiliary predicates (stratified, within
 GDL's recursion restriction), rules joining several literals.
@@ -242,6 +242,41 @@ def lights(g, objs):
         g.terminals.append("(not dark)")
 
 
+def tally(g, objs):
+    """Bits (bit X) that moves toggle, counted along a static chain of the
+    objects (a recursion along a static argument, which the writer for
+    players unfolds), and views that only rename others (which it
+    collapses into their readers)."""
+    rng = g.rng
+    chain = pick(rng, objs, 2, 5)
+    g.statics += ["(obj %s)" % x for x in chain]
+    g.statics += ["(nextobj %s %s)" % (a, b) for a, b in zip(chain, chain[1:])]
+    g.statics += ["(firstobj %s)" % chain[0], "(lastobj %s)" % chain[-1]]
+    if rng.random() < 0.5:
+        g.inits.append("(init (bit %s))" % rng.choice(chain))
+    g.rule("(legal ?r (toggle ?x))", "(role ?r)" + g.ctl(), "(obj ?x)")
+    g.rule("(toggled ?x)", "(does ?r (toggle ?x))")
+    g.rule("(next (bit ?x))", "(toggled ?x)", "(not (true (bit ?x)))")
+    g.rule("(next (bit ?x))", "(true (bit ?x))", "(not (toggled ?x))")
+    g.rule("(cnt ?x 1)", "(firstobj ?x)", "(true (bit ?x))")
+    g.rule("(cnt ?x 0)", "(firstobj ?x)", "(not (true (bit ?x)))")
+    g.rule("(cnt ?y ?m)", "(nextobj ?x ?y)", "(cnt ?x ?n)", "(true (bit ?y))", "(nsucc ?n ?m)")
+    g.rule("(cnt ?y ?n)", "(nextobj ?x ?y)", "(cnt ?x ?n)", "(not (true (bit ?y)))")
+    g.rule("(total ?n)", "(lastobj ?x)", "(cnt ?x ?n)")
+    g.rule("(tallyhigh ?r)", "(role ?r)", "(total ?n)", "(gt ?n %d)" % rng.randint(0, 2))
+    if rng.random() < 0.5:
+        g.rule("(tallylow ?r)", "(role ?r)", "(total 0)")
+        g.rule("(tallyany ?r)", "(tallyhigh ?r)")
+        g.rule("(tallyany ?r)", "(tallylow ?r)")
+        g.rule("(tallywin ?r)", "(tallyany ?r)")
+    else:
+        g.rule("(tallymid ?r)", "(tallyhigh ?r)")
+        g.rule("(tallywin ?r)", "(tallymid ?r)")
+    g.wins.append("tallywin")
+    if rng.random() < 0.3:
+        g.terminals.append("(total %d)" % len(chain))
+
+
 def mixed(g, n_steps, n_nums):
     """Odd corners: or binding variables inside its disjuncts, a function
     symbol with two arities, a variable twice in one atom, distinct of two
@@ -327,7 +362,8 @@ def make(seed):
     base(g, n_steps, n_nums)
     objs = OBJ_NAMES[:rng.randint(2, 5)]
     mods = [("board", lambda: board(g, objs, n_nums)), ("scores", lambda: scores(g, n_nums)),
-            ("items", lambda: items(g, n_nums)), ("graph", lambda: graph(g, objs)), ("lights", lambda: lights(g, objs))]
+            ("items", lambda: items(g, n_nums)), ("graph", lambda: graph(g, objs)), ("lights", lambda: lights(g, objs)),
+            ("tally", lambda: tally(g, objs))]
     for name, fn in pick(rng, mods, 1, 3):
         g.modules.append(name)
         fn()

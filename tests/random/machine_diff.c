@@ -7,7 +7,11 @@
  * the game's text: the rules (demand as the pipeline chooses, forced off,
  * forced on), the circuit (eager, lazy), and the ground game that the
  * library's ground writer (ground_write.h) gives in KIF, read back and
- * played by the rules and by a circuit of it as written.  N random
+ * played by the rules and by a circuit of it as written, and the game
+ * written for other players (players.h, `gdlog ground --for-players`)
+ * with the default budget and with the least one (which writes most rules
+ * as written, unfolded and collapsed), read back and played by the rules.
+ * N random
  * playouts (default 10) walk one path on all of them: the moves are drawn
  * by this program's generator (seed S, default 1) among the first
  * configuration's legal moves, and played by name on the others.  At every
@@ -39,8 +43,9 @@
 #include "datalog/machine/machine.h"
 #include "datalog/machine/pipeline.h"
 #include "datalog/write/ground_write.h"
+#include "datalog/write/players.h"
 
-enum { MAX_CONFIGS = 8, MAX_DEPTH = 400, EAGER = 3 };
+enum { MAX_CONFIGS = 10, MAX_DEPTH = 400, EAGER = 3 };
 
 /* One way to build and play the game. */
 typedef struct config {
@@ -48,7 +53,8 @@ typedef struct config {
   dl_backend backend;
   dl_sm_demand demand;
   dl_circuit_mode mode;
-  int from_ground;   /* built from the ground game's KIF */
+  int from;          /* built from the game (FROM_GAME) or a text of it gdlog wrote */
+  int growth;        /* FROM_PLAYERS: the output's budget (--max-growth) */
   int group;         /* configurations of one group list their legal moves in one order: the same fast playouts */
   dl_diag *diag;
   dl_game game;
@@ -62,6 +68,7 @@ typedef struct differ {
   char *text;            /* the game */
   size_t len;
   dl_buf ground;         /* the ground game in KIF */
+  dl_buf players[2];     /* the game for players in KIF, with the budgets of the FROM_PLAYERS configurations */
   config c[MAX_CONFIGS];
   int n;
   dl_buf path;           /* the joint moves of this playout so far */
@@ -73,14 +80,18 @@ typedef struct differ {
   int walking;           /* in a walk (else building, or the fast or wide playouts) */
 } differ;
 
+enum { FROM_GAME, FROM_GROUND, FROM_PLAYERS };
+
 static const config configs[] = {
-  { "rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
-  { "rules demand off", DL_BACKEND_RULES, DL_SM_DEMAND_OFF, DL_CIRCUIT_AUTO, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
-  { "rules demand on", DL_BACKEND_RULES, DL_SM_DEMAND_ON, DL_CIRCUIT_AUTO, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
-  { "circuit eager", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_EAGER, 0, 2, NULL, { 0 }, NULL, NULL, NULL },
-  { "circuit lazy", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_LAZY, 0, 3, NULL, { 0 }, NULL, NULL, NULL },
-  { "ground KIF, rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 1, 4, NULL, { 0 }, NULL, NULL, NULL },
-  { "ground KIF, circuit", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, 1, 5, NULL, { 0 }, NULL, NULL, NULL },
+  { "rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, FROM_GAME, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
+  { "rules demand off", DL_BACKEND_RULES, DL_SM_DEMAND_OFF, DL_CIRCUIT_AUTO, FROM_GAME, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
+  { "rules demand on", DL_BACKEND_RULES, DL_SM_DEMAND_ON, DL_CIRCUIT_AUTO, FROM_GAME, 0, 1, NULL, { 0 }, NULL, NULL, NULL },
+  { "circuit eager", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_EAGER, FROM_GAME, 0, 2, NULL, { 0 }, NULL, NULL, NULL },
+  { "circuit lazy", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_LAZY, FROM_GAME, 0, 3, NULL, { 0 }, NULL, NULL, NULL },
+  { "ground KIF, rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, FROM_GROUND, 0, 4, NULL, { 0 }, NULL, NULL, NULL },
+  { "ground KIF, circuit", DL_BACKEND_CIRCUIT, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, FROM_GROUND, 0, 5, NULL, { 0 }, NULL, NULL, NULL },
+  { "players KIF, rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, FROM_PLAYERS, 8, 7, NULL, { 0 }, NULL, NULL, NULL },
+  { "players KIF at growth 1, rules", DL_BACKEND_RULES, DL_SM_DEMAND_AUTO, DL_CIRCUIT_AUTO, FROM_PLAYERS, 1, 8, NULL, { 0 }, NULL, NULL, NULL },
 };
 
 /* ---- text ---- */
@@ -238,7 +249,7 @@ static int build(config *c, const char *name, const char *text, size_t len)
   dl_load_options lo = { .file = name, .syntax = -1 };
   dl_game_options o;
   dl_game_options_init(&o);
-  o.backend = c->backend, o.demand = c->demand, o.circuit_mode = c->mode, o.as_written = c->from_ground;
+  o.backend = c->backend, o.demand = c->demand, o.circuit_mode = c->mode, o.as_written = c->from == FROM_GROUND;
   c->diag = dl_diag_create();
   int ok = c->diag && dl_game_load(&c->game, &lo, text, len, c->diag) &&
            dl_game_build(&c->game, NULL, &o, DL_STAGE_MACHINE, c->diag);
@@ -247,29 +258,71 @@ static int build(config *c, const char *name, const char *text, size_t len)
   return ok;
 }
 
-/* Builds every configuration; the ground ones from the eager circuit's
- * ground game.  1 when all built; else prints what failed, and *rejected
- * says whether all failed with the same first error. */
+/* Writes the game of d for other players with budget growth into out
+ * (players.h, as `gdlog ground --for-players` does, from the ground game
+ * made without simplification).  1, or 0 with the first error in *why. */
+static int write_players(differ *d, int growth, dl_buf *out, char **why)
+{
+  dl_load_options lo = { .file = d->file, .syntax = -1 };
+  dl_game_options o;
+  dl_game_options_init(&o);
+  o.ground.no_simplify = 1;
+  dl_diag *diag = dl_diag_create();
+  dl_game g = { 0 };
+  dl_players_options po = { .max_growth = growth, .game_bytes = d->len };
+  dl_players_plan *pl = NULL;
+  int ok = diag && dl_game_load(&g, &lo, d->text, d->len, diag) && dl_game_build(&g, NULL, &o, DL_STAGE_GROUND, diag) &&
+           (pl = dl_players_plan_create(g.loaded->prog, g.ground, &po, diag));
+  dl_sink sink = { sink_buf, out };
+  dl_ground_options so = o.ground;
+  so.no_simplify = 0;
+  ok = ok && dl_players_write_all(&sink, pl, g.ground, &so, d->file, diag);
+  if (!ok) *why = diag ? error_text(diag) : NULL;
+  dl_players_plan_destroy(pl);
+  dl_game_free(&g);
+  dl_diag_destroy(diag);
+  return ok;
+}
+
+/* The text configuration c is built from (its name in *name), written
+ * once; NULL with c->answer set when it could not be. */
+static const dl_buf *config_text(differ *d, config *c, const char **name)
+{
+  static const char ground_name[] = "ground.kif", players_name[] = "players.kif";
+  if (c->from == FROM_GROUND) {
+    *name = ground_name;
+    if (!d->c[EAGER].m) {
+      c->answer = d->c[EAGER].answer ? dup_text(d->c[EAGER].answer) : NULL;
+      return NULL;
+    }
+    dl_sink sink = { sink_buf, &d->ground };
+    if (!d->ground.len && !dl_ground_write(&sink, d->c[EAGER].game.ground, DL_GROUND_KIF)) {
+      c->answer = dup_text("out of memory");
+      return NULL;
+    }
+    return &d->ground;
+  }
+  *name = players_name;
+  dl_buf *b = &d->players[c->growth > 1];
+  return b->len || write_players(d, c->growth, b, &c->answer) ? b : NULL;
+}
+
+/* Builds every configuration; those of a text gdlog wrote from it.  1
+ * when all built; else prints what failed, and *rejected says whether all
+ * failed with the same first error. */
 static int build_all(differ *d, int *rejected)
 {
-  static char ground_name[] = "ground.kif";
   int built = 0;
   d->n = (int)(sizeof configs / sizeof configs[0]);
   for (int i = 0; i < d->n; i++) {
     d->c[i] = configs[i];
-    if (!d->c[i].from_ground) {
+    if (d->c[i].from == FROM_GAME) {
       built += build(&d->c[i], d->file, d->text, d->len);
       continue;
     }
-    if (!d->c[EAGER].m) {
-      d->c[i].answer = d->c[EAGER].answer ? dup_text(d->c[EAGER].answer) : NULL;
-      continue;
-    }
-    if (!d->ground.len) {
-      dl_sink sink = { sink_buf, &d->ground };
-      if (!dl_ground_write(&sink, d->c[EAGER].game.ground, DL_GROUND_KIF)) return printf("out of memory\n"), 0;
-    }
-    built += build(&d->c[i], ground_name, d->ground.data, d->ground.len);
+    const char *name;
+    const dl_buf *text = config_text(d, &d->c[i], &name);
+    built += text && build(&d->c[i], name, text->data, text->len);
   }
   if (built == d->n) return 1;
   *rejected = 1;
@@ -288,6 +341,8 @@ static void free_all(differ *d)
     dl_diag_destroy(d->c[i].diag);
   }
   dl_buf_free(&d->ground);
+  dl_buf_free(&d->players[0]);
+  dl_buf_free(&d->players[1]);
   dl_buf_free(&d->path);
   free(d->text);
 }
@@ -465,7 +520,7 @@ static int fast_playouts(differ *d, uint32_t seed)
     for (int k = 0; ok && k < i; k++)
       ok = strncmp(d->c[i].answer, "error: ", 7) != 0 &&
            (d->c[k].group != d->c[i].group || strcmp(d->c[k].answer, d->c[i].answer) == 0);
-  if (!ok) report(d, "the backends' own playouts (groups: 1 rules, 6 rules on demand, 2 eager, 3 lazy, 4 ground rules, 5 ground circuit)");
+  if (!ok) report(d, "the backends' own playouts (groups: 1 rules, 6 rules on demand, 2 eager, 3 lazy, 4 ground rules, 5 ground circuit, 7 and 8 players rules)");
   for (int i = 0; i < d->n; i++) free(d->c[i].answer), d->c[i].answer = NULL;
   return ok;
 }
