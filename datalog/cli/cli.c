@@ -130,7 +130,8 @@ FILE *cli_open_output(cli_ctx *c)
 int cli_close_output(cli_ctx *c, FILE *f, int ok)
 {
   int write_failed = ferror(f), err = errno;
-  if (!ok && !write_failed) dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
+  /* what failed without a word of its own (a writer, a buffer) ran out of memory */
+  if (!ok && !write_failed && !dl_diag_errors(c->diag)) dl_diag_fail(c->diag, DL_CAUSE_NOMEM, "out of memory");
   errno = 0;
   int placed = dl_guard_close_output(f, ok);
   if (!write_failed) err = errno;

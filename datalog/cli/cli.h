@@ -258,7 +258,8 @@ void cli_game_progress(void *ctx, const char *stage, const dl_ground_progress *p
 FILE *cli_open_output(cli_ctx *c);
 
 /* Finishes f from cli_open_output; ok: all of the output was made and
- * written (else a write failed, or memory ran out: reported here).
+ * written (else a write failed, or memory ran out: reported here unless
+ * an error was reported already, which says why the output is not made).
  * Returns 1 when the output is complete and in place. */
 int cli_close_output(cli_ctx *c, FILE *f, int ok);
 
