@@ -217,6 +217,15 @@ def graph(g, objs):
         g.terminals.append("(joined ?r)")
 
 
+def toggles(g, fluent, move, domain, moved):
+    """(fluent X) for X of the static domain, which (move X) switches on
+    or off; (moved X) says it was."""
+    g.rule("(legal ?r (%s ?x))" % move, "(role ?r)" + g.ctl(), "(%s ?x)" % domain)
+    g.rule("(%s ?x)" % moved, "(does ?r (%s ?x))" % move)
+    g.rule("(next (%s ?x))" % fluent, "(%s ?x)" % moved, "(not (true (%s ?x)))" % fluent)
+    g.rule("(next (%s ?x))" % fluent, "(true (%s ?x))" % fluent, "(not (%s ?x))" % moved)
+
+
 def lights(g, objs):
     """Lights (on X) that moves flip."""
     rng = g.rng
@@ -227,10 +236,7 @@ def lights(g, objs):
         g.rule("(init (on ?x))", "(light ?x)", "(not (broken ?x))")
     elif rng.random() < 0.5:
         g.inits.append("(init (on %s))" % rng.choice(ls))
-    g.rule("(legal ?r (flip ?x))", "(role ?r)" + g.ctl(), "(light ?x)")
-    g.rule("(flipped ?x)", "(does ?r (flip ?x))")
-    g.rule("(next (on ?x))", "(flipped ?x)", "(not (true (on ?x)))")
-    g.rule("(next (on ?x))", "(true (on ?x))", "(not (flipped ?x))")
+    toggles(g, "on", "flip", "light", "flipped")
     g.rule("dark", "(light ?x)", "(not (true (on ?x)))")
     if rng.random() < 0.5:  # a fluent that is a constant
         g.rule("(next touched)", "(flipped ?x)")
@@ -254,10 +260,7 @@ def tally(g, objs):
     g.statics += ["(firstobj %s)" % chain[0], "(lastobj %s)" % chain[-1]]
     if rng.random() < 0.5:
         g.inits.append("(init (bit %s))" % rng.choice(chain))
-    g.rule("(legal ?r (toggle ?x))", "(role ?r)" + g.ctl(), "(obj ?x)")
-    g.rule("(toggled ?x)", "(does ?r (toggle ?x))")
-    g.rule("(next (bit ?x))", "(toggled ?x)", "(not (true (bit ?x)))")
-    g.rule("(next (bit ?x))", "(true (bit ?x))", "(not (toggled ?x))")
+    toggles(g, "bit", "toggle", "obj", "toggled")
     g.rule("(cnt ?x 1)", "(firstobj ?x)", "(true (bit ?x))")
     g.rule("(cnt ?x 0)", "(firstobj ?x)", "(not (true (bit ?x)))")
     g.rule("(cnt ?y ?m)", "(nextobj ?x ?y)", "(cnt ?x ?n)", "(true (bit ?y))", "(nsucc ?n ?m)")
