@@ -113,6 +113,7 @@ static int players_text(side *x, const uint8_t *data, size_t size, int growth, d
     fprintf(stderr, "fuzz_machine: the game for players is not written\n");
     abort();
   }
+  fuzz_render(x->diag);  /* the messages point into g's sources */
   dl_players_plan_destroy(pl);
   dl_game_free(&g);
   return ok && !text->failed;
@@ -128,10 +129,7 @@ static int build(side *x, int i, const uint8_t *data, size_t size, int growth)
   x->diag = dl_diag_create();
   dl_buf text = { 0 };
   int from = x->diag && (i != PLAYERS || players_text(x, data, size, growth, &text));
-  if (i == PLAYERS && from) {
-    data = (const uint8_t *)text.data, size = text.len;
-    fuzz_render(x->diag);
-  }
+  if (i == PLAYERS && from) data = (const uint8_t *)text.data, size = text.len;
   fuzz_stop_rearm(&x->stop);
   int built = from && fuzz_game_build(&x->game, (const char *)data, size, -1, &o, DL_STAGE_MACHINE, x->diag);
   if (i == PLAYERS && from && !built && !fuzz_limited(x->diag) && !fuzz_input_over()) {
