@@ -30,6 +30,7 @@
 #include "datalog/base/buf.h"
 #include "datalog/base/diag.h"
 #include "datalog/base/ids.h"
+#include "datalog/base/rng.h"
 #include "datalog/base/stop.h"
 #include "datalog/base/terms.h"
 #include "datalog/base/text.h"
@@ -289,5 +290,18 @@ dl_mstatus dl_machine_parse_state(dl_machine *m, const char *name, const char *t
 /* The fluents of s as text in fmt, one per line, sorted as text, without
  * true(...), into *text (malloc'd). */
 dl_mstatus dl_machine_state_text(dl_machine *m, const dl_mstate *s, dl_format fmt, char **text);
+
+/* Plays random playout `index` from the initial state, its moves drawn
+ * with rng, appending to out each state and what holds there, in KIF (the
+ * text of `gdlog play --trace`): "; state N", the true, legal and goal
+ * atoms ("; goal values of R: N" for a role without exactly one), terminal,
+ * the does atoms of the joint move played.  It ends in a terminal state,
+ * whose goals must be what dl_machine_playout_end asks (o->goal_default
+ * counts), or is cut after o->max_depth joint moves.  OK; GAME when the
+ * game broke the contract (a role without a legal move, a goal fault:
+ * reported as dl_machine_playouts reports it, the text traced up to it);
+ * LIMIT, NOMEM. */
+dl_mstatus dl_machine_trace_playout(dl_machine *m, const dl_playout_options *o, uint64_t index, dl_rng *rng,
+                                    dl_buf *out);
 
 #endif

@@ -360,3 +360,107 @@ dl_mstatus dl_machine_state_text(dl_machine *m, const dl_mstate *s, dl_format fm
   dl_ids_free(&ids);
   return st;
 }
+
+/* ---- traced playouts ---- */
+
+/* Appends (pred ARGS) in KIF. */
+static void trace_atom(dl_buf *b, const dl_machine *m, const char *pred, const dl_tid *args, int n)
+{
+  dl_buf_addf(b, "(%s", pred);
+  for (int i = 0; i < n; i++) {
+    dl_buf_addz(b, " ");
+    dl_machine_term_text(m, args[i], DL_FMT_KIF, b);
+  }
+  dl_buf_addz(b, ")\n");
+}
+
+/* A traced playout's room: a joint move, the legal moves, and the goal
+ * atoms of each role in the state traced last. */
+typedef struct trace_room {
+  uint32_t *joint;
+  dl_ids moves;
+  dl_goal_found *found;
+  int32_t *goals;
+  double *goal_sum;
+} trace_room;
+
+/* Appends state s and what holds in it, in KIF: the atoms, and comments
+ * for the rest (the state's number, a role's number of goal values when it
+ * has not exactly one).  *terminal: whether s is. */
+static dl_mstatus trace_state(dl_buf *b, dl_machine *m, const dl_mstate *s, uint64_t step, trace_room *r,
+                              int *terminal)
+{
+  dl_ids *l = &r->moves;
+  dl_buf_addf(b, "; state %llu\n", (unsigned long long)step);
+  dl_mstatus st = m->ops->fluents(m, s, l);
+  for (uint32_t i = 0; st == DL_M_OK && i < l->n; i++) trace_atom(b, m, "true", &l->ids[i], 1);
+  for (uint32_t q = 0; st == DL_M_OK && q < m->n_roles; q++) {
+    dl_goal_found *g = &r->found[q];
+    if ((st = m->ops->legal(m, s, q, l)) != DL_M_OK || (st = dl_machine_goal_found(m, s, q, g)) != DL_M_OK) break;
+    for (uint32_t i = 0; i < l->n; i++) trace_atom(b, m, "legal", (dl_tid[]){ m->roles[q], m->ops->move_term(m, l->ids[i]) }, 2);
+    if (g->count == 1) {
+      dl_buf_addz(b, "(goal ");
+      dl_machine_term_text(m, m->roles[q], DL_FMT_KIF, b);
+      dl_buf_addf(b, " %d)\n", g->value);
+    } else {  /* none or several: a comment, as the atoms would not tell the role's count */
+      dl_buf_addz(b, "; goal values of ");
+      dl_machine_term_text(m, m->roles[q], DL_FMT_KIF, b);
+      dl_buf_addf(b, ": %u\n", g->count);
+    }
+  }
+  if (st == DL_M_OK) st = dl_machine_terminal(m, s, terminal);
+  if (st == DL_M_OK && *terminal) dl_buf_addz(b, "terminal\n");
+  return st;
+}
+
+/* Draws and appends the joint move of s into r->joint.  A role without a
+ * legal move is the game's fault (reported as a playout's). */
+static dl_mstatus trace_joint(dl_buf *b, dl_machine *m, const dl_mstate *s, dl_rng *rng, uint64_t index,
+                              uint64_t step, trace_room *r)
+{
+  for (uint32_t q = 0; q < m->n_roles; q++) {
+    dl_mstatus st = m->ops->legal(m, s, q, &r->moves);
+    if (st != DL_M_OK) return st;
+    if (r->moves.n == 0) return dl_machine_playout_fault(m, index, DL_FAULT_NO_LEGAL, q, (uint32_t)step);
+    r->joint[q] = r->moves.ids[dl_rng_below(rng, r->moves.n)];
+    trace_atom(b, m, "does", (dl_tid[]){ m->roles[q], m->ops->move_term(m, r->joint[q]) }, 2);
+  }
+  return DL_M_OK;
+}
+
+static dl_mstatus trace_playout(dl_buf *b, dl_machine *m, dl_rng *rng, const dl_playout_options *o, uint64_t index,
+                                trace_room *r)
+{
+  dl_mstate *s = NULL, *next = NULL;
+  int terminal = 0;
+  dl_mstatus st = dl_machine_initial(m, &s);
+  for (uint64_t step = 0; st == DL_M_OK; step++) {
+    if ((st = trace_state(b, m, s, step, r, &terminal)) != DL_M_OK) break;
+    if (terminal) {
+      dl_playout_totals t = { .goal_sum = r->goal_sum };
+      st = dl_machine_playout_end(m, o, index, (uint32_t)step, r->found, r->goals, &t);
+      break;
+    }
+    if (step >= o->max_depth || (st = trace_joint(b, m, s, rng, index, step, r)) != DL_M_OK ||
+        (st = dl_machine_next_unchecked(m, s, r->joint, &next)) != DL_M_OK)
+      break;
+    free(s);
+    s = next, next = NULL;
+  }
+  free(s);
+  return st;
+}
+
+dl_mstatus dl_machine_trace_playout(dl_machine *m, const dl_playout_options *o, uint64_t index, dl_rng *rng,
+                                    dl_buf *out)
+{
+  assert(m && o && rng && out);
+  size_t n = m->n_roles + 1;
+  trace_room r = { calloc(n, sizeof *r.joint), { 0 }, calloc(n, sizeof *r.found), calloc(n, sizeof *r.goals),
+                   calloc(n, sizeof *r.goal_sum) };
+  dl_mstatus st = r.joint && r.found && r.goals && r.goal_sum ? trace_playout(out, m, rng, o, index, &r)
+                                                              : dl_machine_nomem(m);
+  dl_ids_free(&r.moves);
+  free(r.joint), free(r.found), free(r.goals), free(r.goal_sum);
+  return st;
+}
