@@ -428,6 +428,7 @@ static dl_mstatus trace_joint(dl_buf *b, dl_machine *m, const dl_mstate *s, dl_r
   return DL_M_OK;
 }
 
+/* dl_machine_trace_playout, in room r. */
 static dl_mstatus trace_playout(dl_buf *b, dl_machine *m, dl_rng *rng, const dl_playout_options *o, uint64_t index,
                                 trace_room *r)
 {
