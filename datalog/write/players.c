@@ -582,9 +582,12 @@ void dl_players_plan_destroy(dl_players_plan *pl)
   free(pl);
 }
 
-int dl_players_all_ground(const dl_players_plan *pl) { return pl->fig.rules_as_written == 0 && !pl->drop_made; }
+/* 1 when every rule is written ground. */
+static int all_ground(const dl_players_plan *pl) { return pl->fig.rules_as_written == 0 && !pl->drop_made; }
 
-int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const char *source)
+/* The comment lines that say what the output is and what was done.  0
+ * when a write failed. */
+static int write_header(const dl_sink *out, const dl_players_plan *pl, const char *source)
 {
   const figures *f = &pl->fig;
   char z[1024];
@@ -644,7 +647,8 @@ static uint8_t *ground_rules_kept(const dl_players_plan *pl)
   return keep;
 }
 
-int dl_players_write(const dl_sink *out, dl_players_plan *pl, dl_diag *diag)
+/* The game as planned, after the header.  0 after reporting. */
+static int write_planned(const dl_sink *out, dl_players_plan *pl, dl_diag *diag)
 {
   uint8_t *keep = ground_rules_kept(pl);
   int ok = keep != NULL;
@@ -664,7 +668,7 @@ int dl_players_write_all(const dl_sink *out, dl_players_plan *pl, dl_ground *g, 
                          const char *source, dl_diag *diag)
 {
   assert(out && pl && g == pl->g && simplify && source);
-  if (!dl_players_write_header(out, pl, source)) return 0;
-  if (!dl_players_all_ground(pl)) return dl_players_write(out, pl, diag);
+  if (!write_header(out, pl, source)) return 0;
+  if (!all_ground(pl)) return write_planned(out, pl, diag);
   return dl_simplify_ground(g, simplify, diag) && dl_ground_write(out, g, DL_GROUND_KIF);
 }

@@ -33,9 +33,8 @@
  * rule, with the rules it reads; a static keyword predicate's rules), or
  * out (base and input made from G+).  Static relations are written as
  * facts where those are at most max_growth times their rules' text, else
- * as their rules.  When
- * every rule can be ground, the caller simplifies the ground game and
- * writes it whole (dl_players_all_ground). */
+ * as their rules.  When every rule can be ground, the ground game is
+ * simplified and written whole (dl_players_write_all). */
 #ifndef GDLOG_PLAYERS_H
 #define GDLOG_PLAYERS_H
 
@@ -66,24 +65,12 @@ dl_players_plan *dl_players_plan_create(const dl_program *game, const dl_ground 
 /* Frees the plan; NULL is allowed. */
 void dl_players_plan_destroy(dl_players_plan *pl);
 
-/* 1 when every rule is written ground: the caller may then simplify g and
- * write it with dl_ground_write, after dl_players_write_header. */
-int dl_players_all_ground(const dl_players_plan *pl);
-
-/* Writes the comment lines that say what the output is and what was done,
- * naming the game's file `source`.  Returns 1, or 0 when a write failed. */
-int dl_players_write_header(const dl_sink *out, const dl_players_plan *pl, const char *source);
-
-/* Writes the game as planned (after the header): the ground rules, the
- * static facts (evaluating the statics' model), the rules as written.
- * Returns 1, or 0 after reporting to diag (out of memory, a limit, a
- * failed write). */
-int dl_players_write(const dl_sink *out, dl_players_plan *pl, dl_diag *diag);
-
-/* The whole output: the header (naming `source`), then the game as
- * planned, or, when every rule is written ground, g simplified with
- * `simplify` (dl_simplify_ground) and written whole (dl_ground_write).  g
- * is the plan's ground game, given again because simplifying changes it.
+/* Writes the output: comment lines that say what it is and what was done
+ * (naming the game's file `source`), then the game as planned (the ground
+ * rules, the static facts, the rules as written), or, when every rule is
+ * written ground, g simplified with `simplify` (dl_simplify_ground) and
+ * written whole (dl_ground_write).  g is the plan's ground game, given
+ * again because simplifying changes it.
  * Returns 1; 0 after reporting to diag, or when a write to out failed or
  * memory ran out while writing (as dl_ground_write, not reported: the
  * sink's owner says which). */
