@@ -606,78 +606,72 @@ static int count_feeders(dl_circuit *c)
   return 1;
 }
 
-/* Packs the gates into their records (see circuit_impl.h), renames every
- * gate by its record's offset and frees the compiler's arrays. */
-static int pack_net(build *b)
+/* Gives every gate its record's offset in off[0..n_gates] (off[n_gates]:
+ * the gates' words; a lazy circuit's gates from goal_start have no record
+ * and no outputs into them).  Returns 0 after reporting when the records
+ * and the selections' records laid out after them pass 2^29 words. */
+static int record_offsets(build *b, uint32_t *off, uint64_t records)
 {
   dl_circuit *c = b->c;
-  uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
-  if (!off) return cc_oom(b);
-  int lazy = b->mode == DL_CIRCUIT_LAZY;  /* the gates from goal_start have no record */
-  const cc_selection *sel = &b->sel;
-  if ((!lazy && !b->hooks_in_cone && !cc_wide_build(b)) || !cc_take_checks(b) || !cc_take_selections(b)) {
-    free(off);
-    return 0;
-  }
-  uint64_t words = 0, records = cc_selection_words(sel);  /* laid out after the gates */
+  int lazy = b->mode == DL_CIRCUIT_LAZY;
+  uint64_t words = 0;
   for (uint32_t g = 0; g < c->n_gates; g++) {
     off[g] = (uint32_t)words;
     if (lazy && g >= c->goal_start) continue;
     words += 3 + (c->block[g] != 0) + (c->out_start[g + 1] - c->out_start[g]);
-    words += cc_special_outputs(c, sel, g, NULL);
+    words += cc_special_outputs(c, &b->sel, g, NULL);
     for (uint32_t i = c->out_start[g]; lazy && i < c->out_start[g + 1]; i++) words -= c->outs[i] >> 2 >= c->goal_start;
     if (words + records >= (1u << 29)) {
-      free(off);
       dl_diag_fail(b->diag, DL_CAUSE_LIMIT, "the ground game is too large for a circuit");
       return 0;
     }
   }
   off[c->n_gates] = (uint32_t)words;
-  c->net_words = (uint32_t)words;
-  c->net = malloc((words + records + 1) * sizeof *c->net);
+  return 1;
+}
+
+/* Allocates the net (the gates' words, then `records` more) and the
+ * propagation queue over it.  Returns 0 when out of memory (not reported). */
+static int alloc_net(dl_circuit *c, uint32_t gate_words, uint64_t records)
+{
+  c->net_words = gate_words;
+  c->net = malloc((gate_words + records + 1) * sizeof *c->net);
   c->queue_words = (c->net_words + 63) / 64;
   c->sum_words = (c->queue_words + 63) / 64;
   c->queue = calloc((size_t)c->queue_words + 1, 8);
   c->queue_sum = calloc((size_t)c->sum_words + 1, 8);
-  if (!c->net || !c->queue || !c->queue_sum) {
-    free(off);
-    return cc_oom(b);
-  }
-  uint32_t *fanin = calloc((size_t)c->n_gates + 1, sizeof *fanin);
-  if (!fanin) {
-    free(off);
-    return cc_oom(b);
-  }
-  for (uint32_t e = 0; e < c->n_edges; e++) fanin[c->outs[e] >> 2]++;
-  if (!lazy && !count_feeders(c)) {
-    free(off), free(fanin);
-    return cc_oom(b);
-  }
-  for (uint32_t g = 0, k = 0; g < (lazy ? c->goal_start : c->n_gates); g++) {
-    uint32_t *r = c->net + off[g], q = c->block[g] ? 4 : 3, live = 0;
-    r[NET_COUNTER] = c->counter[g];
-    r[NET_INFO] = c->hook[g] & ~HAS_OUTPUTS;
-    for (int goal = 0; goal < 2 - lazy; goal++) {  /* live outputs and those into records, then a feeder's to goal-only gates */
-      for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
-        if ((g < c->goal_start && c->outs[i] >> 2 >= c->goal_start) == goal) {
-          r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
-          live += !goal;
-        }
-      if (!goal) {
-        uint32_t n = cc_special_outputs(c, sel, g, r + q);
-        q += n, live += n;
+  return c->net && c->queue && c->queue_sum;
+}
+
+/* Writes gate g's record at c->net + off[g]: counter, info, its live
+ * outputs (renamed to offsets) and the selections' outputs, then, unless
+ * lazy, a feeder's outputs to goal-only gates. */
+static void write_record(build *b, const uint32_t *off, const uint32_t *fanin, uint32_t g)
+{
+  dl_circuit *c = b->c;
+  int lazy = b->mode == DL_CIRCUIT_LAZY;
+  uint32_t *r = c->net + off[g], q = c->block[g] ? 4 : 3, live = 0;
+  r[NET_COUNTER] = c->counter[g];
+  r[NET_INFO] = c->hook[g] & ~HAS_OUTPUTS;
+  for (int goal = 0; goal < 2 - lazy; goal++) {
+    for (uint32_t i = c->out_start[g]; i < c->out_start[g + 1]; i++)
+      if ((g < c->goal_start && c->outs[i] >> 2 >= c->goal_start) == goal) {
+        r[q++] = off[c->outs[i] >> 2] << 2 | (c->outs[i] & 3);
+        live += !goal;
       }
+    if (!goal) {
+      uint32_t n = cc_special_outputs(c, &b->sel, g, r + q);
+      q += n, live += n;
     }
-    r[NET_OUTS] = live << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
-    if (c->block[g]) r[3] = c->block[g];
-    if (k < c->n_feeders && c->feeder_gate[k] == g) c->feeder_gate[k++] = off[g];
   }
-  if (lazy && !cc_lazy_build(b, off, c->goal_start)) {
-    free(off), free(fanin);
-    return 0;
-  }
-  cc_place_selections(c, sel, off);
-  c->stats.bytes += records * 4;
+  r[NET_OUTS] = live << 2 | (uint32_t)(fanin[g] == 1 && !c->block[g]) << 1 | (c->block[g] != 0);
+  if (c->block[g]) r[3] = c->block[g];
+}
+
+/* Renames every gate the circuit's tables name by its record's offset. */
+static void rename_gates(build *b, const uint32_t *off)
+{
+  dl_circuit *c = b->c;
   for (uint32_t f = 0; f < c->n_fluents; f++)
     if (c->fluent_gate[f] != NONE) c->fluent_gate[f] = off[c->fluent_gate[f]];
   for (uint32_t m = 0; m < c->n_moves; m++)
@@ -692,12 +686,21 @@ static int pack_net(build *b)
     for (uint32_t r = 0; r < b->survey->rows; r++) b->survey->offset[r] = off[b->survey->offset[r]];
   c->cone_start = off[c->cone_start];
   c->goal_start = off[c->goal_start];
-  free(off);
-  free(fanin);
+}
+
+/* Frees the compiler's arrays per dense gate number, which the net
+ * replaces. */
+static void free_dense(dl_circuit *c)
+{
   void *dense[] = { c->counter, c->out_start, c->outs, c->hook, c->block, c->kind, c->gate_atom };
   for (size_t i = 0; i < sizeof dense / sizeof dense[0]; i++) free(dense[i]);
   c->counter = c->out_start = c->outs = c->hook = c->block = c->gate_atom = NULL;
   c->kind = NULL;
+}
+
+/* Adds the packed circuit's arrays to stats.bytes. */
+static void count_bytes(dl_circuit *c, int lazy)
+{
   size_t w = c->words ? c->words : 1;
   c->stats.bytes += sizeof *c + (size_t)c->net_words * 4 + (size_t)(c->queue_words + c->sum_words) * 8 +
                     (size_t)c->n_fluents * 12 + w * 32 + (size_t)c->n_moves * 29 + (size_t)c->stats.cyclic_gates * 9 +
@@ -711,7 +714,40 @@ static int pack_net(build *b)
                        (size_t)(c->n_roles + 1) * (c->n_fluents + 2) +                     /* true_list, n_true */
                        (size_t)c->n_fluents + c->n_moves + SK_WORDS * (size_t)c->n_sinks) * 4 + /* sk_start, sk_list */
                     c->n_moves + (size_t)(c->n_roles + 1) * (c->n_fluents + 1);            /* any_in, true_key */
-  return 1;
+}
+
+/* Packs the gates into their records (see circuit_impl.h), renames every
+ * gate by its record's offset and frees the compiler's arrays. */
+static int pack_net(build *b)
+{
+  dl_circuit *c = b->c;
+  int lazy = b->mode == DL_CIRCUIT_LAZY;  /* the gates from goal_start have no record */
+  if ((!lazy && !b->hooks_in_cone && !cc_wide_build(b)) || !cc_take_checks(b) || !cc_take_selections(b)) return 0;
+  uint64_t records = cc_selection_words(&b->sel);  /* laid out after the gates */
+  uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
+  uint32_t *fanin = calloc((size_t)c->n_gates + 1, sizeof *fanin);
+  int ok = off && fanin;
+  if (!ok) cc_oom(b);
+  ok = ok && record_offsets(b, off, records);
+  if (ok && !(ok = alloc_net(c, off[c->n_gates], records) && (lazy || count_feeders(c)))) cc_oom(b);
+  if (ok) {
+    for (uint32_t e = 0; e < c->n_edges; e++) fanin[c->outs[e] >> 2]++;
+    for (uint32_t g = 0, k = 0; g < (lazy ? c->goal_start : c->n_gates); g++) {
+      write_record(b, off, fanin, g);
+      if (k < c->n_feeders && c->feeder_gate[k] == g) c->feeder_gate[k++] = off[g];
+    }
+    ok = !lazy || cc_lazy_build(b, off, c->goal_start);
+  }
+  if (ok) {
+    cc_place_selections(c, &b->sel, off);
+    c->stats.bytes += records * 4;
+    rename_gates(b, off);
+    free_dense(c);
+    count_bytes(c, lazy);
+  }
+  free(off);
+  free(fanin);
+  return ok;
 }
 
 int cc_layout(build *b)

@@ -564,100 +564,137 @@ static size_t drop_singletons(view *v, size_t nv)
   return m;
 }
 
-/* Rules of a head that differ in one literal: h :- R & x, x :- l1 | .. | lk.
- * Groups whose literal set many heads share go first. */
-static int factor(simp *s)
+/* The state of one factoring pass: the views of the rules that may share
+ * a rest, their groups, and per rule the group that claimed it. */
+typedef struct factoring {
+  view *v;
+  size_t nv;
+  group *gr;
+  uint32_t ng;
+  uint32_t *claimed;  /* per rule: group + 1 that took it, 0: none */
+  uint32_t *members;  /* room for a group's views */
+  classes c;
+} factoring;
+
+/* Makes a view per literal of each live rule with two or more literals
+ * whose head has two or more rules, and keeps those whose hash another
+ * view shares.  Returns 0 when out of memory. */
+static int collect_views(simp *s, factoring *f)
 {
-  if (!index_rules(s)) return 0;
   size_t nv = 0;
   for (uint32_t i = 0; i < s->n; i++) {
     const int32_t *x = lits_of(s, i);
     if (s->alive[i] && x[1] >= 2 && n_rules(s, (uint32_t)x[0]) >= 2) nv += (size_t)x[1];
   }
-  view *v = malloc((nv + 1) * sizeof *v);
-  uint32_t n0 = s->n;
-  int ok = v != NULL;
+  view *v = f->v = malloc((nv + 1) * sizeof *v);
+  if (!v) return 0;
   nv = 0;
-  for (uint32_t i = 0; ok && i < n0; i++) {
+  for (uint32_t i = 0; i < s->n; i++) {
     const int32_t *x = lits_of(s, i);
     if (!s->alive[i] || x[1] < 2 || n_rules(s, (uint32_t)x[0]) < 2) continue;
     for (int32_t k = 0; k < x[1]; k++) v[nv].hash = view_hash(x, k), v[nv].rule = i, v[nv++].skip = (uint32_t)k;
   }
-  if (ok) {  /* the arrays per view are for those left, in the room the others leave */
-    nv = drop_singletons(v, nv);
-    view *w = realloc(v, (nv + 1) * sizeof *v);
-    if (w) v = w;
+  f->nv = drop_singletons(v, nv);  /* the arrays per view are for those left */
+  view *w = realloc(v, (f->nv + 1) * sizeof *v);
+  if (w) f->v = w;
+  return 1;
+}
+
+/* Groups the views by their rest (the rule without the view's literal),
+ * each group's literal set classed, best classes first.  Returns 0 when
+ * out of memory. */
+static int group_views(const simp *s, factoring *f)
+{
+  view *v = f->v;
+  /* by hash, stably (views were made in rule order): equal views are
+     adjacent unless two hashes collide, which only splits a group */
+  if (!dl_sort_by_key64(v, f->nv, sizeof *v, offsetof(view, hash))) return 0;
+  for (size_t a = 0, b; a < f->nv; a = b) {
+    for (b = a + 1; b < f->nv && same_rest(s, &v[a], &v[b]); b++) {}
+    if (b - a < 2) continue;
+    for (uint32_t e = 0; e < b - a; e++) f->members[e] = (uint32_t)a + e;
+    uint32_t k = class_of(s, &f->c, v, f->members, (uint32_t)(b - a));
+    if (k == UINT32_MAX) return 0;
+    f->c.pre_gain[k] += (uint32_t)(b - a) - 1;
+    f->gr[f->ng++] = (group){ .first = (uint32_t)a, .size = (uint32_t)(b - a), .pre = k, .key = 0 };
   }
-  group *gr = malloc((nv + 1) * sizeof *gr);
-  uint32_t *claimed = calloc(s->n + 1, sizeof *claimed);  /* group + 1 that took the rule */
-  uint32_t *members = malloc((nv + 1) * sizeof *members);
-  classes c = { 0 };
-  ok = ok && gr && claimed && members;
-  uint32_t ng = 0;
-  if (ok) {
-    /* by hash, stably (views were made in rule order): equal views are
-       adjacent unless two hashes collide, which only splits a group */
-    ok = dl_sort_by_key64(v, nv, sizeof *v, offsetof(view, hash));
-    for (size_t a = 0, b; ok && a < nv; a = b) {
-      for (b = a + 1; b < nv && same_rest(s, &v[a], &v[b]); b++) {}
-      if (b - a < 2) continue;
-      for (uint32_t e = 0; e < b - a; e++) members[e] = (uint32_t)a + e;
-      uint32_t k = class_of(s, &c, v, members, (uint32_t)(b - a));
-      if (k == UINT32_MAX) { ok = 0; break; }
-      c.pre_gain[k] += (uint32_t)(b - a) - 1;
-      gr[ng].first = (uint32_t)a, gr[ng].size = (uint32_t)(b - a), gr[ng].pre = k, gr[ng++].key = 0;
-    }
-    if (ok) dl_sort(gr, ng, sizeof *gr, group_cmp, c.pre_gain);
-  }
-  /* claim rules, best groups first; x is shared by the set of varying literals */
-  for (uint32_t q = 0; ok && q < ng; q++) {
+  dl_sort(f->gr, f->ng, sizeof *f->gr, group_cmp, f->c.pre_gain);
+  return 1;
+}
+
+/* Lets the groups claim their rules, best first: a group keeps the rules
+ * no better group took, and its class gains what they save.  Returns 0
+ * when out of memory. */
+static int claim_rules(const simp *s, factoring *f)
+{
+  for (uint32_t q = 0; q < f->ng; q++) {
+    group *g = &f->gr[q];
     uint32_t m = 0;
-    for (uint32_t e = gr[q].first; e < gr[q].first + gr[q].size; e++)
-      if (!claimed[v[e].rule]) members[m++] = e;
-    if (m < 2) { gr[q].size = 0; continue; }
-    uint32_t k = m == gr[q].size ? gr[q].pre : class_of(s, &c, v, members, m);
-    if (k == UINT32_MAX) { ok = 0; break; }
-    gr[q].key = k;
+    for (uint32_t e = g->first; e < g->first + g->size; e++)
+      if (!f->claimed[f->v[e].rule]) f->members[m++] = e;
+    if (m < 2) { g->size = 0; continue; }
+    uint32_t k = m == g->size ? g->pre : class_of(s, &f->c, f->v, f->members, m);
+    if (k == UINT32_MAX) return 0;
+    g->key = k;
     /* m rules become one; the head loses its or-gate when they were all its rules */
-    c.gain[k] += m - 1 + (m == n_rules(s, (uint32_t)lits_of(s, v[members[0]].rule)[0]));
-    for (uint32_t e = 0; e < m; e++) claimed[v[members[e]].rule] = q + 1;
-    gr[q].size = m;
+    f->c.gain[k] += m - 1 + (m == n_rules(s, (uint32_t)lits_of(s, f->v[f->members[0]].rule)[0]));
+    for (uint32_t e = 0; e < m; e++) f->claimed[f->v[f->members[e]].rule] = q + 1;
+    g->size = m;
   }
-  /* rewrite the groups whose class pays for its atom (atom + or-gate) */
-  for (uint32_t q = 0; ok && q < ng; q++) {
-    if (gr[q].size < 2 || c.gain[gr[q].key] <= 2) continue;
-    uint32_t k = gr[q].key;
-    int new_class = !c.atom[k];
-    if (new_class && !(c.atom[k] = new_atom(s))) { ok = 0; break; }
-    int32_t xa = c.atom[k];
-    uint32_t m = 0, r0 = 0;
-    for (uint32_t e = gr[q].first; e < nv && m < gr[q].size; e++) {
-      if (claimed[v[e].rule] != q + 1) continue;
-      claimed[v[e].rule] = 0;
-      m++;
-      uint32_t r = v[e].rule;
-      const int32_t *x = lits_of(s, r);
-      if (new_class && !(ok = add_rule(s, xa, &x[2 + v[e].skip], 1, UINT32_MAX))) break;
-      if (m == 1) r0 = e;
-      kill_rule(s, r);
-    }
-    if (!ok) break;
-    const int32_t *x = lits_of(s, v[r0].rule);
-    c.key.n = 0;
-    for (int32_t e = 0; ok && e < x[1]; e++) ok = gr_push32(&c.key, (uint32_t)e == v[r0].skip ? xa : x[2 + e]);
-    ok = ok && add_rule(s, x[0], c.key.a, (uint32_t)c.key.n, s->origin[v[r0].rule]);
+  return 1;
+}
+
+/* Rewrites group q's rules h :- R & l_i as h :- R & x, with x :- l_i made
+ * once per class.  Returns 0 when out of memory. */
+static int rewrite_group(simp *s, factoring *f, uint32_t q)
+{
+  const group *g = &f->gr[q];
+  classes *c = &f->c;
+  int new_class = !c->atom[g->key];
+  if (new_class && !(c->atom[g->key] = new_atom(s))) return 0;
+  int32_t xa = c->atom[g->key];
+  uint32_t m = 0, r0 = 0;
+  for (uint32_t e = g->first; e < f->nv && m < g->size; e++) {
+    const view *w = &f->v[e];
+    if (f->claimed[w->rule] != q + 1) continue;
+    f->claimed[w->rule] = 0;
+    if (++m == 1) r0 = e;
+    if (new_class && !add_rule(s, xa, &lits_of(s, w->rule)[2 + w->skip], 1, UINT32_MAX)) return 0;
+    kill_rule(s, w->rule);
   }
+  const int32_t *x = lits_of(s, f->v[r0].rule);
+  c->key.n = 0;
+  for (int32_t e = 0; e < x[1]; e++)
+    if (!gr_push32(&c->key, (uint32_t)e == f->v[r0].skip ? xa : x[2 + e])) return 0;
+  return add_rule(s, x[0], c->key.a, (uint32_t)c->key.n, s->origin[f->v[r0].rule]);
+}
+
+/* Rules of a head that differ in one literal: h :- R & x, x :- l1 | .. | lk.
+ * Groups whose literal set many heads share go first; a group is
+ * rewritten when its class pays for its atom (atom + or-gate). */
+static int factor(simp *s)
+{
+  if (!index_rules(s)) return 0;
+  factoring f = { 0 };
+  uint32_t n0 = s->n;  /* the rules the views name; rewriting adds more */
+  int ok = collect_views(s, &f);
+  f.gr = malloc((f.nv + 1) * sizeof *f.gr);
+  f.claimed = calloc((size_t)n0 + 1, sizeof *f.claimed);
+  f.members = malloc((f.nv + 1) * sizeof *f.members);
+  ok = ok && f.gr && f.claimed && f.members && group_views(s, &f) && claim_rules(s, &f);
+  for (uint32_t q = 0; ok && q < f.ng; q++)
+    if (f.gr[q].size >= 2 && f.c.gain[f.gr[q].key] > 2) ok = rewrite_group(s, &f, q);
   Word_t freed;
-  JHSFA(freed, c.sets);
+  JHSFA(freed, f.c.sets);
   (void)freed;
-  free(c.key.a);
-  free(c.pre_gain);
-  free(c.gain);
-  free(c.atom);
-  free(v);
-  free(gr);
-  free(claimed);
-  free(members);
+  free(f.c.key.a);
+  free(f.c.pre_gain);
+  free(f.c.gain);
+  free(f.c.atom);
+  free(f.v);
+  free(f.gr);
+  free(f.claimed);
+  free(f.members);
   return ok;
 }
 
