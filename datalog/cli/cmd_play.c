@@ -174,7 +174,9 @@ static int run_playouts(cli_ctx *c, dl_game *g, const dl_playout_options *o)
 /* ---- --trace ---- */
 
 /* Traces o->n playouts (dl_machine_trace_playout); each one's text is
- * written as it ends, the one that failed too (up to its fault, reported). */
+ * written as it ends, the one where the game broke its contract too (up to
+ * the fault, reported).  After a limit or out of memory the output is not
+ * put in place, as every command does. */
 static int run_trace(cli_ctx *c, dl_machine *m, const dl_playout_options *o)
 {
   dl_rng rng;
@@ -184,8 +186,9 @@ static int run_trace(cli_ctx *c, dl_machine *m, const dl_playout_options *o)
   dl_buf b = { 0 };
   for (uint64_t i = 0; traced && written && i < o->n && !dl_guard_signal(); i++) {
     dl_buf_addf(&b, "; playout %llu\n", (unsigned long long)i);
-    traced = dl_machine_trace_playout(m, o, i, &rng, &b) == DL_M_OK;
-    written = !b.failed && (!b.len || fwrite(b.data, 1, b.len, f) == b.len);
+    dl_mstatus st = dl_machine_trace_playout(m, o, i, &rng, &b);
+    traced = st == DL_M_OK;
+    written = (traced || st == DL_M_GAME) && !b.failed && (!b.len || fwrite(b.data, 1, b.len, f) == b.len);
     b.len = 0;
   }
   dl_buf_free(&b);
