@@ -40,6 +40,11 @@ static const cli_option equiv_option_table[] = {
   { .name = "--playouts", .value = "N", .help = "number of random playouts (default 10)" },
   { .name = "--seed", .value = "S", .help = "seed of the random moves (default 1): the same seed plays\nthe same playouts" },
   { .name = "--max-depth", .value = "D", .help = "end a playout after D joint moves (default 10000)" },
+  { .name = "--goal-default", .value = "V",
+    .help = "a role with no goal value in a terminal state, on every\n"
+            "side alike, scores V (0..100) instead of being an error, as\n"
+            "in gdlog play (chess.kif has no goal at its move limit);\n"
+            "several values stay an error" },
   { .name = "--backend", .value = "B",
     .one_of = CLI_ONE_OF({ "auto", DL_BACKEND_AUTO }, { "rules", DL_BACKEND_RULES },
                          { "circuit", DL_BACKEND_CIRCUIT }, { "all", BACKEND_ALL }),
@@ -71,6 +76,7 @@ static const cli_option equiv_option_table[] = {
 
 typedef struct equiv_options {
   uint64_t playouts, seed, max_depth;
+  int32_t goal_default;  /* -1: none */
 } equiv_options;
 
 /* ---- sets of printed atoms ------------------------------------------------------- */
@@ -186,6 +192,7 @@ typedef struct equiv {
   int n_sides;
   dl_rng rng;
   uint64_t playout, depth, states, cut;
+  uint64_t defaulted;      /* terminal states where a role scored --goal-default */
   atoms history;           /* the joint moves of this playout, printed */
   dl_buf joint_text;       /* the joint move being tried, printed */
   dl_loaded *renamed;      /* --structural: GAME renamed into OTHER's names */
@@ -252,10 +259,16 @@ static int side_goals(side *s, uint32_t r)
   return 1;
 }
 
-/* Checks ggp-base's goal contract for role r in side s's terminal state;
+/* Checks ggp-base's goal contract for role r in side s's terminal state,
+ * where no value is allowed when goal_default >= 0 (*defaulted set then);
  * 0 after reporting. */
-static int side_goal_contract(side *s, uint32_t r)
+static int side_goal_contract(side *s, uint32_t r, int32_t goal_default, int *defaulted)
 {
+  dl_goal_found g;
+  if (goal_default >= 0) {
+    if (dl_machine_goal_found(s->m, s->state, r, &g) != DL_M_OK) return 0;
+    if (g.count == 0) return *defaulted = 1;
+  }
   int value;
   return dl_machine_goal(s->m, s->state, r, &value) == DL_M_OK;
 }
@@ -436,9 +449,11 @@ static int same_goals(equiv *q, int terminal)
     }
   }
   if (!same(q, "goal")) return 0;
+  int defaulted = 0;
   for (int i = 0; terminal && i < q->n_sides; i++)
     for (uint32_t r = 0; r < q->s[i].m->n_roles; r++)
-      if (!side_goal_contract(&q->s[i], r)) return failed(q, i, "the goal values");
+      if (!side_goal_contract(&q->s[i], r, q->opt.goal_default, &defaulted)) return failed(q, i, "the goal values");
+  q->defaulted += defaulted;
   return 1;
 }
 
@@ -620,6 +635,9 @@ static void print_summary(const equiv *q, double t)
   printf(" agree: %llu playouts, %llu states compared", (unsigned long long)q->opt.playouts,
          (unsigned long long)q->states);
   if (q->cut) printf(", %llu cut at depth %llu", (unsigned long long)q->cut, (unsigned long long)q->opt.max_depth);
+  if (q->opt.goal_default >= 0)
+    printf(", %llu terminal states without a goal value for a role (--goal-default %d)",
+           (unsigned long long)q->defaulted, (int)q->opt.goal_default);
   double n = q->states ? (double)q->states : 1;
   printf(" (time %.3f s; processor time per state:", t);
   for (int i = 0; i < q->n_sides; i++) {
@@ -656,6 +674,10 @@ static int run_equiv(cli_ctx *c)
   if (!cli_count_range(c, "--playouts", 10, 1, UINT64_MAX, &q.opt.playouts) ||
       !cli_count(c, "--seed", 1, &q.opt.seed) || !cli_count(c, "--max-depth", 10000, &q.opt.max_depth))
     return CLI_USAGE;
+  const char *g = cli_value(c, "--goal-default");
+  uint64_t v = 0;
+  if (g && (!cli_parse_count(g, &v) || v > 100)) return cli_usage(c, "--goal-default needs a goal value from 0 to 100");
+  q.opt.goal_default = g ? (int32_t)v : -1;
   if (cli_value_at(c, "--syntax", 2)) return cli_usage(c, "--syntax given more than twice (once per file at most)");
   if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
     return cli_usage(c, "only one of the two files may be standard input");
@@ -683,10 +705,10 @@ const cli_command cli_cmd_equiv = {
            "rules; OTHER by the backend --backend names, auto by default (a ground\n"
            "OTHER is compiled rule for rule).  A role without a legal move in a\n"
            "non-terminal state, or without exactly one goal value in 0..100 in a\n"
-           "terminal state, is an error (ggp-base's StateMachine contract).  Prints one\n"
-           "summary line and exits 0 when they agree; at the first difference prints the\n"
-           "playout, the depth, the moves played, the state and the first atom that\n"
-           "differs, and exits 1.",
+           "terminal state (none is allowed with --goal-default), is an error\n"
+           "(ggp-base's StateMachine contract).  Prints one summary line and exits 0\n"
+           "when they agree; at the first difference prints the playout, the depth, the\n"
+           "moves played, the state and the first atom that differs, and exits 1.",
   .options = equiv_option_table,
   .run = run_equiv,
 };
