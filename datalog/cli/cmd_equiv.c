@@ -636,8 +636,8 @@ static void print_summary(const equiv *q, double t)
          (unsigned long long)q->states);
   if (q->cut) printf(", %llu cut at depth %llu", (unsigned long long)q->cut, (unsigned long long)q->opt.max_depth);
   if (q->opt.goal_default >= 0)
-    printf(", %llu terminal states without a goal value for a role (--goal-default %d)",
-           (unsigned long long)q->defaulted, (int)q->opt.goal_default);
+    printf(", %llu terminal state%s without a goal value for a role (--goal-default %d)",
+           (unsigned long long)q->defaulted, q->defaulted == 1 ? "" : "s", (int)q->opt.goal_default);
   double n = q->states ? (double)q->states : 1;
   printf(" (time %.3f s; processor time per state:", t);
   for (int i = 0; i < q->n_sides; i++) {
