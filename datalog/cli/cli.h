@@ -164,6 +164,10 @@ int cli_count(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n);
  * (min <= max; dflt need not be in the range). */
 int cli_count_range(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t min, uint64_t max, uint64_t *n);
 
+/* The value of option name as a goal value, 0..100, in *v (-1 when it
+ * was not given).  Returns 1, or 0 after a usage error. */
+int cli_goal_value(const cli_ctx *c, const char *name, int32_t *v);
+
 /* 1 when the command has option name in its table. */
 int cli_has(const cli_ctx *c, const char *name);
 

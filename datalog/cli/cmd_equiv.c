@@ -674,10 +674,7 @@ static int run_equiv(cli_ctx *c)
   if (!cli_count_range(c, "--playouts", 10, 1, UINT64_MAX, &q.opt.playouts) ||
       !cli_count(c, "--seed", 1, &q.opt.seed) || !cli_count(c, "--max-depth", 10000, &q.opt.max_depth))
     return CLI_USAGE;
-  const char *g = cli_value(c, "--goal-default");
-  uint64_t v = 0;
-  if (g && (!cli_parse_count(g, &v) || v > 100)) return cli_usage(c, "--goal-default needs a goal value from 0 to 100");
-  q.opt.goal_default = g ? (int32_t)v : -1;
+  if (!cli_goal_value(c, "--goal-default", &q.opt.goal_default)) return CLI_USAGE;
   if (cli_value_at(c, "--syntax", 2)) return cli_usage(c, "--syntax given more than twice (once per file at most)");
   if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
     return cli_usage(c, "only one of the two files may be standard input");

@@ -64,14 +64,12 @@ static int check_backend(cli_ctx *c)
 /* The options into o; CLI_OK or CLI_USAGE. */
 static int read_options(cli_ctx *c, dl_playout_options *o)
 {
-  uint64_t depth, v = 0;
+  uint64_t depth;
   if (!cli_count_range(c, "--random", 1000, 1, UINT64_MAX, &o->n) || !cli_count(c, "--seed", 1, &o->seed) ||
       !cli_count_range(c, "--max-depth", 1000000, 0, UINT32_MAX, &depth))
     return CLI_USAGE;
   o->max_depth = (uint32_t)depth;
-  const char *g = cli_value(c, "--goal-default");
-  if (g && (!cli_parse_count(g, &v) || v > 100)) return cli_usage(c, "--goal-default needs a goal value from 0 to 100");
-  o->goal_default = g ? (int32_t)v : -1;
+  if (!cli_goal_value(c, "--goal-default", &o->goal_default)) return CLI_USAGE;
   o->lanes = (uint32_t)cli_choice(c, "--lanes", LANES_AUTO);
   const char *t = cli_value(c, "--time");
   if (t) {

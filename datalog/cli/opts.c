@@ -184,6 +184,16 @@ int cli_count(const cli_ctx *c, const char *name, uint64_t dflt, uint64_t *n)
   return cli_count_range(c, name, dflt, 0, UINT64_MAX, n);
 }
 
+int cli_goal_value(const cli_ctx *c, const char *name, int32_t *v)
+{
+  const char *s = cli_value(c, name);
+  uint64_t x = 0;
+  *v = -1;
+  if (s && (!cli_parse_count(s, &x) || x > 100)) return !cli_usage(c, "%s needs a goal value from 0 to 100", name);
+  if (s) *v = (int32_t)x;
+  return 1;
+}
+
 /* Converts the common options' values; returns 1, or 0 after a usage error. */
 static int common_values(cli_ctx *c)
 {
