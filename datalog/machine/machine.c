@@ -202,8 +202,9 @@ dl_mstatus dl_machine_playout_fault(dl_machine *m, uint64_t index, dl_playout_fa
   static const char *const what[] = { "has no legal move", "has no goal value", "has several goal values",
                                       "has a goal value that is not a number in 0..100" };
   dl_buf b = { 0 };
-  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: role '%s' %s after %u joint moves",
-                 (unsigned long long)index, role_text(m, role, &b), what[f], depth);
+  dl_diag_report(m->diag, DL_ERROR, NULL, 0, "playout %llu: role '%s' %s after %u joint move%s%s",
+                 (unsigned long long)index, role_text(m, role, &b), what[f], depth, depth == 1 ? "" : "s",
+                 f == DL_FAULT_NO_GOAL ? " (--goal-default V scores such a role V)" : "");
   dl_buf_free(&b);
   return DL_M_GAME;
 }

@@ -179,6 +179,20 @@ static const char *first_error(const dl_diag *d)
   return "?";
 }
 
+/* The length of a limit's message without its advice: how to raise the
+ * limit, and the guess that the model may be infinite, which hold for the
+ * command's own limits and not for the auto backend's budget. */
+static int limit_reason_length(const char *why)
+{
+  size_t n = strlen(why);
+  static const char *const advice[] = { " (the model may be infinite", "; raise the limit" };
+  for (size_t i = 0; i < sizeof advice / sizeof advice[0]; i++) {
+    const char *a = strstr(why, advice[i]);
+    if (a && (size_t)(a - why) < n) n = (size_t)(a - why);
+  }
+  return (int)n;
+}
+
 /* AUTO: the circuit when the game grounds within the budget, else the
  * rules.  The attempt reports into a diagnostics object of its own: its
  * messages reach diag when it succeeds; when it fails, one note says why
@@ -203,9 +217,10 @@ static int auto_machine(dl_game *g, const dl_game_options *o, dl_diag *diag)
   int give_up = !ok && (dl_stop_requested(o->stop) || dl_diag_last_cause(attempt) == DL_CAUSE_NOMEM);
   if (give_up) dl_diag_append(diag, attempt);
   else if (!ok) {
-    const char *why = first_error(attempt), *advice = strstr(why, "; raise the limit");
+    const char *why = first_error(attempt);
     dl_diag_report(diag, DL_NOTE, NULL, 0, "the game is evaluated over its rules: it does not ground within the "
-                   "budget of the auto backend (%.*s)", advice ? (int)(advice - why) : (int)strlen(why), why);
+                   "budget of the auto backend (%.*s); --backend circuit grounds it without that budget",
+                   limit_reason_length(why), why);
   }
   dl_diag_destroy(attempt);
   if (ok || give_up) return ok;
