@@ -726,10 +726,8 @@ static int pack_net(build *b)
   uint64_t records = cc_selection_words(&b->sel);  /* laid out after the gates */
   uint32_t *off = malloc(((size_t)c->n_gates + 1) * sizeof *off);
   uint32_t *fanin = calloc((size_t)c->n_gates + 1, sizeof *fanin);
-  int ok = off && fanin;
-  if (!ok) cc_oom(b);
-  ok = ok && record_offsets(b, off, records);
-  if (ok && !(ok = alloc_net(c, off[c->n_gates], records) && (lazy || count_feeders(c)))) cc_oom(b);
+  int ok = off && fanin ? record_offsets(b, off, records) : cc_oom(b);
+  if (ok && (!alloc_net(c, off[c->n_gates], records) || (!lazy && !count_feeders(c)))) ok = cc_oom(b);
   if (ok) {
     for (uint32_t e = 0; e < c->n_edges; e++) fanin[c->outs[e] >> 2]++;
     for (uint32_t g = 0, k = 0; g < (lazy ? c->goal_start : c->n_gates); g++) {
